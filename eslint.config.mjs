@@ -1,0 +1,48 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+// Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O libraries.
+const forbiddenInWorkflows = [
+  ...['assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http',
+    'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers', 'tls', 'url',
+    'util', 'v8', 'vm', 'worker_threads', 'zlib'].flatMap((name) => [name, `node:${name}`]),
+  'pino',
+  'express',
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', '.data/**', '.cache/**', 'coverage/**', '*.config.js', '*.config.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: forbiddenInWorkflows.map((name) => ({ name, message: 'Workflow code must stay deterministic.' })),
+          patterns: [
+            { group: ['**/src/operator/*', '**/src/operator', '**/src/sandbox/*'], allowTypeImports: true, message: 'Workflows reach the operator only through activities.' },
+            { group: ['**/activities/*', '**/activities'], allowTypeImports: true, message: 'Import activities with `import type` only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+);

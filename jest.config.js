@@ -1,0 +1,33 @@
+/**
+ * Two projects:
+ * - `standalone`: unit tests and tests over HTTP against the sandbox; no Temporal needed.
+ * - `temporal`: everything that runs workflows; its global setup provisions the Temporal CLI and starts one
+ *   real dev server for the run (and fails the run, saying why, if it cannot).
+ * @swc/jest only strips types (fast on 2 cores); type errors are caught by `npm run typecheck`.
+ * @type {import('jest').Config}
+ */
+const transform = {
+  '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } }],
+};
+
+module.exports = {
+  testTimeout: 60000,
+  projects: [
+    {
+      displayName: 'standalone',
+      testEnvironment: 'node',
+      transform,
+      roots: ['<rootDir>/test/unit', '<rootDir>/test/operator', '<rootDir>/test/sandbox'],
+      testMatch: ['**/*.test.ts'],
+    },
+    {
+      displayName: 'temporal',
+      testEnvironment: 'node',
+      transform,
+      roots: ['<rootDir>/test/temporal', '<rootDir>/test/integration'],
+      testMatch: ['**/*.test.ts'],
+      globalSetup: '<rootDir>/test/setup/temporal-global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/temporal-global-teardown.ts',
+    },
+  ],
+};

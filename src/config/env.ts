@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+export type Env = Record<string, string | undefined>;
+
+/** Parses one configuration section from the environment and fails with every problem listed at once. */
+export function parseSection<T extends z.ZodType>(section: string, schema: T, env: Env): z.output<T> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new Error(`Invalid ${section} configuration:\n${problems.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** "true"/"1"/"yes" and "false"/"0"/"no" from the environment. */
+export const booleanFlag = (defaultValue: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .optional()
+    .transform((value) => (value === undefined ? defaultValue : ['true', '1', 'yes'].includes(value)));
+
+export const port = (defaultPort: number) => z.coerce.number().int().min(0).max(65535).default(defaultPort);
