@@ -1,0 +1,276 @@
+/**
+ * The typed operator client: one method per operation of spec/operator-api.md, every response checked
+ * against the shared schemas (unknown fields kept), every failure an OperatorError classified for retries.
+ * It does not retry on its own (that is the activities' retry policy), except the one re-login on a 401.
+ */
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { OperatorConfig } from '../config/operator';
+import type { RouteName } from './assumptions';
+import { describeIssues, OperatorError, OperatorResponseError, OperatorValidationError } from './errors';
+import { type FetchLike, type OperatorRequest, type OperatorResponse, OperatorTransport } from './http';
+import {
+  createRecipientsRequest,
+  createWalletRequest,
+  type CreateWalletRequest,
+  order,
+  type Order,
+  quote,
+  type Quote,
+  quoteRequest,
+  type QuoteRequest,
+  recipientPage,
+  type RecipientKind,
+  type RecipientPagination,
+  RECIPIENT_KINDS,
+  transaction,
+  type Transaction,
+  wallet,
+  type Wallet,
+  walletAddressesPage,
+  type WalletAddress,
+  type WalletAddressesPagination,
+  webhookRecipient,
+  type WebhookRecipient,
+} from './schemas';
+import { SessionManager, type SessionStatus } from './session';
+
+export interface OperatorClientOptions {
+  config: OperatorConfig;
+  logger: Logger;
+  /** Defaults to Node's global fetch. */
+  fetch?: FetchLike;
+  /** Clock in epoch milliseconds (token refresh timing). */
+  now?: () => number;
+}
+
+export interface PageRequest {
+  page?: number;
+  limit?: number;
+}
+
+export interface WalletAddressesPageResult {
+  data: WalletAddress[];
+  pagination: WalletAddressesPagination;
+}
+
+export interface RecipientPageResult {
+  data: WebhookRecipient[];
+  pagination: RecipientPagination;
+}
+
+/** Stops a paging loop whose totalPage keeps growing or lies; far above any real list of ours. */
+export const MAX_PAGES = 1000;
+
+const RECIPIENT_ROUTES: Record<RecipientKind, { list: RouteName; get: RouteName; create: RouteName; remove: RouteName }> = {
+  transaction: {
+    list: 'listTransactionRecipients',
+    get: 'getTransactionRecipient',
+    create: 'createTransactionRecipients',
+    remove: 'deleteTransactionRecipient',
+  },
+  order: {
+    list: 'listOrderRecipients',
+    get: 'getOrderRecipient',
+    create: 'createOrderRecipients',
+    remove: 'deleteOrderRecipient',
+  },
+};
+
+const looseData = z.looseObject({ data: z.unknown() });
+const walletResponse = z.looseObject({ data: wallet });
+const quoteResponse = z.looseObject({ data: quote });
+const transactionResponse = z.looseObject({ data: transaction });
+const orderResponse = z.looseObject({ data: order });
+const recipientResponse = z.looseObject({ data: webhookRecipient });
+/** The create response is not shown in the spec: we assume an array, and accept a single recipient too. */
+const createdRecipientsResponse = z.looseObject({
+  data: z.union([z.array(webhookRecipient), webhookRecipient.transform((one) => [one])]),
+});
+
+export class OperatorClient {
+  readonly #transport: OperatorTransport;
+  readonly #session: SessionManager;
+  readonly #pageSize: number;
+
+  constructor(options: OperatorClientOptions) {
+    const { config, logger } = options;
+    this.#transport = new OperatorTransport({
+      baseUrl: config.baseUrl,
+      routes: config.routes,
+      timeoutMs: config.requestTimeoutMs,
+      logger,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    this.#session = new SessionManager({
+      transport: this.#transport,
+      email: config.email,
+      passcode: config.passcode,
+      tokenLifetimeMs: config.tokenLifetimeMs,
+      refreshMarginMs: config.tokenRefreshMarginMs,
+      logger,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    this.#pageSize = config.pageSize;
+  }
+
+  /** Forces a new login (the session-refresh activity). */
+  refreshSession(): Promise<SessionStatus> {
+    return this.#session.refresh();
+  }
+
+  sessionStatus(): SessionStatus {
+    return this.#session.status();
+  }
+
+  // ------------------------------------------------------------------------------------------ wallets
+
+  /** The spec shows no payload for this call, so its `data` is returned unchecked. */
+  async getCurrentVaultNetworks(): Promise<unknown> {
+    const response = await this.#authenticated({ operation: 'currentVaultNetworks' });
+    return parse('currentVaultNetworks', looseData, response).data;
+  }
+
+  async createWallet(request: CreateWalletRequest): Promise<Wallet> {
+    const body = validate('createWallet', createWalletRequest, request);
+    const response = await this.#authenticated({ operation: 'createWallet', body });
+    return parse('createWallet', walletResponse, response).data;
+  }
+
+  async getWalletAddressesPage(walletId: string, page: number, limit: number = this.#pageSize): Promise<WalletAddressesPageResult> {
+    validatePaging('getWalletAddresses', page, limit);
+    const response = await this.#authenticated({
+      operation: 'getWalletAddresses',
+      params: { id: requireId('getWalletAddresses', walletId) },
+      query: { page, limit },
+    });
+    const { data, pagination } = parse('getWalletAddresses', walletAddressesPage, response);
+    return { data, pagination };
+  }
+
+  /** Every address of the wallet, all pages concatenated. */
+  async getWalletAddresses(walletId: string): Promise<WalletAddress[]> {
+    return collectPages('getWalletAddresses', (page) => this.getWalletAddressesPage(walletId, page));
+  }
+
+  // ------------------------------------------------------------------------------------------ quotes
+
+  /** Validated locally first: bad input fails without any HTTP call. */
+  async createQuote(request: QuoteRequest): Promise<Quote> {
+    const body = validate('createQuote', quoteRequest, request);
+    const response = await this.#authenticated({ operation: 'createQuote', body });
+    return parse('createQuote', quoteResponse, response).data;
+  }
+
+  // ------------------------------------------------------------------------------------------ webhook recipients
+
+  async listRecipients(kind: RecipientKind, paging: PageRequest = {}): Promise<RecipientPageResult> {
+    const operation = recipientRoutes(kind).list;
+    const page = paging.page ?? 1;
+    const limit = paging.limit ?? this.#pageSize;
+    validatePaging(operation, page, limit);
+    const response = await this.#authenticated({ operation, query: { page, limit } });
+    const { data, pagination } = parse(operation, recipientPage, response);
+    return { data, pagination };
+  }
+
+  async listAllRecipients(kind: RecipientKind): Promise<WebhookRecipient[]> {
+    return collectPages(recipientRoutes(kind).list, async (page) => {
+      const { data, pagination } = await this.listRecipients(kind, { page });
+      return { data, pagination: { totalPage: pagination.totalPage } };
+    });
+  }
+
+  async getRecipient(kind: RecipientKind, id: string): Promise<WebhookRecipient> {
+    const operation = recipientRoutes(kind).get;
+    const response = await this.#authenticated({ operation, params: { id: requireId(operation, id) } });
+    return parse(operation, recipientResponse, response).data;
+  }
+
+  /** Every URL must begin with https://; checked locally first, so a bad URL makes no call. */
+  async createRecipients(kind: RecipientKind, urls: string[]): Promise<WebhookRecipient[]> {
+    const operation = recipientRoutes(kind).create;
+    const body = validate(operation, createRecipientsRequest, { urls });
+    const response = await this.#authenticated({ operation, body });
+    return parse(operation, createdRecipientsResponse, response).data;
+  }
+
+  async deleteRecipient(kind: RecipientKind, id: string): Promise<void> {
+    const operation = recipientRoutes(kind).remove;
+    await this.#authenticated({ operation, params: { id: requireId(operation, id) } });
+  }
+
+  // ------------------------------------------------------------------------------------------ transactions and orders
+
+  async getTransaction(id: string): Promise<Transaction> {
+    const response = await this.#authenticated({ operation: 'getTransaction', params: { id: requireId('getTransaction', id) } });
+    return parse('getTransaction', transactionResponse, response).data;
+  }
+
+  async getOrder(id: string): Promise<Order> {
+    const response = await this.#authenticated({ operation: 'getOrder', params: { id: requireId('getOrder', id) } });
+    return parse('getOrder', orderResponse, response).data;
+  }
+
+  // ------------------------------------------------------------------------------------------ plumbing
+
+  #authenticated(request: OperatorRequest): Promise<OperatorResponse> {
+    return this.#session.call((headers) => this.#transport.send({ ...request, headers }));
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { session: this.#session.status() };
+  }
+}
+
+function recipientRoutes(kind: RecipientKind) {
+  const routes = (RECIPIENT_ROUTES as Partial<Record<string, (typeof RECIPIENT_ROUTES)[RecipientKind]>>)[kind];
+  if (!routes) {
+    throw new OperatorValidationError('recipients', [`kind: must be one of ${RECIPIENT_KINDS.join(', ')}`]);
+  }
+  return routes;
+}
+
+function validate<T extends z.ZodType>(operation: string, schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new OperatorValidationError(operation, describeIssues(result.error));
+  return result.data;
+}
+
+function parse<T extends z.ZodType>(operation: string, schema: T, response: OperatorResponse): z.output<T> {
+  const result = schema.safeParse(response.body);
+  if (!result.success) throw new OperatorResponseError(operation, response.status, describeIssues(result.error));
+  return result.data;
+}
+
+function requireId(operation: string, id: string): string {
+  if (typeof id !== 'string' || id.trim() === '') throw new OperatorValidationError(operation, ['id: must be a non-empty string']);
+  return id;
+}
+
+function validatePaging(operation: string, page: number, limit: number): void {
+  const issues: string[] = [];
+  if (!Number.isInteger(page) || page < 1) issues.push('page: must be an integer of at least 1');
+  if (!Number.isInteger(limit) || limit < 1) issues.push('limit: must be an integer of at least 1');
+  if (issues.length > 0) throw new OperatorValidationError(operation, issues);
+}
+
+/** Fetches pages 1..totalPage (re-read from each page) and concatenates them; stops on an empty page. */
+async function collectPages<T>(
+  operation: string,
+  fetchPage: (page: number) => Promise<{ data: T[]; pagination: { totalPage: number } }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; ; page += 1) {
+    if (page > MAX_PAGES) {
+      throw new OperatorError(`operator ${operation} reported more than ${MAX_PAGES} pages`, {
+        operation,
+        code: 'too_many_pages',
+        retryable: false,
+      });
+    }
+    const { data, pagination } = await fetchPage(page);
+    items.push(...data);
+    if (data.length === 0 || page >= pagination.totalPage) return items;
+  }
+}

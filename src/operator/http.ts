@@ -1,0 +1,106 @@
+/**
+ * The smallest transport that does what every operator call needs: fill a route template, send JSON with a
+ * timeout, return the status and the parsed body, and turn failures into classified OperatorErrors.
+ * It knows nothing about login; the session manager hands it the authentication headers.
+ */
+import type { Logger } from 'pino';
+import type { RouteName, Routes } from './assumptions';
+import { errorFromFetchFailure, errorFromResponse, OperatorResponseError } from './errors';
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface TransportOptions {
+  baseUrl: string;
+  routes: Routes;
+  timeoutMs: number;
+  logger: Logger;
+  fetch?: FetchLike;
+}
+
+export interface OperatorRequest {
+  operation: RouteName;
+  /** Values for the `{name}` placeholders of the route template; URL-encoded here. */
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface OperatorResponse {
+  status: number;
+  /** Parsed JSON, or undefined for an empty body (204). */
+  body: unknown;
+}
+
+export interface ResolvedRoute {
+  method: string;
+  path: string;
+}
+
+/** `'GET /wallets/{id}/addresses'` + `{ id: 'a b' }` → `{ method: 'GET', path: '/wallets/a%20b/addresses' }`. */
+export function resolveRoute(template: string, params: Record<string, string> = {}): ResolvedRoute {
+  const match = /^([A-Z]+)\s+(\/\S*)$/.exec(template.trim());
+  if (!match) throw new Error(`route template "${template}" must look like "GET /path/{id}"`);
+  const path = match[2]!.replace(/\{(\w+)\}/g, (_placeholder, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === '') throw new Error(`route "${template}" needs a value for {${name}}`);
+    return encodeURIComponent(value);
+  });
+  return { method: match[1]!, path };
+}
+
+export class OperatorTransport {
+  readonly #options: TransportOptions;
+  readonly #fetch: FetchLike;
+
+  constructor(options: TransportOptions) {
+    this.#options = options;
+    // Late-bound so that tests replacing globalThis.fetch after construction are honoured.
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** Sends the request; resolves for 2xx, throws an OperatorError for anything else. */
+  async send(request: OperatorRequest): Promise<OperatorResponse> {
+    const { operation } = request;
+    const { method, path } = resolveRoute(this.#options.routes[operation], request.params);
+    const url = new URL(this.#options.baseUrl.replace(/\/+$/, '') + path);
+    for (const [key, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(this.#options.timeoutMs) };
+    if (request.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(request.body);
+    }
+
+    const startedAt = performance.now();
+    const elapsed = () => Math.round(performance.now() - startedAt);
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#fetch(url.toString(), init);
+      text = await response.text();
+    } catch (failure) {
+      const error = errorFromFetchFailure(operation, failure, this.#options.timeoutMs);
+      this.#options.logger.debug({ operation, method, code: error.code, durationMs: elapsed() }, 'operator call failed');
+      throw error;
+    }
+    this.#options.logger.debug({ operation, method, status: response.status, durationMs: elapsed() }, 'operator call');
+
+    const body = parseJson(text);
+    if (!response.ok) throw errorFromResponse(operation, response.status, body.ok ? body.value : undefined);
+    if (!body.ok) throw new OperatorResponseError(operation, response.status, ['(root): body is not JSON']);
+    return { status: response.status, body: body.value };
+  }
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}

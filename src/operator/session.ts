@@ -1,0 +1,180 @@
+/**
+ * The operator login session: StartSession then Authentication, tokens kept in memory only.
+ *
+ * - Logs in lazily on first use and again before the token expires (expiresAt minus the refresh margin).
+ * - Single-flight: concurrent callers that need a login share one in-flight login.
+ * - A 401 on a call means the token died early (revoked, operator restarted): log in again once and retry
+ *   the call once; a second 401 is final.
+ * - The token and CSRF value live in ES private fields, and toJSON / util.inspect show only `status()`.
+ */
+import { inspect } from 'node:util';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { SecretString } from '../config/operator';
+import { registerSecret } from '../logging';
+import { CSRF_HEADER_NAMES } from './assumptions';
+import { describeIssues, OperatorError, OperatorResponseError } from './errors';
+import type { OperatorTransport } from './http';
+
+export interface SessionManagerOptions {
+  transport: OperatorTransport;
+  email: string;
+  passcode: SecretString;
+  /** Assumed token life when the operator's session has no usable expiresAt. */
+  tokenLifetimeMs: number;
+  /** Log in again this long before expiresAt; capped at half the token's life so short-lived tokens still get used. */
+  refreshMarginMs: number;
+  logger: Logger;
+  /** Clock in epoch milliseconds; injectable so tests move time instead of sleeping. */
+  now?: () => number;
+}
+
+export interface SessionStatus {
+  loggedIn: boolean;
+  /** ISO timestamp at which the current token expires, or null before the first login. */
+  expiresAt: string | null;
+  /** ISO timestamp after which the next call logs in again. */
+  refreshAt: string | null;
+  /** Logins performed by this manager since it was created. */
+  logins: number;
+}
+
+interface ActiveSession {
+  token: string;
+  csrfToken: string;
+  expiresAtMs: number;
+  refreshAtMs: number;
+}
+
+/** Only `id` is relied on; the other login-session fields are informational and parsed loosely. */
+const startSessionResponse = z.looseObject({ data: z.looseObject({ id: z.string().min(1) }) });
+/** expiresAt is optional here on purpose: without it we fall back to the configured token lifetime. */
+const authenticationResponse = z.looseObject({
+  data: z.looseObject({
+    session: z.looseObject({
+      token: z.string().min(1),
+      csrfToken: z.string().min(1),
+      expiresAt: z.string().optional(),
+    }),
+  }),
+});
+
+export type AuthHeaders = Record<string, string>;
+
+export class SessionManager {
+  readonly #options: SessionManagerOptions;
+  readonly #now: () => number;
+  #session: ActiveSession | undefined;
+  #loginInFlight: Promise<ActiveSession> | undefined;
+  #logins = 0;
+
+  constructor(options: SessionManagerOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    registerSecret(options.passcode.reveal());
+  }
+
+  /**
+   * Runs one authenticated operator call with fresh headers. On a 401 it logs in again (once) and repeats the
+   * call; if that also gets a 401, the error is thrown and is not retryable.
+   */
+  async call<T>(perform: (headers: AuthHeaders) => Promise<T>): Promise<T> {
+    const session = await this.#currentSession();
+    try {
+      return await perform(headersFor(session));
+    } catch (error) {
+      if (!(error instanceof OperatorError) || error.status !== 401) throw error;
+      this.#options.logger.info({ operation: error.operation }, 'operator rejected the session token; logging in again');
+      const fresh = await this.#replaceSession(session);
+      return await perform(headersFor(fresh));
+    }
+  }
+
+  /** Forces a new login now (the session-refresh activity), joining one already in flight. */
+  async refresh(): Promise<SessionStatus> {
+    if (!this.#loginInFlight) this.#session = undefined;
+    await this.#login();
+    return this.status();
+  }
+
+  /** Non-secret facts about the session. */
+  status(): SessionStatus {
+    const session = this.#session;
+    return {
+      loggedIn: session !== undefined && this.#now() < session.expiresAtMs,
+      expiresAt: session ? new Date(session.expiresAtMs).toISOString() : null,
+      refreshAt: session ? new Date(session.refreshAtMs).toISOString() : null,
+      logins: this.#logins,
+    };
+  }
+
+  toJSON(): SessionStatus {
+    return this.status();
+  }
+
+  [inspect.custom](): string {
+    return `SessionManager ${JSON.stringify(this.status())}`;
+  }
+
+  async #currentSession(): Promise<ActiveSession> {
+    const session = this.#session;
+    if (session && this.#now() < session.refreshAtMs) return session;
+    return this.#login();
+  }
+
+  /** Drops the session that got a 401, unless a concurrent caller has already replaced it. */
+  async #replaceSession(stale: ActiveSession): Promise<ActiveSession> {
+    if (this.#session === stale) this.#session = undefined;
+    return this.#currentSession();
+  }
+
+  #login(): Promise<ActiveSession> {
+    this.#loginInFlight ??= this.#performLogin().finally(() => {
+      this.#loginInFlight = undefined;
+    });
+    return this.#loginInFlight;
+  }
+
+  async #performLogin(): Promise<ActiveSession> {
+    const { transport, email, passcode, logger } = this.#options;
+    const started = await transport.send({ operation: 'startSession', body: {} });
+    const loginSession = startSessionResponse.safeParse(started.body);
+    if (!loginSession.success) {
+      throw new OperatorResponseError('startSession', started.status, describeIssues(loginSession.error));
+    }
+
+    const authenticated = await transport.send({
+      operation: 'authenticate',
+      body: { sessionId: loginSession.data.data.id, email, passcode: passcode.reveal() },
+    });
+    const parsed = authenticationResponse.safeParse(authenticated.body);
+    if (!parsed.success) {
+      throw new OperatorResponseError('authenticate', authenticated.status, describeIssues(parsed.error));
+    }
+    const { token, csrfToken, expiresAt } = parsed.data.data.session;
+    // Registered before anything else can log or throw, so the values are scrubbed wherever they surface.
+    registerSecret(token);
+    registerSecret(csrfToken);
+
+    const obtainedAtMs = this.#now();
+    const fromServer = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
+    const expiresAtMs =
+      Number.isFinite(fromServer) && fromServer > obtainedAtMs ? fromServer : obtainedAtMs + this.#options.tokenLifetimeMs;
+    const marginMs = Math.min(this.#options.refreshMarginMs, (expiresAtMs - obtainedAtMs) / 2);
+    const session: ActiveSession = { token, csrfToken, expiresAtMs, refreshAtMs: expiresAtMs - marginMs };
+
+    this.#session = session;
+    this.#logins += 1;
+    logger.info(
+      { expiresAt: new Date(expiresAtMs).toISOString(), refreshAt: new Date(session.refreshAtMs).toISOString() },
+      'operator session established',
+    );
+    return session;
+  }
+}
+
+function headersFor(session: ActiveSession): AuthHeaders {
+  const headers: AuthHeaders = { authorization: `Bearer ${session.token}` };
+  for (const name of CSRF_HEADER_NAMES) headers[name] = session.csrfToken;
+  return headers;
+}
