@@ -1,0 +1,59 @@
+/**
+ * The two login steps (ASSUMED paths and bodies, see src/operator/assumptions.ts):
+ * StartSession answers a login session whose ID expires after SANDBOX_SESSION_ID_LIFETIME and can be
+ * used once (any Authentication attempt consumes it); Authentication checks e-mail and passcode (401
+ * otherwise) and issues a bearer and a CSRF token that live SANDBOX_TOKEN_LIFETIME.
+ */
+import { randomUUID } from 'node:crypto';
+import { ERROR_STATUSES } from '../../operator/assumptions';
+import { authenticationRequest } from '../../operator/schemas';
+import type { SandboxContext } from '../context';
+import { parseOr400, SandboxError } from '../errors';
+import { digest, newSecret } from '../http/auth';
+import { sendData } from '../http/respond';
+import type { OperatorHandlers } from './types';
+
+const unauthenticated = (code: string, message: string) => new SandboxError(ERROR_STATUSES.unauthenticated, code, message);
+
+export function authHandlers(ctx: SandboxContext): OperatorHandlers<'startSession' | 'authenticate'> {
+  return {
+    startSession(_req, res) {
+      const now = ctx.clock.now();
+      const id = randomUUID();
+      const expiresAt = now + ctx.config.sessionIdLifetimeMs;
+      ctx.state.loginSessions.set(id, { id, expiresAt, used: false });
+      sendData(res, 200, {
+        id,
+        isCompleted: false,
+        identityType: 'business-user',
+        class: 'login',
+        classId: 'api-email-v1',
+        activeStep: '1-auth-with-passcode',
+        expiresAt: ctx.clock.isoNanos(expiresAt),
+      });
+    },
+
+    authenticate(req, res) {
+      const body = parseOr400(authenticationRequest, req.body);
+      const session = ctx.state.loginSessions.get(body.sessionId);
+      if (!session) throw unauthenticated('invalid_session', 'The login session ID is not valid');
+      if (session.used) throw unauthenticated('session_used', 'The login session ID was already used; start a new session');
+      session.used = true;
+      if (session.expiresAt <= ctx.clock.now()) throw unauthenticated('session_expired', 'The login session ID has expired; start a new session');
+      const emailOk = body.email.toLowerCase() === ctx.config.email.toLowerCase();
+      const passcodeOk = digest(body.passcode) === digest(ctx.config.passcode);
+      if (!emailOk || !passcodeOk) throw unauthenticated('invalid_credentials', 'The e-mail or the passcode is wrong');
+      const token = newSecret();
+      const csrfToken = newSecret();
+      const now = ctx.clock.now();
+      const expiresAt = now + (ctx.faults.tokenLifetimeMs ?? ctx.config.tokenLifetimeMs);
+      ctx.state.tokens.set(digest(token), { csrfDigest: digest(csrfToken), issuedAt: now, expiresAt });
+      sendData(res, 200, {
+        id: session.id,
+        isCompleted: true,
+        activeStep: 'completed',
+        session: { token, csrfToken, expiresAt: ctx.clock.isoNanos(expiresAt) },
+      });
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * startSandbox(): the sandbox operator on a real HTTP port (0 = ephemeral), bound to 127.0.0.1 by default.
+ * Configuration comes from the environment (loadSandboxConfig) with `overrides` on top.
+ */
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import { loadSandboxConfig, validateSandboxConfig, type SandboxConfig } from '../config/sandbox';
+import type { FaultsConfigInput } from './faults-schema';
+import { createSandboxApp } from './app';
+import { createSandboxCore, type SandboxCore } from './core';
+import type { SandboxContext } from './context';
+import type { DeliveryAttemptRecord, SandboxEvent } from './delivery';
+import type { OffRampFlows } from './flows/offramp';
+import type { CallRecord, SandboxState } from './state';
+import type { FaultsConfig } from './faults-schema';
+
+export interface SandboxOverrides extends Partial<Omit<SandboxConfig, 'faults'>> {
+  faults?: FaultsConfigInput;
+}
+
+export interface RunningSandbox {
+  /** http://<host>:<port> */
+  url: string;
+  port: number;
+  config: SandboxConfig;
+  state: SandboxState;
+  ctx: SandboxContext;
+  offramp: OffRampFlows;
+  /** Every delivery attempt so far (a live view). */
+  deliveries(): readonly DeliveryAttemptRecord[];
+  events(): readonly SandboxEvent[];
+  calls(): readonly CallRecord[];
+  setFaults(faults: FaultsConfigInput): FaultsConfig;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(overrides: SandboxOverrides = {}): Promise<RunningSandbox> {
+  const base = loadSandboxConfig(process.env);
+  const config = validateSandboxConfig({ ...base, ...overrides, faults: (overrides.faults ?? base.faults) as FaultsConfig });
+  const core: SandboxCore = createSandboxCore(config);
+  const app = createSandboxApp(core);
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 5000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  core.ctx.logger.info({ url, seed: config.seed, timeScale: config.timeScale }, 'sandbox operator listening');
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    config,
+    state: core.ctx.state,
+    ctx: core.ctx,
+    offramp: core.offramp,
+    deliveries: () => core.ctx.delivery.attempts,
+    events: () => core.ctx.delivery.events,
+    calls: () => core.ctx.state.calls,
+    setFaults: (faults) => core.ctx.faults.set(faults),
+    reset: () => core.reset(),
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        core.close();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
