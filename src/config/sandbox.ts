@@ -16,14 +16,20 @@ export const MAX_DELIVERY_ATTEMPTS = 5;
 export const MAX_RETRY_DELAY_MS = 30 * 60_000;
 
 const decimalText = (defaultValue: string) =>
-  z.string().default(defaultValue).refine((value) => DECIMAL_PATTERN.test(value), 'must be a decimal string such as "0.002"');
+  z
+    .string()
+    .default(defaultValue)
+    .refine((value) => DECIMAL_PATTERN.test(value), 'must be a decimal string such as "0.002"');
 
 /** "1m,5m,15m,30m": the delays before attempts 2, 3, 4 and 5. */
 const deliveryDelays = z
   .string()
   .default('1m,5m,15m,30m')
   .transform((text, ctx) => {
-    const parts = text.split(',').map((part) => part.trim()).filter((part) => part !== '');
+    const parts = text
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
     const delays: number[] = [];
     for (const part of parts) {
       try {
@@ -40,8 +46,14 @@ const deliveryDelays = z
 export function deliveryDelaysSchema() {
   return z
     .array(z.number().int().min(0).max(MAX_RETRY_DELAY_MS, 'a retry delay never exceeds 30 minutes'))
-    .max(MAX_DELIVERY_ATTEMPTS - 1, `at most ${MAX_DELIVERY_ATTEMPTS} attempts in total (so at most ${MAX_DELIVERY_ATTEMPTS - 1} retry delays)`)
-    .refine((delays) => delays.every((delay, index) => index === 0 || delay >= delays[index - 1]!), 'retry delays must not decrease');
+    .max(
+      MAX_DELIVERY_ATTEMPTS - 1,
+      `at most ${MAX_DELIVERY_ATTEMPTS} attempts in total (so at most ${MAX_DELIVERY_ATTEMPTS - 1} retry delays)`,
+    )
+    .refine(
+      (delays) => delays.every((delay, index) => index === 0 || delay >= delays[index - 1]!),
+      'retry delays must not decrease',
+    );
 }
 
 const faultsJson = z
@@ -133,7 +145,7 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
     confirmationDelayMs: parsed.SANDBOX_CONFIRMATION_DELAY,
     stepDelayMs: parsed.SANDBOX_STEP_DELAY,
     faults: parsed.SANDBOX_FAULTS_JSON,
-    seed: parsed.SANDBOX_SEED ?? (Date.now() >>> 0),
+    seed: parsed.SANDBOX_SEED ?? Date.now() >>> 0,
     gas: {
       ETH: { topUp: parsed.SANDBOX_GAS_TOPUP_ETH, sweep: parsed.SANDBOX_GAS_SWEEP_ETH },
       TRX: { topUp: parsed.SANDBOX_GAS_TOPUP_TRX, sweep: parsed.SANDBOX_GAS_SWEEP_TRX },
@@ -147,15 +159,19 @@ export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
 export function validateSandboxConfig(config: SandboxConfig): SandboxConfig {
   const problems: string[] = [];
   const delays = deliveryDelaysSchema().safeParse(config.deliveryDelaysMs);
-  if (!delays.success) problems.push(...delays.error.issues.map((issue) => `deliveryDelaysMs: ${issue.message}`));
-  if (!(config.timeScale > 0) || !Number.isFinite(config.timeScale)) problems.push('timeScale: must be a positive number');
+  if (!delays.success)
+    problems.push(...delays.error.issues.map((issue) => `deliveryDelaysMs: ${issue.message}`));
+  if (!(config.timeScale > 0) || !Number.isFinite(config.timeScale))
+    problems.push('timeScale: must be a positive number');
   for (const chain of ['ETH', 'TRX'] as const) {
     for (const kind of ['topUp', 'sweep'] as const) {
-      if (!DECIMAL_PATTERN.test(config.gas[chain][kind])) problems.push(`gas.${chain}.${kind}: must be a decimal string`);
+      if (!DECIMAL_PATTERN.test(config.gas[chain][kind]))
+        problems.push(`gas.${chain}.${kind}: must be a decimal string`);
     }
   }
   const faults = faultsConfigSchema.safeParse(config.faults);
-  if (!faults.success) problems.push(...faults.error.issues.map((issue) => `faults.${issue.path.join('.')}: ${issue.message}`));
+  if (!faults.success)
+    problems.push(...faults.error.issues.map((issue) => `faults.${issue.path.join('.')}: ${issue.message}`));
   if (problems.length > 0) throw new Error(`Invalid sandbox configuration:\n  ${problems.join('\n  ')}`);
   return { ...config, faults: faults.data! };
 }

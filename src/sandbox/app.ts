@@ -12,7 +12,9 @@ import { simulationRouter } from './routes/simulation';
 import type { CallRecord } from './state';
 
 function isBodyParserError(error: unknown): error is { type: string; status?: number } {
-  return typeof error === 'object' && error !== null && typeof (error as { type?: unknown }).type === 'string';
+  return (
+    typeof error === 'object' && error !== null && typeof (error as { type?: unknown }).type === 'string'
+  );
 }
 
 export function createSandboxApp(core: SandboxCore): express.Express {
@@ -27,7 +29,12 @@ export function createSandboxApp(core: SandboxCore): express.Express {
     if (req.path === '/sandbox' || req.path.startsWith('/sandbox/')) return next();
     const started = Date.now();
     res.on('finish', () => {
-      const locals = res.locals as { routeName?: RouteName; errorCode?: string; externalUserId?: string; injectedFault?: boolean };
+      const locals = res.locals as {
+        routeName?: RouteName;
+        errorCode?: string;
+        externalUserId?: string;
+        injectedFault?: boolean;
+      };
       const record: CallRecord = {
         time: ctx.clock.iso(),
         method: req.method,
@@ -57,10 +64,22 @@ export function createSandboxApp(core: SandboxCore): express.Express {
     if (isBodyParserError(error)) {
       const status = error.status ?? 400;
       const code = error.type === 'entity.parse.failed' ? 'invalid_json' : error.type.replace(/\./g, '_');
-      return sendError(res, new SandboxError(status, code, error.type === 'entity.parse.failed' ? 'The request body is not valid JSON' : 'The request body was refused'));
+      return sendError(
+        res,
+        new SandboxError(
+          status,
+          code,
+          error.type === 'entity.parse.failed'
+            ? 'The request body is not valid JSON'
+            : 'The request body was refused',
+        ),
+      );
     }
     ctx.logger.error({ err: error }, 'sandbox route failed');
-    return sendError(res, new SandboxError(500, 'internal_error', 'The sandbox failed to process the request'));
+    return sendError(
+      res,
+      new SandboxError(500, 'internal_error', 'The sandbox failed to process the request'),
+    );
   });
   return app;
 }

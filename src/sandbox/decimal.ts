@@ -12,9 +12,11 @@ export class DecimalFormatError extends Error {}
 
 /** "100.5" -> 100500000000000000000n */
 export function parseAmount(text: string): bigint {
-  if (!DECIMAL_PATTERN.test(text)) throw new DecimalFormatError('must be a non-negative decimal string such as "100.50"');
+  if (!DECIMAL_PATTERN.test(text))
+    throw new DecimalFormatError('must be a non-negative decimal string such as "100.50"');
   const [whole = '0', fraction = ''] = text.split('.');
-  if (fraction.length > AMOUNT_DECIMALS) throw new DecimalFormatError(`must have at most ${AMOUNT_DECIMALS} decimals`);
+  if (fraction.length > AMOUNT_DECIMALS)
+    throw new DecimalFormatError(`must have at most ${AMOUNT_DECIMALS} decimals`);
   return BigInt(whole) * ONE + BigInt(fraction.padEnd(AMOUNT_DECIMALS, '0'));
 }
 

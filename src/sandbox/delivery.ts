@@ -13,7 +13,12 @@
 import https from 'node:https';
 import type { ClientRequest } from 'node:http';
 import type { Logger } from 'pino';
-import { ORDER_EVENT_TYPES, TRANSACTION_EVENT_TYPES, type KnownEventType, type RecipientKind } from '../operator/schemas';
+import {
+  ORDER_EVENT_TYPES,
+  TRANSACTION_EVENT_TYPES,
+  type KnownEventType,
+  type RecipientKind,
+} from '../operator/schemas';
 import type { Clock } from './clock/clock';
 import type { Scheduler } from './clock/scheduler';
 import type { FaultController } from './faults';
@@ -91,6 +96,7 @@ export class DeliveryEngine {
   private readonly seenResources = new Set<string>();
   private readonly inFlight = new Set<ClientRequest>();
   private readonly agent: https.Agent;
+  private readonly unfinished = new Set<string>();
   private generation = 0;
   private closed = false;
 
@@ -103,10 +109,16 @@ export class DeliveryEngine {
     return this.options.retryDelaysMs.length + 1;
   }
 
+  /** Deliveries not ended yet (held, delayed, queued, in flight or waiting for a retry). */
+  get active(): number {
+    return this.unfinished.size;
+  }
+
   /** Records an event and starts its deliveries; answers the event. */
   publish(eventType: KnownEventType, payload: Record<string, string> & { id: string }): SandboxEvent {
     const kind: RecipientKind = TRANSACTION_EVENT_TYPES.includes(eventType) ? 'transaction' : 'order';
-    if (kind === 'order' && !ORDER_EVENT_TYPES.includes(eventType)) throw new Error(`unknown event type ${eventType}`);
+    if (kind === 'order' && !ORDER_EVENT_TYPES.includes(eventType))
+      throw new Error(`unknown event type ${eventType}`);
     const event: SandboxEvent = {
       id: this.options.random.uuid(),
       eventType,
@@ -129,6 +141,7 @@ export class DeliveryEngine {
     this.queues.clear();
     this.held.clear();
     this.seenResources.clear();
+    this.unfinished.clear();
     for (const request of this.inFlight) request.destroy(new Error('sandbox reset'));
     this.inFlight.clear();
   }
@@ -162,8 +175,10 @@ export class DeliveryEngine {
   }
 
   private newJob(event: SandboxEvent, recipient: RecipientRecord): DeliveryJob {
+    const id = this.options.random.uuid();
+    this.unfinished.add(id);
     return {
-      id: this.options.random.uuid(),
+      id,
       generation: this.generation,
       event,
       recipientId: recipient.id,
@@ -234,7 +249,12 @@ export class DeliveryEngine {
     if (delivered) return;
     if (last) {
       this.options.logger.warn(
-        { eventType: job.event.eventType, resourceId: job.event.resourceId, recipientId: job.recipientId, attempts: job.attempt },
+        {
+          eventType: job.event.eventType,
+          resourceId: job.event.resourceId,
+          recipientId: job.recipientId,
+          attempts: job.attempt,
+        },
         'webhook delivery given up',
       );
       return;
@@ -263,7 +283,10 @@ export class DeliveryEngine {
         },
       });
       this.inFlight.add(request);
-      const timer = setTimeout(() => request.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => request.destroy(new Error(`timed out after ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const finish = (): void => {
         clearTimeout(timer);
         this.inFlight.delete(request);
@@ -309,5 +332,6 @@ export class DeliveryEngine {
     if (job.duplicateOf !== undefined) record.duplicateOf = job.duplicateOf;
     if (job.fault !== undefined) record.fault = job.fault;
     this.attempts.push(record);
+    if (result.final) this.unfinished.delete(job.id);
   }
 }

@@ -62,7 +62,15 @@ export class FaultController {
     const delay = this.random.chance(faults.delay);
     const reorder = this.random.chance(faults.reorder);
     const applies = faults.eventTypes === undefined || faults.eventTypes.includes(eventType);
-    if (!applies) return { drop: false, dropAfterFirst: false, duplicate: false, delayMs: 0, reorder: false, reorderMaxHoldMs: 0 };
+    if (!applies)
+      return {
+        drop: false,
+        dropAfterFirst: false,
+        duplicate: false,
+        delayMs: 0,
+        reorder: false,
+        reorderMaxHoldMs: 0,
+      };
     return {
       drop,
       dropAfterFirst: faults.dropAfterFirst,

@@ -6,7 +6,17 @@ export function createSandboxLogger(level: string): Logger {
     name: 'sandbox',
     level,
     redact: {
-      paths: ['token', 'csrfToken', 'passcode', '*.token', '*.csrfToken', '*.passcode', 'headers.authorization', 'headers["x-csrf-token"]', 'headers["x-irs-csrf-token"]'],
+      paths: [
+        'token',
+        'csrfToken',
+        'passcode',
+        '*.token',
+        '*.csrfToken',
+        '*.passcode',
+        'headers.authorization',
+        'headers["x-csrf-token"]',
+        'headers["x-irs-csrf-token"]',
+      ],
       censor: '[redacted]',
     },
   });

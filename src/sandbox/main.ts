@@ -10,10 +10,16 @@ import { startSandbox } from './server';
 function portArgument(argv: readonly string[]): number | undefined {
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index]!;
-    const value = argument === '--port' ? argv[index + 1] : argument.startsWith('--port=') ? argument.slice(7) : undefined;
+    const value =
+      argument === '--port'
+        ? argv[index + 1]
+        : argument.startsWith('--port=')
+          ? argument.slice(7)
+          : undefined;
     if (value === undefined) continue;
     const port = Number(value);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${value} is not a port number`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new Error(`--port ${value} is not a port number`);
     return port;
   }
   return undefined;
@@ -24,7 +30,9 @@ async function main(): Promise<void> {
   const port = portArgument(process.argv.slice(2));
   const sandbox = await startSandbox(port === undefined ? {} : { port });
   const passcode =
-    process.env.SANDBOX_PASSCODE === undefined ? `${config.passcode} (default; set SANDBOX_PASSCODE to change it)` : '(from SANDBOX_PASSCODE)';
+    process.env.SANDBOX_PASSCODE === undefined
+      ? `${config.passcode} (default; set SANDBOX_PASSCODE to change it)`
+      : '(from SANDBOX_PASSCODE)';
   const lines = [
     `Sandbox operator listening on ${sandbox.url}`,
     `  login e-mail: ${config.email}`,
@@ -32,7 +40,10 @@ async function main(): Promise<void> {
     `  seed: ${sandbox.config.seed}   time scale: ${sandbox.config.timeScale}`,
     '',
     'Simulation endpoints (no authentication):',
-    ...SIMULATION_ENDPOINTS.map(([method, path, description]) => `  ${method.padEnd(6)} ${sandbox.url}${path}\n           ${description}`),
+    ...SIMULATION_ENDPOINTS.map(
+      ([method, path, description]) =>
+        `  ${method.padEnd(6)} ${sandbox.url}${path}\n           ${description}`,
+    ),
     '',
     'Press Ctrl+C to stop.',
   ];

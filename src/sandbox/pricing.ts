@@ -11,7 +11,8 @@ export const FEE_BASIS_POINTS = 50n;
 export const TOKEN_DECIMALS = 6;
 export const FIAT_DECIMALS = 2;
 
-export const isToken = (code: string): code is (typeof TOKENS)[number] => (TOKENS as readonly string[]).includes(code);
+export const isToken = (code: string): code is (typeof TOKENS)[number] =>
+  (TOKENS as readonly string[]).includes(code);
 export const isFiat = (code: string): code is (typeof FIAT_CURRENCIES)[number] =>
   (FIAT_CURRENCIES as readonly string[]).includes(code);
 

@@ -37,7 +37,11 @@ export interface RunningSandbox {
 
 export async function startSandbox(overrides: SandboxOverrides = {}): Promise<RunningSandbox> {
   const base = loadSandboxConfig(process.env);
-  const config = validateSandboxConfig({ ...base, ...overrides, faults: (overrides.faults ?? base.faults) as FaultsConfig });
+  const config = validateSandboxConfig({
+    ...base,
+    ...overrides,
+    faults: (overrides.faults ?? base.faults) as FaultsConfig,
+  });
   const core: SandboxCore = createSandboxCore(config);
   const app = createSandboxApp(core);
   const server = http.createServer(app);

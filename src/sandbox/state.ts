@@ -115,7 +115,10 @@ export class SandboxState {
   wallets = new Map<string, WalletRecord>();
   /** address -> owner */
   addresses = new Map<string, { walletId: string; network: string }>();
-  recipients: Record<RecipientKind, Map<string, RecipientRecord>> = { transaction: new Map(), order: new Map() };
+  recipients: Record<RecipientKind, Map<string, RecipientRecord>> = {
+    transaction: new Map(),
+    order: new Map(),
+  };
   quotes = new Map<string, QuoteRecord>();
   orders = new Map<string, OrderRecord>();
   orderReferences = new Set<string>();
@@ -162,19 +165,25 @@ export class SandboxState {
   tryDebit(walletId: string, network: string, asset: string, units: bigint): boolean {
     const current = this.balance(walletId, network, asset);
     if (current < units) return false;
-    this.wallet(walletId).balances.get(network)?.set(asset, current - units);
+    this.wallet(walletId)
+      .balances.get(network)
+      ?.set(asset, current - units);
     return true;
   }
 
   balancesOf(wallet: WalletRecord, network: string): Array<{ asset: string; amount: string }> {
-    return [...(wallet.balances.get(network) ?? new Map<string, bigint>()).entries()].map(([asset, units]) => ({
-      asset,
-      amount: formatAmount(units),
-    }));
+    return [...(wallet.balances.get(network) ?? new Map<string, bigint>()).entries()].map(
+      ([asset, units]) => ({
+        asset,
+        amount: formatAmount(units),
+      }),
+    );
   }
 
   /** Every balance of a wallet, one entry per network and asset (the entry carries its network). */
   allBalancesOf(wallet: WalletRecord): Array<{ asset: string; amount: string; network: string }> {
-    return wallet.networks.flatMap((network) => this.balancesOf(wallet, network).map((entry) => ({ ...entry, network })));
+    return wallet.networks.flatMap((network) =>
+      this.balancesOf(wallet, network).map((entry) => ({ ...entry, network })),
+    );
   }
 }

@@ -68,7 +68,9 @@ async function readCached(file: string): Promise<LocalCertificate | null> {
   } catch {
     return null;
   }
-  const key = /-----BEGIN (?:EC |RSA )?PRIVATE KEY-----[\s\S]+?-----END (?:EC |RSA )?PRIVATE KEY-----/.exec(text)?.[0];
+  const key = /-----BEGIN (?:EC |RSA )?PRIVATE KEY-----[\s\S]+?-----END (?:EC |RSA )?PRIVATE KEY-----/.exec(
+    text,
+  )?.[0];
   const cert = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(text)?.[0];
   if (key === undefined || cert === undefined) return null;
   try {

@@ -15,32 +15,65 @@ describe('sandbox auth rules', () => {
   it('starts a login session with the observed fields and a nanosecond expiry', async () => {
     const response = await request(sandbox.url).post('/auth/private/v1/sessions').send({}).expect(200);
     const session = loginSession.parse(response.body.data);
-    expect(session).toMatchObject({ isCompleted: false, identityType: 'business-user', class: 'login', classId: 'api-email-v1', activeStep: '1-auth-with-passcode' });
+    expect(session).toMatchObject({
+      isCompleted: false,
+      identityType: 'business-user',
+      class: 'login',
+      classId: 'api-email-v1',
+      activeStep: '1-auth-with-passcode',
+    });
     expect(session.expiresAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/);
   });
 
   it('issues tokens and accepts either CSRF header name', async () => {
     const auth = await login(sandbox);
-    await request(sandbox.url).get(NETWORKS_PATH).set({ authorization: `Bearer ${auth.token}`, 'x-csrf-token': auth.csrf }).expect(200);
-    await request(sandbox.url).get(NETWORKS_PATH).set({ authorization: `Bearer ${auth.token}`, 'x-irs-csrf-token': auth.csrf }).expect(200);
+    await request(sandbox.url)
+      .get(NETWORKS_PATH)
+      .set({ authorization: `Bearer ${auth.token}`, 'x-csrf-token': auth.csrf })
+      .expect(200);
+    await request(sandbox.url)
+      .get(NETWORKS_PATH)
+      .set({ authorization: `Bearer ${auth.token}`, 'x-irs-csrf-token': auth.csrf })
+      .expect(200);
     const both = await request(sandbox.url).get(NETWORKS_PATH).set(auth.headers).expect(200);
-    expect((both.body.data as Array<{ name: string }>).map((network) => network.name)).toEqual(['networks/ethereum-mainnet', 'networks/tron-mainnet']);
+    expect((both.body.data as Array<{ name: string }>).map((network) => network.name)).toEqual([
+      'networks/ethereum-mainnet',
+      'networks/tron-mainnet',
+    ]);
   });
 
   it('answers 401 without a token or with an unknown one, 403 for a missing or wrong CSRF value', async () => {
     const auth = await login(sandbox);
-    const missing = await request(sandbox.url).get(NETWORKS_PATH).set({ 'x-csrf-token': auth.csrf }).expect(401);
+    const missing = await request(sandbox.url)
+      .get(NETWORKS_PATH)
+      .set({ 'x-csrf-token': auth.csrf })
+      .expect(401);
     expect(missing.body.error.code).toBe('unauthenticated');
-    await request(sandbox.url).get(NETWORKS_PATH).set({ authorization: 'Bearer nope', 'x-csrf-token': auth.csrf }).expect(401);
-    const noCsrf = await request(sandbox.url).get(NETWORKS_PATH).set({ authorization: `Bearer ${auth.token}` }).expect(403);
+    await request(sandbox.url)
+      .get(NETWORKS_PATH)
+      .set({ authorization: 'Bearer nope', 'x-csrf-token': auth.csrf })
+      .expect(401);
+    const noCsrf = await request(sandbox.url)
+      .get(NETWORKS_PATH)
+      .set({ authorization: `Bearer ${auth.token}` })
+      .expect(403);
     expect(noCsrf.body.error.code).toBe('csrf_missing');
-    const wrong = await request(sandbox.url).get(NETWORKS_PATH).set({ authorization: `Bearer ${auth.token}`, 'x-irs-csrf-token': 'wrong' }).expect(403);
+    const wrong = await request(sandbox.url)
+      .get(NETWORKS_PATH)
+      .set({ authorization: `Bearer ${auth.token}`, 'x-irs-csrf-token': 'wrong' })
+      .expect(403);
     expect(wrong.body.error.code).toBe('csrf_invalid');
     // The error bodies never echo a secret.
     expect(JSON.stringify([missing.body, noCsrf.body, wrong.body])).not.toContain(auth.csrf);
     // Every operator route but the two login steps requires both.
-    await request(sandbox.url).post('/wallets/private/v1/wallets').send({ networks: ['networks/tron-mainnet'], externalUserId: 'x' }).expect(401);
-    await request(sandbox.url).get('/webhooks/private/v1/recipients').set({ authorization: `Bearer ${auth.token}` }).expect(403);
+    await request(sandbox.url)
+      .post('/wallets/private/v1/wallets')
+      .send({ networks: ['networks/tron-mainnet'], externalUserId: 'x' })
+      .expect(401);
+    await request(sandbox.url)
+      .get('/webhooks/private/v1/recipients')
+      .set({ authorization: `Bearer ${auth.token}` })
+      .expect(403);
   });
 
   it('refuses wrong credentials with 401 and never echoes the passcode', async () => {
@@ -57,7 +90,10 @@ describe('sandbox auth rules', () => {
     const started = await request(sandbox.url).post('/auth/private/v1/sessions').send({}).expect(200);
     const body = { sessionId: started.body.data.id, email: EMAIL, passcode: PASSCODE };
     await request(sandbox.url).post('/auth/private/v1/sessions/authenticate').send(body).expect(200);
-    const again = await request(sandbox.url).post('/auth/private/v1/sessions/authenticate').send(body).expect(401);
+    const again = await request(sandbox.url)
+      .post('/auth/private/v1/sessions/authenticate')
+      .send(body)
+      .expect(401);
     expect(again.body.error.code).toBe('session_used');
   });
 
@@ -82,7 +118,10 @@ describe('sandbox auth rules', () => {
   it('expires every token at once with the expireTokensNow fault', async () => {
     const auth = await login(sandbox);
     await request(sandbox.url).get(NETWORKS_PATH).set(auth.headers).expect(200);
-    const faults = await request(sandbox.url).post('/sandbox/v1/faults').send({ expireTokensNow: true }).expect(200);
+    const faults = await request(sandbox.url)
+      .post('/sandbox/v1/faults')
+      .send({ expireTokensNow: true })
+      .expect(200);
     expect(faults.body.data.expiredTokens).toBeGreaterThanOrEqual(1);
     await request(sandbox.url).get(NETWORKS_PATH).set(auth.headers).expect(401);
     const fresh = await login(sandbox);

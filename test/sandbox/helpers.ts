@@ -35,19 +35,31 @@ export async function login(sandbox: RunningSandbox): Promise<Auth> {
     .send({ sessionId: started.body.data.id, email: EMAIL, passcode: PASSCODE })
     .expect(200);
   const { token, csrfToken } = authenticated.body.data.session as { token: string; csrfToken: string };
-  return { token, csrf: csrfToken, headers: { authorization: `Bearer ${token}`, 'x-csrf-token': csrfToken, 'x-irs-csrf-token': csrfToken } };
+  return {
+    token,
+    csrf: csrfToken,
+    headers: { authorization: `Bearer ${token}`, 'x-csrf-token': csrfToken, 'x-irs-csrf-token': csrfToken },
+  };
 }
 
-export async function createWallet(sandbox: RunningSandbox, auth: Auth, externalUserId: string): Promise<{ id: string; addresses: Record<string, string> }> {
+export async function createWallet(
+  sandbox: RunningSandbox,
+  auth: Auth,
+  externalUserId: string,
+): Promise<{ id: string; addresses: Record<string, string> }> {
   const created = await request(sandbox.url)
     .post('/wallets/private/v1/wallets')
     .set(auth.headers)
     .send({ networks: ['networks/ethereum-mainnet', 'networks/tron-mainnet'], externalUserId })
     .expect(201);
   const id = created.body.data.id as string;
-  const listed = await request(sandbox.url).get(`/wallets/private/v1/wallets/${id}/addresses`).set(auth.headers).expect(200);
+  const listed = await request(sandbox.url)
+    .get(`/wallets/private/v1/wallets/${id}/addresses`)
+    .set(auth.headers)
+    .expect(200);
   const addresses: Record<string, string> = {};
-  for (const entry of listed.body.data as Array<{ address: string; network: { name: string } }>) addresses[entry.network.name] = entry.address;
+  for (const entry of listed.body.data as Array<{ address: string; network: { name: string } }>)
+    addresses[entry.network.name] = entry.address;
   return { id, addresses };
 }
 
@@ -55,7 +67,10 @@ export async function createWallet(sandbox: RunningSandbox, auth: Auth, external
 export async function setUpAccount(sandbox: RunningSandbox, auth: Auth) {
   const master = await createWallet(sandbox, auth, 'ramp-orchestrator/master');
   const gas = await createWallet(sandbox, auth, 'ramp-orchestrator/gas');
-  await request(sandbox.url).put('/sandbox/v1/account').send({ masterWalletId: master.id, gasWalletId: gas.id }).expect(200);
+  await request(sandbox.url)
+    .put('/sandbox/v1/account')
+    .send({ masterWalletId: master.id, gasWalletId: gas.id })
+    .expect(200);
   return { master, gas };
 }
 
@@ -102,20 +117,36 @@ export async function startReceiver(respond: Receiver['respond'] = () => 200): P
 }
 
 /** Polls `probe` until it answers a truthy value; fails after `timeoutMs` with the last value seen. */
-export async function waitFor<T>(probe: () => T | Promise<T>, description: string, timeoutMs = 10_000, intervalMs = 10): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  probe: () => T | Promise<T>,
+  description: string,
+  timeoutMs = 10_000,
+  intervalMs = 10,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   for (;;) {
     last = await probe();
     if (last) return last;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}; last value: ${JSON.stringify(last)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${description}; last value: ${JSON.stringify(last)}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
 
 export async function registerRecipients(sandbox: RunningSandbox, auth: Auth, url: string): Promise<void> {
-  await request(sandbox.url).post('/webhooks/private/v1/recipients').set(auth.headers).send({ urls: [`${url}/tx`] }).expect(201);
-  await request(sandbox.url).post('/webhooks/private/v1/order-recipients').set(auth.headers).send({ urls: [`${url}/orders`] }).expect(201);
+  await request(sandbox.url)
+    .post('/webhooks/private/v1/recipients')
+    .set(auth.headers)
+    .send({ urls: [`${url}/tx`] })
+    .expect(201);
+  await request(sandbox.url)
+    .post('/webhooks/private/v1/order-recipients')
+    .set(auth.headers)
+    .send({ urls: [`${url}/orders`] })
+    .expect(201);
 }
 
 export const summary = (deliveries: readonly ReceivedDelivery[]) =>

@@ -31,14 +31,14 @@ export class Scheduler {
       if (this.closed) return;
       try {
         const result = task();
-        if (result instanceof Promise) result.catch((error: unknown) => this.logger.error({ err: error }, 'scheduled task failed'));
+        if (result instanceof Promise)
+          result.catch((error: unknown) => this.logger.error({ err: error }, 'scheduled task failed'));
       } catch (error) {
         this.logger.error({ err: error }, 'scheduled task failed');
       }
     }, ms);
     this.timers.add(timer);
   }
-
 
   get pending(): number {
     return this.timers.size;

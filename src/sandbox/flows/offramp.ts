@@ -79,7 +79,10 @@ export class OffRampFlows {
     const owner = state.addresses.get(request.address);
     if (!owner) throw notFound('deposit address', request.address);
     if (owner.walletId === account.masterWalletId || owner.walletId === account.gasWalletId) {
-      throw badRequest('not_a_deposit_wallet', 'The address belongs to the master or the gas wallet, not to a deposit wallet');
+      throw badRequest(
+        'not_a_deposit_wallet',
+        'The address belongs to the master or the gas wallet, not to a deposit wallet',
+      );
     }
     const chain = chainOf(owner.network);
     if (chain === null) throw badRequest('unsupported_network', `Network ${owner.network} has no Autoswap`);

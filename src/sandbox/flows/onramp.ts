@@ -43,7 +43,10 @@ export function startOnRamp(ctx: SandboxContext, request: OnRampDepositRequest):
   const master = ctx.state.wallet(account.masterWalletId);
   const masterAddress = master.addresses.get(chain.network);
   if (masterAddress === undefined) {
-    throw conflict('master_wallet_network_missing', `The master wallet has no address on ${chain.network}; on-ramp to ${request.chainTo} is not enabled`);
+    throw conflict(
+      'master_wallet_network_missing',
+      `The master wallet has no address on ${chain.network}; on-ramp to ${request.chainTo} is not enabled`,
+    );
   }
   if (ctx.state.orderReferences.has(request.reference)) {
     throw conflict('duplicate_reference', `An order with reference ${request.reference} already exists`);
@@ -52,7 +55,12 @@ export function startOnRamp(ctx: SandboxContext, request: OnRampDepositRequest):
   const quote =
     request.quoteId === undefined
       ? null
-      : useQuote(ctx, request.quoteId, { direction: 'on-ramp', amountFrom: request.amount, coinTo: request.coinTo, chain: request.chainTo });
+      : useQuote(ctx, request.quoteId, {
+          direction: 'on-ramp',
+          amountFrom: request.amount,
+          coinTo: request.coinTo,
+          chain: request.chainTo,
+        });
   const amountTo = quote?.targetAmount ?? fiatToToken(request.amount, request.coinTo);
   const transactionId = request.outcome === 'executed' ? ctx.random.uuid() : null;
 
@@ -86,7 +94,8 @@ export function startOnRamp(ctx: SandboxContext, request: OnRampDepositRequest):
         network: chain.network,
         asset: request.coinTo,
         amount: amountTo,
-        fromAddress: chain.network === CHAINS.TRX.network ? tronAddress(ctx.random) : ethereumAddress(ctx.random),
+        fromAddress:
+          chain.network === CHAINS.TRX.network ? tronAddress(ctx.random) : ethereumAddress(ctx.random),
         toAddress: masterAddress,
         relatedTransactionId: null,
         orderId: order.id,

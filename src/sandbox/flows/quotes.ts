@@ -14,10 +14,18 @@ import { isChainCode } from './records';
 const unsupported = (what: string, value: string, allowed: readonly string[]) =>
   badRequest('unsupported_corridor', `${what} ${value} is not supported (supported: ${allowed.join(', ')})`);
 
-export function createQuote(ctx: SandboxContext, request: OnRampQuoteRequest | OffRampQuoteRequest): QuoteRecord {
+export function createQuote(
+  ctx: SandboxContext,
+  request: OnRampQuoteRequest | OffRampQuoteRequest,
+): QuoteRecord {
   const chains = Object.keys(CHAINS);
   const now = ctx.clock.now();
-  const base = { id: ctx.random.uuid(), amountFrom: request.amountFrom, createdAt: ctx.clock.iso(now), expiresAtMs: now + ctx.config.quoteTtlMs };
+  const base = {
+    id: ctx.random.uuid(),
+    amountFrom: request.amountFrom,
+    createdAt: ctx.clock.iso(now),
+    expiresAtMs: now + ctx.config.quoteTtlMs,
+  };
   if ('chainTo' in request) {
     if (!isFiat(request.coinFrom)) throw unsupported('coinFrom', request.coinFrom, ['MXN']);
     if (!isToken(request.coinTo)) throw unsupported('coinTo', request.coinTo, ['USDT', 'USDC']);
@@ -73,7 +81,10 @@ export function useQuote(
   const record = ctx.state.quotes.get(quoteId);
   if (!record) throw notFound('quote', quoteId);
   if (ctx.clock.now() > record.expiresAtMs) {
-    throw conflict('quote_expired', `Quote ${quoteId} expired at ${ctx.clock.iso(record.expiresAtMs)}; request a new quote`);
+    throw conflict(
+      'quote_expired',
+      `Quote ${quoteId} expired at ${ctx.clock.iso(record.expiresAtMs)}; request a new quote`,
+    );
   }
   if (record.usedAt !== undefined) throw conflict('quote_used', `Quote ${quoteId} was already used`);
   const chain = record.chainTo ?? record.chainFrom;

@@ -5,10 +5,16 @@ import { transactionHash } from '../addresses';
 import type { SandboxContext } from '../context';
 import type { OrderRecord, TransactionRecord } from '../state';
 
-export type NewTransaction = Omit<TransactionRecord, 'id' | 'hash' | 'createdAt' | 'updatedAt'> & { id?: string };
+export type NewTransaction = Omit<TransactionRecord, 'id' | 'hash' | 'createdAt' | 'updatedAt'> & {
+  id?: string;
+};
 
 /** Stores a transaction and publishes `transaction-created` (unless `silent`). */
-export function createTransaction(ctx: SandboxContext, fields: NewTransaction, silent = false): TransactionRecord {
+export function createTransaction(
+  ctx: SandboxContext,
+  fields: NewTransaction,
+  silent = false,
+): TransactionRecord {
   const now = ctx.clock.iso();
   const record: TransactionRecord = {
     ...fields,
@@ -23,7 +29,12 @@ export function createTransaction(ctx: SandboxContext, fields: NewTransaction, s
 }
 
 /** Moves a transaction to a status and publishes `transaction-updated` (unless `silent`). */
-export function updateTransaction(ctx: SandboxContext, record: TransactionRecord, status: TransactionStatus, silent = false): void {
+export function updateTransaction(
+  ctx: SandboxContext,
+  record: TransactionRecord,
+  status: TransactionStatus,
+  silent = false,
+): void {
   record.status = status;
   record.updatedAt = ctx.clock.iso();
   if (!silent) ctx.delivery.publish('transaction-updated', { id: record.id, newStatus: status });
@@ -36,14 +47,25 @@ export function createOrder(ctx: SandboxContext, fields: NewOrder, silent = fals
   const record: OrderRecord = { ...fields, id: ctx.random.uuid(), createdAt: now, updatedAt: now };
   ctx.state.orders.set(record.id, record);
   ctx.state.orderReferences.add(record.orderReference);
-  if (!silent) ctx.delivery.publish('order-created', { id: record.id, orderReference: record.orderReference });
+  if (!silent)
+    ctx.delivery.publish('order-created', { id: record.id, orderReference: record.orderReference });
   return record;
 }
 
-export function updateOrder(ctx: SandboxContext, record: OrderRecord, status: OrderStatus, silent = false): void {
+export function updateOrder(
+  ctx: SandboxContext,
+  record: OrderRecord,
+  status: OrderStatus,
+  silent = false,
+): void {
   record.status = status;
   record.updatedAt = ctx.clock.iso();
-  if (!silent) ctx.delivery.publish('order-updated', { id: record.id, newStatus: status, orderReference: record.orderReference });
+  if (!silent)
+    ctx.delivery.publish('order-updated', {
+      id: record.id,
+      newStatus: status,
+      orderReference: record.orderReference,
+    });
 }
 
 /** The chain code (ETH, TRX) of a network name. */
@@ -54,4 +76,5 @@ export function chainOf(network: string): ChainCode | null {
   return null;
 }
 
-export const isChainCode = (code: string): code is ChainCode => Object.prototype.hasOwnProperty.call(CHAINS, code);
+export const isChainCode = (code: string): code is ChainCode =>
+  Object.prototype.hasOwnProperty.call(CHAINS, code);

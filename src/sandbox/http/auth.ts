@@ -13,7 +13,8 @@ import { SandboxError } from '../errors';
 export const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 export const newSecret = (): string => randomBytes(32).toString('base64url');
 
-const unauthenticated = (code: string, message: string) => new SandboxError(ERROR_STATUSES.unauthenticated, code, message);
+const unauthenticated = (code: string, message: string) =>
+  new SandboxError(ERROR_STATUSES.unauthenticated, code, message);
 const forbidden = (code: string, message: string) => new SandboxError(ERROR_STATUSES.csrf, code, message);
 
 function sameDigest(a: string, b: string): boolean {
@@ -26,12 +27,17 @@ export function requireAuth(ctx: SandboxContext) {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const header = req.get('authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw unauthenticated('unauthenticated', 'A bearer token is required (Authorization: Bearer <token>)');
+    if (!match)
+      throw unauthenticated('unauthenticated', 'A bearer token is required (Authorization: Bearer <token>)');
     const record = ctx.state.tokens.get(digest(match[1]!));
     if (!record) throw unauthenticated('invalid_token', 'The bearer token is not valid');
-    if (record.expiresAt <= ctx.clock.now()) throw unauthenticated('token_expired', 'The bearer token has expired; log in again');
-    const values = CSRF_HEADER_NAMES.map((name) => req.get(name)).filter((value): value is string => value !== undefined);
-    if (values.length === 0) throw forbidden('csrf_missing', `A CSRF token is required (${CSRF_HEADER_NAMES.join(' or ')})`);
+    if (record.expiresAt <= ctx.clock.now())
+      throw unauthenticated('token_expired', 'The bearer token has expired; log in again');
+    const values = CSRF_HEADER_NAMES.map((name) => req.get(name)).filter(
+      (value): value is string => value !== undefined,
+    );
+    if (values.length === 0)
+      throw forbidden('csrf_missing', `A CSRF token is required (${CSRF_HEADER_NAMES.join(' or ')})`);
     if (!values.every((value) => sameDigest(digest(value), record.csrfDigest))) {
       throw forbidden('csrf_invalid', 'The CSRF token does not match the session');
     }

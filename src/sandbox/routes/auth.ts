@@ -13,7 +13,8 @@ import { digest, newSecret } from '../http/auth';
 import { sendData } from '../http/respond';
 import type { OperatorHandlers } from './types';
 
-const unauthenticated = (code: string, message: string) => new SandboxError(ERROR_STATUSES.unauthenticated, code, message);
+const unauthenticated = (code: string, message: string) =>
+  new SandboxError(ERROR_STATUSES.unauthenticated, code, message);
 
 export function authHandlers(ctx: SandboxContext): OperatorHandlers<'startSession' | 'authenticate'> {
   return {
@@ -37,12 +38,15 @@ export function authHandlers(ctx: SandboxContext): OperatorHandlers<'startSessio
       const body = parseOr400(authenticationRequest, req.body);
       const session = ctx.state.loginSessions.get(body.sessionId);
       if (!session) throw unauthenticated('invalid_session', 'The login session ID is not valid');
-      if (session.used) throw unauthenticated('session_used', 'The login session ID was already used; start a new session');
+      if (session.used)
+        throw unauthenticated('session_used', 'The login session ID was already used; start a new session');
       session.used = true;
-      if (session.expiresAt <= ctx.clock.now()) throw unauthenticated('session_expired', 'The login session ID has expired; start a new session');
+      if (session.expiresAt <= ctx.clock.now())
+        throw unauthenticated('session_expired', 'The login session ID has expired; start a new session');
       const emailOk = body.email.toLowerCase() === ctx.config.email.toLowerCase();
       const passcodeOk = digest(body.passcode) === digest(ctx.config.passcode);
-      if (!emailOk || !passcodeOk) throw unauthenticated('invalid_credentials', 'The e-mail or the passcode is wrong');
+      if (!emailOk || !passcodeOk)
+        throw unauthenticated('invalid_credentials', 'The e-mail or the passcode is wrong');
       const token = newSecret();
       const csrfToken = newSecret();
       const now = ctx.clock.now();

@@ -36,22 +36,33 @@ export function operatorHandlers(ctx: SandboxContext): OperatorHandlers {
 }
 
 /** "GET /wallets/private/v1/wallets/{id}/addresses" -> ["get", "/wallets/private/v1/wallets/:id/addresses"] */
-export function expressRoute(template: string): { method: 'get' | 'post' | 'put' | 'delete' | 'patch'; path: string } {
+export function expressRoute(template: string): {
+  method: 'get' | 'post' | 'put' | 'delete' | 'patch';
+  path: string;
+} {
   const [method = '', path = ''] = template.trim().split(/\s+/, 2);
   const lower = method.toLowerCase();
   if (!['get', 'post', 'put', 'delete', 'patch'].includes(lower) || !path.startsWith('/')) {
     throw new Error(`route template "${template}" is not "METHOD /path"`);
   }
-  return { method: lower as 'get' | 'post' | 'put' | 'delete' | 'patch', path: path.replace(/\{(\w+)\}/g, ':$1') };
+  return {
+    method: lower as 'get' | 'post' | 'put' | 'delete' | 'patch',
+    path: path.replace(/\{(\w+)\}/g, ':$1'),
+  };
 }
 
 function injectFaults(ctx: SandboxContext, route: RouteName) {
   return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
     const decision = ctx.faults.apiDecision(route);
-    if (decision.slowMs > 0) await new Promise<void>((resolve) => ctx.scheduler.afterReal(decision.slowMs, resolve));
+    if (decision.slowMs > 0)
+      await new Promise<void>((resolve) => ctx.scheduler.afterReal(decision.slowMs, resolve));
     if (decision.failStatus !== null) {
       res.locals.injectedFault = true;
-      throw new SandboxError(decision.failStatus, 'injected_fault', 'The sandbox injected this failure (fault injection)');
+      throw new SandboxError(
+        decision.failStatus,
+        'injected_fault',
+        'The sandbox injected this failure (fault injection)',
+      );
     }
     next();
   };

@@ -13,8 +13,13 @@ export function quoteHandlers(ctx: SandboxContext): OperatorHandlers<'createQuot
       const isObject = body !== null && typeof body === 'object';
       let record;
       if (isObject && 'chainTo' in body) record = createQuote(ctx, parseOr400(onRampQuoteRequest, body));
-      else if (isObject && 'chainFrom' in body) record = createQuote(ctx, parseOr400(offRampQuoteRequest, body));
-      else throw badRequest('validation_error', 'Invalid request body: give chainTo (on ramp) or chainFrom (off ramp)');
+      else if (isObject && 'chainFrom' in body)
+        record = createQuote(ctx, parseOr400(offRampQuoteRequest, body));
+      else
+        throw badRequest(
+          'validation_error',
+          'Invalid request body: give chainTo (on ramp) or chainFrom (off ramp)',
+        );
       sendData(res, 201, quoteView(ctx, record));
     },
   };

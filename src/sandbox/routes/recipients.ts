@@ -9,9 +9,17 @@ import { paginate, param, sendData } from '../http/respond';
 import type { RecipientRecord } from '../state';
 import type { Handler } from './types';
 
-const view = (record: RecipientRecord) => ({ id: record.id, url: record.url, createdAt: record.createdAt, updatedAt: record.updatedAt });
+const view = (record: RecipientRecord) => ({
+  id: record.id,
+  url: record.url,
+  createdAt: record.createdAt,
+  updatedAt: record.updatedAt,
+});
 
-export function recipientHandlers(ctx: SandboxContext, kind: RecipientKind): { list: Handler; get: Handler; create: Handler; remove: Handler } {
+export function recipientHandlers(
+  ctx: SandboxContext,
+  kind: RecipientKind,
+): { list: Handler; get: Handler; create: Handler; remove: Handler } {
   const store = () => ctx.state.recipients[kind];
   const label = kind === 'transaction' ? 'transaction webhook recipient' : 'order webhook recipient';
   const find = (id: string): RecipientRecord => {
@@ -22,7 +30,12 @@ export function recipientHandlers(ctx: SandboxContext, kind: RecipientKind): { l
   return {
     list(req, res) {
       const page = paginate(req, [...store().values()].map(view));
-      sendData(res, 200, page.items, { currentPage: page.page, totalPage: page.totalPage, totalRecord: page.totalRecord, limit: page.limit });
+      sendData(res, 200, page.items, {
+        currentPage: page.page,
+        totalPage: page.totalPage,
+        totalRecord: page.totalRecord,
+        limit: page.limit,
+      });
     },
     get(req, res) {
       sendData(res, 200, view(find(param(req, 'id'))));
@@ -30,7 +43,13 @@ export function recipientHandlers(ctx: SandboxContext, kind: RecipientKind): { l
     create(req, res) {
       const body = parseOr400(createRecipientsRequest, req.body);
       const now = ctx.clock.iso();
-      const created = body.urls.map((url): RecipientRecord => ({ id: ctx.random.uuid(), kind, url, createdAt: now, updatedAt: now }));
+      const created = body.urls.map((url): RecipientRecord => ({
+        id: ctx.random.uuid(),
+        kind,
+        url,
+        createdAt: now,
+        updatedAt: now,
+      }));
       for (const record of created) store().set(record.id, record);
       sendData(res, 201, created.map(view));
     },

@@ -20,21 +20,53 @@ import { walletView } from './wallets';
 export const SIMULATION_ENDPOINTS = [
   ['GET', '/sandbox/v1', 'this index'],
   ['GET', '/sandbox/v1/account', 'the account setup (master and gas wallets)'],
-  ['PUT', '/sandbox/v1/account', '{ masterWalletId, gasWalletId }: the out-of-band account setup; ramps are refused (409) until done'],
-  ['POST', '/sandbox/v1/onramp/deposits', "{ reference, amount, coinTo, chainTo, outcome?: 'executed'|'expired'|'failed', quoteId? }: a CLABE deposit of MXN (202)"],
-  ['POST', '/sandbox/v1/offramp/deposits', '{ address, coin, amount }: a crypto deposit to a deposit-wallet address; starts the Autoswap (202)'],
+  [
+    'PUT',
+    '/sandbox/v1/account',
+    '{ masterWalletId, gasWalletId }: the out-of-band account setup; ramps are refused (409) until done',
+  ],
+  [
+    'POST',
+    '/sandbox/v1/onramp/deposits',
+    "{ reference, amount, coinTo, chainTo, outcome?: 'executed'|'expired'|'failed', quoteId? }: a CLABE deposit of MXN (202)",
+  ],
+  [
+    'POST',
+    '/sandbox/v1/offramp/deposits',
+    '{ address, coin, amount }: a crypto deposit to a deposit-wallet address; starts the Autoswap (202)',
+  ],
   ['GET', '/sandbox/v1/offramp/runs', 'every Autoswap run and its state (in_progress, stranded, completed)'],
   ['GET', '/sandbox/v1/wallets', 'every wallet with its addresses and balances'],
   ['GET', '/sandbox/v1/wallets/{id}', 'one wallet with its addresses and balances'],
-  ['POST', '/sandbox/v1/wallets/{id}/balances', '{ asset, amount, network? }: credits a balance (ETH -> ethereum, TRX -> tron); crediting the gas wallet resumes stranded Autoswaps'],
+  [
+    'POST',
+    '/sandbox/v1/wallets/{id}/balances',
+    '{ asset, amount, network? }: credits a balance (ETH -> ethereum, TRX -> tron); crediting the gas wallet resumes stranded Autoswaps',
+  ],
   ['GET', '/sandbox/v1/events', 'every event published (?eventType=&resourceId=)'],
-  ['GET', '/sandbox/v1/deliveries', 'every delivery attempt (?eventType=&resourceId=&recipientId=&outcome=&eventId=&url=)'],
+  [
+    'GET',
+    '/sandbox/v1/deliveries',
+    'every delivery attempt (?eventType=&resourceId=&recipientId=&outcome=&eventId=&url=)',
+  ],
   ['GET', '/sandbox/v1/calls', 'every operator API call received (?route=&method=&status=)'],
   ['GET', '/sandbox/v1/faults', 'the current fault set'],
-  ['POST', '/sandbox/v1/faults', 'replaces the fault set: { deliveries?, api?, tokenLifetimeMs?, expireTokensNow? }'],
+  [
+    'POST',
+    '/sandbox/v1/faults',
+    'replaces the fault set: { deliveries?, api?, tokenLifetimeMs?, expireTokensNow? }',
+  ],
   ['GET', '/sandbox/v1/clock', 'the sandbox clock and its offset'],
-  ['POST', '/sandbox/v1/clock', '{ advance: "26s" }: moves the clock forward (quotes, tokens, session IDs expire)'],
-  ['POST', '/sandbox/v1/reset', 'forgets everything (resources, events, deliveries, calls, faults, clock offset)'],
+  [
+    'POST',
+    '/sandbox/v1/clock',
+    '{ advance: "26s" }: moves the clock forward (quotes, tokens, session IDs expire)',
+  ],
+  [
+    'POST',
+    '/sandbox/v1/reset',
+    'forgets everything (resources, events, deliveries, calls, faults, clock offset)',
+  ],
 ] as const;
 
 const accountRequest = z.strictObject({ masterWalletId: z.string().min(1), gasWalletId: z.string().min(1) });
@@ -53,7 +85,9 @@ function filterBy<T extends object>(req: Request, records: readonly T[], fields:
   const wanted = fields
     .map((field) => [field, req.query[field]] as const)
     .filter((entry): entry is readonly [string, string] => typeof entry[1] === 'string');
-  return records.filter((record) => wanted.every(([field, value]) => String((record as Record<string, unknown>)[field]) === value));
+  return records.filter((record) =>
+    wanted.every(([field, value]) => String((record as Record<string, unknown>)[field]) === value),
+  );
 }
 
 export function simulationRouter(core: SandboxCore): Router {
@@ -62,7 +96,8 @@ export function simulationRouter(core: SandboxCore): Router {
 
   router.get('/', (_req, res) => {
     sendData(res, 200, {
-      description: 'Sandbox operator: emulates the operator API (see src/operator/assumptions.ts for routes) plus these simulation endpoints.',
+      description:
+        'Sandbox operator: emulates the operator API (see src/operator/assumptions.ts for routes) plus these simulation endpoints.',
       login: { email: ctx.config.email },
       accountConfigured: ctx.state.account !== null,
       endpoints: SIMULATION_ENDPOINTS.map(([method, path, description]) => ({ method, path, description })),
@@ -73,11 +108,16 @@ export function simulationRouter(core: SandboxCore): Router {
 
   router.put('/account', (req, res) => {
     const body = parseOr400(accountRequest, req.body);
-    if (body.masterWalletId === body.gasWalletId) throw badRequest('same_wallet', 'The master and the gas wallet must be two different wallets');
+    if (body.masterWalletId === body.gasWalletId)
+      throw badRequest('same_wallet', 'The master and the gas wallet must be two different wallets');
     const master = ctx.state.wallet(body.masterWalletId);
     const gas = ctx.state.wallet(body.gasWalletId);
     const missing = Object.values(NETWORKS).filter((network) => !gas.addresses.has(network));
-    if (missing.length > 0) throw badRequest('gas_wallet_networks', `The gas wallet must be on every supported network; missing: ${missing.join(', ')}`);
+    if (missing.length > 0)
+      throw badRequest(
+        'gas_wallet_networks',
+        `The gas wallet must be on every supported network; missing: ${missing.join(', ')}`,
+      );
     ctx.state.account = { masterWalletId: master.id, gasWalletId: gas.id, configuredAt: ctx.clock.iso() };
     sendData(res, 200, ctx.state.account);
   });
@@ -95,12 +135,29 @@ export function simulationRouter(core: SandboxCore): Router {
 
   router.post('/offramp/deposits', (req, res) => {
     const run = offramp.start(parseOr400(offRampDepositRequest, req.body));
-    sendData(res, 202, { transactionId: run.depositId, walletId: run.walletId, network: run.network, asset: run.asset, amount: run.amount });
+    sendData(res, 202, {
+      transactionId: run.depositId,
+      walletId: run.walletId,
+      network: run.network,
+      asset: run.asset,
+      amount: run.amount,
+    });
   });
 
-  router.get('/offramp/runs', (req, res) => sendData(res, 200, filterBy(req, [...offramp.runs.values()], ['status', 'walletId', 'depositId'])));
+  router.get('/offramp/runs', (req, res) =>
+    sendData(res, 200, filterBy(req, [...offramp.runs.values()], ['status', 'walletId', 'depositId'])),
+  );
 
-  router.get('/wallets', (_req, res) => sendData(res, 200, [...ctx.state.wallets.values()].map((wallet) => ({ ...walletView(ctx, wallet), addresses: Object.fromEntries(wallet.addresses) }))));
+  router.get('/wallets', (_req, res) =>
+    sendData(
+      res,
+      200,
+      [...ctx.state.wallets.values()].map((wallet) => ({
+        ...walletView(ctx, wallet),
+        addresses: Object.fromEntries(wallet.addresses),
+      })),
+    ),
+  );
 
   router.get('/wallets/:id', (req, res) => {
     const wallet = ctx.state.wallet(param(req, 'id'));
@@ -111,24 +168,49 @@ export function simulationRouter(core: SandboxCore): Router {
     const wallet = ctx.state.wallet(param(req, 'id'));
     const body = parseOr400(balanceRequest, req.body);
     let network: string | undefined;
-    if (body.network !== undefined) network = isChainCode(body.network) ? CHAINS[body.network].network : body.network;
+    if (body.network !== undefined)
+      network = isChainCode(body.network) ? CHAINS[body.network].network : body.network;
     else if (body.asset === 'ETH') network = NETWORKS.ethereum;
     else if (body.asset === 'TRX') network = NETWORKS.tron;
-    if (network === undefined) throw badRequest('network_required', `Give the network of ${body.asset} (a network name or ETH/TRX)`);
-    if (!wallet.addresses.has(network)) throw badRequest('wallet_network_missing', `Wallet ${wallet.id} is not on ${network}`);
+    if (network === undefined)
+      throw badRequest('network_required', `Give the network of ${body.asset} (a network name or ETH/TRX)`);
+    if (!wallet.addresses.has(network))
+      throw badRequest('wallet_network_missing', `Wallet ${wallet.id} is not on ${network}`);
     ctx.state.credit(wallet.id, network, body.asset, parseAmount(body.amount));
     const amount = formatAmount(ctx.state.balance(wallet.id, network, body.asset));
     if (ctx.state.account?.gasWalletId === wallet.id) offramp.resumeStranded();
     sendData(res, 200, { walletId: wallet.id, network, asset: body.asset, amount });
   });
 
-  router.get('/events', (req, res) => sendData(res, 200, filterBy(req, ctx.delivery.events, ['eventType', 'resourceId', 'kind'])));
-
-  router.get('/deliveries', (req, res) =>
-    sendData(res, 200, filterBy(req, ctx.delivery.attempts, ['eventType', 'resourceId', 'recipientId', 'outcome', 'eventId', 'url', 'deliveryId', 'attempt', 'final'])),
+  router.get('/events', (req, res) =>
+    sendData(res, 200, filterBy(req, ctx.delivery.events, ['eventType', 'resourceId', 'kind'])),
   );
 
-  router.get('/calls', (req, res) => sendData(res, 200, filterBy(req, ctx.state.calls, ['route', 'method', 'status', 'externalUserId', 'path'])));
+  router.get('/deliveries', (req, res) =>
+    sendData(
+      res,
+      200,
+      filterBy(req, ctx.delivery.attempts, [
+        'eventType',
+        'resourceId',
+        'recipientId',
+        'outcome',
+        'eventId',
+        'url',
+        'deliveryId',
+        'attempt',
+        'final',
+      ]),
+    ),
+  );
+
+  router.get('/calls', (req, res) =>
+    sendData(
+      res,
+      200,
+      filterBy(req, ctx.state.calls, ['route', 'method', 'status', 'externalUserId', 'path']),
+    ),
+  );
 
   router.get('/faults', (_req, res) => sendData(res, 200, ctx.faults.current));
 
@@ -148,7 +230,9 @@ export function simulationRouter(core: SandboxCore): Router {
     sendData(res, 200, { ...current, ...(expireTokensNow === true ? { expiredTokens: expired } : {}) });
   });
 
-  router.get('/clock', (_req, res) => sendData(res, 200, { now: ctx.clock.iso(), offsetMs: ctx.clock.offset }));
+  router.get('/clock', (_req, res) =>
+    sendData(res, 200, { now: ctx.clock.iso(), offsetMs: ctx.clock.offset }),
+  );
 
   router.post('/clock', (req, res) => {
     const body = parseOr400(clockRequest, req.body);

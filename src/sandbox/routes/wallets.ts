@@ -25,7 +25,9 @@ function uniqueAddress(ctx: SandboxContext, network: string): string {
   }
 }
 
-export function walletHandlers(ctx: SandboxContext): OperatorHandlers<'currentVaultNetworks' | 'createWallet' | 'getWalletAddresses'> {
+export function walletHandlers(
+  ctx: SandboxContext,
+): OperatorHandlers<'currentVaultNetworks' | 'createWallet' | 'getWalletAddresses'> {
   return {
     currentVaultNetworks(_req, res) {
       sendData(res, 200, [...NETWORK_OBJECTS.values()]);
@@ -33,14 +35,21 @@ export function walletHandlers(ctx: SandboxContext): OperatorHandlers<'currentVa
 
     createWallet(req, res) {
       const raw: unknown = req.body;
-      if (raw !== null && typeof raw === 'object' && typeof (raw as { externalUserId?: unknown }).externalUserId === 'string') {
+      if (
+        raw !== null &&
+        typeof raw === 'object' &&
+        typeof (raw as { externalUserId?: unknown }).externalUserId === 'string'
+      ) {
         res.locals.externalUserId = (raw as { externalUserId: string }).externalUserId;
       }
       const body = parseOr400(createWalletRequest, raw);
       const networks = [...new Set(body.networks)];
       const unknown = networks.filter((name) => !NETWORK_OBJECTS.has(name));
       if (unknown.length > 0) {
-        throw badRequest('unknown_network', `Unknown network(s): ${unknown.join(', ')} (known: ${[...NETWORK_OBJECTS.keys()].join(', ')})`);
+        throw badRequest(
+          'unknown_network',
+          `Unknown network(s): ${unknown.join(', ')} (known: ${[...NETWORK_OBJECTS.keys()].join(', ')})`,
+        );
       }
       const wallet: WalletRecord = {
         id: ctx.random.uuid(),
