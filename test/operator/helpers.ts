@@ -1,0 +1,105 @@
+/** Helpers of the operator-client tests that drive the real sandbox over HTTP. */
+import { Writable } from 'node:stream';
+import { loadOperatorConfig, type OperatorConfig } from '../../src/config/operator';
+import { createLogger, type Logger } from '../../src/logging';
+import { OperatorClient } from '../../src/operator/client';
+import type { FetchLike } from '../../src/operator/http';
+import { startSandbox, type RunningSandbox, type SandboxOverrides } from '../../src/sandbox/server';
+
+export const EMAIL = 'client-tests@example.com';
+export const PASSCODE = 'client-tests-passcode-7c1e';
+
+export function startTestSandbox(overrides: SandboxOverrides = {}): Promise<RunningSandbox> {
+  return startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    logLevel: 'silent',
+    seed: 4242,
+    timeScale: 0.001,
+    email: EMAIL,
+    passcode: PASSCODE,
+    faults: {},
+    ...overrides,
+  });
+}
+
+export function clientConfig(sandbox: RunningSandbox, env: Record<string, string> = {}): OperatorConfig {
+  return loadOperatorConfig({ OPERATOR_BASE_URL: sandbox.url, OPERATOR_EMAIL: EMAIL, OPERATOR_PASSCODE: PASSCODE, ...env });
+}
+
+/** A debug-level logger that keeps every line it writes. */
+export function captureLogger(): { logger: Logger; text: () => string } {
+  const chunks: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      chunks.push(chunk.toString());
+      callback();
+    },
+  });
+  return { logger: createLogger({ level: 'debug', destination }), text: () => chunks.join('') };
+}
+
+/**
+ * Wraps global fetch and remembers every credential that crossed the wire (sent headers and the
+ * Authentication response), so tests can assert none of them surfaces anywhere else.
+ */
+export function credentialSpy(): { fetch: FetchLike; secrets: Set<string> } {
+  const secrets = new Set<string>();
+  const spy: FetchLike = async (input, init) => {
+    const headers = (init.headers ?? {}) as Record<string, string>;
+    for (const [name, value] of Object.entries(headers)) {
+      if (name.toLowerCase() === 'authorization') secrets.add(value.replace(/^Bearer /, ''));
+      if (name.toLowerCase().includes('csrf')) secrets.add(value);
+    }
+    const response = await fetch(input, init);
+    if (input.endsWith('/authenticate') && response.ok) {
+      const body = (await response.clone().json()) as { data?: { session?: { token?: string; csrfToken?: string } } };
+      if (body.data?.session?.token) secrets.add(body.data.session.token);
+      if (body.data?.session?.csrfToken) secrets.add(body.data.session.csrfToken);
+    }
+    return response;
+  };
+  return { fetch: spy, secrets };
+}
+
+export function newClient(sandbox: RunningSandbox, options: { env?: Record<string, string>; logger?: Logger; fetch?: FetchLike; now?: () => number } = {}) {
+  return new OperatorClient({
+    config: clientConfig(sandbox, options.env),
+    logger: options.logger ?? captureLogger().logger,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+}
+
+/** JSON call to a sandbox simulation endpoint (no authentication). */
+export async function sandboxCall<T = unknown>(sandbox: RunningSandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+export interface CallRecordView {
+  route: string | null;
+  method: string;
+  status: number;
+  path: string;
+}
+
+/** The sandbox's log of operator calls, through its HTTP endpoint. */
+export async function operatorCalls(sandbox: RunningSandbox, route?: string): Promise<CallRecordView[]> {
+  const query = route ? `?route=${encodeURIComponent(route)}` : '';
+  return (await sandboxCall<{ data: CallRecordView[] }>(sandbox, 'GET', `/sandbox/v1/calls${query}`)).body.data;
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
