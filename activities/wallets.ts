@@ -1,0 +1,62 @@
+import { Context } from '@temporalio/activity';
+import { NETWORKS } from '../src/operator/assumptions';
+import { endUserStateQuery, walletCreatedSignal } from '../workflows/messages';
+import type { AddressOnNetwork } from '../workflows/types';
+import type { ActivityDeps } from './deps';
+import { callOperator } from './operator-failure';
+
+export interface CreatedWallet {
+  walletId: string;
+  externalUserId: string;
+}
+
+export interface WalletAddressWithBalances extends AddressOnNetwork {
+  balances: { asset: string; amount: string }[];
+}
+
+/** The operator label of an end user's deposit wallet. */
+export const depositWalletExternalId = (endUserId: string) => `end-user:${endUserId}`;
+
+export function createWalletActivities({ operator, temporal, logger }: ActivityDeps) {
+  return {
+    /**
+     * Creates the end user's deposit wallet and journals the answer into the owning workflow before returning.
+     * A retried attempt first asks the workflow for a journaled wallet, so a worker that died after the
+     * operator answered does not create a second one.
+     */
+    async createDepositWallet(input: { endUserId: string; workflowId: string }): Promise<CreatedWallet> {
+      const { attempt } = Context.current().info;
+      const owner = temporal.workflow.getHandle(input.workflowId);
+      if (attempt > 1) {
+        const state = await owner.query(endUserStateQuery);
+        if (state.journaledWallet) {
+          logger.info({ endUserId: input.endUserId, walletId: state.journaledWallet.walletId, attempt }, 'Wallet already journaled; not creating another');
+          return { walletId: state.journaledWallet.walletId, externalUserId: state.journaledWallet.externalUserId };
+        }
+      }
+      const externalUserId = depositWalletExternalId(input.endUserId);
+      const wallet = await callOperator(() =>
+        operator.createWallet({ networks: [NETWORKS.ethereum, NETWORKS.tron], externalUserId }),
+      );
+      Context.current().heartbeat({ walletId: wallet.id });
+      try {
+        await owner.signal(walletCreatedSignal, { walletId: wallet.id, externalUserId, attempt });
+      } catch (error) {
+        // The activity result still carries the wallet; the journal only narrows the crash window.
+        logger.warn({ endUserId: input.endUserId, walletId: wallet.id, err: error }, 'Could not journal the new wallet');
+      }
+      logger.info({ endUserId: input.endUserId, walletId: wallet.id, attempt }, 'Deposit wallet created');
+      return { walletId: wallet.id, externalUserId };
+    },
+
+    /** Every address of a wallet (all pages), with balances. */
+    async getWalletAddresses(input: { walletId: string }): Promise<WalletAddressWithBalances[]> {
+      const entries = await callOperator(() => operator.getWalletAddresses(input.walletId));
+      return entries.map((entry) => ({
+        network: entry.network.name,
+        address: entry.address,
+        balances: entry.balances.map(({ asset, amount }) => ({ asset, amount })),
+      }));
+    },
+  };
+}

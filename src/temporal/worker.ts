@@ -1,0 +1,27 @@
+import path from 'node:path';
+import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { RampActivities } from '../../activities';
+
+export const WORKFLOWS_PATH = path.resolve(__dirname, '..', '..', 'workflows', 'index.ts');
+
+export interface RampWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  activities: RampActivities;
+  /** A pre-built bundle (tests build it once per run); otherwise the worker bundles workflows/ itself. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  identity?: string;
+}
+
+/** The project's worker: every workflow of workflows/index.ts and every activity, on one task queue. */
+export function createRampWorker(options: RampWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: options.activities,
+    ...(options.identity ? { identity: options.identity } : {}),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+  });
+}

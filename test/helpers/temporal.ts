@@ -1,0 +1,78 @@
+/**
+ * Test helpers for the `temporal` project: a client and a worker on the run's real dev server, each test on its
+ * own task queue so tests never pick up each other's work.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import type { RampActivities } from '../../activities';
+import { createRampWorker } from '../../src/temporal/worker';
+import type { WorkflowTimings } from '../../workflows/types';
+
+// Keep the SDK's own logging to warnings so test output stays readable; once per jest module registry.
+try {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+} catch {
+  // Already installed by another test file in this process.
+}
+
+export function testServer() {
+  const address = process.env.TEST_TEMPORAL_ADDRESS;
+  const namespace = process.env.TEST_TEMPORAL_NAMESPACE;
+  const bundlePath = process.env.TEST_WORKFLOW_BUNDLE;
+  if (!address || !namespace || !bundlePath) {
+    throw new Error('The Temporal test server is not set up: run these tests through jest (the temporal project has a global setup).');
+  }
+  return { address, namespace, bundlePath };
+}
+
+export async function connectTestClient(): Promise<{ client: Client; connection: Connection }> {
+  const { address, namespace } = testServer();
+  const connection = await Connection.connect({ address });
+  return { client: new Client({ connection, namespace }), connection };
+}
+
+export interface RunningTestWorker {
+  worker: Worker;
+  taskQueue: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestWorker(activities: RampActivities, taskQueue = `test-${randomUUID()}`): Promise<RunningTestWorker> {
+  const { address, namespace, bundlePath } = testServer();
+  const connection = await NativeConnection.connect({ address });
+  const worker = await createRampWorker({
+    connection,
+    namespace,
+    taskQueue,
+    activities,
+    workflowBundle: { codePath: bundlePath },
+  });
+  const running = worker.run();
+  return {
+    worker,
+    taskQueue,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+    },
+  };
+}
+
+/** Short timings so tests finish in seconds without sleeping. */
+export function fastTimings(overrides: Partial<WorkflowTimings> = {}): WorkflowTimings {
+  return {
+    activityStartToCloseMs: 5_000,
+    activityScheduleToCloseMs: 30_000,
+    activityRetryInitialMs: 100,
+    activityRetryMaximumMs: 500,
+    activityHeartbeatMs: 5_000,
+    stepDeadlineMs: 2_000,
+    pollInitialMs: 200,
+    pollMaximumMs: 1_000,
+    processTimeoutMs: 60_000,
+    quoteTtlMs: 25_000,
+    ...overrides,
+  };
+}

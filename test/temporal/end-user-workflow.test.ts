@@ -1,0 +1,116 @@
+/**
+ * The end-user workflow on the real dev server, with a stubbed operator (the operator-level behaviour is tested
+ * against the sandbox in test/integration). Covers the patterns every ramp process uses: update-with-start,
+ * a signal (the wallet-creation journal), a query, and search attributes.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Client, Connection } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import pino from 'pino';
+import { createActivities, type RampActivities } from '../../activities';
+import type { OperatorClient } from '../../src/operator/client';
+import { RampClient } from '../../src/client/ramp-client';
+import { endUserWorkflowId } from '../../src/client/ids';
+import { EndUserId, WalletId } from '../../src/temporal/search-attributes';
+import { endUserStateQuery } from '../../workflows/messages';
+import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../helpers/temporal';
+
+/** A stand-in operator that counts wallet creations; enough for workflow-level behaviour. */
+function countingOperator() {
+  const created: string[] = [];
+  const operator = {
+    createWallet: async ({ externalUserId }: { externalUserId: string }) => {
+      created.push(externalUserId);
+      return { id: `wallet-${created.length}`, externalUserId, networks: [], balances: [] };
+    },
+    getWalletAddresses: async (walletId: string) => [
+      {
+        id: walletId,
+        address: `0x${walletId.replace(/\D/g, '').padStart(40, 'a')}`,
+        network: { name: 'networks/ethereum-mainnet', displayName: 'Ethereum', isCustom: false, isTestnet: false },
+        balances: [],
+      },
+    ],
+  };
+  return { created, operator: operator as unknown as OperatorClient };
+}
+
+describe('end-user workflow on the real Temporal dev server', () => {
+  let client: Client;
+  let connection: Connection;
+  let running: RunningTestWorker | undefined;
+
+  beforeAll(async () => {
+    ({ client, connection } = await connectTestClient());
+  });
+  afterEach(async () => {
+    await running?.stop();
+    running = undefined;
+  });
+  afterAll(async () => {
+    await connection.close();
+  });
+
+  function rampClient(taskQueue: string) {
+    const { namespace } = testServer();
+    return new RampClient({ connection, namespace, taskQueue, timings: fastTimings() });
+  }
+
+  test('20 concurrent update-with-start calls create one wallet and every caller gets it', async () => {
+    const { created, operator } = countingOperator();
+    running = await startTestWorker(createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }) }));
+    const ramp = rampClient(running.taskQueue);
+    const endUserId = `user-${Date.now()}`;
+
+    const wallets = await Promise.all(Array.from({ length: 20 }, () => ramp.ensureDepositWallet(endUserId)));
+
+    expect(created).toEqual([`end-user:${endUserId}`]);
+    expect(new Set(wallets.map((wallet) => wallet.walletId))).toEqual(new Set(['wallet-1']));
+    expect(wallets[0]!.addresses).toHaveLength(1);
+
+    const state = await client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery);
+    expect(state.walletStatus).toBe('ready');
+    expect(state.wallet?.walletId).toBe('wallet-1');
+
+    const description = await client.workflow.getHandle(endUserWorkflowId(endUserId)).describe();
+    expect(description.typedSearchAttributes.get(EndUserId)).toBe(endUserId);
+    expect(description.typedSearchAttributes.get(WalletId)).toBe('wallet-1');
+
+    if (process.env.RECORD_HISTORIES === '1') {
+      const history = await client.workflow.getHandle(endUserWorkflowId(endUserId)).fetchHistory();
+      writeFileSync(path.join(__dirname, '..', 'histories', 'end-user-wallet-created.json'), historyToJSON(history));
+    }
+  });
+
+  test('a completion lost after the journal signal does not create a second wallet', async () => {
+    const { created, operator } = countingOperator();
+    const real = createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }) });
+    const activities: RampActivities = {
+      ...real,
+      // Attempt 1 reaches the operator and journals, then "dies" before reporting: the retry must reuse the journal.
+      async createDepositWallet(input) {
+        const result = await real.createDepositWallet(input);
+        if (Context.current().info.attempt === 1) throw ApplicationFailure.retryable('worker lost before completing');
+        return result;
+      },
+    };
+    running = await startTestWorker(activities);
+    const endUserId = `crash-${Date.now()}`;
+
+    const wallet = await rampClient(running.taskQueue).ensureDepositWallet(endUserId);
+
+    expect(created).toHaveLength(1);
+    expect(wallet.walletId).toBe('wallet-1');
+    const state = await client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery);
+    expect(state.journaledWallet?.walletId).toBe('wallet-1');
+    expect(state.orphanWallets).toEqual([]);
+  });
+
+  test('an invalid end user ID is refused before reaching Temporal', async () => {
+    const ramp = rampClient('unused-queue');
+    await expect(ramp.ensureDepositWallet('bad id with spaces')).rejects.toThrow('Invalid end user ID');
+    await expect(ramp.getEndUser('')).rejects.toThrow('Invalid end user ID');
+  });
+});
