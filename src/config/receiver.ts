@@ -1,0 +1,92 @@
+/**
+ * The webhook receiver's configuration, shared by the receiver (src/webhooks) and the account setup, which
+ * registers the receiver's URLs with the operator.
+ *
+ * The spec shows no signature on deliveries, so the credential is a secret path segment in each recipient URL
+ * (ASSUMED, see DELIVERY_IS_SIGNED). The URLs therefore are secrets: they never go into logs, errors or workflow
+ * history; only `redactedRecipientUrl` forms do.
+ *
+ * Sandbox mode (no OPERATOR_BASE_URL: the product runs against its own sandbox operator) has DEV-ONLY default
+ * secrets below; against a real operator both secrets must be set.
+ */
+import { z } from 'zod';
+import { type Env, parseSection, port } from './env';
+import { SecretString } from './operator';
+
+/** DEV-ONLY defaults, used only in sandbox mode. Never use them against a real operator. */
+export const DEV_TRANSACTION_SECRET = 'dev-only-tx-7f3a9c1e5b2d48e6a0c4f8b1d3e5a7c9';
+export const DEV_ORDER_SECRET = 'dev-only-order-2b8e4d6f0a1c3e5f7a9b1c3d5e7f9a0b';
+
+/** Sandbox mode: no real operator configured. */
+export function isSandboxMode(env: Env = process.env): boolean {
+  return !env.OPERATOR_BASE_URL || env.OPERATOR_BASE_URL.trim() === '';
+}
+
+const secretSegment = z
+  .string()
+  .regex(/^[A-Za-z0-9._~-]{24,200}$/, 'must be 24-200 URL-safe characters (letters, digits, . _ ~ -)');
+
+const receiverEnv = z.object({
+  RECEIVER_PUBLIC_URL: z
+    .url({ protocol: /^https$/ })
+    .default('https://127.0.0.1:8443')
+    .refine((value) => value.startsWith('https://'), 'must begin with https:// (the operator accepts only https recipients)'),
+  RECEIVER_TRANSACTION_SECRET: secretSegment.optional(),
+  RECEIVER_ORDER_SECRET: secretSegment.optional(),
+  RECEIVER_PORT: port(8443),
+  RECEIVER_HOST: z.string().min(1).default('127.0.0.1'),
+  RECEIVER_TLS_CERT: z.string().min(1).optional(),
+  RECEIVER_TLS_KEY: z.string().min(1).optional(),
+});
+
+export interface ReceiverConfig {
+  /** https://host[:port][/prefix], no trailing slash. */
+  publicUrl: string;
+  transactionSecret: SecretString;
+  orderSecret: SecretString;
+  port: number;
+  host: string;
+  /** PEM paths; when absent the receiver uses the generated local certificate (src/tls). */
+  tlsCertPath: string | undefined;
+  tlsKeyPath: string | undefined;
+}
+
+export function loadReceiverConfig(env: Env = process.env): ReceiverConfig {
+  const raw = parseSection('receiver', receiverEnv, env);
+  const sandbox = isSandboxMode(env);
+  const missing = [
+    raw.RECEIVER_TRANSACTION_SECRET || sandbox ? null : 'RECEIVER_TRANSACTION_SECRET',
+    raw.RECEIVER_ORDER_SECRET || sandbox ? null : 'RECEIVER_ORDER_SECRET',
+  ].filter((name): name is string => name !== null);
+  if (missing.length > 0) {
+    throw new Error(
+      `Invalid receiver configuration:\n${missing.map((name) => `  ${name}: required when OPERATOR_BASE_URL is set (no dev default against a real operator)`).join('\n')}`,
+    );
+  }
+  return {
+    publicUrl: raw.RECEIVER_PUBLIC_URL.replace(/\/+$/, ''),
+    transactionSecret: new SecretString(raw.RECEIVER_TRANSACTION_SECRET ?? DEV_TRANSACTION_SECRET),
+    orderSecret: new SecretString(raw.RECEIVER_ORDER_SECRET ?? DEV_ORDER_SECRET),
+    port: raw.RECEIVER_PORT,
+    host: raw.RECEIVER_HOST,
+    tlsCertPath: raw.RECEIVER_TLS_CERT,
+    tlsKeyPath: raw.RECEIVER_TLS_KEY,
+  };
+}
+
+type UrlConfig = Pick<ReceiverConfig, 'publicUrl' | 'transactionSecret' | 'orderSecret'>;
+
+/** The transaction recipient URL to register with the operator. A secret: never log it. */
+export function transactionRecipientUrl(config: UrlConfig): string {
+  return `${config.publicUrl}/webhooks/transactions/${config.transactionSecret.reveal()}`;
+}
+
+/** The order recipient URL to register with the operator. A secret: never log it. */
+export function orderRecipientUrl(config: UrlConfig): string {
+  return `${config.publicUrl}/webhooks/orders/${config.orderSecret.reveal()}`;
+}
+
+/** A recipient URL with its secret segment hidden, fit for logs, history and the Web UI. */
+export function redactedRecipientUrl(url: string): string {
+  return url.replace(/\/webhooks\/(transactions|orders)\/[^/?#]+/, '/webhooks/$1/[REDACTED]').replace(/\/[^/?#]{24,}$/, '/[REDACTED]');
+}
