@@ -11,7 +11,7 @@ const forbiddenInWorkflows = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.data/**', '.cache/**', 'coverage/**', '*.config.js', '*.config.mjs'] },
+  { ignores: ['node_modules/**', 'dist/**', '.data/**', '.cache/**', 'coverage/**', '*.config.js', '*.config.mjs', 'test/setup/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

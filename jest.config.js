@@ -12,6 +12,7 @@ const transform = {
 
 module.exports = {
   testTimeout: 60000,
+  reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
   projects: [
     {
       displayName: 'standalone',

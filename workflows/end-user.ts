@@ -21,7 +21,7 @@ import type { RampActivities } from '../activities';
 import { EndUserId, Networks, RampStatus, WalletId } from '../src/temporal/search-attributes';
 import { endUserStateQuery, ensureDepositWalletUpdate, walletCreatedSignal } from './messages';
 import { operatorActivityOptions } from './activity-options';
-import type { DepositWallet, EndUserInput, EndUserState, WalletCreatedSignal } from './types';
+import type { DepositWallet, EndUserInput, EndUserState } from './types';
 
 /** Continue as new well before Temporal's history limits; the server's suggestion wins if it comes first. */
 const MAX_HISTORY_EVENTS = 2_000;

@@ -13,3 +13,14 @@ export class InvalidInputError extends Error {
 export class NotFoundError extends Error {
   override readonly name = 'NotFoundError';
 }
+
+/** A quote past its expiresAt (or too close to it to be useful): never shown as valid; request a new one. */
+export class QuoteExpiredError extends Error {
+  override readonly name = 'QuoteExpiredError';
+  constructor(
+    message: string,
+    readonly expiresAt: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,31 +1,102 @@
 /**
  * The typed client the client's backend imports. Temporal's client underneath; every message it sends is defined
  * once in workflows/messages.ts and shared with the workflows.
+ *
+ * Extending it: add new methods at the end of the class (other processes append their own section).
  */
+import { randomUUID } from 'node:crypto';
 import { Client, type Connection, WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
-import { endUserStateQuery, ensureDepositWalletUpdate } from '../../workflows/messages';
+import { loadTemporalConfig } from '../config/temporal';
+import { loadWorkflowTimings } from '../config/timings';
+import type { Env } from '../config/env';
+import { connectClient } from '../temporal/connection';
+import { accountSetupWorkflow } from '../../workflows/account-setup';
+import { accountStateQuery, endUserStateQuery, ensureDepositWalletUpdate, setupAccountUpdate } from '../../workflows/messages';
 import { endUserWorkflow } from '../../workflows/end-user';
-import type { DepositWallet, EndUserState, WorkflowTimings } from '../../workflows/types';
-import { NotFoundError } from './errors';
-import { endUserWorkflowId, parseEndUserId } from './ids';
+import { quoteWorkflow } from '../../workflows/quote';
+import type {
+  AccountSetupResult,
+  AccountSetupState,
+  DepositWallet,
+  EndUserState,
+  QuoteRequestInput,
+  QuoteResult,
+  WorkflowTimings,
+} from '../../workflows/types';
+import { NotFoundError, QuoteExpiredError } from './errors';
+import { ACCOUNT_SETUP_WORKFLOW_ID, endUserWorkflowId, parseEndUserId } from './ids';
+import { parseQuoteRequest } from './quote-input';
 
 export interface RampClientOptions {
   connection: Connection;
   namespace: string;
   taskQueue: string;
   timings: WorkflowTimings;
+  /** Defaults to ACCOUNT_SETUP_WORKFLOW_ID; tests sharing one server pass their own. */
+  accountSetupWorkflowId?: string;
+  /** Clock in epoch milliseconds, for quote validity checks. */
+  now?: () => number;
+  /** Close the connection in close() (set by connect()). */
+  ownsConnection?: boolean;
+}
+
+export interface RampClientConnectOptions {
+  /** Environment to read TEMPORAL_* and RAMP_* settings from; process.env by default. */
+  env?: Env;
+  /** Overrides TEMPORAL_ADDRESS; without either, the local dev server address (TEMPORAL_DEV_IP:TEMPORAL_DEV_PORT). */
+  address?: string;
+  timings?: WorkflowTimings;
+  accountSetupWorkflowId?: string;
+}
+
+export interface QuoteOptions {
+  /** The quote must stay valid at least this long after it is returned (default 0: not yet expired). */
+  minValidityMs?: number;
+  /** How many times a quote that came back (nearly) expired is requested again before giving up (default 2). */
+  maxRequotes?: number;
 }
 
 export class RampClient {
   readonly temporal: Client;
+  readonly #connection: Connection;
   readonly #taskQueue: string;
   readonly #timings: WorkflowTimings;
+  readonly #accountSetupWorkflowId: string;
+  readonly #now: () => number;
+  readonly #ownsConnection: boolean;
 
   constructor(options: RampClientOptions) {
     this.temporal = new Client({ connection: options.connection, namespace: options.namespace });
+    this.#connection = options.connection;
     this.#taskQueue = options.taskQueue;
     this.#timings = options.timings;
+    this.#accountSetupWorkflowId = options.accountSetupWorkflowId ?? ACCOUNT_SETUP_WORKFLOW_ID;
+    this.#now = options.now ?? Date.now;
+    this.#ownsConnection = options.ownsConnection ?? false;
   }
+
+  /** Connects with TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TEMPORAL_TASK_QUEUE (+ TLS, API key) and RAMP_* timings. */
+  static async connect(options: RampClientConnectOptions = {}): Promise<RampClient> {
+    const env = options.env ?? process.env;
+    const config = loadTemporalConfig(env);
+    const address = options.address ?? config.address ?? `${config.devServer.ip}:${config.devServer.port}`;
+    const connection = await connectClient(config, address);
+    return new RampClient({
+      connection,
+      namespace: config.namespace,
+      taskQueue: config.taskQueue,
+      timings: options.timings ?? loadWorkflowTimings(env),
+      ownsConnection: true,
+      ...(options.accountSetupWorkflowId ? { accountSetupWorkflowId: options.accountSetupWorkflowId } : {}),
+    });
+  }
+
+  /** Closes the Temporal connection when this client opened it (connect()). */
+  async close(): Promise<void> {
+    if (this.#ownsConnection) await this.#connection.close();
+  }
+
+  // ------------------------------------------------------------------------------------------ end users
 
   /**
    * Creates the end user's workflow if needed (update-with-start) and answers the deposit wallet's addresses once
@@ -57,4 +128,85 @@ export class RampClient {
   async getDepositWallet(endUserId: string): Promise<DepositWallet | undefined> {
     return (await this.getEndUser(endUserId)).wallet;
   }
+
+  // ------------------------------------------------------------------------------------------ account setup
+
+  /**
+   * Runs the account setup (update-with-start on the long-lived account-setup workflow) and answers its result:
+   * master and gas wallet addresses to whitelist, registered recipients, next steps. Safe to run again: it reuses
+   * the wallets already recorded and adds only missing recipients.
+   */
+  async setupAccount(): Promise<AccountSetupResult> {
+    const startWorkflowOperation = new WithStartWorkflowOperation(accountSetupWorkflow, {
+      workflowId: this.#accountSetupWorkflowId,
+      taskQueue: this.#taskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      args: [{ timings: this.#timings }],
+    });
+    return this.temporal.workflow.executeUpdateWithStart(setupAccountUpdate, { startWorkflowOperation });
+  }
+
+  /** The recorded account setup (result, wallets, recipients), or NotFoundError when it never ran. */
+  async getAccount(): Promise<AccountSetupState> {
+    try {
+      return await this.temporal.workflow.getHandle(this.#accountSetupWorkflowId).query(accountStateQuery);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw new NotFoundError('The account setup has not run yet');
+      throw error;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ quotes
+
+  /**
+   * A quote from the operator (through a short `quote/<uuid>` workflow). Input is validated first (InvalidInputError,
+   * no call made). A quote that comes back already expired, or valid for less than `minValidityMs`, is requested
+   * again; after `maxRequotes` such answers it throws QuoteExpiredError: an expired quote is never returned.
+   */
+  async quote(request: QuoteRequestInput, options: QuoteOptions = {}): Promise<QuoteResult> {
+    const parsed = parseQuoteRequest(request);
+    const maxRequotes = options.maxRequotes ?? 2;
+    let last: QuoteResult | undefined;
+    for (let attempt = 0; attempt <= maxRequotes; attempt += 1) {
+      last = await this.temporal.workflow.execute(quoteWorkflow, {
+        workflowId: `quote/${randomUUID()}`,
+        taskQueue: this.#taskQueue,
+        args: [{ request: parsed, timings: this.#timings }],
+        workflowExecutionTimeout: this.#timings.activityScheduleToCloseMs,
+      });
+      if (this.isQuoteValid(last, options.minValidityMs)) return last;
+    }
+    throw new QuoteExpiredError(
+      `The operator's quote expired before it could be used (expires_at ${last!.expiresAt}); request a new quote`,
+      last!.expiresAt,
+    );
+  }
+
+  /** The same quote while it stays valid for `minValidityMs`, otherwise a new quote for the same conversion. */
+  async requote(quote: QuoteResult, options: QuoteOptions = {}): Promise<QuoteResult> {
+    if (this.isQuoteValid(quote, options.minValidityMs)) return quote;
+    return this.quote(requestOf(quote), options);
+  }
+
+  /** True while `now + minValidityMs` is before the quote's expiresAt (an unparsable expiresAt is not valid). */
+  isQuoteValid(quote: Pick<QuoteResult, 'expiresAt'>, minValidityMs = 0): boolean {
+    const expiresAtMs = Date.parse(quote.expiresAt);
+    return Number.isFinite(expiresAtMs) && this.#now() + minValidityMs < expiresAtMs;
+  }
+
+  /** Throws QuoteExpiredError for a quote past its expiresAt: call before showing or using a quote. */
+  assertQuoteValid(quote: Pick<QuoteResult, 'expiresAt'>, minValidityMs = 0): void {
+    if (!this.isQuoteValid(quote, minValidityMs)) {
+      throw new QuoteExpiredError(`The quote expired at ${quote.expiresAt}; request a new quote`, quote.expiresAt);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ (append new sections below)
+}
+
+function requestOf(quote: QuoteResult): QuoteRequestInput {
+  const { direction, coinFrom, coinTo, chainFrom, chainTo, amountFrom } = quote;
+  return direction === 'on-ramp'
+    ? { direction, coinFrom, coinTo, ...(chainTo ? { chainTo } : {}), amountFrom }
+    : { direction, coinFrom, coinTo, ...(chainFrom ? { chainFrom } : {}), amountFrom };
 }

@@ -21,18 +21,19 @@ import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker
 function countingOperator() {
   const created: string[] = [];
   const operator = {
-    createWallet: async ({ externalUserId }: { externalUserId: string }) => {
+    createWallet: ({ externalUserId }: { externalUserId: string }) => {
       created.push(externalUserId);
-      return { id: `wallet-${created.length}`, externalUserId, networks: [], balances: [] };
+      return Promise.resolve({ id: `wallet-${created.length}`, externalUserId, networks: [], balances: [] });
     },
-    getWalletAddresses: async (walletId: string) => [
-      {
-        id: walletId,
-        address: `0x${walletId.replace(/\D/g, '').padStart(40, 'a')}`,
-        network: { name: 'networks/ethereum-mainnet', displayName: 'Ethereum', isCustom: false, isTestnet: false },
-        balances: [],
-      },
-    ],
+    getWalletAddresses: (walletId: string) =>
+      Promise.resolve([
+        {
+          id: walletId,
+          address: `0x${walletId.replace(/\D/g, '').padStart(40, 'a')}`,
+          network: { name: 'networks/ethereum-mainnet', displayName: 'Ethereum', isCustom: false, isTestnet: false },
+          balances: [],
+        },
+      ]),
   };
   return { created, operator: operator as unknown as OperatorClient };
 }

@@ -1,0 +1,40 @@
+/**
+ * Validation of quote requests, shared by the typed client and the HTTP API: bad input is refused with an
+ * InvalidInputError before anything reaches Temporal or the operator.
+ */
+import { z } from 'zod';
+import { CHAINS, FIAT_CURRENCIES, TOKENS } from '../operator/assumptions';
+import type { QuoteRequestInput } from '../../workflows/types';
+import { InvalidInputError } from './errors';
+
+const CHAIN_CODES = Object.keys(CHAINS) as [keyof typeof CHAINS, ...(keyof typeof CHAINS)[]];
+
+/** A positive decimal string ("100", "0.5"): no sign, no exponent, no spaces; at most 30 digits. */
+export const amountSchema = z
+  .string({ error: 'must be a decimal string such as "100.50"' })
+  .max(40, 'must be at most 40 characters')
+  .regex(/^(0|[1-9]\d{0,29})(\.\d{1,18})?$/, 'must be a non-negative decimal string such as "100.50" (at most 18 decimals)')
+  .refine((value) => /[1-9]/.test(value), 'must be greater than zero');
+
+const fiat = z.enum(FIAT_CURRENCIES, { error: `must be one of ${FIAT_CURRENCIES.join(', ')}` });
+const token = z.enum(TOKENS, { error: `must be one of ${TOKENS.join(', ')}` });
+const chain = z.enum(CHAIN_CODES, { error: `must be one of ${CHAIN_CODES.join(', ')}` });
+
+export const quoteRequestSchema = z.discriminatedUnion(
+  'direction',
+  [
+    z.strictObject({ direction: z.literal('on-ramp'), coinFrom: fiat, coinTo: token, chainTo: chain, amountFrom: amountSchema }),
+    z.strictObject({ direction: z.literal('off-ramp'), coinFrom: token, chainFrom: chain, coinTo: fiat, amountFrom: amountSchema }),
+  ],
+  { error: 'direction: must be "on-ramp" or "off-ramp"' },
+);
+
+export function zodIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
+}
+
+export function parseQuoteRequest(value: unknown): QuoteRequestInput {
+  const result = quoteRequestSchema.safeParse(value);
+  if (!result.success) throw new InvalidInputError('Invalid quote request', zodIssues(result.error));
+  return result.data;
+}

@@ -1,0 +1,34 @@
+/**
+ * `npm run worker`: a worker only, for production deployments (docker-compose runs this). It connects to
+ * TEMPORAL_ADDRESS (required here) and the operator at OPERATOR_BASE_URL.
+ */
+import { Client } from '@temporalio/client';
+import { createActivities } from '../activities';
+import { createOperatorClient } from './app/operator-from-config';
+import { loadTemporalConfig } from './config/temporal';
+import { createLogger } from './logging';
+import { connectClient, connectWorker } from './temporal/connection';
+import { createRampWorker } from './temporal/worker';
+
+async function main(): Promise<void> {
+  const logger = createLogger({ name: 'worker' });
+  const temporalConfig = loadTemporalConfig();
+  if (!temporalConfig.address) throw new Error('TEMPORAL_ADDRESS is required for a stand-alone worker (npm start runs a local one).');
+  const operator = createOperatorClient(logger);
+  const clientConnection = await connectClient(temporalConfig, temporalConfig.address);
+  const temporal = new Client({ connection: clientConnection, namespace: temporalConfig.namespace });
+  const worker = await createRampWorker({
+    connection: await connectWorker(temporalConfig, temporalConfig.address),
+    namespace: temporalConfig.namespace,
+    taskQueue: temporalConfig.taskQueue,
+    activities: createActivities({ operator: operator.client, temporal, logger }),
+  });
+  logger.info({ taskQueue: temporalConfig.taskQueue, namespace: temporalConfig.namespace }, 'Worker started');
+  await worker.run(); // the SDK shuts the worker down gracefully on SIGINT/SIGTERM
+  await clientConnection.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
