@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import type { ReceiverConfig } from '../src/config/receiver';
 import type { OperatorClient } from '../src/operator/client';
+import type { RampActivityConfig } from '../src/config/ramps';
 
 /** What every activity factory receives: injected, so tests can pass a client pointed at the sandbox. */
 export interface ActivityDeps {
@@ -8,4 +10,8 @@ export interface ActivityDeps {
   /** Used by activities that journal into a workflow (wallet creation) or route events. */
   temporal: Client;
   logger: Logger;
+  /** The receiver whose URLs the account setup registers; loaded from the environment when absent. */
+  receiver?: ReceiverConfig;
+  /** Gas wallet, shortfall thresholds and alert webhook of the ramp activities (issue 5); loaded from the environment when absent. */
+  ramps?: RampActivityConfig;
 }

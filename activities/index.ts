@@ -1,5 +1,12 @@
 import type { ActivityDeps } from './deps';
 import { createWalletActivities } from './wallets';
+import { createAlertActivities } from './alerts';
+import { createRampActivities } from './ramps';
+import { createAccountActivities } from './account';
+import { createQuoteActivities } from './quotes';
+import { createRecipientActivities } from './recipients';
+import { createResourceActivities } from './resources';
+import { createSessionActivities } from './session';
 
 export type { ActivityDeps } from './deps';
 
@@ -7,6 +14,13 @@ export type { ActivityDeps } from './deps';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createWalletActivities(deps),
+    ...createRampActivities(deps),
+    ...createAlertActivities(deps),
+    ...createSessionActivities(deps),
+    ...createAccountActivities(deps),
+    ...createQuoteActivities(deps),
+    ...createRecipientActivities(deps),
+    ...createResourceActivities(deps),
   };
 }
 

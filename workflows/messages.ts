@@ -2,7 +2,18 @@
  * Signals, updates and queries: defined once here and imported by both the workflows and the typed client.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { DepositWallet, EndUserState, WalletCreatedSignal } from './types';
+import type {
+  OffRampState,
+  OffRampTransactionSignal,
+  OnRampAttribution,
+  OnRampState,
+  OrderSnapshot,
+  RouterState,
+  TransactionSnapshot,
+  UnknownEventRecord,
+  WebhookEventSignal,
+} from './ramp-types';
+import type { AccountSetupResult, AccountSetupState, DepositWallet, EndUserState, WalletCreatedSignal } from './types';
 
 // ---- end-user/<endUserId>
 /** Creates the user's deposit wallet if needed and answers its addresses once they exist. */
@@ -10,3 +21,24 @@ export const ensureDepositWalletUpdate = defineUpdate<DepositWallet, []>('ensure
 /** Written by the wallet-creation activity as soon as the operator answers: a journal that survives a worker crash. */
 export const walletCreatedSignal = defineSignal<[WalletCreatedSignal]>('walletCreated');
 export const endUserStateQuery = defineQuery<EndUserState>('endUserState');
+
+// ---- account-setup (issue 4)
+/** Runs (or re-checks) the account setup and answers its result; wallets already recorded are reused. */
+export const setupAccountUpdate = defineUpdate<AccountSetupResult, []>('setupAccount');
+export const accountStateQuery = defineQuery<AccountSetupState>('accountState');
+// The account's wallet-creation activity journals through `walletCreatedSignal` as well (with its role).
+
+// ---- ramps (issue 5): webhook routing, off-ramp, on-ramp
+export const webhookEventSignal = defineSignal<[WebhookEventSignal]>('webhookEvent');
+export const routerStateQuery = defineQuery<RouterState>('routerState');
+export const offRampTransactionSignal = defineSignal<[OffRampTransactionSignal]>('offRampTransaction');
+export const offRampStateQuery = defineQuery<OffRampState>('offRampState');
+export const onRampOrderSignal = defineSignal<[OrderSnapshot]>('onRampOrder');
+export const onRampTransactionSignal = defineSignal<[TransactionSnapshot]>('onRampTransaction');
+/** The client's startOnRamp: names the end user (and the quote shown) of a reference, before or after its first event. */
+export const onRampAttributionSignal = defineSignal<[OnRampAttribution]>('onRampAttribution');
+export const onRampStateQuery = defineQuery<OnRampState>('onRampState');
+export const unknownEventSignal = defineSignal<[UnknownEventRecord]>('unknownEvent');
+export const unknownEventsQuery = defineQuery<UnknownEventRecord[]>('unknownEvents');
+/** Sent by an off-ramp to its end user's workflow, which lists the user's deposits. */
+export const offRampLinkedSignal = defineSignal<[{ depositTransactionId: string }]>('offRampLinked');

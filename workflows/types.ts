@@ -59,6 +59,8 @@ export interface EndUserCarriedState {
   orphanWallets: OrphanWallet[];
   createdAt: string;
   runs: number;
+  /** Off-ramp processes (deposit transaction IDs) of this user, as each reported itself (issue 5). */
+  offRamps?: string[];
 }
 
 export interface EndUserState extends EndUserCarriedState {
@@ -73,4 +75,103 @@ export interface WalletCreatedSignal {
   walletId: string;
   externalUserId: string;
   attempt: number;
+  /** Set by the account setup's wallet creation: which account wallet this is. */
+  role?: AccountWalletRole;
+}
+
+// ---- account-setup (issue 4)
+
+export type AccountWalletRole = 'master' | 'gas';
+export type RecipientKindName = 'transaction' | 'order';
+
+export interface AccountWallet {
+  role: AccountWalletRole;
+  walletId: string;
+  externalUserId: string;
+  addresses: AddressOnNetwork[];
+  createdAt: string;
+}
+
+/** A webhook recipient as the workflow keeps it: its URL with the secret segment redacted (never the secret). */
+export interface AccountRecipient {
+  kind: RecipientKindName;
+  id: string;
+  redactedUrl: string;
+  /** True when this workflow registered it (only those may ever be removed by it). */
+  createdByUs: boolean;
+  recordedAt: string;
+}
+
+/** What the account setup answers: durable, readable later through the query, the memo and the Web UI. */
+export interface AccountSetupResult {
+  status: 'ready';
+  masterWallet: AccountWallet;
+  gasWallet: AccountWallet;
+  recipients: { transaction: AccountRecipient; order: AccountRecipient };
+  /** Recipients this run added (empty on a re-run that found everything in place). */
+  addedRecipients: AccountRecipient[];
+  /** Stale recipients this workflow had created earlier and removed now. */
+  removedRecipients: AccountRecipient[];
+  /** Addresses to hand to the account contact for whitelisting. */
+  whitelist: { role: AccountWalletRole; network: string; address: string }[];
+  /** What the operator still needs before On Ramp and Autoswap go live. */
+  nextSteps: string[];
+  /** How many times the setup ran (1 on the first run). */
+  setupRuns: number;
+  completedAt: string;
+}
+
+export interface AccountSetupInput {
+  timings: WorkflowTimings;
+  carried?: AccountSetupCarriedState;
+}
+
+export interface AccountSetupCarriedState {
+  wallets: Partial<Record<AccountWalletRole, AccountWallet>>;
+  journal: Partial<Record<AccountWalletRole, WalletCreatedSignal>>;
+  recipients: AccountRecipient[];
+  orphanWallets: (OrphanWallet & { role: AccountWalletRole })[];
+  result?: AccountSetupResult;
+  setupRuns: number;
+  createdAt: string;
+}
+
+export interface AccountSetupState extends AccountSetupCarriedState {
+  status: 'none' | 'running' | 'ready' | 'failed';
+  lastError?: string;
+}
+
+// ---- quote/<uuid> (issue 4)
+
+export type QuoteDirection = 'on-ramp' | 'off-ramp';
+
+/** A validated quote request: on ramp names chainTo, off ramp names chainFrom. Amounts are decimal strings. */
+export interface QuoteRequestInput {
+  direction: QuoteDirection;
+  coinFrom: string;
+  coinTo: string;
+  chainFrom?: string;
+  chainTo?: string;
+  amountFrom: string;
+}
+
+export interface QuoteResult {
+  direction: QuoteDirection;
+  coinFrom: string;
+  coinTo: string;
+  chainFrom?: string;
+  chainTo?: string;
+  amountFrom: string;
+  /** Decimal string in coinTo. */
+  targetAmount: string;
+  /** ISO 8601 UTC; the quote is invalid from this moment on. */
+  expiresAt: string;
+  /** The operator's quote ID when it gives one. */
+  quoteId?: string;
+  quotedAt: string;
+}
+
+export interface QuoteWorkflowInput {
+  request: QuoteRequestInput;
+  timings: WorkflowTimings;
 }
