@@ -1,23 +1,7 @@
-/** The sandbox's own pino logger (it runs without the product's logging module). Never logs secrets. */
+/** The sandbox's own pino logger, with the product's redaction paths so it never logs a secret either. */
 import pino, { type Logger } from 'pino';
+import { REDACTED, secretRedactPaths } from '../logging';
 
 export function createSandboxLogger(level: string): Logger {
-  return pino({
-    name: 'sandbox',
-    level,
-    redact: {
-      paths: [
-        'token',
-        'csrfToken',
-        'passcode',
-        '*.token',
-        '*.csrfToken',
-        '*.passcode',
-        'headers.authorization',
-        'headers["x-csrf-token"]',
-        'headers["x-irs-csrf-token"]',
-      ],
-      censor: '[redacted]',
-    },
-  });
+  return pino({ name: 'sandbox', level, redact: { paths: secretRedactPaths(), censor: REDACTED } });
 }
