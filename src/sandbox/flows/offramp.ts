@@ -20,6 +20,8 @@
  * ASSUMED: no order events are sent in the off-ramp sequence (the spec does not say); the order is read
  * with Get Order by the `orderId` of the AutoSwap transaction. The master wallet keeps the swept tokens
  * (the fiat settlement happens off chain).
+ * ASSUMED links for clients that poll (no webhook needed): once the sweep starts, the deposit's
+ * relatedTransactionId names the sweep; once the AutoSwap order exists, the sweep's orderId names it.
  */
 import { z } from 'zod';
 import { CHAINS, TOKENS, TRANSACTION_KINDS, type ChainCode } from '../../operator/assumptions';
@@ -227,6 +229,13 @@ export class OffRampFlows {
       orderId: null,
     });
     run.sweepId = sweep.id;
+    // ASSUMED link (issue 5): the deposit names its sweep once it starts, so a client that lost the webhooks can
+    // discover the sweep by polling Get Transaction of the deposit (no event is sent for this change).
+    const deposit = state.transactions.get(run.depositId);
+    if (deposit) {
+      deposit.relatedTransactionId = sweep.id;
+      deposit.updatedAt = this.ctx.clock.iso();
+    }
     this.ctx.scheduler.after(this.ctx.config.confirmationDelayMs, () => this.confirmSweep(run, sweep));
   }
 
@@ -273,6 +282,9 @@ export class OffRampFlows {
       true,
     );
     run.orderId = order.id;
+    // ASSUMED link (issue 5): the sweep names the AutoSwap order it funded (Get Order gives status and fiat amount).
+    sweep.orderId = order.id;
+    sweep.updatedAt = this.ctx.clock.iso();
     run.orderTransactionId = orderTransaction.id;
     this.ctx.scheduler.after(this.ctx.config.stepDelayMs, () => {
       updateOrder(this.ctx, order, 'executed', true);

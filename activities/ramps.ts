@@ -1,0 +1,216 @@
+/**
+ * Activities of the on-ramp and off-ramp processes (issue 5): re-reading resources by ID (a webhook is only a
+ * trigger), forwarding a re-read snapshot to the process that owns it (signal-with-start), finding the end user of
+ * a deposit wallet, discovering the off-ramp's later transactions by polling, and checking the gas wallet.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { CHAINS } from '../src/operator/assumptions';
+import type { Order, Transaction } from '../src/operator/schemas';
+import { loadRampActivityConfig, type RampActivityConfig } from '../src/config/ramps';
+import { EndUserId } from '../src/temporal/search-attributes';
+import { accountStateQuery, offRampTransactionSignal, onRampOrderSignal, onRampTransactionSignal } from '../workflows/messages';
+import {
+  type GasCheck,
+  offRampWorkflowId,
+  type OffRampTransactionSignal,
+  onRampWorkflowId,
+  type OrderSnapshot,
+  type TransactionSnapshot,
+} from '../workflows/ramp-types';
+import type { WorkflowTimings } from '../workflows/types';
+import type { ActivityDeps } from './deps';
+import { callOperator } from './operator-failure';
+
+export const ACCOUNT_SETUP_WORKFLOW_ID = 'account-setup';
+
+export function toTransactionSnapshot(tx: Transaction, readAt = new Date().toISOString()): TransactionSnapshot {
+  return {
+    id: tx.id,
+    status: tx.status,
+    type: tx.type,
+    subtype: tx.subtype ?? null,
+    walletId: tx.walletId,
+    network: tx.network ?? null,
+    asset: tx.asset ?? null,
+    amount: tx.amount ?? null,
+    relatedTransactionId: tx.relatedTransactionId ?? null,
+    orderId: tx.orderId ?? null,
+    readAt,
+  };
+}
+
+export function toOrderSnapshot(order: Order, readAt = new Date().toISOString()): OrderSnapshot {
+  return {
+    id: order.id,
+    orderReference: order.orderReference,
+    status: order.status,
+    direction: order.direction ?? null,
+    coinFrom: order.coinFrom ?? null,
+    coinTo: order.coinTo ?? null,
+    chainTo: order.chainTo ?? null,
+    amountFrom: order.amountFrom ?? null,
+    amountTo: order.amountTo ?? null,
+    transactionId: order.transactionId ?? null,
+    readAt,
+  };
+}
+
+/** Compares two non-negative decimal strings exactly (BigInt, no floating point): -1, 0 or 1. */
+export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
+  const [ai = '0', af = ''] = a.split('.');
+  const [bi = '0', bf = ''] = b.split('.');
+  const scale = Math.max(af.length, bf.length);
+  const av = BigInt(ai + af.padEnd(scale, '0'));
+  const bv = BigInt(bi + bf.padEnd(scale, '0'));
+  return av < bv ? -1 : av > bv ? 1 : 0;
+}
+
+/** Identifiers go into a visibility query: accept only characters that cannot break out of the quoted string. */
+function visibilitySafe(value: string): string {
+  if (!/^[A-Za-z0-9._:@/-]{1,200}$/.test(value)) {
+    throw ApplicationFailure.create({ type: 'InvalidInput', message: 'wallet id has characters a visibility query cannot carry', nonRetryable: true });
+  }
+  return value;
+}
+
+export function createRampActivities({ operator, temporal, logger, ramps }: ActivityDeps) {
+  let settings: RampActivityConfig | undefined = ramps;
+  const config = () => (settings ??= loadRampActivityConfig());
+
+  async function readTransaction(id: string): Promise<TransactionSnapshot> {
+    return toTransactionSnapshot(await callOperator(() => operator.getTransaction(id)));
+  }
+  async function readOrder(id: string): Promise<OrderSnapshot> {
+    return toOrderSnapshot(await callOperator(() => operator.getOrder(id)));
+  }
+
+  return {
+    /** Get Transaction by ID, reduced to the fields the processes use. */
+    readTransactionSnapshot(input: { id: string }): Promise<TransactionSnapshot> {
+      return readTransaction(input.id);
+    },
+
+    /** Get Order by ID, reduced to the fields the processes use. */
+    readOrderSnapshot(input: { id: string }): Promise<OrderSnapshot> {
+      return readOrder(input.id);
+    },
+
+    /** Hands a re-read transaction to offramp/<depositId>, starting it if needed. Answers the workflow ID. */
+    async forwardToOffRamp(input: { depositTransactionId: string; signal: OffRampTransactionSignal; timings: WorkflowTimings }): Promise<string> {
+      const workflowId = offRampWorkflowId(input.depositTransactionId);
+      await temporal.workflow.signalWithStart('offRampWorkflow', {
+        workflowId,
+        taskQueue: Context.current().info.taskQueue,
+        args: [{ depositTransactionId: input.depositTransactionId, timings: input.timings }],
+        signal: offRampTransactionSignal,
+        signalArgs: [input.signal],
+      });
+      return workflowId;
+    },
+
+    /** Hands a re-read order (or its crypto deposit) to onramp/<reference>, starting it (unattributed) if needed. */
+    async forwardToOnRamp(input: {
+      orderReference: string;
+      order?: OrderSnapshot;
+      transaction?: TransactionSnapshot;
+      timings: WorkflowTimings;
+    }): Promise<string> {
+      const workflowId = onRampWorkflowId(input.orderReference);
+      const common = {
+        workflowId,
+        taskQueue: Context.current().info.taskQueue,
+        args: [{ orderReference: input.orderReference, timings: input.timings }],
+      };
+      if (input.order) {
+        await temporal.workflow.signalWithStart('onRampWorkflow', { ...common, signal: onRampOrderSignal, signalArgs: [input.order] });
+      }
+      if (input.transaction) {
+        await temporal.workflow.signalWithStart('onRampWorkflow', { ...common, signal: onRampTransactionSignal, signalArgs: [input.transaction] });
+      }
+      return workflowId;
+    },
+
+    /**
+     * The end user whose end-user/<id> workflow owns a deposit wallet, by the RampWalletId search attribute.
+     * Visibility is eventually consistent: "not found" is thrown as retryable (the workflow bounds the attempts);
+     * in practice the wallet exists long before anyone deposits to it.
+     */
+    async findEndUserByWallet(input: { walletId: string }): Promise<string> {
+      const query = `WorkflowType = 'endUserWorkflow' AND RampWalletId = '${visibilitySafe(input.walletId)}'`;
+      for await (const execution of temporal.workflow.list({ query, pageSize: 10 })) {
+        const endUserId = execution.typedSearchAttributes.get(EndUserId);
+        if (endUserId) return endUserId;
+        if (execution.workflowId.startsWith('end-user/')) return execution.workflowId.slice('end-user/'.length);
+      }
+      throw ApplicationFailure.create({ type: 'WalletOwnerNotFound', message: `no end-user workflow owns wallet ${input.walletId} (yet)` });
+    },
+
+    /**
+     * Re-reads everything an off-ramp can reach from its deposit when webhooks stop: the deposit, the sweep it
+     * links (relatedTransactionId, set once the sweep starts), the AutoSwap order the sweep links (orderId), and
+     * the top-up / order transaction when their IDs are known from events.
+     */
+    async pollOffRamp(input: {
+      depositTransactionId: string;
+      sweepId?: string;
+      gasTopUpId?: string;
+      orderTransactionId?: string;
+      orderId?: string;
+    }): Promise<{
+      deposit: TransactionSnapshot;
+      sweep?: TransactionSnapshot;
+      gasTopUp?: TransactionSnapshot;
+      orderTransaction?: TransactionSnapshot;
+      order?: OrderSnapshot;
+    }> {
+      const deposit = await readTransaction(input.depositTransactionId);
+      const sweepId = input.sweepId ?? deposit.relatedTransactionId ?? undefined;
+      const sweep = sweepId ? await readTransaction(sweepId) : undefined;
+      const gasTopUp = input.gasTopUpId ? await readTransaction(input.gasTopUpId) : undefined;
+      const orderTransaction = input.orderTransactionId ? await readTransaction(input.orderTransactionId) : undefined;
+      const orderId = input.orderId ?? orderTransaction?.orderId ?? sweep?.orderId ?? undefined;
+      const order = orderId ? await readOrder(orderId) : undefined;
+      return { deposit, ...(sweep ? { sweep } : {}), ...(gasTopUp ? { gasTopUp } : {}), ...(orderTransaction ? { orderTransaction } : {}), ...(order ? { order } : {}) };
+    },
+
+    /** Re-reads an on-ramp's order and, once the order names it, its crypto deposit to the master wallet. */
+    async pollOnRamp(input: { orderId: string; transactionId?: string }): Promise<{ order: OrderSnapshot; deposit?: TransactionSnapshot }> {
+      const order = await readOrder(input.orderId);
+      const transactionId = input.transactionId ?? order.transactionId ?? undefined;
+      const deposit = transactionId ? await readTransaction(transactionId) : undefined;
+      return { order, ...(deposit ? { deposit } : {}) };
+    },
+
+    /**
+     * The gas wallet's native balance on a network (GetWalletAddresses). The gas wallet is GAS_WALLET_ID or the
+     * account-setup workflow's gas wallet. Never throws for a missing gas wallet: the answer says so.
+     */
+    async checkGasWallet(input: { network: string }): Promise<GasCheck> {
+      const chain = Object.values(CHAINS).find((entry) => entry.network === input.network);
+      const asset = chain?.nativeAsset ?? 'unknown';
+      const minimum = config().gasMinimums[asset] ?? '0';
+      const base = { network: input.network, asset, minimum, checkedAt: new Date().toISOString() };
+      let gasWalletId = config().gasWalletId ?? null;
+      if (!gasWalletId) {
+        try {
+          const state = await temporal.workflow.getHandle(ACCOUNT_SETUP_WORKFLOW_ID).query(accountStateQuery);
+          gasWalletId = state.wallets.gas?.walletId ?? null;
+        } catch (error) {
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+        }
+      }
+      if (!gasWalletId) {
+        return { ...base, gasWalletId: null, balance: null, shortfall: false, error: 'no gas wallet known (set GAS_WALLET_ID or run the account setup)' };
+      }
+      const walletId = gasWalletId;
+      const entries = await callOperator(() => operator.getWalletAddresses(walletId));
+      const entry = entries.find((candidate) => candidate.network.name === input.network);
+      if (!entry) return { ...base, gasWalletId, balance: null, shortfall: true, error: `the gas wallet has no address on ${input.network}` };
+      const balance = entry.balances.find((candidate) => candidate.asset === asset)?.amount ?? '0';
+      const shortfall = compareDecimals(balance, minimum) < 0;
+      logger.info({ gasWalletId, network: input.network, asset, balance, minimum, shortfall }, 'Gas wallet checked');
+      return { ...base, gasWalletId, balance, shortfall };
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Settings of the ramp activities (issue 5): the gas wallet to check when an Autoswap is stuck, the native balance
+ * below which it counts as a shortfall, and the optional alert webhook.
+ */
+import { z } from 'zod';
+import { DECIMAL_PATTERN } from '../operator/schemas';
+import { durationMs } from './duration';
+import { type Env, parseSection } from './env';
+
+const decimalText = (defaultValue: string) => z.string().regex(DECIMAL_PATTERN, 'must be a decimal string such as "0.5"').default(defaultValue);
+
+const rampsEnv = z.object({
+  /** When unset, the gas wallet is read from the account-setup workflow's state. */
+  GAS_WALLET_ID: z.string().min(1).optional(),
+  GAS_MIN_BALANCE_ETH: decimalText('0.002'),
+  GAS_MIN_BALANCE_TRX: decimalText('30'),
+  /** Slack-compatible incoming webhook (`{ text }`); a secret: never logged. */
+  ALERT_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ALERT_WEBHOOK_TIMEOUT: durationMs('5s'),
+});
+
+export interface RampActivityConfig {
+  gasWalletId?: string;
+  /** Native asset -> minimum balance (decimal string). */
+  gasMinimums: Record<string, string>;
+  alertWebhookUrl?: string;
+  alertWebhookTimeoutMs: number;
+}
+
+export function loadRampActivityConfig(env: Env = process.env): RampActivityConfig {
+  const raw = parseSection('ramps', rampsEnv, env);
+  return {
+    ...(raw.GAS_WALLET_ID ? { gasWalletId: raw.GAS_WALLET_ID } : {}),
+    gasMinimums: { ETH: raw.GAS_MIN_BALANCE_ETH, TRX: raw.GAS_MIN_BALANCE_TRX },
+    ...(raw.ALERT_WEBHOOK_URL ? { alertWebhookUrl: raw.ALERT_WEBHOOK_URL } : {}),
+    alertWebhookTimeoutMs: raw.ALERT_WEBHOOK_TIMEOUT,
+  };
+}

@@ -1,0 +1,1 @@
+export { createReceiverApp, type ReceiverDeps, type RunningReceiver, startReceiver } from './receiver';
