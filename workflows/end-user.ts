@@ -19,7 +19,7 @@ import {
 } from '@temporalio/workflow';
 import type { RampActivities } from '../activities';
 import { EndUserId, Networks, RampStatus, WalletId } from '../src/temporal/search-attributes';
-import { endUserStateQuery, ensureDepositWalletUpdate, walletCreatedSignal } from './messages';
+import { endUserStateQuery, ensureDepositWalletUpdate, offRampLinkedSignal, walletCreatedSignal } from './messages';
 import { operatorActivityOptions } from './activity-options';
 import type { DepositWallet, EndUserInput, EndUserState } from './types';
 
@@ -37,10 +37,16 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     createdAt: input.carried?.createdAt ?? new Date().toISOString(),
     runs: (input.carried?.runs ?? 0) + 1,
     walletStatus: input.carried?.wallet ? 'ready' : 'none',
+    offRamps: input.carried?.offRamps ?? [],
   };
   let walletRequested = false;
 
   setHandler(endUserStateQuery, () => state);
+  // Issue 5: each off-ramp of this user's deposits reports itself (no command, so no patch needed for old histories).
+  setHandler(offRampLinkedSignal, ({ depositTransactionId }) => {
+    const offRamps = (state.offRamps ??= []);
+    if (!offRamps.includes(depositTransactionId)) offRamps.push(depositTransactionId);
+  });
   setHandler(walletCreatedSignal, (created) => {
     if (!state.journaledWallet) state.journaledWallet = created;
     else if (state.journaledWallet.walletId !== created.walletId) recordOrphan(created.walletId, 'second CreateWallet answer journaled');
@@ -121,7 +127,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     await continueAsNew<typeof endUserWorkflow>({
       endUserId,
       timings,
-      carried: { wallet: state.wallet, orphanWallets: state.orphanWallets, createdAt: state.createdAt, runs: state.runs },
+      carried: { wallet: state.wallet, orphanWallets: state.orphanWallets, createdAt: state.createdAt, runs: state.runs, offRamps: state.offRamps },
     });
   }
 }

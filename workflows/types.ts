@@ -61,6 +61,8 @@ export interface EndUserCarriedState {
   runs: number;
   /** Off-ramp processes (deposit transaction IDs) of this user, as each reported itself (issue 5). */
   offRamps?: string[];
+  /** Off-ramp processes (deposit transaction IDs) of this user, as each reported itself (issue 5). */
+  offRamps?: string[];
 }
 
 export interface EndUserState extends EndUserCarriedState {

@@ -26,6 +26,12 @@ import type {
 import { NotFoundError, QuoteExpiredError } from './errors';
 import { ACCOUNT_SETUP_WORKFLOW_ID, endUserWorkflowId, parseEndUserId } from './ids';
 import { parseQuoteRequest } from './quote-input';
+// ---- ramps (issue 5)
+import type { onRampWorkflow } from '../../workflows/onramp';
+import { offRampStateQuery, onRampAttributionSignal, onRampStateQuery } from '../../workflows/messages';
+import { offRampWorkflowId, type OffRampState, type OnRampQuoteShown, onRampWorkflowId, type OnRampState } from '../../workflows/ramp-types';
+import { DepositTransactionId, EndUserId, OrderReference, RampDirection, RampStatus } from '../temporal/search-attributes';
+import { InvalidInputError } from './errors';
 
 export interface RampClientOptions {
   connection: Connection;
@@ -202,6 +208,92 @@ export class RampClient {
   }
 
   // ------------------------------------------------------------------------------------------ (append new sections below)
+
+  // ------------------------------------------------------------------------------------------ ramps (issue 5)
+
+  /**
+   * Starts (or attributes) the on-ramp of an order reference for an end user: onramp/<reference>. With
+   * `quoteRequest` it asks the operator for a quote first and records it as the one shown to the user; with
+   * `quote` it records a quote shown earlier. Safe to call again, and before or after the order's first event
+   * (an order event for an unknown reference starts the process unattributed; this call attributes it).
+   */
+  async startOnRamp(
+    endUserId: string,
+    reference: string,
+    options: { quote?: QuoteResult | OnRampQuoteShown; quoteRequest?: QuoteRequestInput } = {},
+  ): Promise<{ workflowId: string; quote?: OnRampQuoteShown }> {
+    const id = parseEndUserId(endUserId);
+    const orderReference = parseOrderReference(reference);
+    const fromOptions = options.quoteRequest ? await this.quote({ ...options.quoteRequest, direction: 'on-ramp' }) : options.quote;
+    const quote: OnRampQuoteShown | undefined = fromOptions
+      ? {
+          targetAmount: fromOptions.targetAmount,
+          expiresAt: fromOptions.expiresAt,
+          ...(fromOptions.amountFrom ? { amountFrom: fromOptions.amountFrom } : {}),
+          ...(fromOptions.coinTo ? { coinTo: fromOptions.coinTo } : {}),
+          ...(fromOptions.chainTo ? { chainTo: fromOptions.chainTo } : {}),
+        }
+      : undefined;
+    const workflowId = onRampWorkflowId(orderReference);
+    await this.temporal.workflow.signalWithStart<typeof onRampWorkflow, [{ endUserId: string; quote?: OnRampQuoteShown }]>('onRampWorkflow', {
+      workflowId,
+      taskQueue: this.#taskQueue,
+      args: [{ orderReference, endUserId: id, timings: this.#timings, ...(quote ? { quote } : {}) }],
+      signal: onRampAttributionSignal,
+      signalArgs: [{ endUserId: id, ...(quote ? { quote } : {}) }],
+    });
+    return { workflowId, ...(quote ? { quote } : {}) };
+  }
+
+  /** The full state of offramp/<depositTransactionId>, or NotFoundError. */
+  async getOffRamp(depositTransactionId: string): Promise<OffRampState> {
+    const id = parseResourceId(depositTransactionId, 'deposit transaction ID');
+    try {
+      return await this.temporal.workflow.getHandle(offRampWorkflowId(id)).query(offRampStateQuery);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`No off-ramp for deposit ${id}`);
+      throw error;
+    }
+  }
+
+  /** The full state of onramp/<orderReference>, or NotFoundError. */
+  async getOnRamp(reference: string): Promise<OnRampState> {
+    const orderReference = parseOrderReference(reference);
+    try {
+      return await this.temporal.workflow.getHandle(onRampWorkflowId(orderReference)).query(onRampStateQuery);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`No on-ramp for order reference ${orderReference}`);
+      throw error;
+    }
+  }
+
+  /** On-ramp and off-ramp processes (newest first), by end user and/or status, from Temporal visibility. */
+  async listProcesses(filter: { endUserId?: string; status?: string; direction?: 'on-ramp' | 'off-ramp'; limit?: number } = {}): Promise<RampProcessSummary[]> {
+    const clauses = [filter.direction ? `RampDirection = '${filter.direction}'` : `RampDirection IN ('on-ramp', 'off-ramp')`];
+    if (filter.endUserId !== undefined) clauses.push(`RampEndUserId = '${parseEndUserId(filter.endUserId)}'`);
+    if (filter.status !== undefined) {
+      if (!/^[a-z-]{1,40}$/.test(filter.status)) throw new InvalidInputError('Invalid status', ['status: lower-case letters and dashes only']);
+      clauses.push(`RampStatus = '${filter.status}'`);
+    }
+    const limit = filter.limit ?? 100;
+    const found: RampProcessSummary[] = [];
+    for await (const execution of this.temporal.workflow.list({ query: clauses.join(' AND '), pageSize: Math.min(limit, 100) })) {
+      const attributes = execution.typedSearchAttributes;
+      found.push({
+        workflowId: execution.workflowId,
+        direction: attributes.get(RampDirection) === 'on-ramp' ? 'on-ramp' : 'off-ramp',
+        status: attributes.get(RampStatus) ?? 'unknown',
+        endUserId: attributes.get(EndUserId) ?? null,
+        orderReference: attributes.get(OrderReference) ?? null,
+        depositTransactionId: attributes.get(DepositTransactionId) ?? null,
+        running: execution.status.name === 'RUNNING',
+        startTime: execution.startTime.toISOString(),
+        closeTime: execution.closeTime?.toISOString() ?? null,
+      });
+      if (found.length >= limit) break;
+    }
+    return found;
+  }
 }
 
 function requestOf(quote: QuoteResult): QuoteRequestInput {
@@ -209,4 +301,33 @@ function requestOf(quote: QuoteResult): QuoteRequestInput {
   return direction === 'on-ramp'
     ? { direction, coinFrom, coinTo, ...(chainTo ? { chainTo } : {}), amountFrom }
     : { direction, coinFrom, coinTo, ...(chainFrom ? { chainFrom } : {}), amountFrom };
+}
+
+// ---- ramps (issue 5)
+
+export interface RampProcessSummary {
+  workflowId: string;
+  direction: 'on-ramp' | 'off-ramp';
+  status: string;
+  endUserId: string | null;
+  orderReference: string | null;
+  depositTransactionId: string | null;
+  running: boolean;
+  startTime: string;
+  closeTime: string | null;
+}
+
+/** Order references become workflow IDs (onramp/<reference>) and visibility values: readable and safe. */
+export function parseOrderReference(value: unknown): string {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,199}$/.test(value)) {
+    throw new InvalidInputError('Invalid order reference', ['reference: 1-200 characters of letters, digits and . _ : @ -']);
+  }
+  return value;
+}
+
+function parseResourceId(value: unknown, what: string): string {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,199}$/.test(value)) {
+    throw new InvalidInputError(`Invalid ${what}`, [`${what}: 1-200 characters of letters, digits and . _ : @ -`]);
+  }
+  return value;
 }

@@ -10,6 +10,7 @@
  * secrets below; against a real operator both secrets must be set.
  */
 import { z } from 'zod';
+import { durationMs } from './duration';
 import { type Env, parseSection, port } from './env';
 import { SecretString } from './operator';
 
@@ -37,6 +38,10 @@ const receiverEnv = z.object({
   RECEIVER_HOST: z.string().min(1).default('127.0.0.1'),
   RECEIVER_TLS_CERT: z.string().min(1).optional(),
   RECEIVER_TLS_KEY: z.string().min(1).optional(),
+  /** Largest accepted delivery body (express/body-parser syntax: 16kb, 1mb). */
+  RECEIVER_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 16kb or 1mb').default('16kb'),
+  /** How long a delivery may wait for Temporal before the receiver answers 503 (the operator retries). */
+  RECEIVER_TEMPORAL_TIMEOUT: durationMs('10s'),
 });
 
 export interface ReceiverConfig {
@@ -49,6 +54,10 @@ export interface ReceiverConfig {
   /** PEM paths; when absent the receiver uses the generated local certificate (src/tls). */
   tlsCertPath: string | undefined;
   tlsKeyPath: string | undefined;
+  /** Largest accepted body (default 16kb); optional so configurations built before issue 5 still type-check. */
+  bodyLimit?: string;
+  /** Milliseconds a delivery may wait for Temporal before a 503 (default 10 s). */
+  temporalTimeoutMs?: number;
 }
 
 export function loadReceiverConfig(env: Env = process.env): ReceiverConfig {
@@ -71,6 +80,8 @@ export function loadReceiverConfig(env: Env = process.env): ReceiverConfig {
     host: raw.RECEIVER_HOST,
     tlsCertPath: raw.RECEIVER_TLS_CERT,
     tlsKeyPath: raw.RECEIVER_TLS_KEY,
+    bodyLimit: raw.RECEIVER_BODY_LIMIT,
+    temporalTimeoutMs: raw.RECEIVER_TEMPORAL_TIMEOUT,
   };
 }
 
