@@ -35,12 +35,18 @@ export function createWalletActivities({ operator, temporal, logger }: ActivityD
         }
       }
       const externalUserId = depositWalletExternalId(input.endUserId);
+      const unconfirmedAttempts = unconfirmedAttemptsSoFar();
+      // Recorded before the request: a later attempt learns that this one sent CreateWallet (see below).
+      Context.current().heartbeat({ phase: 'creating', attempt, unconfirmed: unconfirmedAttempts } satisfies CreationHeartbeat);
       const wallet = await callOperator(() =>
         operator.createWallet({ networks: [NETWORKS.ethereum, NETWORKS.tron], externalUserId }),
       );
-      Context.current().heartbeat({ walletId: wallet.id });
+      Context.current().heartbeat({ phase: 'created', attempt, walletId: wallet.id, unconfirmed: unconfirmedAttempts } satisfies CreationHeartbeat);
+      if (unconfirmedAttempts.length > 0) {
+        logger.warn({ endUserId: input.endUserId, unconfirmedAttempts }, 'Earlier CreateWallet attempts got no usable answer: possible orphan wallet');
+      }
       try {
-        await owner.signal(walletCreatedSignal, { walletId: wallet.id, externalUserId, attempt });
+        await owner.signal(walletCreatedSignal, { walletId: wallet.id, externalUserId, attempt, ...(unconfirmedAttempts.length > 0 ? { unconfirmedAttempts } : {}) });
       } catch (error) {
         // The activity result still carries the wallet; the journal only narrows the crash window.
         logger.warn({ endUserId: input.endUserId, walletId: wallet.id, err: error }, 'Could not journal the new wallet');
@@ -59,4 +65,24 @@ export function createWalletActivities({ operator, temporal, logger }: ActivityD
       }));
     },
   };
+}
+
+/** Heartbeat details of createDepositWallet; the server keeps the last ones for the next attempt. */
+interface CreationHeartbeat {
+  phase: 'creating' | 'created';
+  attempt: number;
+  walletId?: string;
+  unconfirmed: number[];
+}
+
+/**
+ * Attempts before this one that sent CreateWallet and whose answer was never journaled (worker crash, timeout,
+ * 5xx): the previous attempt's heartbeat says "creating" and the journal is empty, so the operator may hold a
+ * wallet for this label that we never saw. Its ID cannot be known (no lookup by externalUserId in the spec).
+ */
+function unconfirmedAttemptsSoFar(): number[] {
+  const previous = Context.current().info.heartbeatDetails as Partial<CreationHeartbeat> | undefined;
+  if (!previous || typeof previous.attempt !== 'number') return [];
+  const earlier = Array.isArray(previous.unconfirmed) ? previous.unconfirmed.filter((value): value is number => typeof value === 'number') : [];
+  return previous.phase === 'creating' ? [...earlier, previous.attempt] : earlier;
 }

@@ -57,10 +57,10 @@ export interface EndUserInput {
 export interface EndUserCarriedState {
   wallet?: DepositWallet;
   orphanWallets: OrphanWallet[];
+  /** Possible orphans without a known wallet ID (see UnconfirmedCreation); never shown, kept visible. */
+  unconfirmedCreations?: UnconfirmedCreation[];
   createdAt: string;
   runs: number;
-  /** Off-ramp processes (deposit transaction IDs) of this user, as each reported itself (issue 5). */
-  offRamps?: string[];
   /** Off-ramp processes (deposit transaction IDs) of this user, as each reported itself (issue 5). */
   offRamps?: string[];
 }
@@ -79,6 +79,14 @@ export interface WalletCreatedSignal {
   attempt: number;
   /** Set by the account setup's wallet creation: which account wallet this is. */
   role?: AccountWalletRole;
+  /** Earlier attempts that sent CreateWallet and never got a usable answer: the operator may hold a wallet we never saw. */
+  unconfirmedAttempts?: number[];
+}
+
+/** A CreateWallet request whose answer never arrived (crash, timeout, 5xx): a possible orphan whose ID we cannot know. */
+export interface UnconfirmedCreation {
+  attempt: number;
+  recordedAt: string;
 }
 
 // ---- account-setup (issue 4)

@@ -68,7 +68,7 @@ describe('HTTP API (real dev server + sandbox over HTTP)', () => {
     const bad = await request(app).post('/v1/quotes').set(auth).send({ direction: 'off-ramp', coinFrom: 'USDT', chainFrom: 'TRX', coinTo: 'MXN', amountFrom: '-1' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_input');
-    expect(bad.body.error.issues.join('\n')).toMatch(/amountFrom/);
+    expect((bad.body.error.issues as string[]).join('\n')).toMatch(/amountFrom/);
     expect(stack.sandbox.calls().length).toBe(before);
   });
 });
