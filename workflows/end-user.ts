@@ -38,6 +38,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     runs: (input.carried?.runs ?? 0) + 1,
     walletStatus: input.carried?.wallet ? 'ready' : 'none',
     offRamps: input.carried?.offRamps ?? [],
+    ...(input.carried?.unconfirmedCreations ? { unconfirmedCreations: input.carried.unconfirmedCreations } : {}),
   };
   let walletRequested = false;
 
@@ -48,6 +49,13 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     if (!offRamps.includes(depositTransactionId)) offRamps.push(depositTransactionId);
   });
   setHandler(walletCreatedSignal, (created) => {
+    for (const attempt of created.unconfirmedAttempts ?? []) {
+      const unconfirmed = (state.unconfirmedCreations ??= []);
+      if (!unconfirmed.some((entry) => entry.attempt === attempt)) {
+        unconfirmed.push({ attempt, recordedAt: new Date().toISOString() });
+        log.warn('CreateWallet attempt without a usable answer: the operator may hold an orphan wallet', { endUserId, attempt });
+      }
+    }
     if (!state.journaledWallet) state.journaledWallet = created;
     else if (state.journaledWallet.walletId !== created.walletId) recordOrphan(created.walletId, 'second CreateWallet answer journaled');
   });
@@ -127,7 +135,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     await continueAsNew<typeof endUserWorkflow>({
       endUserId,
       timings,
-      carried: { wallet: state.wallet, orphanWallets: state.orphanWallets, createdAt: state.createdAt, runs: state.runs, offRamps: state.offRamps },
+      carried: { wallet: state.wallet, orphanWallets: state.orphanWallets, createdAt: state.createdAt, runs: state.runs, offRamps: state.offRamps, ...(state.unconfirmedCreations ? { unconfirmedCreations: state.unconfirmedCreations } : {}) },
     });
   }
 }
