@@ -202,3 +202,14 @@ export function postToReceiver(url: string, body: string, contentType = 'applica
     request.end(body);
   });
 }
+
+/** With RECORD_HISTORIES=1, writes a workflow's history to test/histories/<name>.json for the replay test. */
+export async function recordHistory(client: Client, workflowId: string, name: string): Promise<void> {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  const { writeFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { historyToJSON } = await import('@temporalio/common/lib/proto-utils');
+  const handle = client.workflow.getHandle(workflowId);
+  await handle.result().catch(() => undefined);
+  writeFileSync(path.join(__dirname, '..', '..', 'histories', `${name}.json`), historyToJSON(await handle.fetchHistory()));
+}

@@ -5,7 +5,7 @@
 import type { Client, Connection } from '@temporalio/client';
 import { offRampWorkflowId } from '../../../workflows/ramp-types';
 import { connectTestClient } from '../../helpers/temporal';
-import { depositCrypto, endUserWithWallet, offRampEnded, postToReceiver, type RampStack, sandboxCall, startRampStack, waitFor } from './harness';
+import { depositCrypto, endUserWithWallet, offRampEnded, postToReceiver, type RampStack, recordHistory, sandboxCall, startRampStack, waitFor } from './harness';
 
 describe('off-ramp process (sandbox + receiver + dev server)', () => {
   let client: Client;
@@ -48,6 +48,8 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
       return found.length > 0 ? found : undefined;
     });
     expect(listed[0]).toMatchObject({ workflowId: offRampWorkflowId(depositId), direction: 'off-ramp', depositTransactionId: depositId });
+    await recordHistory(client, offRampWorkflowId(depositId), 'offramp-settled');
+    await recordHistory(client, `transaction/${depositId}`, 'transaction-router');
   });
 
   test('every event delivered twice settles once', async () => {
@@ -97,6 +99,7 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     await sandboxCall(stack.sandbox, 'POST', `/sandbox/v1/wallets/${stack.gasWalletId}/balances`, { asset: 'TRX', amount: '1000' });
     const settled = await offRampEnded(stack, depositId);
     expect(settled).toMatchObject({ status: 'settled', alertsRaised: 1 });
+    await recordHistory(client, offRampWorkflowId(depositId), 'offramp-stuck-then-settled');
     expect(stack.alerts()).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
 import { onRampWorkflowId } from '../../../workflows/ramp-types';
 import { connectTestClient } from '../../helpers/temporal';
-import { depositFiat, onRampEnded, postToReceiver, type RampStack, startRampStack, waitFor } from './harness';
+import { depositFiat, onRampEnded, postToReceiver, type RampStack, recordHistory, startRampStack, waitFor } from './harness';
 
 describe('on-ramp process (sandbox + receiver + dev server)', () => {
   let client: Client;
@@ -33,6 +33,8 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
     expect(state).toMatchObject({ status: 'settled', endUserId: 'alice-1', unattributed: false, asset: 'USDT', quote: { targetAmount: '57.68' } });
     expect(state.deposit?.id).toBe(transactionId);
     expect(state.cryptoAmount).toMatch(/^\d+(\.\d+)?$/);
+    await recordHistory(client, onRampWorkflowId(ref), 'onramp-settled');
+    await recordHistory(client, `order/${state.order!.id}`, 'order-router');
   });
 
   test('an order event for an unknown reference starts it unattributed; every event twice settles once', async () => {
