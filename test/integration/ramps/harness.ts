@@ -160,10 +160,10 @@ export async function depositCrypto(stack: RampStack, address: string, amount = 
 
 export async function depositFiat(stack: RampStack, reference: string, outcome: 'executed' | 'expired' | 'failed' = 'executed') {
   const data = await sandboxCall(stack.sandbox, 'POST', '/sandbox/v1/onramp/deposits', { reference, amount: '1000', coinTo: 'USDT', chainTo: 'TRX', outcome });
-  return { orderId: String(data.orderId), transactionId: data.transactionId === null ? null : String(data.transactionId) };
+  return { orderId: String(data.orderId), transactionId: typeof data.transactionId === 'string' ? data.transactionId : null };
 }
 
-export async function waitFor<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
+export async function waitFor<T>(what: string, read: () => Promise<T | undefined> | T | undefined, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -173,7 +173,7 @@ export async function waitFor<T>(what: string, read: () => Promise<T | undefined
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${last instanceof Error ? last.message : JSON.stringify(last)})` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

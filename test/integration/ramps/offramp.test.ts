@@ -89,7 +89,7 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     const depositId = await depositCrypto(stack, user.address);
     const stuck = await offRampEnded(stack, depositId, ['stuck']);
     expect(stuck.gasCheck).toMatchObject({ gasWalletId: stack.gasWalletId, asset: 'TRX', balance: '0', shortfall: true });
-    await waitFor('the alert', async () => (stack!.alerts().length > 0 ? true : undefined));
+    await waitFor('the alert', () => (stack!.alerts().length > 0 ? true : undefined));
     // Stays stuck (polling) without a second alert.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect((await stack.ramp.getOffRamp(depositId)).status).toBe('stuck');

@@ -96,7 +96,7 @@ describe('webhook receiver', () => {
       });
       const ref = `ref-${randomUUID().slice(0, 12)}`;
       const { orderId } = await depositFiat(stack, ref);
-      const failed = await waitFor('a 503 answer', async () =>
+      const failed = await waitFor('a 503 answer', () =>
         stack!.sandbox.deliveries().find((attempt) => attempt.resourceId === orderId && attempt.outcome === 'failed'),
       );
       expect(failed.status).toBe(503);
@@ -104,7 +104,7 @@ describe('webhook receiver', () => {
       const state = await onRampEnded(stack, ref);
       expect(state.status).toBe('settled');
       // The very delivery that got the 503 was retried by the sandbox and landed.
-      const landed = await waitFor('the retried delivery', async () =>
+      const landed = await waitFor('the retried delivery', () =>
         stack!.sandbox.deliveries().find((attempt) => attempt.deliveryId === failed.deliveryId && attempt.outcome === 'delivered'),
       );
       expect(landed.attempt).toBeGreaterThan(1);
