@@ -13,10 +13,16 @@ import type { DeliveryAttemptRecord, SandboxEvent } from './delivery';
 import type { OffRampFlows } from './flows/offramp';
 import type { CallRecord, SandboxState } from './state';
 import type { FaultsConfig } from './faults-schema';
+import { loadSnapshot, restoreState, saveSnapshot, snapshotState } from './persistence';
 
 export interface SandboxOverrides extends Partial<Omit<SandboxConfig, 'faults'>> {
   faults?: FaultsConfigInput;
+  /** Keep wallets, recipients, the account step, orders and transactions in this JSON file across restarts. */
+  stateFile?: string;
 }
+
+/** How often a persisted sandbox writes its state when it changed. */
+const STATE_SAVE_INTERVAL_MS = 1000;
 
 export interface RunningSandbox {
   /** http://<host>:<port> */
@@ -37,12 +43,14 @@ export interface RunningSandbox {
 
 export async function startSandbox(overrides: SandboxOverrides = {}): Promise<RunningSandbox> {
   const base = loadSandboxConfig(process.env);
+  const { stateFile, ...configOverrides } = overrides;
   const config = validateSandboxConfig({
     ...base,
-    ...overrides,
+    ...configOverrides,
     faults: (overrides.faults ?? base.faults) as FaultsConfig,
   });
   const core: SandboxCore = createSandboxCore(config);
+  const persistence = stateFile ? persistState(core, stateFile) : undefined;
   const app = createSandboxApp(core);
   const server = http.createServer(app);
   server.keepAliveTimeout = 5000;
@@ -74,11 +82,37 @@ export async function startSandbox(overrides: SandboxOverrides = {}): Promise<Ru
     reset: () => core.reset(),
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
+        persistence?.stop();
         core.close();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       });
       return closing;
+    },
+  };
+}
+
+/** Restores the state file if present, then saves whenever the state changed (and once more on close). */
+function persistState(core: SandboxCore, file: string): { stop(): void } {
+  const snapshot = loadSnapshot(file);
+  if (snapshot) {
+    restoreState(core.ctx.state, snapshot);
+    core.ctx.logger.info({ file, wallets: snapshot.wallets.length }, 'sandbox state restored');
+  }
+  let lastSaved = '';
+  const save = () => {
+    const { savedAt: _savedAt, ...content } = snapshotState(core.ctx.state);
+    const text = JSON.stringify(content);
+    if (text === lastSaved) return;
+    saveSnapshot(file, snapshotState(core.ctx.state));
+    lastSaved = text;
+  };
+  const timer = setInterval(save, STATE_SAVE_INTERVAL_MS);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      save();
     },
   };
 }
