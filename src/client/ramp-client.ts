@@ -10,6 +10,9 @@ import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import type { Env } from '../config/env';
 import { connectClient } from '../temporal/connection';
+import type { DataConverter } from '@temporalio/common';
+import { loadEncryptionConfig } from '../config/encryption';
+import { dataConverterFromConfig } from '../temporal/data-converter';
 import { accountSetupWorkflow } from '../../workflows/account-setup';
 import { accountStateQuery, endUserStateQuery, ensureDepositWalletUpdate, setupAccountUpdate } from '../../workflows/messages';
 import { endUserWorkflow } from '../../workflows/end-user';
@@ -44,6 +47,8 @@ export interface RampClientOptions {
   now?: () => number;
   /** Close the connection in close() (set by connect()). */
   ownsConnection?: boolean;
+  /** Payload encryption (dataConverterFromConfig); connect() reads PAYLOAD_ENCRYPTION_KEYS itself. */
+  dataConverter?: DataConverter;
 }
 
 export interface RampClientConnectOptions {
@@ -72,7 +77,7 @@ export class RampClient {
   readonly #ownsConnection: boolean;
 
   constructor(options: RampClientOptions) {
-    this.temporal = new Client({ connection: options.connection, namespace: options.namespace });
+    this.temporal = new Client({ connection: options.connection, namespace: options.namespace, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) });
     this.#connection = options.connection;
     this.#taskQueue = options.taskQueue;
     this.#timings = options.timings;
@@ -86,6 +91,7 @@ export class RampClient {
     const env = options.env ?? process.env;
     const config = loadTemporalConfig(env);
     const address = options.address ?? config.address ?? `${config.devServer.ip}:${config.devServer.port}`;
+    const dataConverter = dataConverterFromConfig(loadEncryptionConfig(env));
     const connection = await connectClient(config, address);
     return new RampClient({
       connection,
@@ -93,6 +99,7 @@ export class RampClient {
       taskQueue: config.taskQueue,
       timings: options.timings ?? loadWorkflowTimings(env),
       ownsConnection: true,
+      ...(dataConverter ? { dataConverter } : {}),
       ...(options.accountSetupWorkflowId ? { accountSetupWorkflowId: options.accountSetupWorkflowId } : {}),
     });
   }

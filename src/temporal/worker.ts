@@ -12,6 +12,8 @@ export interface RampWorkerOptions {
   /** A pre-built bundle (tests build it once per run); otherwise the worker bundles workflows/ itself. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   identity?: string;
+  /** Payload codecs (encryption): src/temporal/data-converter.ts dataConverterFromConfig(). */
+  dataConverter?: WorkerOptions['dataConverter'];
 }
 
 /** The project's worker: every workflow of workflows/index.ts and every activity, on one task queue. */
@@ -22,6 +24,7 @@ export function createRampWorker(options: RampWorkerOptions): Promise<Worker> {
     taskQueue: options.taskQueue,
     activities: options.activities,
     ...(options.identity ? { identity: options.identity } : {}),
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
   });
 }

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { RampActivities } from '../../activities';
 import { createRampWorker } from '../../src/temporal/worker';
@@ -26,10 +27,10 @@ export function testServer() {
   return { address, namespace, bundlePath };
 }
 
-export async function connectTestClient(): Promise<{ client: Client; connection: Connection }> {
+export async function connectTestClient(options: { dataConverter?: DataConverter } = {}): Promise<{ client: Client; connection: Connection }> {
   const { address, namespace } = testServer();
   const connection = await Connection.connect({ address });
-  return { client: new Client({ connection, namespace }), connection };
+  return { client: new Client({ connection, namespace, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) }), connection };
 }
 
 export interface RunningTestWorker {
@@ -38,7 +39,11 @@ export interface RunningTestWorker {
   stop(): Promise<void>;
 }
 
-export async function startTestWorker(activities: RampActivities, taskQueue = `test-${randomUUID()}`): Promise<RunningTestWorker> {
+export async function startTestWorker(
+  activities: RampActivities,
+  taskQueue = `test-${randomUUID()}`,
+  options: { dataConverter?: DataConverter } = {},
+): Promise<RunningTestWorker> {
   const { address, namespace, bundlePath } = testServer();
   const connection = await NativeConnection.connect({ address });
   const worker = await createRampWorker({
@@ -47,6 +52,7 @@ export async function startTestWorker(activities: RampActivities, taskQueue = `t
     taskQueue,
     activities,
     workflowBundle: { codePath: bundlePath },
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
   });
   const running = worker.run();
   return {

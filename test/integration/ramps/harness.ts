@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import https from 'node:https';
 import { Writable } from 'node:stream';
 import type { Client, Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../../../activities';
 import { RampClient } from '../../../src/client/ramp-client';
 import { loadOperatorConfig, SecretString } from '../../../src/config/operator';
@@ -66,6 +67,8 @@ export interface StackOptions {
   /** A Temporal client for the receiver only (the 503 test gives one behind a stoppable proxy). */
   receiverTemporal?: Client;
   temporalTimeoutMs?: number;
+  /** Payload encryption for the worker and the typed client (pass a `client` built with the same converter). */
+  dataConverter?: DataConverter;
 }
 
 export async function startRampStack(client: Client, connection: Connection, options: StackOptions = {}): Promise<RampStack> {
@@ -98,6 +101,8 @@ export async function startRampStack(client: Client, connection: Connection, opt
       logger,
       ramps: { gasWalletId: gas.id, gasMinimums: { ETH: '0.002', TRX: '30' }, alertWebhookTimeoutMs: 1000 },
     }),
+    undefined,
+    options.dataConverter ? { dataConverter: options.dataConverter } : {},
   );
   const receiverConfig: ReceiverConfig = {
     publicUrl: 'https://127.0.0.1:8443',
@@ -113,7 +118,7 @@ export async function startRampStack(client: Client, connection: Connection, opt
   const receiver = await startReceiver(receiverConfig, { temporal: options.receiverTemporal ?? client, taskQueue: worker.taskQueue, timings, logger });
   await operator.createRecipients('transaction', [receiver.recipientUrls.transaction]);
   await operator.createRecipients('order', [receiver.recipientUrls.order]);
-  const ramp = new RampClient({ connection, namespace: testServer().namespace, taskQueue: worker.taskQueue, timings });
+  const ramp = new RampClient({ connection, namespace: testServer().namespace, taskQueue: worker.taskQueue, timings, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) });
   return {
     sandbox,
     operator,

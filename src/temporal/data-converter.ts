@@ -1,0 +1,20 @@
+/**
+ * The data converter every Temporal client and worker of the product uses. With PAYLOAD_ENCRYPTION_KEYS set it
+ * adds the AES-256-GCM codec (src/temporal/encryption-codec.ts); without, undefined (the SDK default).
+ * Search attributes, workflow IDs and failure messages are not payloads: they stay in clear
+ * (docs/architecture-security.md says what that means for end user IDs).
+ */
+import type { DataConverter } from '@temporalio/common';
+import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../config/encryption';
+import type { Env } from '../config/env';
+import { EncryptionCodec } from './encryption-codec';
+
+export function dataConverterFromConfig(config: Pick<PayloadEncryptionConfig, 'keys'> | undefined): DataConverter | undefined {
+  if (!config || config.keys.length === 0) return undefined;
+  return { payloadCodecs: [new EncryptionCodec(config.keys)] };
+}
+
+/** loadEncryptionConfig(env) + dataConverterFromConfig, for entry points that only have the environment. */
+export function dataConverterFromEnv(env: Env = process.env): DataConverter | undefined {
+  return dataConverterFromConfig(loadEncryptionConfig(env));
+}
