@@ -1,27 +1,59 @@
 /**
  * `npm start`: the whole product on one machine with the embedded defaults.
  * - Temporal: TEMPORAL_ADDRESS, or a local dev server provisioned and started here (data in .data/).
- * - Operator: OPERATOR_BASE_URL, or the sandbox operator started here.
- * - A worker on the project's task queue.
- * Runs until Ctrl-C, then stops everything in reverse order. `--once` stops after start-up checks.
+ * - Operator: OPERATOR_BASE_URL, or the sandbox operator started here (its state in .data/ too).
+ * - The worker, the HTTPS webhook receiver and the HTTP API.
+ * - Against the sandbox it then plays the demo (src/demo) and prints a summary; against a real operator it only
+ *   serves. Runs until Ctrl-C and stops everything in reverse order. `--once` exits after the summary, with
+ *   status 0 only if every scenario ended as expected.
  */
+import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { startApiServer } from './api/server';
 import { useTemporalServer } from './app/temporal-server';
 import { createOperatorClient } from './app/operator-from-config';
+import { RampClient } from './client/ramp-client';
+import { loadApiConfig } from './config/api';
+import { parseDurationMs } from './config/duration';
+import { loadRampActivityConfig } from './config/ramps';
+import { isSandboxMode, loadReceiverConfig } from './config/receiver';
 import { loadSandboxConfig } from './config/sandbox';
 import { loadTemporalConfig } from './config/temporal';
+import { loadWorkflowTimings } from './config/timings';
+import { formatSummary, runDemo } from './demo/demo';
 import { createLogger } from './logging';
 import { startSandbox } from './sandbox/server';
 import { connectClient, connectWorker } from './temporal/connection';
 import { createRampWorker } from './temporal/worker';
+import { startReceiver } from './webhooks/receiver';
 
 type Stopper = () => Promise<void>;
 
-async function main(): Promise<void> {
+/**
+ * Demo defaults, applied only when we run against our own sandbox and only where the environment is silent:
+ * the sandbox runs 20 times faster than real chains, and a sweep that has not started 10 s after its deposit
+ * confirmed counts as stuck, so the whole story takes about a minute.
+ */
+const SANDBOX_DEMO_DEFAULTS: Record<string, string> = {
+  SANDBOX_TIME_SCALE: '0.05',
+  RAMP_STEP_DEADLINE: '10s',
+  RAMP_POLL_INITIAL: '1s',
+  RAMP_POLL_MAXIMUM: '5s',
+  DEMO_SCENARIO_TIMEOUT: '120s',
+  SANDBOX_LOG_LEVEL: 'error',
+};
+
+async function main(): Promise<number> {
   const once = process.argv.includes('--once');
   const say = (line: string) => process.stdout.write(`${line}\n`);
+  const sandboxMode = isSandboxMode();
+  if (sandboxMode) {
+    for (const [name, value] of Object.entries(SANDBOX_DEMO_DEFAULTS)) process.env[name] ??= value;
+  }
+  // Start-up and demo progress go to stdout as plain lines; the logger carries warnings, errors and alerts.
+  process.env.LOG_LEVEL ??= 'warn';
   const logger = createLogger({ name: 'ramp-orchestrator' });
   // We stop the worker ourselves, in order, on Ctrl-C.
   Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
@@ -35,24 +67,28 @@ async function main(): Promise<void> {
         logger.error({ err: error }, 'Error while stopping');
       }
     }
+    stoppers.length = 0;
   };
 
   try {
     const temporalConfig = loadTemporalConfig();
+    const timings = loadWorkflowTimings();
     const server = await useTemporalServer(temporalConfig, say);
     stoppers.push(() => server.stop());
 
     let operatorOverrides: Record<string, string> = {};
-    if (!process.env.OPERATOR_BASE_URL) {
+    let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+    if (sandboxMode) {
       const sandboxConfig = loadSandboxConfig();
-      const sandbox = await startSandbox({});
-      stoppers.push(() => sandbox.close());
+      sandbox = await startSandbox({ stateFile: path.join(temporalConfig.devServer.dataDir, 'sandbox-state.json') });
+      const started = sandbox;
+      stoppers.push(() => started.close());
       operatorOverrides = {
         OPERATOR_BASE_URL: sandbox.url,
         OPERATOR_EMAIL: sandboxConfig.email,
         OPERATOR_PASSCODE: sandboxConfig.passcode,
       };
-      say(`[sandbox] sandbox operator on ${sandbox.url} (simulation endpoints: ${sandbox.url}/sandbox/v1)`);
+      say(`[sandbox] sandbox operator on ${sandbox.url} (simulation endpoints: ${sandbox.url}/sandbox/v1; time scale ${sandbox.config.timeScale})`);
     }
     const operator = createOperatorClient(logger, operatorOverrides);
     say(`[operator] ${operator.config.baseUrl}`);
@@ -61,13 +97,20 @@ async function main(): Promise<void> {
     stoppers.push(() => clientConnection.close());
     const temporal = new Client({ connection: clientConnection, namespace: temporalConfig.namespace });
 
+    const receiverConfig = loadReceiverConfig();
     const workerConnection = await connectWorker(temporalConfig, server.address);
     stoppers.push(() => workerConnection.close());
     const worker = await createRampWorker({
       connection: workerConnection,
       namespace: temporalConfig.namespace,
       taskQueue: temporalConfig.taskQueue,
-      activities: createActivities({ operator: operator.client, temporal, logger }),
+      activities: createActivities({
+        operator: operator.client,
+        temporal,
+        logger,
+        receiver: receiverConfig,
+        ramps: loadRampActivityConfig(),
+      }),
     });
     const workerRun = worker.run();
     stoppers.push(async () => {
@@ -75,14 +118,39 @@ async function main(): Promise<void> {
       await workerRun;
     });
     say(`[worker] running on task queue ${temporalConfig.taskQueue} (namespace ${temporalConfig.namespace})`);
-    if (server.uiUrl) say(`[temporal] Web UI: ${server.uiUrl}/namespaces/${temporalConfig.namespace}/workflows`);
+
+    const receiver = await startReceiver(receiverConfig, { temporal, taskQueue: temporalConfig.taskQueue, timings, logger });
+    stoppers.push(() => receiver.close());
+    say(`[receiver] webhooks over HTTPS on ${receiver.url} (paths carry the secret segments; never logged)`);
+
+    const ramp = new RampClient({ connection: clientConnection, namespace: temporalConfig.namespace, taskQueue: temporalConfig.taskQueue, timings });
+    const api = await startApiServer({ config: loadApiConfig(), ramp, logger });
+    stoppers.push(() => api.close());
+    say(`[api] HTTP API on ${api.url} (Authorization: Bearer <API_KEY>)`);
+    const uiLink = server.uiUrl ? `${server.uiUrl}/namespaces/${temporalConfig.namespace}/workflows` : undefined;
+    if (uiLink) say(`[temporal] Web UI: ${uiLink}`);
+
+    let exitCode = 0;
+    if (sandbox) {
+      const results = await runDemo({
+        ramp,
+        sandboxUrl: sandbox.url,
+        sandboxConfig: sandbox.config,
+        say,
+        scenarioTimeoutMs: parseDurationMs(process.env.DEMO_SCENARIO_TIMEOUT ?? '120s'),
+      });
+      say(`\n== Summary\n${formatSummary(results)}`);
+      if (uiLink) say(`\nEvery process is in the Web UI: ${uiLink}`);
+      exitCode = results.every((result) => result.ok) ? 0 : 1;
+      if (exitCode !== 0) say('\nSome scenarios did not end as expected (see the table above).');
+    }
 
     if (once) {
-      say('Started and checked; --once given, stopping.');
+      say('--once given: stopping.');
       await stopAll();
-      return;
+      return exitCode;
     }
-    say('Ready. Press Ctrl-C to stop.');
+    say('\nServing. Press Ctrl-C to stop.');
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
@@ -90,13 +158,17 @@ async function main(): Promise<void> {
     say('\nStopping...');
     await stopAll();
     say('Stopped.');
+    return 0;
   } catch (error) {
     await stopAll();
     throw error;
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,183 @@
+/**
+ * The story `npm start` tells against the sandbox: account setup, gas funding, two end users' wallets, a quote,
+ * one off-ramp and one on-ramp to settlement, and one off-ramp that strands for lack of gas (alert raised).
+ * Every step goes through the product's real paths: the typed client, Temporal workflows, the operator client,
+ * the sandbox over HTTP and its webhooks to our HTTPS receiver. Only the sandbox's simulation endpoints stand in
+ * for the outside world (a bank transfer, a chain deposit, the account contact).
+ */
+import { randomUUID } from 'node:crypto';
+import type { RampClient } from '../client/ramp-client';
+import { NETWORKS } from '../operator/assumptions';
+import type { SandboxConfig } from '../config/sandbox';
+import { formatAmount, parseAmount } from '../sandbox/decimal';
+import type { OffRampState, OnRampState } from '../../workflows/ramp-types';
+
+export interface ScenarioResult {
+  scenario: string;
+  expected: string;
+  actual: string;
+  ok: boolean;
+  details: string;
+}
+
+export interface DemoOptions {
+  ramp: RampClient;
+  sandboxUrl: string;
+  sandboxConfig: SandboxConfig;
+  say: (line: string) => void;
+  /** Longest wait for one process to reach its expected end. */
+  scenarioTimeoutMs: number;
+  /** How often process state is read while waiting. */
+  pollIntervalMs?: number;
+}
+
+const TRON = NETWORKS.tron;
+
+async function simulate<T>(sandboxUrl: string, method: 'POST' | 'PUT' | 'GET', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${sandboxUrl}/sandbox/v1${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const parsed = (await response.json()) as { data?: T; error?: { message: string } };
+  if (!response.ok) throw new Error(`sandbox ${method} ${path} answered ${response.status}: ${parsed.error?.message ?? 'no message'}`);
+  return parsed.data as T;
+}
+
+/** Reads a process's state until `done` says so (or the time runs out), printing each new step once. */
+async function follow<S extends { status: string; step: string }>(
+  label: string,
+  read: () => Promise<S>,
+  done: (state: S) => boolean,
+  options: DemoOptions,
+): Promise<S | undefined> {
+  const deadline = Date.now() + options.scenarioTimeoutMs;
+  let lastStep = '';
+  let last: S | undefined;
+  while (Date.now() < deadline) {
+    try {
+      last = await read();
+      if (last.step !== lastStep) {
+        options.say(`    ${label}: [${last.status}] ${last.step}`);
+        lastStep = last.step;
+      }
+      if (done(last)) return last;
+    } catch {
+      // Not started yet (the first webhook is on its way): read again.
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs ?? 500));
+  }
+  return last;
+}
+
+function nativeBalance(wallet: { balances?: Array<{ asset: string; amount: string; network?: string }> }, asset: string): bigint {
+  const entry = wallet.balances?.find((balance) => balance.asset === asset);
+  return entry ? parseAmount(entry.amount) : 0n;
+}
+
+export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
+  const { ramp, sandboxUrl, sandboxConfig, say } = options;
+  const results: ScenarioResult[] = [];
+  const runTag = randomUUID().slice(0, 8);
+
+  say('\n== 1. Account setup (master and gas wallets, webhook recipients)');
+  const account = await ramp.setupAccount();
+  say(`    master wallet ${account.masterWallet.walletId}, gas wallet ${account.gasWallet.walletId}`);
+  for (const wallet of [account.masterWallet, account.gasWallet]) {
+    for (const entry of wallet.addresses) say(`      ${wallet.role.padEnd(6)} ${entry.network.padEnd(26)} ${entry.address}`);
+  }
+  say(`    recipients: transaction ${account.recipients.transaction.id}, order ${account.recipients.order.id}`);
+  // The out-of-band step: the client hands the whitelisted addresses to its account contact.
+  await simulate(sandboxUrl, 'PUT', '/account', { masterWalletId: account.masterWallet.walletId, gasWalletId: account.gasWallet.walletId });
+  say('    (sandbox) the account contact whitelisted the wallets');
+  results.push({ scenario: 'account setup', expected: 'ready', actual: 'ready', ok: true, details: `gas wallet ${account.gasWallet.walletId}` });
+
+  say('\n== 2. Two end users get their deposit wallets');
+  const [alice, bob] = await Promise.all([ramp.ensureDepositWallet('demo-alice'), ramp.ensureDepositWallet('demo-bob')]);
+  const aliceTron = alice.addresses.find((entry) => entry.network === TRON)!.address;
+  const bobTron = bob.addresses.find((entry) => entry.network === TRON)!.address;
+  say(`    demo-alice: wallet ${alice.walletId}, Tron ${aliceTron}`);
+  say(`    demo-bob:   wallet ${bob.walletId}, Tron ${bobTron}`);
+
+  say('\n== 3. Gas: fund the gas wallet for exactly one Autoswap');
+  const gasCost = sandboxConfig.gas.TRX;
+  const aliceNeeds = parseAmount(gasCost.topUp) + parseAmount(gasCost.sweep);
+  const remainder = parseAmount('5');
+  const gasWallet = await simulate<{ balances?: Array<{ asset: string; amount: string }> }>(sandboxUrl, 'GET', `/wallets/${account.gasWallet.walletId}`);
+  const current = nativeBalance(gasWallet, 'TRX');
+  const funding = aliceNeeds + remainder - current;
+  if (funding > 0n) {
+    await simulate(sandboxUrl, 'POST', `/wallets/${account.gasWallet.walletId}/balances`, { asset: 'TRX', amount: formatAmount(funding) });
+  }
+  await simulate(sandboxUrl, 'POST', `/wallets/${account.gasWallet.walletId}/balances`, { asset: 'ETH', amount: '0.01' });
+  say(`    gas wallet holds ${formatAmount(current + (funding > 0n ? funding : 0n))} TRX (one top-up ${gasCost.topUp} + one sweep ${gasCost.sweep}, and a little)`);
+
+  say('\n== 4. A quote, shown before the deposit');
+  const quote = await ramp.quote({ direction: 'off-ramp', coinFrom: 'USDT', chainFrom: 'TRX', coinTo: 'MXN', amountFrom: '100' });
+  say(`    100 USDT (Tron) -> ${quote.targetAmount} MXN, valid until ${quote.expiresAt}`);
+
+  say('\n== 5. demo-alice sells 100 USDT (off-ramp / Autoswap)');
+  const aliceDeposit = await simulate<{ transactionId: string }>(sandboxUrl, 'POST', '/offramp/deposits', { address: aliceTron, coin: 'USDT', amount: '100' });
+  say(`    deposit ${aliceDeposit.transactionId} sent on chain`);
+  const aliceOffRamp = await follow<OffRampState>(
+    'off-ramp',
+    () => ramp.getOffRamp(aliceDeposit.transactionId),
+    (state) => ['settled', 'failed', 'timed-out'].includes(state.status),
+    options,
+  );
+  results.push({
+    scenario: 'off-ramp demo-alice',
+    expected: 'settled',
+    actual: aliceOffRamp?.status ?? 'not started',
+    ok: aliceOffRamp?.status === 'settled',
+    details: aliceOffRamp?.fiatAmount ? `${aliceOffRamp.fiatAmount} ${aliceOffRamp.fiatCurrency ?? 'MXN'}, order ${aliceOffRamp.orderId ?? '?'}` : '',
+  });
+
+  say('\n== 6. demo-alice buys USDT with 1725.00 MXN (on-ramp)');
+  const reference = `demo-${runTag}`;
+  const started = await ramp.startOnRamp('demo-alice', reference, {
+    quoteRequest: { direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT', chainTo: 'TRX', amountFrom: '1725.00' },
+  });
+  say(`    on-ramp ${started.workflowId}: quote ${started.quote?.targetAmount ?? '?'} USDT; the user transfers MXN to the CLABE (reference ${reference})`);
+  await simulate(sandboxUrl, 'POST', '/onramp/deposits', { reference, amount: '1725.00', coinTo: 'USDT', chainTo: 'TRX' });
+  const onRamp = await follow<OnRampState>(
+    'on-ramp',
+    () => ramp.getOnRamp(reference),
+    (state) => ['settled', 'expired', 'failed', 'timed-out'].includes(state.status),
+    options,
+  );
+  results.push({
+    scenario: 'on-ramp demo-alice',
+    expected: 'settled',
+    actual: onRamp?.status ?? 'not started',
+    ok: onRamp?.status === 'settled',
+    details: onRamp?.cryptoAmount ? `${onRamp.cryptoAmount} ${onRamp.asset ?? 'USDT'} to the master wallet` : '',
+  });
+
+  say('\n== 7. demo-bob sells 50 USDT, but the gas wallet cannot pay');
+  const bobDeposit = await simulate<{ transactionId: string }>(sandboxUrl, 'POST', '/offramp/deposits', { address: bobTron, coin: 'USDT', amount: '50' });
+  say(`    deposit ${bobDeposit.transactionId} sent on chain`);
+  const bobOffRamp = await follow<OffRampState>(
+    'off-ramp',
+    () => ramp.getOffRamp(bobDeposit.transactionId),
+    (state) => ['stuck', 'settled', 'failed', 'timed-out'].includes(state.status) && (state.status !== 'stuck' || state.alertsRaised > 0),
+    options,
+  );
+  const shortfall = bobOffRamp?.gasCheck;
+  results.push({
+    scenario: 'off-ramp demo-bob (no gas)',
+    expected: 'stuck + alert',
+    actual: `${bobOffRamp?.status ?? 'not started'}${bobOffRamp && bobOffRamp.alertsRaised > 0 ? ' + alert' : ''}`,
+    ok: bobOffRamp?.status === 'stuck' && bobOffRamp.alertsRaised > 0,
+    details: shortfall ? `gas ${shortfall.asset} balance ${shortfall.balance ?? '?'} < ${shortfall.minimum}` : '',
+  });
+  return results;
+}
+
+export function formatSummary(results: ScenarioResult[]): string {
+  const header = ['scenario', 'expected', 'actual', 'ok', 'details'];
+  const rows = results.map((result) => [result.scenario, result.expected, result.actual, result.ok ? 'yes' : 'NO', result.details]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,52 @@
+/**
+ * `npm start -- --once` end to end, as a person runs it: its own dev server (SQLite in a temporary data folder),
+ * the sandbox, worker, HTTPS receiver and HTTP API, the demo, and an exit status that says whether every scenario
+ * ended as expected. Free ports keep it clear of anything else on the machine.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../src/temporal/dev-server';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('npm start -- --once', () => {
+  test('runs the whole story against the sandbox and exits 0 with every scenario as expected', async () => {
+    const [temporalPort, uiPort, sandboxPort, receiverPort, apiPort] = await Promise.all(Array.from({ length: 5 }, () => freePort()));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      TEMPORAL_ADDRESS: undefined,
+      OPERATOR_BASE_URL: undefined,
+      TEMPORAL_DEV_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      TEMPORAL_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'ramp-start-')),
+      SANDBOX_PORT: String(sandboxPort),
+      RECEIVER_PORT: String(receiverPort),
+      RECEIVER_PUBLIC_URL: `https://127.0.0.1:${receiverPort}`,
+      API_PORT: String(apiPort),
+    };
+    const { code, output } = await run(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/main.ts', '--once'], env, 240_000);
+    if (code !== 0) process.stdout.write(output);
+    expect(output).toMatch(/account setup +ready +ready +yes/);
+    expect(output).toMatch(/off-ramp demo-alice +settled +settled +yes/);
+    expect(output).toMatch(/on-ramp demo-alice +settled +settled +yes/);
+    expect(output).toMatch(/off-ramp demo-bob \(no gas\) +stuck \+ alert +stuck \+ alert +yes/);
+    expect(output).toContain(`Web UI: http://127.0.0.1:${uiPort}`);
+    expect(code).toBe(0);
+  }, 300_000);
+});
