@@ -1,40 +1,84 @@
 /**
- * raiseAlert: one structured pino error line (always, on the first attempt) and, when ALERT_WEBHOOK_URL is set, a
- * Slack-compatible POST `{ text }`, retried by the activity's retry policy until it is answered 2xx.
- * A later issue adds an incident store; this stays deliberately small.
+ * Alerts (issue 5, extended in issue 6). `raiseAlert` records the incident in the one incident store (the
+ * ops/alerts workflow, update-with-start, deduplicated by incident key) and notifies only when the store says this
+ * raise opened the incident: one structured pino error line (always) and, when ALERT_WEBHOOK_URL is set, a
+ * Slack-compatible POST `{ text }`, retried by the activity's retry policy until it is answered 2xx (the store
+ * recognises the retries by the activity's identity). `resolveAlert` closes an open incident and sends the
+ * resolved notice through the same sinks.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { WithStartWorkflowOperation } from '@temporalio/client';
 import { loadRampActivityConfig, type RampActivityConfig } from '../src/config/ramps';
+import { raiseAlertUpdate, resolveAlertUpdate } from '../workflows/messages';
+import { ALERTS_WORKFLOW_ID, incidentKey, type RaiseAlertAnswer, type ResolveAlertAnswer } from '../workflows/ops-types';
 import type { AlertInput } from '../workflows/ramp-types';
 import type { ActivityDeps } from './deps';
 
-export function createAlertActivities({ logger, ramps }: ActivityDeps) {
+export function createAlertActivities({ logger, ramps, temporal }: ActivityDeps) {
   let settings: RampActivityConfig | undefined = ramps;
   const config = () => (settings ??= loadRampActivityConfig());
+
+  function storeOperation() {
+    return new WithStartWorkflowOperation('alertsWorkflow', {
+      workflowId: config().alertsWorkflowId ?? ALERTS_WORKFLOW_ID,
+      taskQueue: Context.current().info.taskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      args: [{}],
+    });
+  }
+
+  function requestId(): string {
+    const { workflowExecution, activityId } = Context.current().info;
+    return `${workflowExecution?.workflowId ?? '-'}/${workflowExecution?.runId ?? '-'}/${activityId}`;
+  }
+
+  async function postWebhook(text: string): Promise<boolean> {
+    const url = config().alertWebhookUrl;
+    if (!url) return false;
+    let status: number;
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text }),
+        signal: AbortSignal.timeout(config().alertWebhookTimeoutMs),
+      });
+      status = response.status;
+    } catch (error) {
+      // The URL is a secret (it carries the webhook's token): only the error's kind is reported.
+      throw ApplicationFailure.create({ type: 'AlertWebhookUnavailable', message: `alert webhook unreachable (${(error as Error).name})` });
+    }
+    if (status < 200 || status >= 300) {
+      throw ApplicationFailure.create({ type: 'AlertWebhookUnavailable', message: `alert webhook answered HTTP ${status}` });
+    }
+    return true;
+  }
+
   return {
-    async raiseAlert(alert: AlertInput): Promise<{ delivered: 'log' | 'log+webhook' }> {
-      const { attempt } = Context.current().info;
-      if (attempt === 1) logger.error({ alert: { kind: alert.kind, workflowId: alert.workflowId, ...alert.details } }, `ALERT ${alert.kind}: ${alert.message}`);
-      const url = config().alertWebhookUrl;
-      if (!url) return { delivered: 'log' };
-      const text = `[ramp-orchestrator] ${alert.kind}: ${alert.message} (${alert.workflowId})`;
-      let status: number;
-      try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ text }),
-          signal: AbortSignal.timeout(config().alertWebhookTimeoutMs),
-        });
-        status = response.status;
-      } catch (error) {
-        // The URL is a secret (it carries the webhook's token): only the error's kind is reported.
-        throw ApplicationFailure.create({ type: 'AlertWebhookUnavailable', message: `alert webhook unreachable (${(error as Error).name})` });
-      }
-      if (status < 200 || status >= 300) {
-        throw ApplicationFailure.create({ type: 'AlertWebhookUnavailable', message: `alert webhook answered HTTP ${status}` });
-      }
-      return { delivered: 'log+webhook' };
+    async raiseAlert(alert: AlertInput): Promise<{ delivered: 'log' | 'log+webhook' | 'deduplicated'; key: string; isNew: boolean }> {
+      const key = incidentKey(alert.kind, alert.details);
+      const answer: RaiseAlertAnswer = await temporal.workflow.executeUpdateWithStart(raiseAlertUpdate, {
+        args: [{ ...alert, key, requestId: requestId() }],
+        startWorkflowOperation: storeOperation(),
+      });
+      if (!answer.notify) return { delivered: 'deduplicated', key, isNew: false };
+      // Once per incident: the raise that opened it logs on its first attempt; its retries only retry the webhook.
+      if (answer.isNew) logger.error({ alert: { kind: alert.kind, key, workflowId: alert.workflowId, ...alert.details } }, `ALERT ${alert.kind}: ${alert.message}`);
+      const posted = await postWebhook(`[ramp-orchestrator] ${alert.kind}: ${alert.message} (${alert.workflowId})`);
+      return { delivered: posted ? 'log+webhook' : 'log', key, isNew: answer.isNew };
+    },
+
+    /** Closes the incident of this kind and subject (same key rule as raiseAlert); a no-op when none is open. */
+    async resolveAlert(input: { kind: AlertInput['kind']; details: AlertInput['details']; resolution: string }): Promise<{ key: string; wasOpen: boolean }> {
+      const key = incidentKey(input.kind, input.details);
+      const answer: ResolveAlertAnswer = await temporal.workflow.executeUpdateWithStart(resolveAlertUpdate, {
+        args: [{ key, requestId: requestId(), resolution: input.resolution }],
+        startWorkflowOperation: storeOperation(),
+      });
+      if (!answer.notify) return { key, wasOpen: false };
+      if (answer.wasOpen) logger.info({ alertResolved: { kind: input.kind, key, firstSeen: answer.incident?.firstSeen ?? null, occurrences: answer.incident?.occurrences ?? null } }, `RESOLVED ${input.kind}: ${input.resolution}`);
+      await postWebhook(`[ramp-orchestrator] RESOLVED ${input.kind}: ${input.resolution}`);
+      return { key, wasOpen: answer.wasOpen };
     },
   };
 }

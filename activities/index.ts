@@ -7,6 +7,7 @@ import { createQuoteActivities } from './quotes';
 import { createRecipientActivities } from './recipients';
 import { createResourceActivities } from './resources';
 import { createSessionActivities } from './session';
+import { createOpsActivities } from './ops';
 
 export type { ActivityDeps } from './deps';
 
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createQuoteActivities(deps),
     ...createRecipientActivities(deps),
     ...createResourceActivities(deps),
+    ...createOpsActivities(deps),
   };
 }
 

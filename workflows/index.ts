@@ -6,3 +6,7 @@ export { webhookRouterWorkflow } from './webhook-router';
 export { offRampWorkflow } from './offramp';
 export { onRampWorkflow } from './onramp';
 export { unknownEventsWorkflow } from './unknown-events';
+// ---- operations (issue 6)
+export { alertsWorkflow } from './alerts';
+export { gasMonitorWorkflow } from './gas-monitor';
+export { reconcileWorkflow } from './reconcile';

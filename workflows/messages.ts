@@ -42,3 +42,11 @@ export const unknownEventSignal = defineSignal<[UnknownEventRecord]>('unknownEve
 export const unknownEventsQuery = defineQuery<UnknownEventRecord[]>('unknownEvents');
 /** Sent by an off-ramp to its end user's workflow, which lists the user's deposits. */
 export const offRampLinkedSignal = defineSignal<[{ depositTransactionId: string }]>('offRampLinked');
+
+// ---- operations (issue 6): the alerts incident store (ops/alerts)
+import type { AlertsState, RaiseAlertAnswer, RaiseAlertRequest, ResolveAlertAnswer, ResolveAlertRequest } from './ops-types';
+/** Opens an incident (or counts one more occurrence of an open one); answers whether this raise notifies. */
+export const raiseAlertUpdate = defineUpdate<RaiseAlertAnswer, [RaiseAlertRequest]>('raiseAlert');
+/** Closes an open incident; answers whether it was open (then the caller sends the resolved notice). */
+export const resolveAlertUpdate = defineUpdate<ResolveAlertAnswer, [ResolveAlertRequest]>('resolveAlert');
+export const alertsStateQuery = defineQuery<AlertsState>('alertsState');

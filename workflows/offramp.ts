@@ -15,6 +15,7 @@ import {
   condition,
   getExternalWorkflowHandle,
   log,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -170,6 +171,9 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     }
   }
 
+  /** Issue 6: the kind of the stuck alert raised, so the incident is resolved when the deposit settles. */
+  let stuckAlertKind: AlertInput['kind'] | undefined;
+
   async function markStuck(): Promise<void> {
     state.stuckSince = new Date().toISOString();
     const network = state.deposit?.network ?? 'unknown';
@@ -186,6 +190,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       balance: gas.balance,
       minimum: gas.minimum,
     };
+    stuckAlertKind = gas.shortfall ? 'gas-shortfall' : 'sweep-not-started';
     if (gas.shortfall) {
       await alert('gas-shortfall', `Gas wallet ${gas.gasWalletId ?? '?'} holds ${gas.balance ?? '?'} ${gas.asset} on ${network} (minimum ${gas.minimum}): the Autoswap of deposit ${depositTransactionId} is stranded until it is funded`, details);
     } else {
@@ -252,6 +257,14 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     await poll();
     if (late) pollDelayMs = Math.min(pollDelayMs * 2, timings.pollMaximumMs);
     if (evaluate() === 'awaiting-sweep' && !state.stuckSince) await markStuck();
+  }
+  // Issue 6: the stranded-deposit incident closes when the deposit settles (the incident store sends the notice).
+  if (status === 'settled' && stuckAlertKind && state.alertsRaised > 0 && patched('alerts-incident-store')) {
+    try {
+      await alerts.resolveAlert({ kind: stuckAlertKind, details: { depositTransactionId }, resolution: `Deposit ${depositTransactionId} settled (order ${state.orderId ?? '?'})` });
+    } catch (error) {
+      log.error('Alert could not be resolved', { error: error instanceof Error ? error.message : String(error) });
+    }
   }
   state.endedAt = new Date().toISOString();
   return state;

@@ -277,7 +277,8 @@ export interface UnknownEventRecord {
 }
 
 export interface AlertInput {
-  kind: 'gas-shortfall' | 'sweep-not-started' | 'process-timed-out';
+  /** Issue 6 adds the monitor's `gas-low` and reconciliation's `unaccounted-funds` (workflows/ops-types.ts). */
+  kind: 'gas-shortfall' | 'sweep-not-started' | 'process-timed-out' | 'gas-low' | 'unaccounted-funds';
   message: string;
   workflowId: string;
   details: Record<string, string | number | boolean | null>;

@@ -8,6 +8,7 @@ import type { SecretString } from '../config/operator';
 import { requireApiKey } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { accountRouter } from './routes/account';
+import { alertsRouter } from './routes/alerts';
 import { endUsersRouter } from './routes/end-users';
 import { quotesRouter } from './routes/quotes';
 import type { RampApi } from './types';
@@ -30,6 +31,7 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use(endUsersRouter(deps.ramp));
   app.use(quotesRouter(deps.ramp));
   app.use(accountRouter(deps.ramp));
+  app.use(alertsRouter(deps.ramp));
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger));
   return app;

@@ -301,7 +301,27 @@ export class RampClient {
     }
     return found;
   }
+
+  // ------------------------------------------------------------------------------------------ operations (issue 6)
+
+  /**
+   * Open incidents (kind, network, first and last seen, details) and the recently resolved ones, from the incident
+   * store (ops/alerts, or ALERTS_WORKFLOW_ID). Empty before the first alert.
+   */
+  async listAlerts(options: { workflowId?: string } = {}): Promise<AlertsState> {
+    const workflowId = options.workflowId ?? process.env.ALERTS_WORKFLOW_ID ?? ALERTS_WORKFLOW_ID;
+    try {
+      return await this.temporal.workflow.getHandle(workflowId).query(alertsStateQuery);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return { open: [], recentlyResolved: [], raisedTotal: 0, resolvedTotal: 0, runs: 0, since: new Date(this.#now()).toISOString() };
+      throw error;
+    }
+  }
 }
+
+// ---- operations (issue 6)
+import { alertsStateQuery } from '../../workflows/messages';
+import { ALERTS_WORKFLOW_ID, type AlertsState } from '../../workflows/ops-types';
 
 function requestOf(quote: QuoteResult): QuoteRequestInput {
   const { direction, coinFrom, coinTo, chainFrom, chainTo, amountFrom } = quote;

@@ -17,6 +17,8 @@ const rampsEnv = z.object({
   /** Slack-compatible incoming webhook (`{ text }`); a secret: never logged. */
   ALERT_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
   ALERT_WEBHOOK_TIMEOUT: durationMs('5s'),
+  /** Issue 6: the long-lived workflow that holds the open incidents. */
+  ALERTS_WORKFLOW_ID: z.string().regex(/^[A-Za-z0-9._:@/-]{1,200}$/).default('ops/alerts'),
 });
 
 export interface RampActivityConfig {
@@ -25,6 +27,8 @@ export interface RampActivityConfig {
   gasMinimums: Record<string, string>;
   alertWebhookUrl?: string;
   alertWebhookTimeoutMs: number;
+  /** Issue 6: the incident store's workflow ID (default ops/alerts; tests sharing a server pass their own). */
+  alertsWorkflowId?: string;
 }
 
 export function loadRampActivityConfig(env: Env = process.env): RampActivityConfig {
@@ -34,5 +38,6 @@ export function loadRampActivityConfig(env: Env = process.env): RampActivityConf
     gasMinimums: { ETH: raw.GAS_MIN_BALANCE_ETH, TRX: raw.GAS_MIN_BALANCE_TRX },
     ...(raw.ALERT_WEBHOOK_URL ? { alertWebhookUrl: raw.ALERT_WEBHOOK_URL } : {}),
     alertWebhookTimeoutMs: raw.ALERT_WEBHOOK_TIMEOUT,
+    alertsWorkflowId: raw.ALERTS_WORKFLOW_ID,
   };
 }

@@ -28,6 +28,12 @@ export const DEFAULT_ROUTES = {
   /** ASSUMED paths. */
   getTransaction: 'GET /wallets/private/v1/transactions/{id}',
   getOrder: 'GET /core-conversions/private/v1/orders/{id}',
+  /**
+   * ASSUMED (issue 6, not in the spec): the transactions of one wallet, newest first, unpaged. Reconciliation uses
+   * it to find deposits whose every webhook was lost; without it only balances can be checked (see
+   * docs/operations.md).
+   */
+  listWalletTransactions: 'GET /wallets/private/v1/wallets/{id}/transactions',
 } as const;
 
 export type RouteName = keyof typeof DEFAULT_ROUTES;

@@ -81,6 +81,7 @@ const looseData = z.looseObject({ data: z.unknown() });
 const walletResponse = z.looseObject({ data: wallet });
 const quoteResponse = z.looseObject({ data: quote });
 const transactionResponse = z.looseObject({ data: transaction });
+const walletTransactionsResponse = z.looseObject({ data: z.array(transaction) });
 const orderResponse = z.looseObject({ data: order });
 const recipientResponse = z.looseObject({ data: webhookRecipient });
 /** The create response is not shown in the spec: we assume an array, and accept a single recipient too. */
@@ -210,6 +211,12 @@ export class OperatorClient {
   async getOrder(id: string): Promise<Order> {
     const response = await this.#authenticated({ operation: 'getOrder', params: { id: requireId('getOrder', id) } });
     return parse('getOrder', orderResponse, response).data;
+  }
+
+  /** ASSUMED route (issue 6): every transaction of a wallet, newest first (reconciliation only). */
+  async listWalletTransactions(walletId: string): Promise<Transaction[]> {
+    const response = await this.#authenticated({ operation: 'listWalletTransactions', params: { id: requireId('listWalletTransactions', walletId) } });
+    return parse('listWalletTransactions', walletTransactionsResponse, response).data;
   }
 
   // ------------------------------------------------------------------------------------------ plumbing

@@ -4,7 +4,7 @@ import { notFound } from '../errors';
 import { param, sendData } from '../http/respond';
 import type { OperatorHandlers } from './types';
 
-export function detailHandlers(ctx: SandboxContext): OperatorHandlers<'getTransaction' | 'getOrder'> {
+export function detailHandlers(ctx: SandboxContext): OperatorHandlers<'getTransaction' | 'getOrder' | 'listWalletTransactions'> {
   return {
     getTransaction(req, res) {
       const id = param(req, 'id');
@@ -17,6 +17,12 @@ export function detailHandlers(ctx: SandboxContext): OperatorHandlers<'getTransa
       const record = ctx.state.orders.get(id);
       if (!record) throw notFound('order', id);
       sendData(res, 200, { ...record });
+    },
+    /** ASSUMED route (issue 6): a wallet's transactions, newest first. */
+    listWalletTransactions(req, res) {
+      const wallet = ctx.state.wallet(param(req, 'id'));
+      const records = [...ctx.state.transactions.values()].filter((record) => record.walletId === wallet.id).reverse();
+      sendData(res, 200, records.map((record) => ({ ...record })));
     },
   };
 }

@@ -14,6 +14,7 @@ export function stubApp(overrides: Partial<Record<keyof RampApi, jest.Mock>> = {
     quote: jest.fn(),
     setupAccount: jest.fn(),
     getAccount: jest.fn(),
+    listAlerts: jest.fn(),
     ...overrides,
   };
   const app = createApiApp({ ramp: ramp, apiKey: new SecretString(API_KEY), logger: pino({ level: 'silent' }) });

@@ -1,0 +1,219 @@
+/**
+ * Operations activities (issue 6): the gas-wallet assessment of the monitor, and the two halves of reconciliation.
+ * Reconciliation covers the processes of its own task queue (the worker's), found through Temporal visibility.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { CHAINS } from '../src/operator/assumptions';
+import { OperatorError } from '../src/operator/errors';
+import type { Transaction } from '../src/operator/schemas';
+import { endUserStateQuery, offRampStateQuery, offRampTransactionSignal, onRampOrderSignal, onRampStateQuery, onRampTransactionSignal } from '../workflows/messages';
+import type { GasAssessment, ReconcileFinding } from '../workflows/ops-types';
+import {
+  KINDS,
+  offRampWorkflowId,
+  type OffRampRole,
+  type OffRampState,
+  orderRank,
+  type TransactionSnapshot,
+  transactionRank,
+} from '../workflows/ramp-types';
+import type { WorkflowTimings } from '../workflows/types';
+import type { ActivityDeps } from './deps';
+import { callOperator } from './operator-failure';
+import { compareDecimals, createRampActivities, toOrderSnapshot, toTransactionSnapshot } from './ramps';
+
+/** value x times, exactly (BigInt), as a decimal string. */
+export function multiplyDecimal(value: string, times: number): string {
+  const [integer = '0', fraction = ''] = value.split('.');
+  const units = (BigInt(integer + fraction) * BigInt(times)).toString();
+  if (fraction.length === 0) return units;
+  const padded = units.padStart(fraction.length + 1, '0');
+  const text = `${padded.slice(0, -fraction.length)}.${padded.slice(-fraction.length)}`;
+  return text.replace(/0+$/, '').replace(/\.$/, '');
+}
+
+function safeQueue(): string {
+  const taskQueue = Context.current().info.taskQueue;
+  if (!/^[A-Za-z0-9._:@/-]{1,200}$/.test(taskQueue)) {
+    throw ApplicationFailure.create({ type: 'InvalidInput', message: 'task queue name cannot go into a visibility query', nonRetryable: true });
+  }
+  return taskQueue;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function createOpsActivities(deps: ActivityDeps) {
+  const { operator, temporal, logger } = deps;
+  const ramps = createRampActivities(deps);
+  const readTransaction = async (id: string) => toTransactionSnapshot(await callOperator(() => operator.getTransaction(id)));
+  const readOrder = async (id: string) => toOrderSnapshot(await callOperator(() => operator.getOrder(id)));
+
+  return {
+    /**
+     * The gas wallet's native balance on a network against max(minimum, costPerAutoswap x autoswapsAhead).
+     * The cost per Autoswap is configuration (GAS_AUTOSWAP_COST_*: top-up + sweep, the worst case).
+     */
+    async assessGasWallet(input: { network: string; autoswapsAhead: number; autoswapCosts: Record<string, string> }): Promise<GasAssessment> {
+      const check = await ramps.checkGasWallet({ network: input.network });
+      const cost = input.autoswapCosts[check.asset] ?? null;
+      const ahead = cost ? multiplyDecimal(cost, input.autoswapsAhead) : '0';
+      const required = compareDecimals(ahead, check.minimum) > 0 ? ahead : check.minimum;
+      const base = { ...check, costPerAutoswap: cost, autoswapsAhead: input.autoswapsAhead, required };
+      if (!check.gasWalletId) return { ...base, low: false, reason: null };
+      if (check.balance === null) return { ...base, low: true, reason: 'no-address' };
+      if (compareDecimals(check.balance, check.minimum) < 0) return { ...base, low: true, reason: 'below-minimum' };
+      if (compareDecimals(check.balance, required) < 0) return { ...base, low: true, reason: 'below-autoswaps-ahead' };
+      return { ...base, low: false, reason: null };
+    },
+
+    /**
+     * Every running on-ramp and off-ramp of this task queue: its state (query) against the operator's (Get
+     * Transaction / Get Order). A process behind the operator is a mismatch and gets the fresh snapshot.
+     */
+    async reconcileOpenProcesses(_input: { timings: WorkflowTimings }): Promise<{ checked: number; findings: ReconcileFinding[] }> {
+      const query = `TaskQueue = '${safeQueue()}' AND ExecutionStatus = 'Running' AND RampDirection IN ('on-ramp', 'off-ramp')`;
+      const findings: ReconcileFinding[] = [];
+      let checked = 0;
+      for await (const execution of temporal.workflow.list({ query, pageSize: 100 })) {
+        Context.current().heartbeat(checked);
+        checked += 1;
+        const workflowId = execution.workflowId;
+        const handle = temporal.workflow.getHandle(workflowId);
+        try {
+          if (execution.type === 'offRampWorkflow') {
+            const state: OffRampState = await handle.query(offRampStateQuery);
+            const deposit = await readTransaction(state.depositTransactionId);
+            const sweepId = state.sweep?.id ?? deposit.relatedTransactionId;
+            const reads: Array<[OffRampRole, TransactionSnapshot | undefined]> = [
+              ['deposit', deposit],
+              ['sweep', sweepId ? await readTransaction(sweepId) : undefined],
+              ['gasTopUp', state.gasTopUp ? await readTransaction(state.gasTopUp.id) : undefined],
+              ['orderTransaction', state.orderTransaction ? await readTransaction(state.orderTransaction.id) : undefined],
+            ];
+            for (const [role, fresh] of reads) {
+              if (!fresh || transactionRank(fresh.status) <= transactionRank(state[role]?.status)) continue;
+              await handle.signal(offRampTransactionSignal, { role, transaction: fresh });
+              findings.push({ kind: 'status-mismatch', workflowId, subject: `${role} ${fresh.id}`, ours: state[role]?.status ?? 'unknown', operator: fresh.status, action: 'handed the fresh snapshot to the process', endUserId: state.endUserId });
+            }
+            const orderId = state.order?.id ?? reads[1]![1]?.orderId;
+            if (orderId) {
+              const order = await readOrder(orderId);
+              if (orderRank(order.status) > orderRank(state.order?.status)) {
+                findings.push({ kind: 'status-mismatch', workflowId, subject: `order ${order.id}`, ours: state.order?.status ?? 'unknown', operator: order.status, action: 'reported (the process reads the order when it reaches settlement)', endUserId: state.endUserId });
+              }
+            }
+          } else if (execution.type === 'onRampWorkflow') {
+            const state = await handle.query(onRampStateQuery);
+            if (state.order) {
+              const order = await readOrder(state.order.id);
+              if (orderRank(order.status) > orderRank(state.order.status)) {
+                await handle.signal(onRampOrderSignal, order);
+                findings.push({ kind: 'status-mismatch', workflowId, subject: `order ${order.id}`, ours: state.order.status, operator: order.status, action: 'handed the fresh snapshot to the process', endUserId: state.endUserId });
+              }
+              const depositId = state.deposit?.id ?? order.transactionId;
+              if (depositId) {
+                const fresh = await readTransaction(depositId);
+                if (transactionRank(fresh.status) > transactionRank(state.deposit?.status)) {
+                  await handle.signal(onRampTransactionSignal, fresh);
+                  findings.push({ kind: 'status-mismatch', workflowId, subject: `deposit ${fresh.id}`, ours: state.deposit?.status ?? 'unknown', operator: fresh.status, action: 'handed the fresh snapshot to the process', endUserId: state.endUserId });
+                }
+              }
+            }
+          }
+        } catch (error) {
+          findings.push({ kind: 'unreadable', workflowId, subject: workflowId, ours: '?', operator: '?', action: `skipped: ${message(error)}` });
+        }
+      }
+      return { checked, findings };
+    },
+
+    /**
+     * Every running end user's deposit wallet: deposits no process knows about (listed with the ASSUMED
+     * wallet-transactions route) get their off-ramp started (signal-with-start); token balances that no open
+     * off-ramp of the wallet accounts for are reported as unaccounted funds.
+     */
+    async reconcileDepositWallets(input: { timings: WorkflowTimings; startMissing: boolean }): Promise<{ checked: number; transactionListing: boolean; findings: ReconcileFinding[] }> {
+      const taskQueue = safeQueue();
+      const findings: ReconcileFinding[] = [];
+      let checked = 0;
+      let transactionListing = true;
+      const query = `TaskQueue = '${taskQueue}' AND WorkflowType = 'endUserWorkflow' AND ExecutionStatus = 'Running'`;
+      for await (const execution of temporal.workflow.list({ query, pageSize: 100 })) {
+        Context.current().heartbeat(checked);
+        const workflowId = execution.workflowId;
+        let walletId: string;
+        let endUserId: string | null = null;
+        try {
+          const state = await temporal.workflow.getHandle(workflowId).query(endUserStateQuery);
+          if (!state.wallet) continue;
+          walletId = state.wallet.walletId;
+          endUserId = state.endUserId;
+        } catch (error) {
+          findings.push({ kind: 'unreadable', workflowId, subject: workflowId, ours: '?', operator: '?', action: `skipped: ${message(error)}` });
+          continue;
+        }
+        checked += 1;
+        /** Networks with an off-ramp running (or started now) for a deposit of this wallet. */
+        const covered = new Set<string>();
+        let anyRunning = false;
+
+        let transactions: Transaction[] = [];
+        if (transactionListing) {
+          try {
+            transactions = await operator.listWalletTransactions(walletId);
+          } catch (error) {
+            if (!(error instanceof OperatorError) || (error.status !== 404 && error.status !== 405)) throw error;
+            transactionListing = false;
+            logger.warn({ walletId }, 'The operator does not list wallet transactions: reconciliation checks balances only');
+          }
+        }
+        for (const tx of transactions) {
+          if (tx.type !== KINDS.deposit || tx.orderId) continue;
+          const offRampId = offRampWorkflowId(tx.id);
+          let running = false;
+          try {
+            running = (await temporal.workflow.getHandle(offRampId).describe()).status.name === 'RUNNING';
+          } catch (error) {
+            if (!(error instanceof WorkflowNotFoundError)) throw error;
+            const snapshot = toTransactionSnapshot(tx);
+            let action = 'reported (startMissing is off)';
+            if (input.startMissing) {
+              await temporal.workflow.signalWithStart('offRampWorkflow', {
+                workflowId: offRampId,
+                taskQueue,
+                args: [{ depositTransactionId: tx.id, timings: input.timings }],
+                signal: offRampTransactionSignal,
+                signalArgs: [{ role: 'deposit', transaction: snapshot }],
+              });
+              action = 'started its off-ramp (signal-with-start)';
+              running = true;
+            }
+            findings.push({ kind: 'unknown-deposit', workflowId: offRampId, subject: `deposit ${tx.id}`, ours: 'no process', operator: tx.status, action, endUserId, walletId, ...(tx.network ? { network: tx.network } : {}), ...(tx.asset ? { asset: tx.asset } : {}), ...(tx.amount ? { amount: tx.amount } : {}) });
+          }
+          if (running) {
+            anyRunning = true;
+            if (tx.network) covered.add(tx.network);
+          }
+        }
+        if (!transactionListing) {
+          for await (const _ of temporal.workflow.list({ query: `TaskQueue = '${taskQueue}' AND WorkflowType = 'offRampWorkflow' AND ExecutionStatus = 'Running' AND RampWalletId = '${walletId.replace(/[^A-Za-z0-9._:@/-]/g, '')}'`, pageSize: 1 })) {
+            anyRunning = true;
+            break;
+          }
+        }
+        const entries = await callOperator(() => operator.getWalletAddresses(walletId));
+        for (const entry of entries) {
+          const network = entry.network.name;
+          const native = Object.values(CHAINS).find((chain) => chain.network === network)?.nativeAsset;
+          for (const balance of entry.balances) {
+            if (balance.asset === native || compareDecimals(balance.amount, '0') <= 0) continue;
+            if (covered.has(network) || (!transactionListing && anyRunning)) continue;
+            findings.push({ kind: 'unaccounted-funds', workflowId, subject: `wallet ${walletId} ${network} ${balance.asset}`, ours: 'no open off-ramp', operator: `${balance.amount} ${balance.asset}`, action: 'alert raised', endUserId, walletId, network, asset: balance.asset, amount: balance.amount });
+          }
+        }
+      }
+      return { checked, transactionListing, findings };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * `npm run reconcile [-- --json]`: runs the reconciliation workflow once (reconcile/manual-<time>) and prints its
+ * findings as a table, or as JSON with --json. A worker must be running. RECONCILE_TIMEOUT (default 10m) bounds
+ * the wait. Exit code 0 when there are no findings, 2 when there are.
+ */
+import { z } from 'zod';
+import { RampClient } from '../client/ramp-client';
+import { durationMs } from '../config/duration';
+import { parseSection } from '../config/env';
+import { loadTemporalConfig } from '../config/temporal';
+import { loadWorkflowTimings } from '../config/timings';
+import { findingsTable, type ReconcileResult } from '../../workflows/ops-types';
+import type { reconcileWorkflow } from '../../workflows/reconcile';
+
+const commandEnv = z.object({ RECONCILE_TIMEOUT: durationMs('10m') });
+
+export function formatReconcile(result: ReconcileResult): string {
+  return [
+    `Reconciliation ${result.startedAt} .. ${result.finishedAt}`,
+    `  open processes checked: ${result.processesChecked}`,
+    `  deposit wallets checked: ${result.walletsChecked}${result.transactionListing ? '' : ' (balances only: the operator does not list wallet transactions)'}`,
+    '',
+    findingsTable(result.findings),
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const json = process.argv.includes('--json');
+  const { RECONCILE_TIMEOUT: timeoutMs } = parseSection('reconcile', commandEnv, process.env);
+  const client = await RampClient.connect();
+  try {
+    const result = await client.temporal.workflow.execute<typeof reconcileWorkflow>('reconcileWorkflow', {
+      workflowId: `ops/reconcile-manual-${new Date().toISOString()}`,
+      taskQueue: loadTemporalConfig().taskQueue,
+      args: [{ timings: loadWorkflowTimings() }],
+      workflowExecutionTimeout: timeoutMs,
+    });
+    process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${formatReconcile(result)}\n`);
+    if (result.findings.length > 0) process.exitCode = 2;
+  } finally {
+    await client.close();
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`reconcile failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

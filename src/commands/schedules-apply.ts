@@ -1,0 +1,26 @@
+/**
+ * `npm run schedules:apply`: creates or updates the operations schedules (gas-monitor, reconcile) with the
+ * intervals of GAS_MONITOR_INTERVAL and RECONCILE_INTERVAL. Safe to run any number of times.
+ */
+import { loadOpsConfig } from '../config/ops';
+import { loadTemporalConfig } from '../config/temporal';
+import { loadWorkflowTimings } from '../config/timings';
+import { RampClient } from '../client/ramp-client';
+import { applySchedules } from '../temporal/schedules';
+
+async function main(): Promise<void> {
+  const client = await RampClient.connect();
+  try {
+    const applied = await applySchedules(client.temporal, { taskQueue: loadTemporalConfig().taskQueue, timings: loadWorkflowTimings(), ops: loadOpsConfig() });
+    for (const entry of applied) process.stdout.write(`${entry.action.padEnd(8)} schedule ${entry.scheduleId} (every ${entry.intervalMs} ms)\n`);
+  } finally {
+    await client.close();
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`schedules:apply failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
