@@ -56,6 +56,7 @@ export interface RampStack {
   timings: WorkflowTimings;
   masterWalletId: string;
   gasWalletId: string;
+  alertsWorkflowId: string;
   logLines: () => Array<Record<string, unknown>>;
   alerts: () => Array<Record<string, unknown>>;
   close(): Promise<void>;
@@ -94,12 +95,14 @@ export async function startRampStack(client: Client, connection: Connection, opt
   if (options.gasTrx !== '0') await sandboxCall(sandbox, 'POST', `/sandbox/v1/wallets/${gas.id}/balances`, { asset: 'TRX', amount: options.gasTrx ?? '1000' });
 
   const timings = rampTimings();
+  // Issue 6: each stack has its own incident store (tests share one dev server).
+  const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
   const worker = await startTestWorker(
     createActivities({
       operator,
       temporal: client,
       logger,
-      ramps: { gasWalletId: gas.id, gasMinimums: { ETH: '0.002', TRX: '30' }, alertWebhookTimeoutMs: 1000 },
+      ramps: { gasWalletId: gas.id, gasMinimums: { ETH: '0.002', TRX: '30' }, alertWebhookTimeoutMs: 1000, alertsWorkflowId },
     }),
     undefined,
     options.dataConverter ? { dataConverter: options.dataConverter } : {},
@@ -129,6 +132,7 @@ export async function startRampStack(client: Client, connection: Connection, opt
     timings,
     masterWalletId: master.id,
     gasWalletId: gas.id,
+    alertsWorkflowId,
     logLines: lines,
     alerts: () => lines().filter((line) => typeof line.msg === 'string' && line.msg.startsWith('ALERT ')),
     async close() {
