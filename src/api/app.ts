@@ -5,6 +5,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { SecretString } from '../config/operator';
+import { healthRouter, type HealthRouterOptions } from '../observability/health';
 import { requireApiKey } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { accountRouter } from './routes/account';
@@ -17,12 +18,15 @@ export interface ApiDeps {
   ramp: RampApi;
   apiKey: SecretString;
   logger: Logger;
+  /** /readyz checks (Temporal, operator login) and /metrics; without it /readyz has no checks (always ready). */
+  health?: HealthRouterOptions;
 }
 
 export function createApiApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.use(healthRouter({ logger: deps.logger, ...deps.health }));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -5,6 +5,8 @@ import { RampClient } from '../client/ramp-client';
 import { type ApiConfig, loadApiConfig } from '../config/api';
 import { createLogger } from '../logging';
 import { createApiApp } from './app';
+import type { HealthRouterOptions } from '../observability/health';
+import { RampMetrics } from '../observability/metrics';
 import type { RampApi } from './types';
 
 export interface StartApiOptions {
@@ -12,6 +14,8 @@ export interface StartApiOptions {
   /** The typed client to serve; by default RampClient.connect() (closed again by close()). */
   ramp?: RampApi;
   logger?: Logger;
+  /** /readyz and /metrics; by default, with the owned client: the Temporal check and process counts. */
+  health?: HealthRouterOptions;
 }
 
 export interface RunningApiServer {
@@ -25,7 +29,8 @@ export async function startApiServer(options: StartApiOptions = {}): Promise<Run
   const logger = options.logger ?? createLogger({ name: 'ramp-api' });
   const owned = options.ramp ? undefined : await RampClient.connect();
   const ramp = options.ramp ?? owned!;
-  const server = http.createServer(createApiApp({ ramp, apiKey: config.apiKey, logger }));
+  const health = options.health ?? (owned ? { temporal: owned.temporal, metrics: new RampMetrics({ temporal: owned.temporal, logger }) } : undefined);
+  const server = http.createServer(createApiApp({ ramp, apiKey: config.apiKey, logger, ...(health ? { health } : {}) }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {

@@ -21,6 +21,8 @@ import type { Logger } from 'pino';
 import type { ReceiverConfig } from '../config/receiver';
 import { knownEvent, webhookDelivery } from '../operator/schemas';
 import { getLocalCertificate } from '../tls/local-certificate';
+import { healthRouter, type HealthRouterOptions } from '../observability/health';
+import { RampMetrics } from '../observability/metrics';
 import { unknownEventSignal, webhookEventSignal } from '../../workflows/messages';
 import {
   type ResourceKind,
@@ -40,6 +42,8 @@ export interface ReceiverDeps {
   logger: Logger;
   /** PEM key and certificate; default: RECEIVER_TLS_KEY/CERT files, else the generated local certificate. */
   tls?: { key: string; cert: string };
+  /** /readyz checks beyond Temporal (operator login) and /metrics (delivery counters): src/observability/health.ts. */
+  observability?: Omit<HealthRouterOptions, 'temporal'>;
 }
 
 export interface RunningReceiver {
@@ -73,6 +77,8 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  const metrics = deps.observability?.metrics ?? new RampMetrics();
+  app.use(metrics.deliveryCounter(), healthRouter({ temporal, logger, ...deps.observability, metrics }));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
