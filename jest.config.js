@@ -25,7 +25,7 @@ module.exports = {
       displayName: 'temporal',
       testEnvironment: 'node',
       transform,
-      roots: ['<rootDir>/test/temporal', '<rootDir>/test/integration'],
+      roots: ['<rootDir>/test/temporal', '<rootDir>/test/integration', '<rootDir>/test/browser'],
       testMatch: ['**/*.test.ts'],
       globalSetup: '<rootDir>/test/setup/temporal-global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/temporal-global-teardown.ts',
