@@ -31,11 +31,11 @@ export class EncryptionCodec implements PayloadCodec {
   }
 
   encode(payloads: Payload[]): Promise<Payload[]> {
-    return Promise.resolve(payloads.map((payload) => this.#encrypt(payload)));
+    return new Promise((resolve) => resolve(payloads.map((payload) => this.#encrypt(payload))));
   }
 
   decode(payloads: Payload[]): Promise<Payload[]> {
-    return Promise.resolve(payloads.map((payload) => this.#decrypt(payload)));
+    return new Promise((resolve) => resolve(payloads.map((payload) => this.#decrypt(payload))));
   }
 
   #encrypt(payload: Payload): Payload {

@@ -88,7 +88,7 @@ describe('Temporal Web UI (Chromium)', () => {
     // 2. Its page shows the decoded state: status settled, the end user, the fiat amount.
     await link.click();
     await page.waitForURL(/\/workflows\/offramp%2F|\/workflows\/offramp\//, { timeout: 30_000 });
-    await page.waitForFunction((needle) => document.body.innerText.includes(needle), '"settled"', { timeout: 30_000 });
+    await page.getByText('"settled"').first().waitFor({ state: 'visible', timeout: 30_000 });
     const detailText = await page.locator('body').innerText();
     expect(detailText).toContain(workflowId);
     expect(detailText).toContain('"settled"');

@@ -1,0 +1,107 @@
+/** The AES-256-GCM codec (rotation, tampering, no key material in errors) and the codec server (Web UI shape, CORS, bearer). */
+import { randomBytes } from 'node:crypto';
+import { METADATA_ENCODING_KEY, type Payload } from '@temporalio/common';
+import request from 'supertest';
+import { parseEncryptionKeys } from '../../../src/config/encryption';
+import { SecretString } from '../../../src/config/operator';
+import { createCodecServer, payloadToJson } from '../../../src/temporal/codec-server';
+import { dataConverterFromConfig } from '../../../src/temporal/data-converter';
+import { EncryptionCodec } from '../../../src/temporal/encryption-codec';
+
+const k1 = randomBytes(32).toString('base64');
+const k2 = randomBytes(32).toString('base64');
+const json = (value: unknown): Payload => ({ metadata: { [METADATA_ENCODING_KEY]: Buffer.from('json/plain') }, data: Buffer.from(JSON.stringify(value)) });
+const text = (bytes: Uint8Array | null | undefined) => Buffer.from(bytes ?? new Uint8Array()).toString();
+
+describe('EncryptionCodec', () => {
+  test('encrypts under the first key, names it in metadata, and decrypts after a rotation', async () => {
+    const before = new EncryptionCodec(parseEncryptionKeys(`k1:${k1}`));
+    const [old] = await before.encode([json({ address: 'TXYZsecretaddress', amount: '12.5' })]);
+    expect(text(old!.metadata![METADATA_ENCODING_KEY])).toBe('binary/encrypted');
+    expect(text(old!.metadata!['encryption-key-id'])).toBe('k1');
+    expect(Buffer.from(old!.data!).toString('latin1')).not.toContain('TXYZsecretaddress');
+
+    const after = new EncryptionCodec(parseEncryptionKeys(`k2:${k2},k1:${k1}`));
+    const [fresh] = await after.encode([json('x')]);
+    expect(text(fresh!.metadata!['encryption-key-id'])).toBe('k2');
+    const [decoded] = await after.decode([old!]);
+    expect(JSON.parse(text(decoded!.data))).toEqual({ address: 'TXYZsecretaddress', amount: '12.5' });
+    expect(text(decoded!.metadata![METADATA_ENCODING_KEY])).toBe('json/plain');
+    // Plain payloads pass through.
+    const plain = json('plain');
+    expect(await after.decode([plain])).toEqual([plain]);
+  });
+
+  test('an unknown key ID or tampered data fails without revealing key material', async () => {
+    const codec = new EncryptionCodec(parseEncryptionKeys(`k1:${k1}`));
+    const [encrypted] = await codec.encode([json('hello')]);
+    const other = new EncryptionCodec(parseEncryptionKeys(`k9:${k2}`));
+    await expect(other.decode([encrypted!])).rejects.toThrow(/unknown key ID "k1"/);
+    const tampered = { ...encrypted!, data: Buffer.from(encrypted!.data!).map((byte, index) => (index === 20 ? byte ^ 1 : byte)) };
+    const error = await codec.decode([tampered]).then(
+      () => new Error('decoded'),
+      (caught: Error) => caught,
+    );
+    expect(error.message).toMatch(/failed authentication/);
+    expect(error.message).not.toContain(k1);
+  });
+
+  test('key parsing rejects bad entries without echoing the material; no keys means no converter', () => {
+    expect(() => parseEncryptionKeys(`k1:${randomBytes(16).toString('base64')}`)).toThrow(/16 bytes, not 32/);
+    expect(() => parseEncryptionKeys(`k1:${k1},k1:${k2}`)).toThrow(/appears twice/);
+    try {
+      parseEncryptionKeys(`bad id:${k1}`);
+    } catch (error) {
+      expect(String(error)).not.toContain(k1);
+    }
+    expect(dataConverterFromConfig({ keys: [] })).toBeUndefined();
+    expect(JSON.stringify(parseEncryptionKeys(`k1:${k1}`))).toBe('[{"id":"k1"}]');
+  });
+});
+
+describe('codec server', () => {
+  const keys = parseEncryptionKeys(`k1:${k1}`);
+  const codec = new EncryptionCodec(keys);
+  const origin = 'http://127.0.0.1:8233';
+  const app = createCodecServer({ codec, corsOrigins: [origin] });
+  const guarded = createCodecServer({ codec, corsOrigins: [origin], token: new SecretString('codec-token-0123456789') });
+
+  test('decodes the Web UI JSON shape, with CORS for the UI origin', async () => {
+    const [encrypted] = await codec.encode([json({ amount: '99.99' })]);
+    const response = await request(app)
+      .post('/codec/decode')
+      .set('origin', origin)
+      .set('x-namespace', 'ramp-orchestrator')
+      .send({ payloads: [payloadToJson(encrypted!)] });
+    expect(response.status).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe(origin);
+    const decodedBody = response.body as { payloads: Array<{ data: string }> };
+    expect(JSON.parse(Buffer.from(decodedBody.payloads[0]!.data, 'base64').toString())).toEqual({ amount: '99.99' });
+    const encoded = await request(app).post('/codec/encode').send({ payloads: [payloadToJson(json('x'))] });
+    const encodedBody = encoded.body as { payloads: Array<{ metadata: Record<string, string> }> };
+    expect(Buffer.from(encodedBody.payloads[0]!.metadata.encoding!, 'base64').toString()).toBe('binary/encrypted');
+  });
+
+  test('answers the preflight for the UI origin (X-Namespace allowed) and refuses others', async () => {
+    const preflight = await request(app).options('/codec/decode').set('origin', origin).set('access-control-request-method', 'POST').set('access-control-request-headers', 'content-type,x-namespace');
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-headers']).toMatch(/X-Namespace/i);
+    expect(preflight.headers['access-control-allow-methods']).toMatch(/POST/);
+    const foreign = await request(app).options('/codec/decode').set('origin', 'https://evil.example').set('access-control-request-method', 'POST');
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  test('with a token, POSTs need the bearer (preflight does not)', async () => {
+    const body = { payloads: [payloadToJson(json('x'))] };
+    expect((await request(guarded).post('/codec/decode').send(body)).status).toBe(401);
+    expect((await request(guarded).post('/codec/decode').set('authorization', 'Bearer wrong').send(body)).status).toBe(401);
+    expect((await request(guarded).post('/codec/decode').set('authorization', 'Bearer codec-token-0123456789').send(body)).status).toBe(200);
+    expect((await request(guarded).options('/codec/decode').set('origin', origin)).status).toBe(204);
+  });
+
+  test('bad bodies get 400', async () => {
+    expect((await request(app).post('/codec/decode').send({ nope: 1 })).status).toBe(400);
+    expect((await request(app).post('/codec/decode').set('content-type', 'application/json').send('{bad')).status).toBe(400);
+  });
+});
