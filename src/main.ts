@@ -17,6 +17,7 @@ import { createOperatorClient } from './app/operator-from-config';
 import { RampClient } from './client/ramp-client';
 import { loadApiConfig } from './config/api';
 import { parseDurationMs } from './config/duration';
+import { loadOpsConfig } from './config/ops';
 import { loadRampActivityConfig } from './config/ramps';
 import { isSandboxMode, loadReceiverConfig } from './config/receiver';
 import { loadSandboxConfig } from './config/sandbox';
@@ -26,6 +27,7 @@ import { formatSummary, runDemo } from './demo/demo';
 import { createLogger } from './logging';
 import { startSandbox } from './sandbox/server';
 import { connectClient, connectWorker } from './temporal/connection';
+import { applySchedules } from './temporal/schedules';
 import { createRampWorker } from './temporal/worker';
 import { startReceiver } from './webhooks/receiver';
 
@@ -118,6 +120,9 @@ async function main(): Promise<number> {
       await workerRun;
     });
     say(`[worker] running on task queue ${temporalConfig.taskQueue} (namespace ${temporalConfig.namespace})`);
+    for (const schedule of await applySchedules(temporal, { taskQueue: temporalConfig.taskQueue, timings, ops: loadOpsConfig() })) {
+      say(`[schedules] ${schedule.scheduleId} ${schedule.action} (every ${schedule.intervalMs / 1000} s)`);
+    }
 
     const receiver = await startReceiver(receiverConfig, { temporal, taskQueue: temporalConfig.taskQueue, timings, logger });
     stoppers.push(() => receiver.close());

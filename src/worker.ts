@@ -5,9 +5,12 @@
 import { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
 import { createOperatorClient } from './app/operator-from-config';
+import { loadOpsConfig } from './config/ops';
 import { loadTemporalConfig } from './config/temporal';
+import { loadWorkflowTimings } from './config/timings';
 import { createLogger } from './logging';
 import { connectClient, connectWorker } from './temporal/connection';
+import { applySchedules } from './temporal/schedules';
 import { createRampWorker } from './temporal/worker';
 
 async function main(): Promise<void> {
@@ -24,6 +27,9 @@ async function main(): Promise<void> {
     activities: createActivities({ operator: operator.client, temporal, logger }),
   });
   logger.info({ taskQueue: temporalConfig.taskQueue, namespace: temporalConfig.namespace }, 'Worker started');
+  // Idempotent: every worker start creates or updates the gas-monitor and reconcile schedules.
+  const schedules = await applySchedules(temporal, { taskQueue: temporalConfig.taskQueue, timings: loadWorkflowTimings(), ops: loadOpsConfig() });
+  logger.info({ schedules }, 'Schedules applied');
   await worker.run(); // the SDK shuts the worker down gracefully on SIGINT/SIGTERM
   await clientConnection.close();
 }

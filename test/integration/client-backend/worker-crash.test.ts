@@ -87,9 +87,13 @@ describe('worker killed mid-creation (real dev server + sandbox over HTTP)', () 
       expect(state.wallet?.walletId).toBe(wallet.walletId);
       // The lost answer: the operator created a wallet whose ID we never received (no lookup by externalUserId in
       // the spec), so it cannot be listed by ID; the workflow keeps the unconfirmed attempt visible instead.
-      expect(operatorSide).toHaveLength(2);
-      expect(state.orphanWallets).toEqual([]);
-      expect(state.unconfirmedCreations?.map((entry) => entry.attempt)).toEqual([1]);
+      expect(operatorSide.length).toBeGreaterThanOrEqual(2);
+      expect(state.unconfirmedCreations?.map((entry) => entry.attempt)).toContain(1);
+      // How many extra wallets exist depends on timing (a slow machine can time out a later attempt too), but none
+      // is invisible: each is a recorded orphan (its ID arrived) or an unconfirmed creation (its answer never did).
+      const accounted = state.orphanWallets.length + (state.unconfirmedCreations?.length ?? 0);
+      expect(accounted).toBeGreaterThanOrEqual(operatorSide.length - 1);
+      for (const orphan of state.orphanWallets) expect(operatorSide).toContain(orphan.walletId);
     } finally {
       if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await replacement?.stop();
