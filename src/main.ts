@@ -9,7 +9,6 @@
  */
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { startApiServer } from './api/server';
 import { useTemporalServer } from './app/temporal-server';
@@ -21,11 +20,17 @@ import { loadOpsConfig } from './config/ops';
 import { loadRampActivityConfig } from './config/ramps';
 import { isSandboxMode, loadReceiverConfig } from './config/receiver';
 import { loadSandboxConfig } from './config/sandbox';
+import { loadEncryptionConfig } from './config/encryption';
+import { loadObservabilityConfig } from './config/observability';
 import { loadTemporalConfig } from './config/temporal';
 import { loadWorkflowTimings } from './config/timings';
 import { formatSummary, runDemo } from './demo/demo';
 import { createLogger } from './logging';
+import { RampMetrics } from './observability/metrics';
 import { startSandbox } from './sandbox/server';
+import { devServerCodecArgs, startCodecServer } from './temporal/codec-server';
+import { dataConverterFromConfig } from './temporal/data-converter';
+import { installRuntime } from './temporal/runtime';
 import { connectClient, connectWorker } from './temporal/connection';
 import { applySchedules } from './temporal/schedules';
 import { createRampWorker } from './temporal/worker';
@@ -57,8 +62,9 @@ async function main(): Promise<number> {
   // Start-up and demo progress go to stdout as plain lines; the logger carries warnings, errors and alerts.
   process.env.LOG_LEVEL ??= 'warn';
   const logger = createLogger({ name: 'ramp-orchestrator' });
+  const observability = loadObservabilityConfig();
   // We stop the worker ourselves, in order, on Ctrl-C.
-  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  installRuntime(observability, { shutdownSignals: [] });
 
   const stoppers: Stopper[] = [];
   const stopAll = async () => {
@@ -75,7 +81,17 @@ async function main(): Promise<number> {
   try {
     const temporalConfig = loadTemporalConfig();
     const timings = loadWorkflowTimings();
-    const server = await useTemporalServer(temporalConfig, say);
+    const encryption = loadEncryptionConfig();
+    const dataConverter = dataConverterFromConfig(encryption);
+    let codecArgs: string[] = [];
+    if (dataConverter) {
+      // Started before the dev server so its Web UI can be pointed at the codec endpoint.
+      const codec = await startCodecServer(encryption, { logger });
+      stoppers.push(() => codec.close());
+      codecArgs = devServerCodecArgs(codec.endpoint);
+      say(`[codec] payloads are encrypted (key ${encryption.keys[0]!.id}); codec server for the Web UI at ${codec.endpoint}`);
+    }
+    const server = await useTemporalServer(temporalConfig, say, codecArgs);
     stoppers.push(() => server.stop());
 
     let operatorOverrides: Record<string, string> = {};
@@ -97,7 +113,7 @@ async function main(): Promise<number> {
 
     const clientConnection = await connectClient(temporalConfig, server.address);
     stoppers.push(() => clientConnection.close());
-    const temporal = new Client({ connection: clientConnection, namespace: temporalConfig.namespace });
+    const temporal = new Client({ connection: clientConnection, namespace: temporalConfig.namespace, ...(dataConverter ? { dataConverter } : {}) });
 
     const receiverConfig = loadReceiverConfig();
     const workerConnection = await connectWorker(temporalConfig, server.address);
@@ -106,6 +122,7 @@ async function main(): Promise<number> {
       connection: workerConnection,
       namespace: temporalConfig.namespace,
       taskQueue: temporalConfig.taskQueue,
+      ...(dataConverter ? { dataConverter } : {}),
       activities: createActivities({
         operator: operator.client,
         temporal,
@@ -124,14 +141,39 @@ async function main(): Promise<number> {
       say(`[schedules] ${schedule.scheduleId} ${schedule.action} (every ${schedule.intervalMs / 1000} s)`);
     }
 
-    const receiver = await startReceiver(receiverConfig, { temporal, taskQueue: temporalConfig.taskQueue, timings, logger });
+    const ramp = new RampClient({
+      connection: clientConnection,
+      namespace: temporalConfig.namespace,
+      taskQueue: temporalConfig.taskQueue,
+      timings,
+      ...(dataConverter ? { dataConverter } : {}),
+    });
+    const openAlerts = async () => (await ramp.listAlerts()).open.length;
+    const health = {
+      temporal,
+      operator: operator.client,
+      timeoutMs: observability.readinessTimeoutMs,
+      metricsToken: observability.metricsToken,
+      logger,
+    };
+    const receiver = await startReceiver(receiverConfig, {
+      temporal,
+      taskQueue: temporalConfig.taskQueue,
+      timings,
+      logger,
+      observability: { ...health, metrics: new RampMetrics({ openAlerts, logger }) },
+    });
     stoppers.push(() => receiver.close());
     say(`[receiver] webhooks over HTTPS on ${receiver.url} (paths carry the secret segments; never logged)`);
 
-    const ramp = new RampClient({ connection: clientConnection, namespace: temporalConfig.namespace, taskQueue: temporalConfig.taskQueue, timings });
-    const api = await startApiServer({ config: loadApiConfig(), ramp, logger });
+    const api = await startApiServer({
+      config: loadApiConfig(),
+      ramp,
+      logger,
+      health: { ...health, metrics: new RampMetrics({ temporal, openAlerts, logger }) },
+    });
     stoppers.push(() => api.close());
-    say(`[api] HTTP API on ${api.url} (Authorization: Bearer <API_KEY>)`);
+    say(`[api] HTTP API on ${api.url} (Authorization: Bearer <API_KEY>); /healthz, /readyz and /metrics on it and the receiver`);
     const uiLink = server.uiUrl ? `${server.uiUrl}/namespaces/${temporalConfig.namespace}/workflows` : undefined;
     if (uiLink) say(`[temporal] Web UI: ${uiLink}`);
 

@@ -5,25 +5,32 @@
 import { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
 import { createOperatorClient } from './app/operator-from-config';
+import { loadEncryptionConfig } from './config/encryption';
+import { loadObservabilityConfig } from './config/observability';
 import { loadOpsConfig } from './config/ops';
 import { loadTemporalConfig } from './config/temporal';
 import { loadWorkflowTimings } from './config/timings';
 import { createLogger } from './logging';
 import { connectClient, connectWorker } from './temporal/connection';
+import { dataConverterFromConfig } from './temporal/data-converter';
+import { installRuntime } from './temporal/runtime';
 import { applySchedules } from './temporal/schedules';
 import { createRampWorker } from './temporal/worker';
 
 async function main(): Promise<void> {
   const logger = createLogger({ name: 'worker' });
+  installRuntime(loadObservabilityConfig()); // Prometheus metrics of the worker when TEMPORAL_METRICS_BIND_ADDRESS is set
   const temporalConfig = loadTemporalConfig();
+  const dataConverter = dataConverterFromConfig(loadEncryptionConfig());
   if (!temporalConfig.address) throw new Error('TEMPORAL_ADDRESS is required for a stand-alone worker (npm start runs a local one).');
   const operator = createOperatorClient(logger);
   const clientConnection = await connectClient(temporalConfig, temporalConfig.address);
-  const temporal = new Client({ connection: clientConnection, namespace: temporalConfig.namespace });
+  const temporal = new Client({ connection: clientConnection, namespace: temporalConfig.namespace, ...(dataConverter ? { dataConverter } : {}) });
   const worker = await createRampWorker({
     connection: await connectWorker(temporalConfig, temporalConfig.address),
     namespace: temporalConfig.namespace,
     taskQueue: temporalConfig.taskQueue,
+    ...(dataConverter ? { dataConverter } : {}),
     activities: createActivities({ operator: operator.client, temporal, logger }),
   });
   logger.info({ taskQueue: temporalConfig.taskQueue, namespace: temporalConfig.namespace }, 'Worker started');
