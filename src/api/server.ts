@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../app/listen';
 import type { Logger } from 'pino';
 import { RampClient } from '../client/ramp-client';
 import { type ApiConfig, loadApiConfig } from '../config/api';
@@ -31,25 +31,13 @@ export async function startApiServer(options: StartApiOptions = {}): Promise<Run
   const ramp = options.ramp ?? owned!;
   const health = options.health ?? (owned ? { temporal: owned.temporal, metrics: new RampMetrics({ temporal: owned.temporal, logger }) } : undefined);
   const server = http.createServer(createApiApp({ ramp, apiKey: config.apiKey, logger, ...(health ? { health } : {}) }));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
-  logger.info({ url }, 'HTTP API listening');
+  const listening = await listen(server, config.port, config.host, 'http');
+  logger.info({ url: listening.url }, 'HTTP API listening');
   return {
-    url,
-    port,
+    url: listening.url,
+    port: listening.port,
     async close() {
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
+      await listening.close();
       await owned?.close();
     },
   };

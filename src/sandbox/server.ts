@@ -2,7 +2,7 @@
  * startSandbox(): the sandbox operator on a real HTTP port (0 = ephemeral), bound to 127.0.0.1 by default.
  * Configuration comes from the environment (loadSandboxConfig) with `overrides` on top.
  */
-import type { AddressInfo } from 'node:net';
+import { listen } from '../app/listen';
 import http from 'node:http';
 import { loadSandboxConfig, validateSandboxConfig, type SandboxConfig } from '../config/sandbox';
 import type { FaultsConfigInput } from './faults-schema';
@@ -55,16 +55,8 @@ export async function startSandbox(overrides: SandboxOverrides = {}): Promise<Ru
   const server = http.createServer(app);
   server.keepAliveTimeout = 5000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host}:${port}`;
+  const listening = await listen(server, config.port, config.host, 'http');
+  const { url, port } = listening;
   core.ctx.logger.info({ url, seed: config.seed, timeScale: config.timeScale }, 'sandbox operator listening');
 
   let closing: Promise<void> | null = null;
@@ -81,12 +73,11 @@ export async function startSandbox(overrides: SandboxOverrides = {}): Promise<Ru
     setFaults: (faults) => core.ctx.faults.set(faults),
     reset: () => core.reset(),
     close() {
-      closing ??= new Promise<void>((resolve, reject) => {
+      closing ??= (async () => {
         persistence?.stop();
         core.close();
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
+        await listening.close();
+      })();
       return closing;
     },
   };

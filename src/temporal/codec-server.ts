@@ -12,7 +12,7 @@
  * Neither keys nor payload contents are logged.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../app/listen';
 import { timingSafeEqual } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -163,30 +163,15 @@ export async function startCodecServer(
       ...(options.logger ? { logger: options.logger } : {}),
     }),
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.codecServer.port, config.codecServer.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = config.codecServer.host.includes(':') ? `[${config.codecServer.host}]` : config.codecServer.host;
-  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const listening = await listen(server, config.codecServer.port, config.codecServer.host, 'http');
+  const { url, port } = listening;
   const base = config.codecServer.publicUrl ?? url;
   options.logger?.info({ url }, 'Codec server listening');
-  let closing: Promise<void> | null = null;
   return {
     url,
     endpoint: `${base}/codec`,
     port,
-    close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: listening.close,
   };
 }
 

@@ -14,7 +14,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../app/listen';
 import type { Client } from '@temporalio/client';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -198,20 +198,10 @@ export async function startReceiver(config: ReceiverConfig, deps: ReceiverDeps):
   const tls = await loadTls(config, deps);
   const server = https.createServer({ key: tls.key, cert: tls.cert }, createReceiverApp(config, deps));
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `https://${host}:${port}`;
+  const { url, port, close } = await listen(server, config.port, config.host, 'https');
   // With an ephemeral port the public URL cannot be known in advance: the bound one is the public one.
   const base = config.port === 0 ? url : config.publicUrl;
   deps.logger.info({ url }, 'Webhook receiver listening');
-  let closing: Promise<void> | null = null;
   return {
     url,
     port,
@@ -219,12 +209,6 @@ export async function startReceiver(config: ReceiverConfig, deps: ReceiverDeps):
       transaction: `${base}/webhooks/transactions/${config.transactionSecret.reveal()}`,
       order: `${base}/webhooks/orders/${config.orderSecret.reveal()}`,
     },
-    close() {
-      closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close,
   };
 }
