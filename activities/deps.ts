@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ReceiverConfig } from '../src/config/receiver';
 import type { OperatorClient } from '../src/operator/client';
 import type { RampActivityConfig } from '../src/config/ramps';
+import type { PayloadEncryptionConfig } from '../src/config/encryption';
 
 /** What every activity factory receives: injected, so tests can pass a client pointed at the sandbox. */
 export interface ActivityDeps {
@@ -14,4 +15,9 @@ export interface ActivityDeps {
   receiver?: ReceiverConfig;
   /** Gas wallet, shortfall thresholds and alert webhook of the ramp activities (issue 5); loaded from the environment when absent. */
   ramps?: RampActivityConfig;
+  /**
+   * The payload encryption keys, for the end user pseudonym in the RampEndUserId search attribute
+   * (src/temporal/end-user-pseudonym.ts); loaded from PAYLOAD_ENCRYPTION_KEYS when absent.
+   */
+  encryption?: Pick<PayloadEncryptionConfig, 'keys'>;
 }

@@ -8,8 +8,11 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { CHAINS } from '../src/operator/assumptions';
 import type { Order, Transaction } from '../src/operator/schemas';
 import { loadRampActivityConfig, type RampActivityConfig } from '../src/config/ramps';
+import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../src/config/encryption';
+import { endUserWorkflowId } from '../src/client/ids';
+import { endUserSearchValue } from '../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../src/temporal/search-attributes';
-import { accountStateQuery, offRampTransactionSignal, onRampOrderSignal, onRampTransactionSignal } from '../workflows/messages';
+import { accountStateQuery, offRampLinkedSignal, offRampTransactionSignal, onRampOrderSignal, onRampTransactionSignal } from '../workflows/messages';
 import {
   type GasCheck,
   offRampWorkflowId,
@@ -23,6 +26,13 @@ import type { ActivityDeps } from './deps';
 import { callOperator } from './operator-failure';
 
 export const ACCOUNT_SETUP_WORKFLOW_ID = 'account-setup';
+
+/** findEndUserByWallet's answer. */
+export interface EndUserOfWallet {
+  endUserId: string;
+  /** The RampEndUserId value: the end user ID, or its pseudonym when encryption keys are configured. */
+  endUserSearchValue: string;
+}
 
 export function toTransactionSnapshot(tx: Transaction, readAt = new Date().toISOString()): TransactionSnapshot {
   return {
@@ -74,9 +84,11 @@ function visibilitySafe(value: string): string {
   return value;
 }
 
-export function createRampActivities({ operator, temporal, logger, ramps }: ActivityDeps) {
+export function createRampActivities({ operator, temporal, logger, ramps, encryption }: ActivityDeps) {
   let settings: RampActivityConfig | undefined = ramps;
   const config = () => (settings ??= loadRampActivityConfig());
+  let keys: Pick<PayloadEncryptionConfig, 'keys'> | undefined = encryption;
+  const encryptionKeys = () => (keys ??= loadEncryptionConfig());
 
   async function readTransaction(id: string): Promise<TransactionSnapshot> {
     return toTransactionSnapshot(await callOperator(() => operator.getTransaction(id)));
@@ -132,18 +144,40 @@ export function createRampActivities({ operator, temporal, logger, ramps }: Acti
     },
 
     /**
-     * The end user whose end-user/<id> workflow owns a deposit wallet, by the RampWalletId search attribute.
+     * The end user whose end-user/<id> workflow owns a deposit wallet, by the RampWalletId search attribute, and the
+     * value the off-ramp puts in RampEndUserId (the end user ID, or its pseudonym with encryption keys configured:
+     * src/temporal/end-user-pseudonym.ts). Recorded histories hold the older answer, the end user ID alone (string).
      * Visibility is eventually consistent: "not found" is thrown as retryable (the workflow bounds the attempts);
      * in practice the wallet exists long before anyone deposits to it.
      */
-    async findEndUserByWallet(input: { walletId: string }): Promise<string> {
+    async findEndUserByWallet(input: { walletId: string }): Promise<EndUserOfWallet> {
       const query = `WorkflowType = 'endUserWorkflow' AND RampWalletId = '${visibilitySafe(input.walletId)}'`;
       for await (const execution of temporal.workflow.list({ query, pageSize: 10 })) {
-        const endUserId = execution.typedSearchAttributes.get(EndUserId);
-        if (endUserId) return endUserId;
-        if (execution.workflowId.startsWith('end-user/')) return execution.workflowId.slice('end-user/'.length);
+        // The workflow ID names the user (RampEndUserId may be a pseudonym).
+        const endUserId = execution.workflowId.startsWith('end-user/')
+          ? execution.workflowId.slice('end-user/'.length)
+          : execution.typedSearchAttributes.get(EndUserId);
+        if (endUserId) return { endUserId, endUserSearchValue: endUserSearchValue(endUserId, encryptionKeys()) };
       }
       throw ApplicationFailure.create({ type: 'WalletOwnerNotFound', message: `no end-user workflow owns wallet ${input.walletId} (yet)` });
+    },
+
+    /**
+     * Tells end-user/<id> about one of its off-ramps (offRampLinked). An activity rather than a workflow signal so
+     * the off-ramp's history holds no end-user/<id> workflow ID in clear (the input is an encrypted payload).
+     * Failures never name the end user (their messages are stored in clear).
+     */
+    async linkOffRampToEndUser(input: { endUserId: string; depositTransactionId: string }): Promise<void> {
+      try {
+        await temporal.workflow.getHandle(endUserWorkflowId(input.endUserId)).signal(offRampLinkedSignal, { depositTransactionId: input.depositTransactionId });
+      } catch (error) {
+        const notFound = error instanceof WorkflowNotFoundError;
+        throw ApplicationFailure.create({
+          type: notFound ? 'EndUserWorkflowNotFound' : 'EndUserSignalFailed',
+          message: notFound ? 'the end user workflow of this deposit is not running' : `could not signal the end user workflow of this deposit (${error instanceof Error ? error.name : 'error'})`,
+          nonRetryable: notFound,
+        });
+      }
     },
 
     /**

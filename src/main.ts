@@ -129,6 +129,7 @@ async function main(): Promise<number> {
         logger,
         receiver: receiverConfig,
         ramps: loadRampActivityConfig(),
+        encryption,
       }),
     });
     const workerRun = worker.run();
@@ -146,7 +147,7 @@ async function main(): Promise<number> {
       namespace: temporalConfig.namespace,
       taskQueue: temporalConfig.taskQueue,
       timings,
-      ...(dataConverter ? { dataConverter } : {}),
+      ...(dataConverter ? { dataConverter, encryption } : {}),
     });
     const openAlerts = async () => (await ramp.listAlerts()).open.length;
     const health = {

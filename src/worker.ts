@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   const logger = createLogger({ name: 'worker' });
   installRuntime(loadObservabilityConfig()); // Prometheus metrics of the worker when TEMPORAL_METRICS_BIND_ADDRESS is set
   const temporalConfig = loadTemporalConfig();
-  const dataConverter = dataConverterFromConfig(loadEncryptionConfig());
+  const encryption = loadEncryptionConfig();
+  const dataConverter = dataConverterFromConfig(encryption);
   if (!temporalConfig.address) throw new Error('TEMPORAL_ADDRESS is required for a stand-alone worker (npm start runs a local one).');
   const operator = createOperatorClient(logger);
   const clientConnection = await connectClient(temporalConfig, temporalConfig.address);
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
     namespace: temporalConfig.namespace,
     taskQueue: temporalConfig.taskQueue,
     ...(dataConverter ? { dataConverter } : {}),
-    activities: createActivities({ operator: operator.client, temporal, logger }),
+    activities: createActivities({ operator: operator.client, temporal, logger, encryption }),
   });
   logger.info({ taskQueue: temporalConfig.taskQueue, namespace: temporalConfig.namespace }, 'Worker started');
   // Idempotent: every worker start creates or updates the gas-monitor and reconcile schedules.

@@ -28,6 +28,8 @@ const MAX_HISTORY_EVENTS = 2_000;
 
 export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   const { endUserId, timings } = input;
+  // Only the workflow ID (end-user/<id>) names the user in clear; the search attribute may be a pseudonym.
+  const endUserSearchValue = input.endUserSearchValue ?? endUserId;
   const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings, { heartbeat: true }));
 
   const state: EndUserState = {
@@ -83,7 +85,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   function publishSearchAttributes() {
     const status = state.wallet ? 'wallet-ready' : state.walletStatus === 'failed' ? 'wallet-failed' : 'wallet-pending';
     upsertSearchAttributes([
-      { key: EndUserId, value: endUserId },
+      { key: EndUserId, value: endUserSearchValue },
       { key: RampStatus, value: status },
       ...(state.wallet
         ? [
@@ -134,6 +136,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     await condition(allHandlersFinished);
     await continueAsNew<typeof endUserWorkflow>({
       endUserId,
+      ...(input.endUserSearchValue ? { endUserSearchValue: input.endUserSearchValue } : {}),
       timings,
       carried: { wallet: state.wallet, orphanWallets: state.orphanWallets, createdAt: state.createdAt, runs: state.runs, offRamps: state.offRamps, ...(state.unconfirmedCreations ? { unconfirmedCreations: state.unconfirmedCreations } : {}) },
     });

@@ -6,7 +6,8 @@
  *
  * Started by the first re-read transaction that belongs to the deposit (transaction/<id> signal-with-starts it, so
  * a sweep event that overtakes its deposit event still lands). It finds its end user from the deposit wallet
- * (RampWalletId) and tells end-user/<id>, which lists its deposits. Every step has a deadline (stepDeadlineMs):
+ * (RampWalletId) and tells end-user/<id>, which lists its deposits (through the linkOffRampToEndUser activity, so its
+ * history names no end-user/<id> workflow; RampEndUserId holds a pseudonym when payload encryption is on). Every step has a deadline (stepDeadlineMs):
  * when the next event is late the process polls the operator with backoff, so it reaches its end with no webhook
  * at all after the first. When the sweep does not start in time it is `stuck`: it checks the gas wallet's native
  * balance, raises one alert, and keeps waiting, so a late sweep (after the gas wallet is funded) still settles it.
@@ -79,6 +80,8 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     startedAt: new Date(startedAtMs).toISOString(),
   };
   let revision = 0;
+  /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by findEndUserByWallet). */
+  let endUserSearchValue: string | null = null;
 
   /** Applies a re-read snapshot if it moves the resource forward; never backwards. Answers whether it did. */
   function applyTransaction(role: OffRampRole, tx: TransactionSnapshot, fromEvent: boolean): boolean {
@@ -130,9 +133,20 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     return 'awaiting-deposit-confirmation';
   }
 
+  /** The settled fields come from the order; set before the step text that shows them (no command). */
+  function recordSettlement(): void {
+    if (!state.order) return;
+    state.fiatAmount = state.order.amountTo ?? undefined;
+    state.fiatCurrency = state.order.coinTo ?? undefined;
+    state.orderId = state.order.id;
+  }
+
   function publish(status: OffRampStatus): void {
     state.status = status;
     state.step = STEP_TEXT[status];
+    // A process that is settled at its first evaluation (events overtaken by a late start) publishes before the loop
+    // body ran: read the settlement here, or the step says "Settled: ? (order ?)".
+    if (status === 'settled') recordSettlement();
     if (status === 'settled') state.step = `Settled: ${state.fiatAmount ?? '?'} ${state.fiatCurrency ?? ''} (order ${state.orderId ?? '?'})`.replace('  ', ' ');
     if (status === 'failed' && state.failure) state.step = `Failed: ${state.failure.role} ${state.failure.transactionId} is ${state.failure.status}`;
     setCurrentDetails(`${state.step}\nDeposit ${depositTransactionId}${state.endUserId ? ` of end user ${state.endUserId}` : ' (unattributed)'}`);
@@ -140,7 +154,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       { key: RampDirection, value: 'off-ramp' },
       { key: RampStatus, value: status },
       { key: DepositTransactionId, value: depositTransactionId },
-      ...(state.endUserId ? [{ key: EndUserId, value: state.endUserId }] : []),
+      ...(endUserSearchValue ? [{ key: EndUserId, value: endUserSearchValue }] : []),
       ...(state.deposit ? [{ key: WalletId, value: state.deposit.walletId }] : []),
       ...(state.deposit?.network ? [{ key: Networks, value: [state.deposit.network] }] : []),
     ]);
@@ -203,16 +217,28 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   if (!state.deposit) await poll();
   if (state.deposit) {
     try {
-      state.endUserId = await lookup.findEndUserByWallet({ walletId: state.deposit.walletId });
+      // Recorded histories answer the end user ID alone (a string): then RampEndUserId is that ID, as it was.
+      const found: string | { endUserId: string; endUserSearchValue: string } = await lookup.findEndUserByWallet({ walletId: state.deposit.walletId });
+      state.endUserId = typeof found === 'string' ? found : found.endUserId;
+      endUserSearchValue = typeof found === 'string' ? found : found.endUserSearchValue;
     } catch {
       state.unattributed = true;
       log.warn('No end user owns the deposit wallet; the off-ramp runs unattributed', { depositTransactionId, walletId: state.deposit.walletId });
     }
     if (state.endUserId) {
-      try {
-        await getExternalWorkflowHandle(`end-user/${state.endUserId}`).signal(offRampLinkedSignal, { depositTransactionId });
-      } catch (error) {
-        log.warn('Could not tell the end user workflow about its deposit', { error: error instanceof Error ? error.message : String(error) });
+      if (patched('link-end-user-by-activity')) {
+        // An activity signals end-user/<id>: this history then holds no end-user workflow ID in clear.
+        try {
+          await activities.linkOffRampToEndUser({ endUserId: state.endUserId, depositTransactionId });
+        } catch (error) {
+          log.warn('Could not tell the end user workflow about its deposit', { error: error instanceof Error ? error.message : String(error) });
+        }
+      } else {
+        try {
+          await getExternalWorkflowHandle(`end-user/${state.endUserId}`).signal(offRampLinkedSignal, { depositTransactionId });
+        } catch (error) {
+          log.warn('Could not tell the end user workflow about its deposit', { error: error instanceof Error ? error.message : String(error) });
+        }
       }
     }
   }
@@ -228,11 +254,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       if (!state.order && orderId) applyOrder(await activities.readOrderSnapshot({ id: orderId }));
     }
     const next = evaluate();
-    if (next === 'settled' && state.order) {
-      state.fiatAmount = state.order.amountTo ?? undefined;
-      state.fiatCurrency = state.order.coinTo ?? undefined;
-      state.orderId = state.order.id;
-    }
+    if (next === 'settled') recordSettlement();
     if (next !== status) {
       status = next;
       stepStartedMs = Date.now();

@@ -57,6 +57,8 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
     startedAt: new Date(startedAtMs).toISOString(),
   };
   let revision = 0;
+  /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by the typed client). */
+  let endUserSearchValue: string | null = input.endUserId !== undefined ? (input.endUserSearchValue ?? input.endUserId) : null;
 
   function applyOrder(order: OrderSnapshot, fromEvent: boolean): void {
     if (order.orderReference !== orderReference) return;
@@ -81,9 +83,10 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
 
   setHandler(onRampOrderSignal, (order) => applyOrder(order, true));
   setHandler(onRampTransactionSignal, (tx) => applyDeposit(tx, true));
-  setHandler(onRampAttributionSignal, ({ endUserId, quote }) => {
+  setHandler(onRampAttributionSignal, ({ endUserId, endUserSearchValue: searchValue, quote }) => {
     if (state.endUserId && state.endUserId !== endUserId) return; // the first attribution wins
     state.endUserId = endUserId;
+    if (!endUserSearchValue || searchValue) endUserSearchValue = searchValue ?? endUserId;
     state.unattributed = false;
     if (quote && !state.quote) state.quote = quote;
     revision += 1;
@@ -110,9 +113,17 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
     return 'awaiting-order';
   }
 
+  /** The settled fields come from the deposit (or the order); set before the step text that shows them (no command). */
+  function recordSettlement(): void {
+    if (!state.deposit) return;
+    state.cryptoAmount = state.deposit.amount ?? state.order?.amountTo ?? undefined;
+    state.asset = state.deposit.asset ?? state.order?.coinTo ?? undefined;
+  }
+
   function publish(status: OnRampStatus): void {
     state.status = status;
     state.step = STEP_TEXT[status];
+    if (status === 'settled') recordSettlement(); // settled at the first evaluation: before the loop body ran
     if (status === 'settled') state.step = `Settled: ${state.cryptoAmount ?? '?'} ${state.asset ?? ''} to the master wallet (transaction ${state.deposit?.id ?? '?'})`;
     const network = state.deposit?.network ?? (state.order?.chainTo ? NETWORK_OF_CHAIN[state.order.chainTo] : undefined);
     setCurrentDetails(`${state.step}\nOrder reference ${orderReference}${state.endUserId ? ` of end user ${state.endUserId}` : ' (unattributed)'}`);
@@ -120,7 +131,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
       { key: RampDirection, value: 'on-ramp' },
       { key: RampStatus, value: status },
       { key: OrderReference, value: orderReference },
-      ...(state.endUserId ? [{ key: EndUserId, value: state.endUserId }] : []),
+      ...(state.endUserId && endUserSearchValue ? [{ key: EndUserId, value: endUserSearchValue }] : []),
       ...(network ? [{ key: Networks, value: [network] }] : []),
     ]);
   }
@@ -132,10 +143,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   let publishedRevision = revision;
   for (;;) {
     const next = evaluate();
-    if (next === 'settled' && state.deposit) {
-      state.cryptoAmount = state.deposit.amount ?? state.order?.amountTo ?? undefined;
-      state.asset = state.deposit.asset ?? state.order?.coinTo ?? undefined;
-    }
+    if (next === 'settled') recordSettlement();
     if (next !== status || revision !== publishedRevision) {
       if (next !== status) {
         stepStartedMs = Date.now();

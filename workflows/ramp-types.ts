@@ -239,6 +239,8 @@ export interface OnRampQuoteShown {
 export interface OnRampInput extends RampProcessSettings {
   orderReference: string;
   endUserId?: string;
+  /** RampEndUserId: the end user's pseudonym with payload encryption (typed client); absent: endUserId. */
+  endUserSearchValue?: string;
   quote?: OnRampQuoteShown;
 }
 
@@ -264,6 +266,8 @@ export interface OnRampState {
 
 export interface OnRampAttribution {
   endUserId: string;
+  /** RampEndUserId: the end user's pseudonym with payload encryption (typed client); absent: endUserId. */
+  endUserSearchValue?: string;
   quote?: OnRampQuoteShown;
 }
 

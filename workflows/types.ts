@@ -49,6 +49,11 @@ export interface OrphanWallet {
 
 export interface EndUserInput {
   endUserId: string;
+  /**
+   * The RampEndUserId value: the end user's pseudonym when payload encryption is on (the typed client computes it,
+   * src/temporal/end-user-pseudonym.ts). Absent (older starts): the end user ID.
+   */
+  endUserSearchValue?: string;
   timings: WorkflowTimings;
   /** Carried over by continue-as-new. */
   carried?: EndUserCarriedState;

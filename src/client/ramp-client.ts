@@ -11,8 +11,9 @@ import { loadWorkflowTimings } from '../config/timings';
 import type { Env } from '../config/env';
 import { connectClient } from '../temporal/connection';
 import type { DataConverter } from '@temporalio/common';
-import { loadEncryptionConfig } from '../config/encryption';
+import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../config/encryption';
 import { dataConverterFromConfig } from '../temporal/data-converter';
+import { endUserSearchValue, endUserSearchValues, isEndUserPseudonym } from '../temporal/end-user-pseudonym';
 import { accountSetupWorkflow } from '../../workflows/account-setup';
 import { accountStateQuery, endUserStateQuery, ensureDepositWalletUpdate, setupAccountUpdate } from '../../workflows/messages';
 import { endUserWorkflow } from '../../workflows/end-user';
@@ -32,7 +33,7 @@ import { parseQuoteRequest } from './quote-input';
 // ---- ramps (issue 5)
 import type { onRampWorkflow } from '../../workflows/onramp';
 import { offRampStateQuery, onRampAttributionSignal, onRampStateQuery } from '../../workflows/messages';
-import { offRampWorkflowId, type OffRampState, type OnRampQuoteShown, onRampWorkflowId, type OnRampState } from '../../workflows/ramp-types';
+import { offRampWorkflowId, type OffRampState, type OnRampAttribution, type OnRampQuoteShown, onRampWorkflowId, type OnRampState } from '../../workflows/ramp-types';
 import { DepositTransactionId, EndUserId, OrderReference, RampDirection, RampStatus } from '../temporal/search-attributes';
 import { InvalidInputError } from './errors';
 
@@ -49,6 +50,11 @@ export interface RampClientOptions {
   ownsConnection?: boolean;
   /** Payload encryption (dataConverterFromConfig); connect() reads PAYLOAD_ENCRYPTION_KEYS itself. */
   dataConverter?: DataConverter;
+  /**
+   * The encryption keys (loadEncryptionConfig()), for the end user pseudonym in RampEndUserId
+   * (src/temporal/end-user-pseudonym.ts). Pass the same keys as the data converter's; connect() does.
+   */
+  encryption?: Pick<PayloadEncryptionConfig, 'keys'>;
 }
 
 export interface RampClientConnectOptions {
@@ -75,6 +81,7 @@ export class RampClient {
   readonly #accountSetupWorkflowId: string;
   readonly #now: () => number;
   readonly #ownsConnection: boolean;
+  readonly #encryption: Pick<PayloadEncryptionConfig, 'keys'> | undefined;
 
   constructor(options: RampClientOptions) {
     this.temporal = new Client({ connection: options.connection, namespace: options.namespace, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) });
@@ -84,6 +91,7 @@ export class RampClient {
     this.#accountSetupWorkflowId = options.accountSetupWorkflowId ?? ACCOUNT_SETUP_WORKFLOW_ID;
     this.#now = options.now ?? Date.now;
     this.#ownsConnection = options.ownsConnection ?? false;
+    this.#encryption = options.encryption;
   }
 
   /** Connects with TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TEMPORAL_TASK_QUEUE (+ TLS, API key) and RAMP_* timings. */
@@ -91,7 +99,8 @@ export class RampClient {
     const env = options.env ?? process.env;
     const config = loadTemporalConfig(env);
     const address = options.address ?? config.address ?? `${config.devServer.ip}:${config.devServer.port}`;
-    const dataConverter = dataConverterFromConfig(loadEncryptionConfig(env));
+    const encryption = loadEncryptionConfig(env);
+    const dataConverter = dataConverterFromConfig(encryption);
     const connection = await connectClient(config, address);
     return new RampClient({
       connection,
@@ -99,7 +108,7 @@ export class RampClient {
       taskQueue: config.taskQueue,
       timings: options.timings ?? loadWorkflowTimings(env),
       ownsConnection: true,
-      ...(dataConverter ? { dataConverter } : {}),
+      ...(dataConverter ? { dataConverter, encryption } : {}),
       ...(options.accountSetupWorkflowId ? { accountSetupWorkflowId: options.accountSetupWorkflowId } : {}),
     });
   }
@@ -121,7 +130,7 @@ export class RampClient {
       workflowId: endUserWorkflowId(id),
       taskQueue: this.#taskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
-      args: [{ endUserId: id, timings: this.#timings }],
+      args: [{ endUserId: id, ...this.#searchValueField(id), timings: this.#timings }],
     });
     return this.temporal.workflow.executeUpdateWithStart(ensureDepositWalletUpdate, { startWorkflowOperation });
   }
@@ -242,12 +251,12 @@ export class RampClient {
         }
       : undefined;
     const workflowId = onRampWorkflowId(orderReference);
-    await this.temporal.workflow.signalWithStart<typeof onRampWorkflow, [{ endUserId: string; quote?: OnRampQuoteShown }]>('onRampWorkflow', {
+    await this.temporal.workflow.signalWithStart<typeof onRampWorkflow, [OnRampAttribution]>('onRampWorkflow', {
       workflowId,
       taskQueue: this.#taskQueue,
-      args: [{ orderReference, endUserId: id, timings: this.#timings, ...(quote ? { quote } : {}) }],
+      args: [{ orderReference, endUserId: id, ...this.#searchValueField(id), timings: this.#timings, ...(quote ? { quote } : {}) }],
       signal: onRampAttributionSignal,
-      signalArgs: [{ endUserId: id, ...(quote ? { quote } : {}) }],
+      signalArgs: [{ endUserId: id, ...this.#searchValueField(id), ...(quote ? { quote } : {}) }],
     });
     return { workflowId, ...(quote ? { quote } : {}) };
   }
@@ -277,7 +286,10 @@ export class RampClient {
   /** On-ramp and off-ramp processes (newest first), by end user and/or status, from Temporal visibility. */
   async listProcesses(filter: { endUserId?: string; status?: string; direction?: 'on-ramp' | 'off-ramp'; limit?: number } = {}): Promise<RampProcessSummary[]> {
     const clauses = [filter.direction ? `RampDirection = '${filter.direction}'` : `RampDirection IN ('on-ramp', 'off-ramp')`];
-    if (filter.endUserId !== undefined) clauses.push(`RampEndUserId = '${parseEndUserId(filter.endUserId)}'`);
+    const endUserId = filter.endUserId === undefined ? undefined : parseEndUserId(filter.endUserId);
+    // With encryption keys, RampEndUserId holds the user's pseudonym (one per key, after a rotation) or, for
+    // processes started before encryption was on, the ID itself: search for all of them.
+    if (endUserId !== undefined) clauses.push(`RampEndUserId IN (${endUserSearchValues(endUserId, this.#encryption).map((value) => `'${value}'`).join(', ')})`);
     if (filter.status !== undefined) {
       if (!/^[a-z-]{1,40}$/.test(filter.status)) throw new InvalidInputError('Invalid status', ['status: lower-case letters and dashes only']);
       clauses.push(`RampStatus = '${filter.status}'`);
@@ -290,7 +302,8 @@ export class RampClient {
         workflowId: execution.workflowId,
         direction: attributes.get(RampDirection) === 'on-ramp' ? 'on-ramp' : 'off-ramp',
         status: attributes.get(RampStatus) ?? 'unknown',
-        endUserId: attributes.get(EndUserId) ?? null,
+        // A pseudonym is not an end user ID: answer the ID searched for, else null.
+        endUserId: endUserId ?? clearEndUserId(attributes.get(EndUserId)),
         orderReference: attributes.get(OrderReference) ?? null,
         depositTransactionId: attributes.get(DepositTransactionId) ?? null,
         running: execution.status.name === 'RUNNING',
@@ -300,6 +313,11 @@ export class RampClient {
       if (found.length >= limit) break;
     }
     return found;
+  }
+
+  /** `{ endUserSearchValue }` (the pseudonym) when encryption keys are configured; nothing otherwise (older workers ignore it). */
+  #searchValueField(endUserId: string): { endUserSearchValue?: string } {
+    return this.#encryption?.keys.length ? { endUserSearchValue: endUserSearchValue(endUserId, this.#encryption) } : {};
   }
 
   // ------------------------------------------------------------------------------------------ operations (issue 6)
@@ -332,10 +350,15 @@ function requestOf(quote: QuoteResult): QuoteRequestInput {
 
 // ---- ramps (issue 5)
 
+function clearEndUserId(value: string | undefined): string | null {
+  return value === undefined || isEndUserPseudonym(value) ? null : value;
+}
+
 export interface RampProcessSummary {
   workflowId: string;
   direction: 'on-ramp' | 'off-ramp';
   status: string;
+  /** Null when unattributed, or when RampEndUserId holds a pseudonym (encryption on) and no endUserId was searched for. */
   endUserId: string | null;
   orderReference: string | null;
   depositTransactionId: string | null;

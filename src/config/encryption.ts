@@ -1,5 +1,5 @@
 /**
- * Payload encryption and the codec server's settings (docs/architecture-security.md).
+ * Payload encryption and the codec server's settings (docs/architecture.md, "Security").
  *
  * PAYLOAD_ENCRYPTION_KEYS=`<id>:<base64 of 32 bytes>[,<id>:<base64>...]`: the first key encrypts every new payload,
  * the others only decrypt payloads written under them (rotation: put the new key first, keep the old ones until no

@@ -1,8 +1,9 @@
 /**
  * The data converter every Temporal client and worker of the product uses. With PAYLOAD_ENCRYPTION_KEYS set it
  * adds the AES-256-GCM codec (src/temporal/encryption-codec.ts); without, undefined (the SDK default).
- * Search attributes, workflow IDs and failure messages are not payloads: they stay in clear
- * (docs/architecture-security.md says what that means for end user IDs).
+ * Search attributes, workflow IDs and failure messages are not payloads: they stay in clear; RampEndUserId holds a
+ * pseudonym with keys configured (src/temporal/end-user-pseudonym.ts;
+ * docs/architecture.md, "Security").
  */
 import type { DataConverter } from '@temporalio/common';
 import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../config/encryption';

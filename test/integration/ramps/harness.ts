@@ -10,6 +10,7 @@ import type { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../../../activities';
 import { RampClient } from '../../../src/client/ramp-client';
+import type { PayloadEncryptionConfig } from '../../../src/config/encryption';
 import { loadOperatorConfig, SecretString } from '../../../src/config/operator';
 import type { ReceiverConfig } from '../../../src/config/receiver';
 import { createLogger, type Logger } from '../../../src/logging';
@@ -70,6 +71,8 @@ export interface StackOptions {
   temporalTimeoutMs?: number;
   /** Payload encryption for the worker and the typed client (pass a `client` built with the same converter). */
   dataConverter?: DataConverter;
+  /** The converter's keys: the activities and the typed client derive the end user pseudonym (RampEndUserId) from them. */
+  encryption?: Pick<PayloadEncryptionConfig, 'keys'>;
 }
 
 export async function startRampStack(client: Client, connection: Connection, options: StackOptions = {}): Promise<RampStack> {
@@ -103,6 +106,7 @@ export async function startRampStack(client: Client, connection: Connection, opt
       temporal: client,
       logger,
       ramps: { gasWalletId: gas.id, gasMinimums: { ETH: '0.002', TRX: '30' }, alertWebhookTimeoutMs: 1000, alertsWorkflowId },
+      encryption: options.encryption ?? { keys: [] },
     }),
     undefined,
     options.dataConverter ? { dataConverter: options.dataConverter } : {},
@@ -121,7 +125,7 @@ export async function startRampStack(client: Client, connection: Connection, opt
   const receiver = await startReceiver(receiverConfig, { temporal: options.receiverTemporal ?? client, taskQueue: worker.taskQueue, timings, logger });
   await operator.createRecipients('transaction', [receiver.recipientUrls.transaction]);
   await operator.createRecipients('order', [receiver.recipientUrls.order]);
-  const ramp = new RampClient({ connection, namespace: testServer().namespace, taskQueue: worker.taskQueue, timings, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) });
+  const ramp = new RampClient({ connection, namespace: testServer().namespace, taskQueue: worker.taskQueue, timings, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}), ...(options.encryption ? { encryption: options.encryption } : {}) });
   return {
     sandbox,
     operator,
