@@ -28,6 +28,7 @@ import { formatSummary, runDemo } from './demo/demo';
 import { createLogger } from './logging';
 import { RampMetrics } from './observability/metrics';
 import { startSandbox } from './sandbox/server';
+import { untilStopSignal } from './services/until-stop-signal';
 import { devServerCodecArgs, startCodecServer } from './temporal/codec-server';
 import { dataConverterFromConfig } from './temporal/data-converter';
 import { installRuntime } from './temporal/runtime';
@@ -199,10 +200,7 @@ async function main(): Promise<number> {
       return exitCode;
     }
     say('\nServing. Press Ctrl-C to stop.');
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await untilStopSignal();
     say('\nStopping...');
     await stopAll();
     say('Stopped.');

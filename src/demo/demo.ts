@@ -70,6 +70,21 @@ async function follow<S extends { status: string; step: string }>(
   return last;
 }
 
+/** Bounds a step of the story, so a demo that cannot proceed says so instead of waiting forever. */
+async function within<T>(what: string, timeoutMs: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} did not finish within ${timeoutMs} ms (is the worker failing? see its log)`)), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function nativeBalance(wallet: { balances?: Array<{ asset: string; amount: string; network?: string }> }, asset: string): bigint {
   const entry = wallet.balances?.find((balance) => balance.asset === asset);
   return entry ? parseAmount(entry.amount) : 0n;
@@ -81,7 +96,7 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   const runTag = randomUUID().slice(0, 8);
 
   say('\n== 1. Account setup (master and gas wallets, webhook recipients)');
-  const account = await ramp.setupAccount();
+  const account = await within('account setup', options.scenarioTimeoutMs, ramp.setupAccount());
   say(`    master wallet ${account.masterWallet.walletId}, gas wallet ${account.gasWallet.walletId}`);
   for (const wallet of [account.masterWallet, account.gasWallet]) {
     for (const entry of wallet.addresses) say(`      ${wallet.role.padEnd(6)} ${entry.network.padEnd(26)} ${entry.address}`);
@@ -93,7 +108,11 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   results.push({ scenario: 'account setup', expected: 'ready', actual: 'ready', ok: true, details: `gas wallet ${account.gasWallet.walletId}` });
 
   say('\n== 2. Two end users get their deposit wallets');
-  const [alice, bob] = await Promise.all([ramp.ensureDepositWallet('demo-alice'), ramp.ensureDepositWallet('demo-bob')]);
+  const [alice, bob] = await within(
+    'deposit wallets',
+    options.scenarioTimeoutMs,
+    Promise.all([ramp.ensureDepositWallet('demo-alice'), ramp.ensureDepositWallet('demo-bob')]),
+  );
   const aliceTron = alice.addresses.find((entry) => entry.network === TRON)!.address;
   const bobTron = bob.addresses.find((entry) => entry.network === TRON)!.address;
   say(`    demo-alice: wallet ${alice.walletId}, Tron ${aliceTron}`);

@@ -3,10 +3,11 @@
  * No silent skip: if the CLI cannot be provisioned or the server does not start, this throws and the run fails
  * with the reason.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { ensureTemporalCli, PROJECT_ROOT } from '../../src/temporal/install-cli';
+import { ensureTemporalCli } from '../../src/temporal/install-cli';
 import { startDevServer } from '../../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker';
 
@@ -24,8 +25,8 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as { __temporalDevServer?: typeof server }).__temporalDevServer = server;
 
   // Bundle the workflows once for the run; every test worker reuses it instead of re-bundling.
-  const outDir = path.join(PROJECT_ROOT, '.data', 'test');
-  mkdirSync(outDir, { recursive: true });
+  // In the system temp folder, not .data/, so that clearing the product's data never pulls it from under a run.
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'ramp-test-bundle-'));
   const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: undefined });
   const bundlePath = path.join(outDir, `workflow-bundle-${process.pid}.js`);
   writeFileSync(bundlePath, bundle.code);

@@ -9,7 +9,9 @@ import Ajv from 'ajv';
 import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
+import { loadApiConfig } from '../../src/config/api';
 import { loadOperatorConfig } from '../../src/config/operator';
+import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadTemporalConfig } from '../../src/config/temporal';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -61,16 +63,33 @@ describe('docker-compose.yml', () => {
     expect(validate({ services: { worker: { image: 'x', ports: 'not-a-list', restart: 42 } } })).toBe(false);
   });
 
-  test('runs Temporal on PostgreSQL, the Web UI, and our worker built from the Dockerfile', () => {
+  test('runs Temporal on PostgreSQL, the Web UI, and our worker, receiver and API built from the Dockerfile', () => {
     const { services } = compose;
     expect(services.postgresql?.image).toMatch(/^postgres:/);
     expect(services.temporal?.environment?.DB).toBe('postgres12');
     expect(services['temporal-ui']?.image).toMatch(/^temporalio\/ui:/);
     expect(services.worker?.build).toBe('.');
+    expect(services.receiver?.command).toEqual(['npm', 'run', 'receiver']);
+    expect(services.api?.command).toEqual(['npm', 'run', 'api']);
   });
 
   test("our services' commands are scripts of package.json and their environment is what our config reads", () => {
-    const env = { OPERATOR_BASE_URL: 'https://operator.example', OPERATOR_EMAIL: 'ops@example.com', OPERATOR_PASSCODE: 'x', TEMPORAL_DB_PASSWORD: 'x' };
+    const env = {
+      OPERATOR_BASE_URL: 'https://operator.example',
+      OPERATOR_EMAIL: 'ops@example.com',
+      OPERATOR_PASSCODE: 'x',
+      TEMPORAL_DB_PASSWORD: 'x',
+      RECEIVER_PUBLIC_URL: 'https://hooks.example',
+      RECEIVER_TRANSACTION_SECRET: 'a'.repeat(32),
+      RECEIVER_ORDER_SECRET: 'b'.repeat(32),
+      API_KEY: 'k'.repeat(32),
+    };
+    // What each service's entry point loads on top of the Temporal and operator settings.
+    const extraConfig: Record<string, (env: Record<string, string>) => unknown> = {
+      worker: () => undefined,
+      receiver: (resolved) => loadReceiverConfig(resolved),
+      api: (resolved) => loadApiConfig(resolved),
+    };
     const ours = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
     expect(ours.length).toBeGreaterThan(0);
     for (const [, service] of ours) {
@@ -85,6 +104,8 @@ describe('docker-compose.yml', () => {
       expect(temporal.namespace).toBe('ramp-orchestrator');
       const operator = loadOperatorConfig(resolved);
       expect(operator.baseUrl).toBe('https://operator.example');
+      expect(extraConfig[script!]).toBeDefined();
+      expect(() => extraConfig[script!]!(resolved)).not.toThrow();
     }
   });
 

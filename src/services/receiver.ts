@@ -1,0 +1,48 @@
+/**
+ * `npm run receiver`: the HTTPS webhook receiver alone, for deployments (docker-compose runs it). It connects to
+ * TEMPORAL_ADDRESS and hands each delivery to Temporal before answering 200.
+ */
+import { Client } from '@temporalio/client';
+import { createOperatorClient } from '../app/operator-from-config';
+import { loadEncryptionConfig } from '../config/encryption';
+import { loadObservabilityConfig } from '../config/observability';
+import { loadReceiverConfig } from '../config/receiver';
+import { loadTemporalConfig } from '../config/temporal';
+import { loadWorkflowTimings } from '../config/timings';
+import { createLogger } from '../logging';
+import { RampMetrics } from '../observability/metrics';
+import { connectClient } from '../temporal/connection';
+import { dataConverterFromConfig } from '../temporal/data-converter';
+import { startReceiver } from '../webhooks/receiver';
+import { untilStopSignal } from './until-stop-signal';
+
+async function main(): Promise<void> {
+  const logger = createLogger({ name: 'receiver' });
+  const temporalConfig = loadTemporalConfig();
+  if (!temporalConfig.address) throw new Error('TEMPORAL_ADDRESS is required for a stand-alone receiver (npm start runs a local one).');
+  const observability = loadObservabilityConfig();
+  const dataConverter = dataConverterFromConfig(loadEncryptionConfig());
+  const connection = await connectClient(temporalConfig, temporalConfig.address);
+  const temporal = new Client({ connection, namespace: temporalConfig.namespace, ...(dataConverter ? { dataConverter } : {}) });
+  const receiver = await startReceiver(loadReceiverConfig(), {
+    temporal,
+    taskQueue: temporalConfig.taskQueue,
+    timings: loadWorkflowTimings(),
+    logger,
+    observability: {
+      operator: createOperatorClient(logger).client,
+      timeoutMs: observability.readinessTimeoutMs,
+      metricsToken: observability.metricsToken,
+      metrics: new RampMetrics({ logger }),
+      logger,
+    },
+  });
+  await untilStopSignal();
+  await receiver.close();
+  await connection.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
