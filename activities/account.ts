@@ -1,8 +1,9 @@
 import { Context } from '@temporalio/activity';
 import { GAS_WALLET_EXTERNAL_ID, MASTER_WALLET_EXTERNAL_ID, NETWORKS } from '../src/operator/assumptions';
-import { accountStateQuery, walletCreatedSignal } from '../workflows/messages';
+import { accountWalletJournalUpdate, walletCreatedSignal } from '../workflows/messages';
 import type { AccountWalletRole } from '../workflows/types';
 import type { ActivityDeps } from './deps';
+import { assertTimeToCreate, readJournalInTime } from './creation-guard';
 import { callOperator } from './operator-failure';
 import type { CreatedWallet } from './wallets';
 
@@ -19,15 +20,17 @@ export function createAccountActivities({ operator, temporal, logger }: Activity
      * end user's deposit wallet, docs/architecture-wallets.md).
      */
     async createAccountWallet(input: { role: AccountWalletRole; workflowId: string }): Promise<CreatedWallet> {
+      const startedAtMs = Date.now();
       const { attempt } = Context.current().info;
       const owner = temporal.workflow.getHandle(input.workflowId);
       if (attempt > 1) {
-        const journaled = (await owner.query(accountStateQuery)).journal[input.role];
+        const journaled = await readJournalInTime(owner.executeUpdate(accountWalletJournalUpdate, { args: [input.role] }), startedAtMs);
         if (journaled) {
           logger.info({ role: input.role, walletId: journaled.walletId, attempt }, 'Account wallet already journaled; not creating another');
           return { walletId: journaled.walletId, externalUserId: journaled.externalUserId };
         }
       }
+      assertTimeToCreate(startedAtMs);
       const externalUserId = ACCOUNT_WALLET_EXTERNAL_IDS[input.role];
       const wallet = await callOperator(() => operator.createWallet({ networks: [NETWORKS.ethereum, NETWORKS.tron], externalUserId }));
       Context.current().heartbeat({ walletId: wallet.id });

@@ -1,8 +1,9 @@
 import { Context } from '@temporalio/activity';
 import { NETWORKS } from '../src/operator/assumptions';
-import { endUserStateQuery, walletCreatedSignal } from '../workflows/messages';
+import { depositWalletJournalUpdate, walletCreatedSignal } from '../workflows/messages';
 import type { AddressOnNetwork } from '../workflows/types';
 import type { ActivityDeps } from './deps';
+import { assertTimeToCreate, readJournalInTime } from './creation-guard';
 import { callOperator } from './operator-failure';
 
 export interface CreatedWallet {
@@ -25,15 +26,17 @@ export function createWalletActivities({ operator, temporal, logger }: ActivityD
      * operator answered does not create a second one.
      */
     async createDepositWallet(input: { endUserId: string; workflowId: string }): Promise<CreatedWallet> {
+      const startedAtMs = Date.now();
       const { attempt } = Context.current().info;
       const owner = temporal.workflow.getHandle(input.workflowId);
       if (attempt > 1) {
-        const state = await owner.query(endUserStateQuery);
-        if (state.journaledWallet) {
-          logger.info({ endUserId: input.endUserId, walletId: state.journaledWallet.walletId, attempt }, 'Wallet already journaled; not creating another');
-          return { walletId: state.journaledWallet.walletId, externalUserId: state.journaledWallet.externalUserId };
+        const journaled = await readJournalInTime(owner.executeUpdate(depositWalletJournalUpdate), startedAtMs);
+        if (journaled) {
+          logger.info({ endUserId: input.endUserId, walletId: journaled.walletId, attempt }, 'Wallet already journaled; not creating another');
+          return { walletId: journaled.walletId, externalUserId: journaled.externalUserId };
         }
       }
+      assertTimeToCreate(startedAtMs);
       const externalUserId = depositWalletExternalId(input.endUserId);
       const unconfirmedAttempts = unconfirmedAttemptsSoFar();
       // Recorded before the request: a later attempt learns that this one sent CreateWallet (see below).

@@ -23,7 +23,7 @@ import {
 import type { RampActivities } from '../activities';
 import { Networks, RampStatus } from '../src/temporal/search-attributes';
 import { operatorActivityOptions } from './activity-options';
-import { accountStateQuery, setupAccountUpdate, walletCreatedSignal } from './messages';
+import { accountStateQuery, setupAccountUpdate, walletCreatedSignal, accountWalletJournalUpdate } from './messages';
 import type {
   AccountRecipient,
   AccountSetupInput,
@@ -68,6 +68,8 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
   let covered = 0;
 
   setHandler(accountStateQuery, () => state);
+  // Handlers register no command, so adding one keeps old histories replaying.
+  setHandler(accountWalletJournalUpdate, (role) => state.journal[role] ?? null);
   setHandler(walletCreatedSignal, (created) => {
     const role = created.role;
     if (!role || !ROLES.includes(role)) return;

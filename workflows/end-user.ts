@@ -19,7 +19,7 @@ import {
 } from '@temporalio/workflow';
 import type { RampActivities } from '../activities';
 import { EndUserId, Networks, RampStatus, WalletId } from '../src/temporal/search-attributes';
-import { endUserStateQuery, ensureDepositWalletUpdate, offRampLinkedSignal, walletCreatedSignal } from './messages';
+import { endUserStateQuery, ensureDepositWalletUpdate, offRampLinkedSignal, walletCreatedSignal, depositWalletJournalUpdate } from './messages';
 import { operatorActivityOptions } from './activity-options';
 import type { DepositWallet, EndUserInput, EndUserState } from './types';
 
@@ -45,6 +45,8 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   let walletRequested = false;
 
   setHandler(endUserStateQuery, () => state);
+  // Handlers register no command, so adding one keeps old histories replaying.
+  setHandler(depositWalletJournalUpdate, () => state.journaledWallet ?? null);
   // Issue 5: each off-ramp of this user's deposits reports itself (no command, so no patch needed for old histories).
   setHandler(offRampLinkedSignal, ({ depositTransactionId }) => {
     const offRamps = (state.offRamps ??= []);

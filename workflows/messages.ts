@@ -13,13 +13,20 @@ import type {
   UnknownEventRecord,
   WebhookEventSignal,
 } from './ramp-types';
-import type { AccountSetupResult, AccountSetupState, DepositWallet, EndUserState, WalletCreatedSignal } from './types';
+import type { AccountSetupResult, AccountSetupState, AccountWalletRole, DepositWallet, EndUserState, WalletCreatedSignal } from './types';
 
 // ---- end-user/<endUserId>
 /** Creates the user's deposit wallet if needed and answers its addresses once they exist. */
 export const ensureDepositWalletUpdate = defineUpdate<DepositWallet, []>('ensureDepositWallet');
 /** Written by the wallet-creation activity as soon as the operator answers: a journal that survives a worker crash. */
 export const walletCreatedSignal = defineSignal<[WalletCreatedSignal]>('walletCreated');
+/**
+ * Read of the wallet-creation journal by a retried creation activity. An update, not a query: a query answers from
+ * the last completed workflow task and can miss a journal signal the server accepted but the workflow has not yet
+ * processed; an update is handled after every signal received before it.
+ */
+export const depositWalletJournalUpdate = defineUpdate<WalletCreatedSignal | null, []>('depositWalletJournal');
+export const accountWalletJournalUpdate = defineUpdate<WalletCreatedSignal | null, [AccountWalletRole]>('accountWalletJournal');
 export const endUserStateQuery = defineQuery<EndUserState>('endUserState');
 
 // ---- account-setup (issue 4)
