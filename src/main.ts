@@ -14,7 +14,7 @@ import { startApiServer } from './api/server';
 import { useTemporalServer } from './app/temporal-server';
 import { createOperatorClient } from './app/operator-from-config';
 import { RampClient } from './client/ramp-client';
-import { loadApiConfig } from './config/api';
+import { DEV_API_KEY, loadApiConfig } from './config/api';
 import { parseDurationMs } from './config/duration';
 import { loadOpsConfig } from './config/ops';
 import { loadRampActivityConfig } from './config/ramps';
@@ -175,7 +175,9 @@ async function main(): Promise<number> {
       health: { ...health, metrics: new RampMetrics({ temporal, openAlerts, logger }) },
     });
     stoppers.push(() => api.close());
-    say(`[api] HTTP API on ${api.url} (Authorization: Bearer <API_KEY>); /healthz, /readyz and /metrics on it and the receiver`);
+    // The dev key is public (sandbox mode only); a configured API_KEY is never printed.
+    const keyHint = process.env.API_KEY ? '<API_KEY>' : `${DEV_API_KEY} (dev key; set API_KEY to change it)`;
+    say(`[api] HTTP API on ${api.url} (Authorization: Bearer ${keyHint}); /healthz, /readyz and /metrics on it and the receiver`);
     const uiLink = server.uiUrl ? `${server.uiUrl}/namespaces/${temporalConfig.namespace}/workflows` : undefined;
     if (uiLink) say(`[temporal] Web UI: ${uiLink}`);
 
