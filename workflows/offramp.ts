@@ -29,6 +29,7 @@ import { operatorActivityOptions } from './activity-options';
 import { offRampLinkedSignal, offRampStateQuery, offRampTransactionSignal } from './messages';
 import {
   type AlertInput,
+  type GasCheck,
   isConfirmedOrLater,
   isFailedTransaction,
   type OffRampInput,
@@ -176,6 +177,17 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     if (found.order) applyOrder(found.order);
   }
 
+  /** Runs an operator read; a failure is recorded and logged, and the loop simply reads again later. */
+  async function tolerate(what: string, read: () => Promise<void>): Promise<void> {
+    try {
+      await read();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      state.lastFailure = { what, message, at: new Date().toISOString() };
+      log.warn('Operator read failed; the off-ramp keeps waiting and reads again', { depositTransactionId, what, error: message });
+    }
+  }
+
   async function alert(kind: AlertInput['kind'], message: string, details: AlertInput['details']): Promise<void> {
     try {
       await alerts.raiseAlert({ kind, message, workflowId: workflowInfo().workflowId, details });
@@ -191,7 +203,15 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   async function markStuck(): Promise<void> {
     state.stuckSince = new Date().toISOString();
     const network = state.deposit?.network ?? 'unknown';
-    const gas = await activities.checkGasWallet({ network });
+    let gas: GasCheck;
+    try {
+      gas = await activities.checkGasWallet({ network });
+    } catch (error) {
+      // A gas check that cannot be made must not end the process (least of all when gas is the problem): alert anyway.
+      const message = error instanceof Error ? error.message : String(error);
+      state.lastFailure = { what: 'gas wallet check', message, at: new Date().toISOString() };
+      gas = { gasWalletId: null, network, asset: '?', balance: null, minimum: '?', shortfall: false, checkedAt: new Date().toISOString(), error: message };
+    }
     state.gasCheck = gas;
     revision += 1;
     if (state.alertsRaised > 0) return;
@@ -214,7 +234,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
 
   // The first snapshot usually is the deposit itself; otherwise (reordered events) read it.
   await condition(() => revision > 0, timings.activityStartToCloseMs);
-  if (!state.deposit) await poll();
+  if (!state.deposit) await tolerate('deposit read', poll);
   if (state.deposit) {
     try {
       // Recorded histories answer the end user ID alone (a string): then RampEndUserId is that ID, as it was.
@@ -251,7 +271,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     if (status === 'awaiting-settlement' || status === 'settled') {
       // The completion event names the order transaction; the fiat amount is on its order.
       const orderId = state.orderTransaction?.orderId ?? state.sweep?.orderId;
-      if (!state.order && orderId) applyOrder(await activities.readOrderSnapshot({ id: orderId }));
+      if (!state.order && orderId) await tolerate('order read', async () => applyOrder(await activities.readOrderSnapshot({ id: orderId })));
     }
     const next = evaluate();
     if (next === 'settled') recordSettlement();
@@ -276,7 +296,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     if (await condition(() => revision !== seen, waitMs)) continue;
     if (Date.now() < deadlineMs) continue;
     // The next event is late: ask the operator.
-    await poll();
+    await tolerate('poll', poll);
     if (late) pollDelayMs = Math.min(pollDelayMs * 2, timings.pollMaximumMs);
     if (evaluate() === 'awaiting-sweep' && !state.stuckSince) await markStuck();
   }

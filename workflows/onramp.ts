@@ -10,7 +10,7 @@
  * Each step has a deadline; a late event makes it poll Get Order / Get Transaction with backoff. Before the
  * first order event there is nothing to poll (the operator has no lookup by reference), so it waits.
  */
-import { condition, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, log, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RampActivities } from '../activities';
 import { EndUserId, Networks, OrderReference, RampDirection, RampStatus } from '../src/temporal/search-attributes';
 import { operatorActivityOptions } from './activity-options';
@@ -168,9 +168,16 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
     if (await condition(() => revision !== seen, waitMs)) continue;
     if (!state.order || Date.now() < deadlineMs) continue;
     state.polls += 1;
-    const found = await activities.pollOnRamp({ orderId: state.order.id, ...(state.deposit ? { transactionId: state.deposit.id } : {}) });
-    applyOrder(found.order, false);
-    if (found.deposit) applyDeposit(found.deposit, false);
+    try {
+      const found = await activities.pollOnRamp({ orderId: state.order.id, ...(state.deposit ? { transactionId: state.deposit.id } : {}) });
+      applyOrder(found.order, false);
+      if (found.deposit) applyDeposit(found.deposit, false);
+    } catch (error) {
+      // A failed poll is noted and tried again at the next one: it never ends the process.
+      const message = error instanceof Error ? error.message : String(error);
+      state.lastFailure = { what: 'poll', message, at: new Date().toISOString() };
+      log.warn('Operator poll failed; the on-ramp keeps waiting and polls again', { orderReference: state.orderReference, error: message });
+    }
     if (late) pollDelayMs = Math.min(pollDelayMs * 2, timings.pollMaximumMs);
   }
   state.endedAt = new Date().toISOString();

@@ -144,6 +144,8 @@ export interface RouterInput {
 }
 
 export interface RouterState {
+  /** The last operator read that failed (the process keeps going and tries again), for people looking in. */
+  lastFailure?: { what: string; message: string; at: string };
   kind: ResourceKind;
   resourceId: string;
   eventsReceived: number;
@@ -187,6 +189,8 @@ export interface GasCheck {
 }
 
 export interface OffRampState {
+  /** The last operator read that failed (the process keeps going and tries again), for people looking in. */
+  lastFailure?: { what: string; message: string; at: string };
   depositTransactionId: string;
   status: OffRampStatus;
   /** Human-readable step, also the Web UI's current details. */
@@ -245,6 +249,8 @@ export interface OnRampInput extends RampProcessSettings {
 }
 
 export interface OnRampState {
+  /** The last operator read that failed (the process keeps going and tries again), for people looking in. */
+  lastFailure?: { what: string; message: string; at: string };
   orderReference: string;
   status: OnRampStatus;
   step: string;

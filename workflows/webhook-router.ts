@@ -7,7 +7,7 @@
  * Several deliveries that arrive together are coalesced into one read. It ends as soon as its inbox is empty;
  * a later delivery for the same resource starts a new run under the same ID (its history stays small).
  */
-import { condition, log, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { condition, log, proxyActivities, setCurrentDetails, setHandler, sleep } from '@temporalio/workflow';
 import type { RampActivities } from '../activities';
 import { operatorActivityOptions } from './activity-options';
 import { routerStateQuery, webhookEventSignal } from './messages';
@@ -31,14 +31,36 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
 
   // Started by signal-with-start: the first event is in the inbox before this line runs.
   await condition(() => inbox.length > 0, timings.activityStartToCloseMs);
+  // The receiver already answered 200: this run is the event's only copy, so a failed read or forward (operator
+  // outage, a 404 while the operator's read lags its own webhook) keeps the batch and tries again with backoff.
+  const giveUpAtMs = Date.now() + timings.processTimeoutMs;
+  let retryDelayMs = timings.pollInitialMs;
   while (inbox.length > 0) {
     const batch = inbox.splice(0);
+    try {
+      await handle(batch);
+      retryDelayMs = timings.pollInitialMs;
+    } catch (error) {
+      if (Date.now() >= giveUpAtMs) throw error;
+      inbox.unshift(...batch);
+      const message = error instanceof Error ? error.message : String(error);
+      state.lastFailure = { what: `re-read or forward of ${kind} ${resourceId}`, message, at: new Date().toISOString() };
+      log.warn('Router could not finish; retrying', { kind, resourceId, retryInMs: retryDelayMs, error: message });
+      setCurrentDetails(`Re-read or forward of ${kind} ${resourceId} failed; retrying in ${Math.round(retryDelayMs / 1000)} s`);
+      await sleep(retryDelayMs);
+      retryDelayMs = Math.min(retryDelayMs * 2, timings.pollMaximumMs);
+    }
+  }
+  setCurrentDetails(`Forwarded to ${state.forwardedTo.join(', ') || 'nobody'}`);
+  return state;
+
+  async function handle(batch: WebhookEventSignal[]): Promise<void> {
     setCurrentDetails(`Re-reading ${kind} ${resourceId} after ${batch.map((event) => event.eventType).join(', ')}`);
     if (kind === 'transaction') {
       const tx = await activities.readTransactionSnapshot({ id: resourceId });
       if (tx.status === state.lastStatus) {
         state.duplicates += batch.length;
-        continue;
+        return;
       }
       state.lastStatus = tx.status;
       const route = routeTransaction(tx);
@@ -61,7 +83,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
       const order = await activities.readOrderSnapshot({ id: resourceId });
       if (order.status === state.lastStatus) {
         state.duplicates += batch.length;
-        continue;
+        return;
       }
       state.lastStatus = order.status;
       if (order.direction === 'off-ramp') {
@@ -72,8 +94,6 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
       }
     }
   }
-  setCurrentDetails(`Forwarded to ${state.forwardedTo.join(', ') || 'nobody'}`);
-  return state;
 
   function remember(workflowId: string) {
     if (!state.forwardedTo.includes(workflowId)) state.forwardedTo.push(workflowId);

@@ -2,7 +2,7 @@
  * Every error the API answers is JSON: `{ error: { code, message, issues? } }`. Internal failures answer a
  * generic message (details go to the log, never to the caller).
  */
-import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { QueryRejectedError, ServiceError, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
@@ -66,6 +66,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (type) {
       logger.warn({ method: req.method, path: req.route ? String((req.route as { path?: unknown }).path) : req.path, type }, 'API request failed');
       return sendError(res, 502, 'upstream_failed', `The request could not be completed (${type}); it can be retried`);
+    }
+    if (error instanceof WorkflowFailedError || error instanceof WorkflowUpdateFailedError || error instanceof ServiceError || error instanceof QueryRejectedError) {
+      // Temporal or a workflow failed without an operator verdict (timeout, unavailable, rejected query): retryable.
+      logger.warn({ method: req.method, err: error }, 'API request failed upstream');
+      return sendError(res, 502, 'upstream_failed', 'The request could not be completed; it can be retried');
     }
     logger.error({ method: req.method, err: error }, 'API request failed unexpectedly');
     return sendError(res, 500, 'internal_error', 'Internal error');

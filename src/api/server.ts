@@ -3,6 +3,7 @@ import { listen } from '../app/listen';
 import type { Logger } from 'pino';
 import { RampClient } from '../client/ramp-client';
 import { type ApiConfig, loadApiConfig } from '../config/api';
+import { loadObservabilityConfig } from '../config/observability';
 import { createLogger } from '../logging';
 import { createApiApp } from './app';
 import type { HealthRouterOptions } from '../observability/health';
@@ -29,7 +30,17 @@ export async function startApiServer(options: StartApiOptions = {}): Promise<Run
   const logger = options.logger ?? createLogger({ name: 'ramp-api' });
   const owned = options.ramp ? undefined : await RampClient.connect();
   const ramp = options.ramp ?? owned!;
-  const health = options.health ?? (owned ? { temporal: owned.temporal, metrics: new RampMetrics({ temporal: owned.temporal, logger }) } : undefined);
+  const observability = loadObservabilityConfig();
+  const health =
+    options.health ??
+    (owned
+      ? {
+          temporal: owned.temporal,
+          metrics: new RampMetrics({ temporal: owned.temporal, logger }),
+          metricsToken: observability.metricsToken,
+          timeoutMs: observability.readinessTimeoutMs,
+        }
+      : undefined);
   const server = http.createServer(createApiApp({ ramp, apiKey: config.apiKey, logger, ...(health ? { health } : {}) }));
   const listening = await listen(server, config.port, config.host, 'http');
   logger.info({ url: listening.url }, 'HTTP API listening');

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, DEFAULT_ROUTES, MAX_PAGE_SIZE, type RouteName, type Routes } from '../operator/assumptions';
+import { registerSecret } from '../logging';
 import { durationMs } from './duration';
 import { type Env, parseSection } from './env';
 
@@ -13,6 +14,8 @@ export class SecretString {
 
   constructor(value: string) {
     this.#value = value;
+    // Known to the logger and to operator error messages, which scrub it wherever it turns up (e.g. echoed back).
+    registerSecret(value);
   }
 
   reveal(): string {

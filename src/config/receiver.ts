@@ -97,7 +97,18 @@ export function orderRecipientUrl(config: UrlConfig): string {
   return `${config.publicUrl}/webhooks/orders/${config.orderSecret.reveal()}`;
 }
 
-/** A recipient URL with its secret segment hidden, fit for logs, history and the Web UI. */
+/**
+ * A recipient URL fit for logs, history and the Web UI: ours keep their path up to the hidden secret segment;
+ * anyone else's (another system's recipient on the same account) keep only their origin, since we cannot know
+ * where their credential sits. Query strings and fragments are always dropped.
+ */
 export function redactedRecipientUrl(url: string): string {
-  return url.replace(/\/webhooks\/(transactions|orders)\/[^/?#]+/, '/webhooks/$1/[REDACTED]').replace(/\/[^/?#]{24,}$/, '/[REDACTED]');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return '[REDACTED URL]';
+  }
+  const ours = /^(.*\/webhooks\/(?:transactions|orders))\/[^/]+\/?$/.exec(parsed.pathname);
+  return `${parsed.origin}${ours ? ours[1] : ''}/[REDACTED]`;
 }

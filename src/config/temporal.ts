@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { registerSecret } from '../logging';
 import { booleanFlag, type Env, parseSection, port } from './env';
 
 /**
@@ -37,6 +38,7 @@ export interface TemporalConfig {
 
 export function loadTemporalConfig(env: Env = process.env, projectRoot = path.resolve(__dirname, '..', '..')): TemporalConfig {
   const raw = parseSection('Temporal', temporalSchema, env);
+  if (raw.TEMPORAL_API_KEY) registerSecret(raw.TEMPORAL_API_KEY);
   // An API key (Temporal Cloud) implies TLS, as in Temporal's own tools.
   const tlsWanted = raw.TEMPORAL_TLS || !!raw.TEMPORAL_API_KEY || !!raw.TEMPORAL_TLS_CERT;
   return {

@@ -90,7 +90,7 @@ export class RampMetrics {
     return (req: Request, res: Response, next: NextFunction) => {
       const match = /^\/webhooks\/([^/]+)\//.exec(req.path);
       if (req.method === 'POST' && match) {
-        const kind = KINDS[match[1]!] ?? 'other';
+        const kind = Object.hasOwn(KINDS, match[1]!) ? KINDS[match[1]!]! : 'other';
         res.once('finish', () => this.deliveries.inc({ kind, answer: String(res.statusCode) }));
       }
       next();

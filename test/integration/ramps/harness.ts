@@ -73,6 +73,8 @@ export interface StackOptions {
   dataConverter?: DataConverter;
   /** The converter's keys: the activities and the typed client derive the end user pseudonym (RampEndUserId) from them. */
   encryption?: Pick<PayloadEncryptionConfig, 'keys'>;
+  /** Overrides of the ramp timings (e.g. a short activity budget to provoke failed reads). */
+  timings?: Partial<WorkflowTimings>;
 }
 
 export async function startRampStack(client: Client, connection: Connection, options: StackOptions = {}): Promise<RampStack> {
@@ -97,7 +99,7 @@ export async function startRampStack(client: Client, connection: Connection, opt
   await sandboxCall(sandbox, 'PUT', '/sandbox/v1/account', { masterWalletId: master.id, gasWalletId: gas.id });
   if (options.gasTrx !== '0') await sandboxCall(sandbox, 'POST', `/sandbox/v1/wallets/${gas.id}/balances`, { asset: 'TRX', amount: options.gasTrx ?? '1000' });
 
-  const timings = rampTimings();
+  const timings = { ...rampTimings(), ...options.timings };
   // Issue 6: each stack has its own incident store (tests share one dev server).
   const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
   const worker = await startTestWorker(

@@ -3,6 +3,7 @@
  * transaction/<id> routers -> offramp/<depositId> on the real dev server, with real activities.
  */
 import type { Client, Connection } from '@temporalio/client';
+import { routerStateQuery } from '../../../workflows/messages';
 import { offRampWorkflowId } from '../../../workflows/ramp-types';
 import { connectTestClient } from '../../helpers/temporal';
 import { depositCrypto, endUserWithWallet, offRampEnded, postToReceiver, type RampStack, recordHistory, sandboxCall, startRampStack, waitFor } from './harness';
@@ -50,6 +51,23 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     expect(listed[0]).toMatchObject({ workflowId: offRampWorkflowId(depositId), direction: 'off-ramp', depositTransactionId: depositId });
     await recordHistory(client, offRampWorkflowId(depositId), 'offramp-settled');
     await recordHistory(client, `transaction/${depositId}`, 'transaction-router');
+  });
+
+  test('operator reads failing for longer than an activity may retry still settle: routers and processes keep trying', async () => {
+    // Every Get Transaction fails (503) for a while, longer than the 1 s schedule-to-close budget of one read: the
+    // router that holds the only copy of an already-answered webhook must not give up, nor must the off-ramp.
+    stack = await startRampStack(client, connection, { timings: { activityScheduleToCloseMs: 1_000, activityStartToCloseMs: 500 } });
+    const user = await endUserWithWallet(stack);
+    stack.sandbox.setFaults({ api: { fail: 1, routes: ['getTransaction'] } });
+    const depositId = await depositCrypto(stack, user.address);
+    const router = await waitFor('the router to record a failed read', async () => {
+      const state = await client.workflow.getHandle(`transaction/${depositId}`).query(routerStateQuery).catch(() => undefined);
+      return state?.lastFailure ? state : undefined;
+    });
+    expect(router.lastFailure?.what).toContain(depositId);
+    stack.sandbox.setFaults({});
+    const state = await offRampEnded(stack, depositId);
+    expect(state.status).toBe('settled');
   });
 
   test('every event delivered twice settles once', async () => {
