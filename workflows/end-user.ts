@@ -128,7 +128,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
       () =>
         (walletRequested && !state.wallet) ||
         workflowInfo().continueAsNewSuggested ||
-        workflowInfo().historyLength > MAX_HISTORY_EVENTS,
+        workflowInfo().historyLength > (input.continueAsNewAfterEvents ?? MAX_HISTORY_EVENTS),
     );
     if (walletRequested && !state.wallet) {
       await createWallet();
@@ -140,6 +140,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
       endUserId,
       ...(input.endUserSearchValue ? { endUserSearchValue: input.endUserSearchValue } : {}),
       timings,
+      ...(input.continueAsNewAfterEvents ? { continueAsNewAfterEvents: input.continueAsNewAfterEvents } : {}),
       carried: { wallet: state.wallet, orphanWallets: state.orphanWallets, createdAt: state.createdAt, runs: state.runs, offRamps: state.offRamps, ...(state.unconfirmedCreations ? { unconfirmedCreations: state.unconfirmedCreations } : {}) },
     });
   }

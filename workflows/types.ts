@@ -55,6 +55,8 @@ export interface EndUserInput {
    */
   endUserSearchValue?: string;
   timings: WorkflowTimings;
+  /** History length after which the run continues as new (default 2,000; tests pass a small one). */
+  continueAsNewAfterEvents?: number;
   /** Carried over by continue-as-new. */
   carried?: EndUserCarriedState;
 }

@@ -14,6 +14,7 @@ import type { OperatorClient } from '../../src/operator/client';
 import { RampClient } from '../../src/client/ramp-client';
 import { endUserWorkflowId } from '../../src/client/ids';
 import { EndUserId, WalletId } from '../../src/temporal/search-attributes';
+import { endUserWorkflow } from '../../workflows/end-user';
 import { endUserStateQuery } from '../../workflows/messages';
 import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../helpers/temporal';
 
@@ -107,6 +108,29 @@ describe('end-user workflow on the real Temporal dev server', () => {
     const state = await client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery);
     expect(state.journaledWallet?.walletId).toBe('wallet-1');
     expect(state.orphanWallets).toEqual([]);
+  });
+
+  test('continues as new before its history grows large, carrying the wallet; callers keep getting it', async () => {
+    const { created, operator } = countingOperator();
+    running = await startTestWorker(createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }) }));
+    const endUserId = `long-${Date.now()}`;
+    const handle = await client.workflow.start(endUserWorkflow, {
+      workflowId: endUserWorkflowId(endUserId),
+      taskQueue: running.taskQueue,
+      args: [{ endUserId, timings: fastTimings(), continueAsNewAfterEvents: 40 }],
+    });
+    const ramp = rampClient(running.taskQueue);
+    const first = await ramp.ensureDepositWallet(endUserId);
+    // Each call adds events (update accepted and completed, workflow tasks) until the run hands over.
+    for (let call = 0; call < 15; call += 1) expect(await ramp.ensureDepositWallet(endUserId)).toEqual(first);
+
+    const state = await client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery);
+    expect(state.runs).toBeGreaterThan(1);
+    expect(state.wallet).toEqual(first);
+    expect(created).toHaveLength(1);
+    const latest = await client.workflow.getHandle(endUserWorkflowId(endUserId)).describe();
+    expect(latest.runId).not.toBe(handle.firstExecutionRunId);
+    expect(latest.typedSearchAttributes.get(WalletId)).toBe(first.walletId);
   });
 
   test('an invalid end user ID is refused before reaching Temporal', async () => {
