@@ -6,6 +6,7 @@ import type { ActivityDeps } from './deps';
 import { assertTimeToCreate, readJournalInTime } from './creation-guard';
 import { callOperator } from './operator-failure';
 import type { CreatedWallet } from './wallets';
+import { cancellable } from './cancellable';
 
 export const ACCOUNT_WALLET_EXTERNAL_IDS: Record<AccountWalletRole, string> = {
   master: MASTER_WALLET_EXTERNAL_ID,
@@ -24,7 +25,7 @@ export function createAccountActivities({ operator, temporal, logger }: Activity
       const { attempt } = Context.current().info;
       const owner = temporal.workflow.getHandle(input.workflowId);
       if (attempt > 1) {
-        const journaled = await readJournalInTime(owner.executeUpdate(accountWalletJournalUpdate, { args: [input.role] }), startedAtMs);
+        const journaled = await readJournalInTime(cancellable(temporal, () => owner.executeUpdate(accountWalletJournalUpdate, { args: [input.role] })), startedAtMs);
         if (journaled) {
           logger.info({ role: input.role, walletId: journaled.walletId, attempt }, 'Account wallet already journaled; not creating another');
           return { walletId: journaled.walletId, externalUserId: journaled.externalUserId };

@@ -13,6 +13,7 @@ import { raiseAlertUpdate, resolveAlertUpdate } from '../workflows/messages';
 import { ALERTS_WORKFLOW_ID, incidentKey, type RaiseAlertAnswer, type ResolveAlertAnswer } from '../workflows/ops-types';
 import type { AlertInput } from '../workflows/ramp-types';
 import type { ActivityDeps } from './deps';
+import { cancellable } from './cancellable';
 
 export function createAlertActivities({ logger, ramps, temporal }: ActivityDeps) {
   let settings: RampActivityConfig | undefined = ramps;
@@ -57,10 +58,10 @@ export function createAlertActivities({ logger, ramps, temporal }: ActivityDeps)
   return {
     async raiseAlert(alert: AlertInput): Promise<{ delivered: 'log' | 'log+webhook' | 'deduplicated'; key: string; isNew: boolean }> {
       const key = incidentKey(alert.kind, alert.details);
-      const answer: RaiseAlertAnswer = await temporal.workflow.executeUpdateWithStart(raiseAlertUpdate, {
+      const answer: RaiseAlertAnswer = await cancellable(temporal, () => temporal.workflow.executeUpdateWithStart(raiseAlertUpdate, {
         args: [{ ...alert, key, requestId: requestId() }],
         startWorkflowOperation: storeOperation(),
-      });
+      }));
       if (!answer.notify) return { delivered: 'deduplicated', key, isNew: false };
       // Once per incident: the raise that opened it logs on its first attempt; its retries only retry the webhook.
       if (answer.isNew) logger.error({ alert: { kind: alert.kind, key, workflowId: alert.workflowId, ...alert.details } }, `ALERT ${alert.kind}: ${alert.message}`);
@@ -71,10 +72,10 @@ export function createAlertActivities({ logger, ramps, temporal }: ActivityDeps)
     /** Closes the incident of this kind and subject (same key rule as raiseAlert); a no-op when none is open. */
     async resolveAlert(input: { kind: AlertInput['kind']; details: AlertInput['details']; resolution: string }): Promise<{ key: string; wasOpen: boolean }> {
       const key = incidentKey(input.kind, input.details);
-      const answer: ResolveAlertAnswer = await temporal.workflow.executeUpdateWithStart(resolveAlertUpdate, {
+      const answer: ResolveAlertAnswer = await cancellable(temporal, () => temporal.workflow.executeUpdateWithStart(resolveAlertUpdate, {
         args: [{ key, requestId: requestId(), resolution: input.resolution }],
         startWorkflowOperation: storeOperation(),
-      });
+      }));
       if (!answer.notify) return { key, wasOpen: false };
       if (answer.wasOpen) logger.info({ alertResolved: { kind: input.kind, key, firstSeen: answer.incident?.firstSeen ?? null, occurrences: answer.incident?.occurrences ?? null } }, `RESOLVED ${input.kind}: ${input.resolution}`);
       await postWebhook(`[ramp-orchestrator] RESOLVED ${input.kind}: ${input.resolution}`);

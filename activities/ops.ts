@@ -22,6 +22,7 @@ import type { WorkflowTimings } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import { callOperator } from './operator-failure';
 import { compareDecimals, createRampActivities, toOrderSnapshot, toTransactionSnapshot } from './ramps';
+import { cancellable } from './cancellable';
 
 /** value x times, exactly (BigInt), as a decimal string. */
 export function multiplyDecimal(value: string, times: number): string {
@@ -145,7 +146,7 @@ export function createOpsActivities(deps: ActivityDeps) {
         let walletId: string;
         let endUserId: string | null = null;
         try {
-          const state = await temporal.workflow.getHandle(workflowId).query(endUserStateQuery);
+          const state = await cancellable(temporal, () => temporal.workflow.getHandle(workflowId).query(endUserStateQuery));
           if (!state.wallet) continue;
           walletId = state.wallet.walletId;
           endUserId = state.endUserId;

@@ -24,6 +24,7 @@ import {
 import type { WorkflowTimings } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import { callOperator } from './operator-failure';
+import { cancellable } from './cancellable';
 
 export const ACCOUNT_SETUP_WORKFLOW_ID = 'account-setup';
 
@@ -228,7 +229,7 @@ export function createRampActivities({ operator, temporal, logger, ramps, encryp
       let gasWalletId = config().gasWalletId ?? null;
       if (!gasWalletId) {
         try {
-          const state = await temporal.workflow.getHandle(ACCOUNT_SETUP_WORKFLOW_ID).query(accountStateQuery);
+          const state = await cancellable(temporal, () => temporal.workflow.getHandle(ACCOUNT_SETUP_WORKFLOW_ID).query(accountStateQuery));
           gasWalletId = state.wallets.gas?.walletId ?? null;
         } catch (error) {
           if (!(error instanceof WorkflowNotFoundError)) throw error;

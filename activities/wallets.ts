@@ -5,6 +5,7 @@ import type { AddressOnNetwork } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import { assertTimeToCreate, readJournalInTime } from './creation-guard';
 import { callOperator } from './operator-failure';
+import { cancellable } from './cancellable';
 
 export interface CreatedWallet {
   walletId: string;
@@ -30,7 +31,7 @@ export function createWalletActivities({ operator, temporal, logger }: ActivityD
       const { attempt } = Context.current().info;
       const owner = temporal.workflow.getHandle(input.workflowId);
       if (attempt > 1) {
-        const journaled = await readJournalInTime(owner.executeUpdate(depositWalletJournalUpdate), startedAtMs);
+        const journaled = await readJournalInTime(cancellable(temporal, () => owner.executeUpdate(depositWalletJournalUpdate)), startedAtMs);
         if (journaled) {
           logger.info({ endUserId: input.endUserId, walletId: journaled.walletId, attempt }, 'Wallet already journaled; not creating another');
           return { walletId: journaled.walletId, externalUserId: journaled.externalUserId };

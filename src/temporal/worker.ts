@@ -14,6 +14,8 @@ export interface RampWorkerOptions {
   identity?: string;
   /** Payload codecs (encryption): src/temporal/data-converter.ts dataConverterFromConfig(). */
   dataConverter?: WorkerOptions['dataConverter'];
+  /** Longest wait for in-flight tasks on shutdown before giving up (default 30 s), so Ctrl-C always ends. */
+  shutdownForceTime?: WorkerOptions['shutdownForceTime'];
 }
 
 /** The project's worker: every workflow of workflows/index.ts and every activity, on one task queue. */
@@ -23,6 +25,7 @@ export function createRampWorker(options: RampWorkerOptions): Promise<Worker> {
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: options.activities,
+    shutdownForceTime: options.shutdownForceTime ?? '30s',
     ...(options.identity ? { identity: options.identity } : {}),
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),

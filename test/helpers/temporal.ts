@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, GracefulShutdownPeriodExpiredError, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { RampActivities } from '../../activities';
 import { createRampWorker } from '../../src/temporal/worker';
 import type { WorkflowTimings } from '../../workflows/types';
@@ -52,6 +52,7 @@ export async function startTestWorker(
     taskQueue,
     activities,
     workflowBundle: { codePath: bundlePath },
+    shutdownForceTime: '10s',
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
   });
   const running = worker.run();
@@ -60,7 +61,13 @@ export async function startTestWorker(
     taskQueue,
     async stop() {
       if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
+      try {
+        await running;
+      } catch (error) {
+        // A task that ignored cancellation past shutdownForceTime: the test is over, so say so and move on.
+        if (!(error instanceof GracefulShutdownPeriodExpiredError)) throw error;
+        process.stdout.write(`[test worker] ${taskQueue}: forced shutdown (${error.message})\n`);
+      }
       await connection.close();
     },
   };
