@@ -25,6 +25,7 @@ import {
 } from '@temporalio/workflow';
 import type { RampActivities } from '../activities';
 import { DepositTransactionId, EndUserId, Networks, RampDirection, RampStatus, WalletId } from '../src/temporal/search-attributes';
+import { failureNote, nextPollDelayMs, nextStepWait } from './step-timing';
 import { operatorActivityOptions } from './activity-options';
 import { offRampLinkedSignal, offRampStateQuery, offRampTransactionSignal } from './messages';
 import {
@@ -182,9 +183,8 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     try {
       await read();
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      state.lastFailure = { what, message, at: new Date().toISOString() };
-      log.warn('Operator read failed; the off-ramp keeps waiting and reads again', { depositTransactionId, what, error: message });
+      state.lastFailure = failureNote(what, error);
+      log.warn('Operator read failed; the off-ramp keeps waiting and reads again', { depositTransactionId, what, error: state.lastFailure.message });
     }
   }
 
@@ -208,9 +208,8 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       gas = await activities.checkGasWallet({ network });
     } catch (error) {
       // A gas check that cannot be made must not end the process (least of all when gas is the problem): alert anyway.
-      const message = error instanceof Error ? error.message : String(error);
-      state.lastFailure = { what: 'gas wallet check', message, at: new Date().toISOString() };
-      gas = { gasWalletId: null, network, asset: '?', balance: null, minimum: '?', shortfall: false, checkedAt: new Date().toISOString(), error: message };
+      state.lastFailure = failureNote('gas wallet check', error);
+      gas = { gasWalletId: null, network, asset: '?', balance: null, minimum: '?', shortfall: false, checkedAt: new Date().toISOString(), error: state.lastFailure.message };
     }
     state.gasCheck = gas;
     revision += 1;
@@ -288,16 +287,13 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       publish(status);
       break;
     }
-    const deadlineMs = stepStartedMs + timings.stepDeadlineMs;
-    const late = Date.now() >= deadlineMs;
+    const { deadlineMs, late, waitMs } = nextStepWait(timings, { startedAtMs, stepStartedMs, pollDelayMs });
     const seen = revision;
-    const remainingMs = startedAtMs + timings.processTimeoutMs - Date.now();
-    const waitMs = Math.max(1, Math.min(late ? pollDelayMs : deadlineMs - Date.now(), remainingMs));
     if (await condition(() => revision !== seen, waitMs)) continue;
     if (Date.now() < deadlineMs) continue;
     // The next event is late: ask the operator.
     await tolerate('poll', poll);
-    if (late) pollDelayMs = Math.min(pollDelayMs * 2, timings.pollMaximumMs);
+    if (late) pollDelayMs = nextPollDelayMs(timings, pollDelayMs);
     if (evaluate() === 'awaiting-sweep' && !state.stuckSince) await markStuck();
   }
   // Issue 6: the stranded-deposit incident closes when the deposit settles (the incident store sends the notice).

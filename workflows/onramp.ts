@@ -13,6 +13,7 @@
 import { condition, log, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RampActivities } from '../activities';
 import { EndUserId, Networks, OrderReference, RampDirection, RampStatus } from '../src/temporal/search-attributes';
+import { failureNote, nextPollDelayMs, nextStepWait } from './step-timing';
 import { operatorActivityOptions } from './activity-options';
 import { onRampAttributionSignal, onRampOrderSignal, onRampStateQuery, onRampTransactionSignal } from './messages';
 import {
@@ -159,12 +160,9 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
       publish(status);
       break;
     }
-    const deadlineMs = stepStartedMs + timings.stepDeadlineMs;
-    const late = Date.now() >= deadlineMs;
-    const seen = revision;
-    const remainingMs = startedAtMs + timings.processTimeoutMs - Date.now();
     // Without an order ID there is nothing to poll: wait for an event (or the process timeout).
-    const waitMs = Math.max(1, Math.min(!state.order ? remainingMs : late ? pollDelayMs : deadlineMs - Date.now(), remainingMs));
+    const { deadlineMs, late, waitMs } = nextStepWait(timings, { startedAtMs, stepStartedMs, pollDelayMs }, { canPoll: !!state.order });
+    const seen = revision;
     if (await condition(() => revision !== seen, waitMs)) continue;
     if (!state.order || Date.now() < deadlineMs) continue;
     state.polls += 1;
@@ -174,11 +172,10 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
       if (found.deposit) applyDeposit(found.deposit, false);
     } catch (error) {
       // A failed poll is noted and tried again at the next one: it never ends the process.
-      const message = error instanceof Error ? error.message : String(error);
-      state.lastFailure = { what: 'poll', message, at: new Date().toISOString() };
-      log.warn('Operator poll failed; the on-ramp keeps waiting and polls again', { orderReference: state.orderReference, error: message });
+      state.lastFailure = failureNote('poll', error);
+      log.warn('Operator poll failed; the on-ramp keeps waiting and polls again', { orderReference: state.orderReference, error: state.lastFailure.message });
     }
-    if (late) pollDelayMs = Math.min(pollDelayMs * 2, timings.pollMaximumMs);
+    if (late) pollDelayMs = nextPollDelayMs(timings, pollDelayMs);
   }
   state.endedAt = new Date().toISOString();
   return state;

@@ -10,6 +10,7 @@
 import { condition, log, proxyActivities, setCurrentDetails, setHandler, sleep } from '@temporalio/workflow';
 import type { RampActivities } from '../activities';
 import { operatorActivityOptions } from './activity-options';
+import { failureNote, nextPollDelayMs } from './step-timing';
 import { routerStateQuery, webhookEventSignal } from './messages';
 import { type RouterInput, type RouterState, routeTransaction, type WebhookEventSignal } from './ramp-types';
 
@@ -43,12 +44,11 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
     } catch (error) {
       if (Date.now() >= giveUpAtMs) throw error;
       inbox.unshift(...batch);
-      const message = error instanceof Error ? error.message : String(error);
-      state.lastFailure = { what: `re-read or forward of ${kind} ${resourceId}`, message, at: new Date().toISOString() };
-      log.warn('Router could not finish; retrying', { kind, resourceId, retryInMs: retryDelayMs, error: message });
+      state.lastFailure = failureNote(`re-read or forward of ${kind} ${resourceId}`, error);
+      log.warn('Router could not finish; retrying', { kind, resourceId, retryInMs: retryDelayMs, error: state.lastFailure.message });
       setCurrentDetails(`Re-read or forward of ${kind} ${resourceId} failed; retrying in ${Math.round(retryDelayMs / 1000)} s`);
       await sleep(retryDelayMs);
-      retryDelayMs = Math.min(retryDelayMs * 2, timings.pollMaximumMs);
+      retryDelayMs = nextPollDelayMs(timings, retryDelayMs);
     }
   }
   setCurrentDetails(`Forwarded to ${state.forwardedTo.join(', ') || 'nobody'}`);
