@@ -61,7 +61,7 @@ export interface DeliveryAttemptRecord {
   /** Set on the second copy of a duplicated delivery: the id of the original. */
   duplicateOf?: string;
   /** Set when the delivery was held back by the reorder fault or delayed by the delay fault. */
-  fault?: 'reorder' | 'delay' | 'drop' | 'drop-after-first';
+  fault?: 'reorder' | 'delay' | 'drop' | 'drop-after-first' | 'drop-after-budget';
 }
 
 interface DeliveryJob {
@@ -94,6 +94,8 @@ export class DeliveryEngine {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly held = new Map<string, DeliveryJob>();
   private readonly seenResources = new Set<string>();
+  /** Deliveries routed while a `deliverOnlyFirst` budget is set, counted from start or reset. */
+  private routedUnderBudget = 0;
   private readonly inFlight = new Set<ClientRequest>();
   private readonly agent: https.Agent;
   private readonly unfinished = new Set<string>();
@@ -141,6 +143,7 @@ export class DeliveryEngine {
     this.queues.clear();
     this.held.clear();
     this.seenResources.clear();
+    this.routedUnderBudget = 0;
     this.unfinished.clear();
     for (const request of this.inFlight) request.destroy(new Error('sandbox reset'));
     this.inFlight.clear();
@@ -159,6 +162,10 @@ export class DeliveryEngine {
       const key = `${recipient.id}/${event.resourceId}`;
       if (this.seenResources.has(key)) return this.recordDropped(job, 'drop-after-first');
       this.seenResources.add(key);
+    }
+    if (decision.deliverOnlyFirst !== undefined) {
+      if (this.routedUnderBudget >= decision.deliverOnlyFirst) return this.recordDropped(job, 'drop-after-budget');
+      this.routedUnderBudget += 1;
     }
     if (decision.drop) return this.recordDropped(job, 'drop');
     const copy = decision.duplicate ? { ...this.newJob(event, recipient), duplicateOf: job.id } : null;
@@ -304,7 +311,7 @@ export class DeliveryEngine {
     });
   }
 
-  private recordDropped(job: DeliveryJob, fault: 'drop' | 'drop-after-first'): void {
+  private recordDropped(job: DeliveryJob, fault: 'drop' | 'drop-after-first' | 'drop-after-budget'): void {
     this.record({ ...job, fault }, { outcome: 'dropped', final: true });
   }
 

@@ -14,6 +14,8 @@ export const deliveryFaultsSchema = z.strictObject({
   drop: probability.default(0),
   /** Deliver only the first event of each resource (per recipient); drop every later one. */
   dropAfterFirst: z.boolean().default(false),
+  /** Deliver only the first N deliveries routed since start or reset (all recipients together); drop every later one. */
+  deliverOnlyFirst: z.number().int().min(0).optional(),
   /** Probability that a delivery is sent twice. */
   duplicate: probability.default(0),
   /** Probability that a delivery's first attempt waits `delayMs` more. */

@@ -10,6 +10,7 @@ import { Random } from './random';
 export interface DeliveryDecision {
   drop: boolean;
   dropAfterFirst: boolean;
+  deliverOnlyFirst: number | undefined;
   duplicate: boolean;
   delayMs: number;
   reorder: boolean;
@@ -66,6 +67,7 @@ export class FaultController {
       return {
         drop: false,
         dropAfterFirst: false,
+        deliverOnlyFirst: undefined,
         duplicate: false,
         delayMs: 0,
         reorder: false,
@@ -74,6 +76,7 @@ export class FaultController {
     return {
       drop,
       dropAfterFirst: faults.dropAfterFirst,
+      deliverOnlyFirst: faults.deliverOnlyFirst,
       duplicate,
       delayMs: delay ? faults.delayMs : 0,
       reorder,

@@ -6,7 +6,7 @@ import type { Client, Connection } from '@temporalio/client';
 import { routerStateQuery } from '../../../workflows/messages';
 import { offRampWorkflowId } from '../../../workflows/ramp-types';
 import { connectTestClient } from '../../helpers/temporal';
-import { depositCrypto, endUserWithWallet, offRampEnded, postToReceiver, type RampStack, recordHistory, sandboxCall, startRampStack, waitFor } from './harness';
+import { depositCrypto, endUserWithWallet, offRampEnded, type RampStack, recordHistory, sandboxCall, startRampStack, waitFor } from './harness';
 
 describe('off-ramp process (sandbox + receiver + dev server)', () => {
   let client: Client;
@@ -78,6 +78,12 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     expect(state.status).toBe('settled');
     expect(stack.sandbox.deliveries().filter((attempt) => attempt.duplicateOf && attempt.outcome === 'delivered').length).toBeGreaterThan(0);
     expect(await runCount(offRampWorkflowId(depositId))).toBe(1);
+    expect(state.alertsRaised).toBe(0);
+    const endUser = await waitFor('end user to list the off-ramp', async () => {
+      const current = await stack!.ramp.getEndUser(user.endUserId);
+      return current.offRamps?.includes(depositId) ? current : undefined;
+    });
+    expect(endUser.offRamps).toEqual([depositId]);
   });
 
   test('reordered events settle', async () => {
@@ -89,16 +95,16 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
   });
 
   test('with every delivery after the first lost, polling still settles it', async () => {
-    stack = await startRampStack(client, connection, { sandbox: { faults: { deliveries: { drop: 1 } } } });
+    // The sandbox delivers its first webhook (the deposit's transaction-created) and drops every later one for good.
+    stack = await startRampStack(client, connection, { sandbox: { faults: { deliveries: { deliverOnlyFirst: 1 } } } });
     const user = await endUserWithWallet(stack);
     const depositId = await depositCrypto(stack, user.address);
-    // The one webhook that arrives: the deposit's transaction-created (every operator delivery is dropped).
-    const first = await postToReceiver(stack.receiver.recipientUrls.transaction, JSON.stringify({ data: { eventType: 'transaction-created', payload: { id: depositId } } }));
-    expect(first.status).toBe(200);
     const state = await offRampEnded(stack, depositId);
     expect(state).toMatchObject({ status: 'settled', fiatAmount: '858.18' });
     expect(state.polls).toBeGreaterThan(0);
-    expect(stack.sandbox.deliveries().filter((attempt) => attempt.outcome === 'delivered')).toHaveLength(0);
+    const delivered = stack.sandbox.deliveries().filter((attempt) => attempt.outcome === 'delivered');
+    expect(delivered.map((attempt) => [attempt.eventType, attempt.resourceId])).toEqual([['transaction-created', depositId]]);
+    expect(stack.sandbox.deliveries().filter((attempt) => attempt.fault === 'drop-after-budget').length).toBeGreaterThanOrEqual(4);
   });
 
   test('a gas shortfall ends stuck with one alert; funding the gas wallet lets it settle', async () => {
