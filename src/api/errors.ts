@@ -53,8 +53,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const bodyParserType = (error as { type?: unknown }).type;
     if (bodyParserType === 'entity.parse.failed') return sendError(res, 400, 'malformed_json', 'The request body is not valid JSON');
     if (bodyParserType === 'entity.too.large') return sendError(res, 413, 'body_too_large', 'The request body is too large');
-    if (typeof bodyParserType === 'string' && bodyParserType.startsWith('encoding.'))
-      return sendError(res, 415, 'unsupported_encoding', 'Unsupported request encoding');
+    if (typeof bodyParserType === 'string' && (bodyParserType.startsWith('encoding.') || bodyParserType === 'charset.unsupported'))
+      return sendError(res, 415, 'unsupported_encoding', 'Unsupported request encoding or charset');
     if (error instanceof ApiError) return sendError(res, error.status, error.code, error.message, error.issues);
     if (error instanceof InvalidInputError) return sendError(res, 400, 'invalid_input', error.message, error.issues);
     if (error instanceof NotFoundError) return sendError(res, 404, 'not_found', error.message);

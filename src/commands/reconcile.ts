@@ -1,5 +1,5 @@
 /**
- * `npm run reconcile [-- --json]`: runs the reconciliation workflow once (reconcile/manual-<time>) and prints its
+ * `npm run reconcile [-- --json]`: runs the reconciliation workflow once (ops/reconcile-manual-<ISO time>) and prints its
  * findings as a table, or as JSON with --json. A worker must be running. RECONCILE_TIMEOUT (default 10m) bounds
  * the wait. Exit code 0 when there are no findings, 2 when there are.
  */

@@ -86,7 +86,8 @@ describe('docker-compose.yml', () => {
     };
     // What each service's entry point loads on top of the Temporal and operator settings.
     const extraConfig: Record<string, (env: Record<string, string>) => unknown> = {
-      worker: () => undefined,
+      // The worker's account-setup activity registers the receiver's URLs, so it needs the receiver settings too.
+      worker: (resolved) => loadReceiverConfig(resolved),
       receiver: (resolved) => loadReceiverConfig(resolved),
       api: (resolved) => loadApiConfig(resolved),
     };

@@ -21,6 +21,9 @@ describe('API app: key, JSON errors', () => {
     const malformed = await request(app).post('/v1/quotes').set(AUTH).set('content-type', 'application/json').send('{"direction":');
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe('malformed_json');
+    const latin1 = await request(app).post('/v1/quotes').set(AUTH).set('content-type', 'application/json; charset=latin1').send('{}');
+    expect(latin1.status).toBe(415);
+    expect(latin1.body.error.code).toBe('unsupported_encoding');
   });
 
   test('an unexpected failure is a generic 500 without details', async () => {
