@@ -129,12 +129,16 @@ describe('sandbox auth rules', () => {
   });
 
   it('logs calls without tokens', async () => {
+    const auth = await login(sandbox);
+    await request(sandbox.url).get(NETWORKS_PATH).set(auth.headers).expect(200);
     const calls = await request(sandbox.url).get('/sandbox/v1/calls?route=currentVaultNetworks').expect(200);
     expect(calls.body.data.length).toBeGreaterThan(0);
     const records = calls.body.data as Array<{ route: string; status: number }>;
     expect(records.every((call) => call.route === 'currentVaultNetworks')).toBe(true);
     expect(records.map((call) => call.status)).toEqual(expect.arrayContaining([200, 401, 403]));
     const everything = await request(sandbox.url).get('/sandbox/v1/calls').expect(200);
-    expect(JSON.stringify(everything.body)).not.toMatch(/Bearer|csrf_token|passcode/i);
+    const logged = JSON.stringify(everything.body);
+    expect(logged).not.toMatch(/Bearer|csrf_token|passcode/i);
+    for (const secret of [auth.token, auth.csrf, PASSCODE]) expect(logged).not.toContain(secret);
   });
 });

@@ -43,11 +43,9 @@ describe('webhook delivery engine', () => {
       { timeScale: 0.0001, deliveryDelaysMs: [60_000, 300_000, 900_000, 1_800_000] },
       () => 500,
     );
-    const started = Date.now();
     publishTransactions(sandbox, 1);
     const final = await waitFor(() => finals(sandbox)[0], 'the delivery to end');
     expect(final).toMatchObject({ outcome: 'gave-up', attempt: 5, status: 500 });
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(receiver.received.map((delivery) => delivery.attempt)).toEqual(['1', '2', '3', '4', '5']);
     const attempts = sandbox.deliveries();
     expect(attempts.map((record) => record.outcome)).toEqual([
