@@ -12,6 +12,8 @@ const transform = {
 
 module.exports = {
   testTimeout: 60000,
+  // Test clients keep their gRPC connections open for the run (test/helpers/temporal.ts says why); exit when done.
+  forceExit: true,
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
   projects: [
     {

@@ -30,6 +30,11 @@ export function testServer() {
 export async function connectTestClient(options: { dataConverter?: DataConverter } = {}): Promise<{ client: Client; connection: Connection }> {
   const { address, namespace } = testServer();
   const connection = await Connection.connect({ address });
+  // The SDK retries a failed gRPC call from a timer; if that timer fires after the connection was closed it throws
+  // "Channel has been shut down" from the timer, failing whichever test file is running (seen in CI when a worker's
+  // abandoned activity call outlived its test). Test connections therefore stay open for the run (close() is a
+  // no-op), and jest's forceExit (jest.config.js) ends the process after the global teardown.
+  connection.close = () => Promise.resolve();
   return { client: new Client({ connection, namespace, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) }), connection };
 }
 
