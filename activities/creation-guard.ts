@@ -1,14 +1,23 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import type { Logger } from 'pino';
+import { NETWORKS } from '../src/operator/assumptions';
+import type { OperatorClient } from '../src/operator/client';
+import { walletCreatedSignal, walletCreationRequestedSignal } from '../workflows/messages';
+import type { AccountWalletRole, WalletCreatedSignal } from '../workflows/types';
+import { cancellable } from './cancellable';
+import { callOperator } from './operator-failure';
 
 /**
  * Guards of the wallet-creation activities against a "zombie" attempt: Temporal times an attempt out on the
  * server, but the activity function keeps running on the worker. An attempt that sent CreateWallet after its own
- * timeout would race the next attempt and leave an extra wallet. So an attempt reads the journal within a bounded
- * part of its time, and sends CreateWallet only while enough of its time is left for the answer to be journaled.
+ * timeout would race the next attempt and leave an extra wallet. So an attempt reads and writes the journal within
+ * a bounded part of its time, and sends CreateWallet only while enough of its time is left for the answer to be
+ * journaled.
  */
 
-/** Share of start-to-close a journal read may take. */
-const JOURNAL_READ_SHARE = 0.4;
+/** Share of start-to-close a journal read or write may take. */
+const JOURNAL_SHARE = 0.4;
 /** Share of start-to-close that must remain when CreateWallet is sent. */
 const CREATE_MIN_REMAINING_SHARE = 0.5;
 
@@ -20,16 +29,29 @@ function attemptTimeLeftMs(startedAtMs: number): number {
   return startedAtMs + Context.current().info.startToCloseTimeoutMs - Date.now();
 }
 
-/** Runs the journal read, or fails this attempt (retryable, nothing created) if it does not answer in time. */
-export async function readJournalInTime<T>(read: Promise<T>, startedAtMs: number): Promise<T> {
-  const budgetMs = Math.max(0, Math.min(attemptTimeLeftMs(startedAtMs), Context.current().info.startToCloseTimeoutMs * JOURNAL_READ_SHARE));
+/** Runs a journal read or write, or fails this attempt (retryable, nothing created) if it does not answer in time. */
+export async function journalInTime<T>(
+  call: Promise<T>,
+  startedAtMs: number,
+  what = 'the wallet journal',
+): Promise<T> {
+  const budgetMs = Math.max(
+    0,
+    Math.min(attemptTimeLeftMs(startedAtMs), Context.current().info.startToCloseTimeoutMs * JOURNAL_SHARE),
+  );
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      read,
+      call,
       new Promise<never>((_resolve, reject) => {
         timer = setTimeout(
-          () => reject(ApplicationFailure.retryable(`the wallet journal did not answer within ${budgetMs} ms; nothing created`, 'JournalUnavailable')),
+          () =>
+            reject(
+              ApplicationFailure.retryable(
+                `${what} did not answer within ${budgetMs} ms; nothing created`,
+                'JournalUnavailable',
+              ),
+            ),
           budgetMs,
         );
       }),
@@ -44,6 +66,98 @@ export function assertTimeToCreate(startedAtMs: number): void {
   const { startToCloseTimeoutMs } = Context.current().info;
   const left = attemptTimeLeftMs(startedAtMs);
   if (left < startToCloseTimeoutMs * CREATE_MIN_REMAINING_SHARE) {
-    throw ApplicationFailure.retryable(`only ${left} ms left in this attempt: not sending CreateWallet; the next attempt will`, 'AttemptTooLate');
+    throw ApplicationFailure.retryable(
+      `only ${left} ms left in this attempt: not sending CreateWallet; the next attempt will`,
+      'AttemptTooLate',
+    );
   }
+}
+
+export interface CreatedWallet {
+  walletId: string;
+  externalUserId: string;
+  /** The journaled request that produced it (absent for answers of the older journal format). */
+  requestId?: string;
+}
+
+export interface JournaledCreation {
+  operator: OperatorClient;
+  temporal: Client;
+  logger: Logger;
+  /** The workflow that owns the wallet and keeps its journal. */
+  workflowId: string;
+  externalUserId: string;
+  role?: AccountWalletRole;
+  /** Reads the owner's journal: the answer a previous attempt journaled, if any. */
+  readJournal: () => Promise<WalletCreatedSignal | null>;
+  /** Log fields naming the wallet's owner (never a secret). */
+  logFields: Record<string, string>;
+}
+
+/**
+ * Creates a wallet once per journal: a retried attempt returns the answer a previous attempt journaled; otherwise
+ * the request is journaled (a durable signal to the owner) BEFORE CreateWallet is sent, and the answer right after
+ * it arrives. A crash between the two leaves an unanswered request on record; no instant leaves nothing.
+ */
+export async function createWalletJournaled(spec: JournaledCreation): Promise<CreatedWallet> {
+  const startedAtMs = Date.now();
+  const info = Context.current().info;
+  const { attempt } = info;
+  const owner = spec.temporal.workflow.getHandle(spec.workflowId);
+  if (attempt > 1) {
+    const journaled = await journalInTime(cancellable(spec.temporal, spec.readJournal), startedAtMs);
+    if (journaled) {
+      spec.logger.info(
+        { ...spec.logFields, walletId: journaled.walletId, attempt },
+        'Wallet already journaled; not creating another',
+      );
+      return {
+        walletId: journaled.walletId,
+        externalUserId: journaled.externalUserId,
+        ...(journaled.requestId ? { requestId: journaled.requestId } : {}),
+      };
+    }
+  }
+  assertTimeToCreate(startedAtMs);
+  const requestId = `${(info.workflowExecution?.runId ?? '-').slice(0, 8)}/${info.activityId}#${attempt}`;
+  const role = spec.role ? { role: spec.role } : {};
+  await journalInTime(
+    cancellable(spec.temporal, () =>
+      owner.signal(walletCreationRequestedSignal, {
+        requestId,
+        attempt,
+        externalUserId: spec.externalUserId,
+        ...role,
+      }),
+    ),
+    startedAtMs,
+    'the journal of the CreateWallet request',
+  );
+  // The journal write may have used up the attempt: a request sent now could outlive it.
+  assertTimeToCreate(startedAtMs);
+  Context.current().heartbeat({ phase: 'creating', attempt });
+  const wallet = await callOperator(() =>
+    spec.operator.createWallet({
+      networks: [NETWORKS.ethereum, NETWORKS.tron],
+      externalUserId: spec.externalUserId,
+    }),
+  );
+  Context.current().heartbeat({ phase: 'created', attempt, walletId: wallet.id });
+  try {
+    await owner.signal(walletCreatedSignal, {
+      walletId: wallet.id,
+      externalUserId: spec.externalUserId,
+      attempt,
+      requestId,
+      ...role,
+    });
+  } catch (error) {
+    // The activity result still carries the wallet and its request ID; the journal only narrows the crash window.
+    spec.logger.warn(
+      { ...spec.logFields, walletId: wallet.id, err: error },
+      'Could not journal the new wallet',
+    );
+  }
+  spec.logger.info({ ...spec.logFields, walletId: wallet.id, attempt }, 'Wallet created');
+  return { walletId: wallet.id, externalUserId: spec.externalUserId, requestId };
 }

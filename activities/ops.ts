@@ -2,6 +2,7 @@
  * Operations activities (issue 6): the gas-wallet assessment of the monitor, and the two halves of reconciliation.
  * Reconciliation covers the processes of its own task queue (the worker's), found through Temporal visibility.
  */
+import { signalWithStartProcess } from '../src/temporal/process-start';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { CHAINS } from '../src/operator/assumptions';
@@ -180,15 +181,16 @@ export function createOpsActivities(deps: ActivityDeps) {
             const snapshot = toTransactionSnapshot(tx);
             let action = 'reported (startMissing is off)';
             if (input.startMissing) {
-              await temporal.workflow.signalWithStart('offRampWorkflow', {
+              // Under the one-run policy: a process that ended meanwhile is left as it ended.
+              const outcome = await signalWithStartProcess(temporal, 'offRampWorkflow', {
                 workflowId: offRampId,
                 taskQueue,
                 args: [{ depositTransactionId: tx.id, timings: input.timings }],
                 signal: offRampTransactionSignal,
                 signalArgs: [{ role: 'deposit', transaction: snapshot }],
               });
-              action = 'started its off-ramp (signal-with-start)';
-              running = true;
+              action = outcome.delivered ? 'started its off-ramp (signal-with-start)' : `its off-ramp had already ended (${outcome.closed.status ?? outcome.closed.executionStatus})`;
+              running = outcome.delivered;
             }
             findings.push({ kind: 'unknown-deposit', workflowId: offRampId, subject: `deposit ${tx.id}`, ours: 'no process', operator: tx.status, action, endUserId, walletId, ...(tx.network ? { network: tx.network } : {}), ...(tx.asset ? { asset: tx.asset } : {}), ...(tx.amount ? { amount: tx.amount } : {}) });
           }

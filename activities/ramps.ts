@@ -13,7 +13,9 @@ import { endUserWorkflowId } from '../src/client/ids';
 import { endUserSearchValue } from '../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../src/temporal/search-attributes';
 import { accountStateQuery, offRampLinkedSignal, offRampTransactionSignal, onRampOrderSignal, onRampTransactionSignal } from '../workflows/messages';
+import { type ProcessSignalOutcome, signalWithStartProcess } from '../src/temporal/process-start';
 import {
+  type ForwardOutcome,
   type GasCheck,
   offRampWorkflowId,
   type OffRampTransactionSignal,
@@ -67,6 +69,10 @@ export function toOrderSnapshot(order: Order, readAt = new Date().toISOString())
   };
 }
 
+function forwardOutcome(outcome: ProcessSignalOutcome): ForwardOutcome {
+  return outcome.delivered ? { workflowId: outcome.workflowId } : { workflowId: outcome.workflowId, closed: outcome.closed };
+}
+
 /** Compares two non-negative decimal strings exactly (BigInt, no floating point): -1, 0 or 1. */
 export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
   const [ai = '0', af = ''] = a.split('.');
@@ -109,39 +115,43 @@ export function createRampActivities({ operator, temporal, logger, ramps, encryp
       return readOrder(input.id);
     },
 
-    /** Hands a re-read transaction to offramp/<depositId>, starting it if needed. Answers the workflow ID. */
-    async forwardToOffRamp(input: { depositTransactionId: string; signal: OffRampTransactionSignal; timings: WorkflowTimings }): Promise<string> {
-      const workflowId = offRampWorkflowId(input.depositTransactionId);
-      await temporal.workflow.signalWithStart('offRampWorkflow', {
-        workflowId,
-        taskQueue: Context.current().info.taskQueue,
-        args: [{ depositTransactionId: input.depositTransactionId, timings: input.timings }],
-        signal: offRampTransactionSignal,
-        signalArgs: [input.signal],
-      });
-      return workflowId;
+    /**
+     * Hands a re-read transaction to offramp/<depositId>, starting it if needed. A process that has already ended is
+     * never started again: the answer says how it ended, for the router to record.
+     */
+    async forwardToOffRamp(input: { depositTransactionId: string; signal: OffRampTransactionSignal; timings: WorkflowTimings }): Promise<ForwardOutcome> {
+      return forwardOutcome(
+        await signalWithStartProcess(temporal, 'offRampWorkflow', {
+          workflowId: offRampWorkflowId(input.depositTransactionId),
+          taskQueue: Context.current().info.taskQueue,
+          args: [{ depositTransactionId: input.depositTransactionId, timings: input.timings }],
+          signal: offRampTransactionSignal,
+          signalArgs: [input.signal],
+        }),
+      );
     },
 
-    /** Hands a re-read order (or its crypto deposit) to onramp/<reference>, starting it (unattributed) if needed. */
+    /** Hands a re-read order (or its crypto deposit) to onramp/<reference>, starting it (unattributed) if needed; never restarts one that ended. */
     async forwardToOnRamp(input: {
       orderReference: string;
       order?: OrderSnapshot;
       transaction?: TransactionSnapshot;
       timings: WorkflowTimings;
-    }): Promise<string> {
-      const workflowId = onRampWorkflowId(input.orderReference);
+    }): Promise<ForwardOutcome> {
       const common = {
-        workflowId,
+        workflowId: onRampWorkflowId(input.orderReference),
         taskQueue: Context.current().info.taskQueue,
         args: [{ orderReference: input.orderReference, timings: input.timings }],
       };
       if (input.order) {
-        await temporal.workflow.signalWithStart('onRampWorkflow', { ...common, signal: onRampOrderSignal, signalArgs: [input.order] });
+        const outcome = await signalWithStartProcess(temporal, 'onRampWorkflow', { ...common, signal: onRampOrderSignal, signalArgs: [input.order] });
+        if (!outcome.delivered) return forwardOutcome(outcome);
       }
       if (input.transaction) {
-        await temporal.workflow.signalWithStart('onRampWorkflow', { ...common, signal: onRampTransactionSignal, signalArgs: [input.transaction] });
+        const outcome = await signalWithStartProcess(temporal, 'onRampWorkflow', { ...common, signal: onRampTransactionSignal, signalArgs: [input.transaction] });
+        if (!outcome.delivered) return forwardOutcome(outcome);
       }
-      return workflowId;
+      return { workflowId: common.workflowId };
     },
 
     /**

@@ -14,6 +14,7 @@ import {
   condition,
   continueAsNew,
   log,
+  patched,
   proxyActivities,
   setHandler,
   upsertMemo,
@@ -23,7 +24,8 @@ import {
 import type { RampActivities } from '../activities';
 import { Networks, RampStatus } from '../src/temporal/search-attributes';
 import { operatorActivityOptions } from './activity-options';
-import { accountStateQuery, setupAccountUpdate, walletCreatedSignal, accountWalletJournalUpdate } from './messages';
+import { accountStateQuery, setupAccountUpdate, walletCreatedSignal, accountWalletJournalUpdate, walletCreationRequestedSignal } from './messages';
+import { extraWalletCount, unconfirmedCreations, withAnswer, withRequest } from './wallet-journal';
 import type {
   AccountRecipient,
   AccountSetupInput,
@@ -52,6 +54,7 @@ function nextSteps(master: AccountWallet, gas: AccountWallet): string[] {
 export async function accountSetupWorkflow(input: AccountSetupInput): Promise<void> {
   const { timings } = input;
   const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings, { heartbeat: true }));
+  const alerts = proxyActivities<RampActivities>(operatorActivityOptions(timings));
   const carried = input.carried;
   const state: AccountSetupState = {
     status: carried?.result ? 'ready' : 'none',
@@ -59,6 +62,9 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
     journal: carried?.journal ?? {},
     recipients: carried?.recipients ?? [],
     orphanWallets: carried?.orphanWallets ?? [],
+    ...(carried?.creationRequests ? { creationRequests: carried.creationRequests } : {}),
+    ...(carried?.unconfirmedCreations ? { unconfirmedCreations: carried.unconfirmedCreations } : {}),
+    ...(carried?.extraWalletsReported ? { extraWalletsReported: carried.extraWalletsReported } : {}),
     ...(carried?.result ? { result: carried.result } : {}),
     setupRuns: carried?.setupRuns ?? 0,
     createdAt: carried?.createdAt ?? new Date().toISOString(),
@@ -70,12 +76,26 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
   setHandler(accountStateQuery, () => state);
   // Handlers register no command, so adding one keeps old histories replaying.
   setHandler(accountWalletJournalUpdate, (role) => state.journal[role] ?? null);
+  /** The role whose wallet is being created right now (its newest request still waits for its answer). */
+  let creating: AccountWalletRole | undefined;
+  setHandler(walletCreationRequestedSignal, (request) => {
+    const role = request.role;
+    if (!role || !ROLES.includes(role)) return;
+    const requests = (state.creationRequests ??= {});
+    requests[role] = withRequest(requests[role] ?? [], request, new Date().toISOString());
+    refreshUnconfirmed(role);
+  });
   setHandler(walletCreatedSignal, (created) => {
     const role = created.role;
     if (!role || !ROLES.includes(role)) return;
+    if (created.requestId) {
+      const requests = (state.creationRequests ??= {});
+      requests[role] = withAnswer(requests[role] ?? [], created, new Date().toISOString());
+    }
     const journaled = state.journal[role];
     if (!journaled) state.journal[role] = created;
     else if (journaled.walletId !== created.walletId) recordOrphan(role, created.walletId, 'second CreateWallet answer journaled');
+    refreshUnconfirmed(role);
   });
   setHandler(setupAccountUpdate, async (): Promise<AccountSetupResult> => {
     const mine = ++requested;
@@ -86,6 +106,37 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
       message: `The account setup failed: ${state.lastError ?? 'unknown error'}`,
     });
   });
+
+  /** Requests sent without an answer are possible orphans whose ID cannot be known: list them per role. */
+  function refreshUnconfirmed(role: AccountWalletRole) {
+    const requests = state.creationRequests?.[role];
+    if (!requests?.length) return;
+    (state.unconfirmedCreations ??= {})[role] = unconfirmedCreations(state.unconfirmedCreations?.[role], requests, creating === role);
+  }
+
+  const extraWallets = () => extraWalletCount(state.orphanWallets, ROLES.flatMap((role) => state.unconfirmedCreations?.[role] ?? []));
+
+  /** Every account wallet the operator may hold besides the ones recorded is an incident for the operations team. */
+  async function raiseExtraWallets(): Promise<void> {
+    const count = extraWallets();
+    if (patched('extra-wallet-incident')) {
+      try {
+        await alerts.raiseAlert({
+          kind: 'extra-wallet',
+          message: `The operator may hold ${count} account wallet(s) besides the master and gas wallets recorded: close them with the operator by label`,
+          workflowId: workflowInfo().workflowId,
+          details: {
+            walletOwner: workflowInfo().workflowId,
+            orphanWallets: state.orphanWallets.length,
+            unconfirmedCreations: ROLES.reduce((sum, role) => sum + (state.unconfirmedCreations?.[role]?.length ?? 0), 0),
+          },
+        });
+      } catch (error) {
+        log.error('Extra wallet incident could not be raised', { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    state.extraWalletsReported = count;
+  }
 
   function recordOrphan(role: AccountWalletRole, walletId: string, reason: string) {
     if (state.wallets[role]?.walletId === walletId || state.orphanWallets.some((orphan) => orphan.walletId === walletId)) return;
@@ -116,7 +167,19 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
   async function ensureWallet(role: AccountWalletRole): Promise<AccountWallet> {
     const recorded = state.wallets[role];
     if (recorded) return recorded;
-    const created = state.journal[role] ?? (await activities.createAccountWallet({ role, workflowId: workflowInfo().workflowId }));
+    creating = role;
+    let created;
+    try {
+      created = state.journal[role] ?? (await activities.createAccountWallet({ role, workflowId: workflowInfo().workflowId }));
+    } finally {
+      creating = undefined;
+      refreshUnconfirmed(role);
+    }
+    // The activity's answer settles its request even when its journal signal was lost.
+    if (created.requestId && state.creationRequests?.[role]) {
+      state.creationRequests[role] = withAnswer(state.creationRequests[role], { ...created, attempt: 0 }, new Date().toISOString());
+      refreshUnconfirmed(role);
+    }
     // The journal may have arrived while the activity ran; the journaled wallet is the one the operator created first.
     const chosen = state.journal[role] ?? created;
     if (created.walletId !== chosen.walletId) recordOrphan(role, created.walletId, 'activity answered a different wallet');
@@ -199,12 +262,20 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
   publish();
   for (;;) {
     await condition(
-      () => requested > covered || workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > MAX_HISTORY_EVENTS,
+      () =>
+        requested > covered ||
+        extraWallets() > (state.extraWalletsReported ?? 0) ||
+        workflowInfo().continueAsNewSuggested ||
+        workflowInfo().historyLength > MAX_HISTORY_EVENTS,
     );
     if (requested > covered) {
       const passFor = requested;
       await runSetup();
       covered = passFor;
+      continue;
+    }
+    if (extraWallets() > (state.extraWalletsReported ?? 0)) {
+      await raiseExtraWallets();
       continue;
     }
     await condition(allHandlersFinished);
@@ -215,6 +286,9 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
         journal: state.journal,
         recipients: state.recipients,
         orphanWallets: state.orphanWallets,
+        ...(state.creationRequests ? { creationRequests: state.creationRequests } : {}),
+        ...(state.unconfirmedCreations ? { unconfirmedCreations: state.unconfirmedCreations } : {}),
+        ...(state.extraWalletsReported ? { extraWalletsReported: state.extraWalletsReported } : {}),
         ...(state.result ? { result: state.result } : {}),
         setupRuns: state.setupRuns,
         createdAt: state.createdAt,

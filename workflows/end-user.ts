@@ -12,6 +12,7 @@ import {
   condition,
   continueAsNew,
   log,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -19,9 +20,10 @@ import {
 } from '@temporalio/workflow';
 import type { RampActivities } from '../activities';
 import { EndUserId, Networks, RampStatus, WalletId } from '../src/temporal/search-attributes';
-import { endUserStateQuery, ensureDepositWalletUpdate, offRampLinkedSignal, walletCreatedSignal, depositWalletJournalUpdate } from './messages';
+import { endUserStateQuery, ensureDepositWalletUpdate, offRampLinkedSignal, walletCreatedSignal, depositWalletJournalUpdate, walletCreationRequestedSignal } from './messages';
 import { operatorActivityOptions } from './activity-options';
 import type { DepositWallet, EndUserInput, EndUserState } from './types';
+import { extraWalletCount, unconfirmedCreations, withAnswer, withRequest } from './wallet-journal';
 
 /** Continue as new well before Temporal's history limits; the server's suggestion wins if it comes first. */
 const MAX_HISTORY_EVENTS = 2_000;
@@ -31,6 +33,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   // Only the workflow ID (end-user/<id>) names the user in clear; the search attribute may be a pseudonym.
   const endUserSearchValue = input.endUserSearchValue ?? endUserId;
   const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings, { heartbeat: true }));
+  const alerts = proxyActivities<RampActivities>(operatorActivityOptions(timings));
 
   const state: EndUserState = {
     endUserId,
@@ -41,6 +44,8 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     walletStatus: input.carried?.wallet ? 'ready' : 'none',
     offRamps: input.carried?.offRamps ?? [],
     ...(input.carried?.unconfirmedCreations ? { unconfirmedCreations: input.carried.unconfirmedCreations } : {}),
+    ...(input.carried?.creationRequests ? { creationRequests: input.carried.creationRequests } : {}),
+    ...(input.carried?.extraWalletsReported ? { extraWalletsReported: input.carried.extraWalletsReported } : {}),
   };
   let walletRequested = false;
 
@@ -52,7 +57,13 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     const offRamps = (state.offRamps ??= []);
     if (!offRamps.includes(depositTransactionId)) offRamps.push(depositTransactionId);
   });
+  setHandler(walletCreationRequestedSignal, (request) => {
+    state.creationRequests = withRequest(state.creationRequests ?? [], request, new Date().toISOString());
+    refreshUnconfirmed();
+  });
   setHandler(walletCreatedSignal, (created) => {
+    if (created.requestId) state.creationRequests = withAnswer(state.creationRequests ?? [], created, new Date().toISOString());
+    // Answers of the older heartbeat-based journal name the attempts that got no answer.
     for (const attempt of created.unconfirmedAttempts ?? []) {
       const unconfirmed = (state.unconfirmedCreations ??= []);
       if (!unconfirmed.some((entry) => entry.attempt === attempt)) {
@@ -62,6 +73,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     }
     if (!state.journaledWallet) state.journaledWallet = created;
     else if (state.journaledWallet.walletId !== created.walletId) recordOrphan(created.walletId, 'second CreateWallet answer journaled');
+    refreshUnconfirmed();
   });
   setHandler(ensureDepositWalletUpdate, async (): Promise<DepositWallet> => {
     if (state.wallet) return state.wallet;
@@ -75,6 +87,32 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
       message: `The deposit wallet of end user ${endUserId} could not be created: ${state.lastError ?? 'unknown error'}`,
     });
   });
+
+  /** Requests sent without an answer are possible orphans whose ID cannot be known: list them. */
+  function refreshUnconfirmed() {
+    if (!state.creationRequests?.length) return;
+    state.unconfirmedCreations = unconfirmedCreations(state.unconfirmedCreations, state.creationRequests, state.walletStatus === 'creating');
+  }
+
+  const extraWallets = () => extraWalletCount(state.orphanWallets, state.unconfirmedCreations);
+
+  /** Every wallet the operator may hold for this user besides the one shown is an incident for the operations team. */
+  async function raiseExtraWallets(): Promise<void> {
+    const count = extraWallets();
+    if (patched('extra-wallet-incident')) {
+      try {
+        await alerts.raiseAlert({
+          kind: 'extra-wallet',
+          message: `The operator may hold ${count} deposit wallet(s) for end user ${endUserId} besides the one shown (${state.orphanWallets.length} with a known ID, ${state.unconfirmedCreations?.length ?? 0} requested without an answer): close them with the operator by label end-user:${endUserId}`,
+          workflowId: workflowInfo().workflowId,
+          details: { walletOwner: workflowInfo().workflowId, endUserId, shownWalletId: state.wallet?.walletId ?? null, orphanWallets: state.orphanWallets.length, unconfirmedCreations: state.unconfirmedCreations?.length ?? 0 },
+        });
+      } catch (error) {
+        log.error('Extra wallet incident could not be raised', { endUserId, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    state.extraWalletsReported = count;
+  }
 
   function recordOrphan(walletId: string, reason: string) {
     if (state.wallet?.walletId === walletId || state.orphanWallets.some((orphan) => orphan.walletId === walletId)) return;
@@ -102,6 +140,8 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     state.walletStatus = 'creating';
     try {
       const created = state.journaledWallet ?? (await activities.createDepositWallet({ endUserId, workflowId: workflowInfo().workflowId }));
+      // The activity's answer settles its request even when its journal signal was lost.
+      if (created.requestId) state.creationRequests = withAnswer(state.creationRequests ?? [], { ...created, attempt: 0 }, new Date().toISOString());
       // The journal may have arrived while the activity ran; the journaled wallet is the one the operator created first.
       const chosen = state.journaledWallet ?? created;
       if (created.walletId !== chosen.walletId) recordOrphan(created.walletId, 'activity answered a different wallet');
@@ -120,6 +160,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
       log.error('Deposit wallet creation failed', { endUserId, error: state.lastError });
     }
     walletRequested = false;
+    refreshUnconfirmed();
     publishSearchAttributes();
   }
 
@@ -127,11 +168,16 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     await condition(
       () =>
         (walletRequested && !state.wallet) ||
+        (state.walletStatus !== 'creating' && extraWallets() > (state.extraWalletsReported ?? 0)) ||
         workflowInfo().continueAsNewSuggested ||
         workflowInfo().historyLength > (input.continueAsNewAfterEvents ?? MAX_HISTORY_EVENTS),
     );
     if (walletRequested && !state.wallet) {
       await createWallet();
+      continue;
+    }
+    if (state.walletStatus !== 'creating' && extraWallets() > (state.extraWalletsReported ?? 0)) {
+      await raiseExtraWallets();
       continue;
     }
     // Time to continue as new: let running handlers finish, then carry the state over.
@@ -141,7 +187,16 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
       ...(input.endUserSearchValue ? { endUserSearchValue: input.endUserSearchValue } : {}),
       timings,
       ...(input.continueAsNewAfterEvents ? { continueAsNewAfterEvents: input.continueAsNewAfterEvents } : {}),
-      carried: { wallet: state.wallet, orphanWallets: state.orphanWallets, createdAt: state.createdAt, runs: state.runs, offRamps: state.offRamps, ...(state.unconfirmedCreations ? { unconfirmedCreations: state.unconfirmedCreations } : {}) },
+      carried: {
+        wallet: state.wallet,
+        orphanWallets: state.orphanWallets,
+        createdAt: state.createdAt,
+        runs: state.runs,
+        offRamps: state.offRamps,
+        ...(state.unconfirmedCreations ? { unconfirmedCreations: state.unconfirmedCreations } : {}),
+        ...(state.creationRequests ? { creationRequests: state.creationRequests } : {}),
+        ...(state.extraWalletsReported ? { extraWalletsReported: state.extraWalletsReported } : {}),
+      },
     });
   }
 }

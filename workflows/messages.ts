@@ -14,10 +14,16 @@ import type {
   WebhookEventSignal,
 } from './ramp-types';
 import type { AccountSetupResult, AccountSetupState, AccountWalletRole, DepositWallet, EndUserState, WalletCreatedSignal } from './types';
+import type { WalletCreationRequestSignal } from './wallet-journal';
 
 // ---- end-user/<endUserId>
 /** Creates the user's deposit wallet if needed and answers its addresses once they exist. */
 export const ensureDepositWalletUpdate = defineUpdate<DepositWallet, []>('ensureDepositWallet');
+/**
+ * Written by the wallet-creation activity before it sends CreateWallet: durable once the server accepts it, so a
+ * request whose answer is lost (crash, timeout) is still on record (workflows/wallet-journal.ts).
+ */
+export const walletCreationRequestedSignal = defineSignal<[WalletCreationRequestSignal]>('walletCreationRequested');
 /** Written by the wallet-creation activity as soon as the operator answers: a journal that survives a worker crash. */
 export const walletCreatedSignal = defineSignal<[WalletCreatedSignal]>('walletCreated');
 /**

@@ -21,6 +21,9 @@ export function incidentKey(kind: string, details: AlertInput['details']): strin
   const network = text('network');
   if (wallet) return `${kind}/wallet/${wallet}${network ? `/${network}` : ''}`;
   if (network) return `${kind}/${network}`;
+  // A wallet's owner (end-user/<id>, account-setup) or a closed process: one incident each.
+  const owner = text('walletOwner') ?? text('process');
+  if (owner) return `${kind}/${owner}`;
   return kind;
 }
 

@@ -143,6 +143,22 @@ export interface RouterInput {
   timings: WorkflowTimings;
 }
 
+/** A forward's answer: the process it reached, or how that process had already ended (it is never run again). */
+export interface ForwardOutcome {
+  workflowId: string;
+  closed?: { executionStatus: string; status: string | null; closedAt: string | null };
+}
+
+/** An event whose process had already ended: recorded on the router, changes nothing. */
+export interface LateEvent {
+  workflowId: string;
+  /** The process's own final status (RampStatus), or its Temporal status when it has none. */
+  processStatus: string;
+  /** The resource's status re-read from the operator when the event came. */
+  resourceStatus: string;
+  at: string;
+}
+
 export interface RouterState {
   /** The last operator read that failed (the process keeps going and tries again), for people looking in. */
   lastFailure?: { what: string; message: string; at: string };
@@ -155,6 +171,8 @@ export interface RouterState {
   forwardedTo: string[];
   unroutable?: string;
   events: WebhookEventSignal[];
+  /** Events for processes that had already ended (the process is not started again). */
+  lateEvents?: LateEvent[];
 }
 
 // ---------------------------------------------------------------------------------------------- ramp processes
@@ -287,8 +305,12 @@ export interface UnknownEventRecord {
 }
 
 export interface AlertInput {
-  /** Issue 6 adds the monitor's `gas-low` and reconciliation's `unaccounted-funds` (workflows/ops-types.ts). */
-  kind: 'gas-shortfall' | 'sweep-not-started' | 'process-timed-out' | 'gas-low' | 'unaccounted-funds';
+  /**
+   * Stranded deposits and timeouts (ramp processes), the gas monitor's `gas-low`, reconciliation's
+   * `unaccounted-funds`, wallets the operator may hold besides the one shown (`extra-wallet`), and money that moved
+   * after its process gave up (`late-event-after-timeout`).
+   */
+  kind: 'gas-shortfall' | 'sweep-not-started' | 'process-timed-out' | 'gas-low' | 'unaccounted-funds' | 'extra-wallet' | 'late-event-after-timeout';
   message: string;
   workflowId: string;
   details: Record<string, string | number | boolean | null>;

@@ -1,6 +1,7 @@
 /**
  * Plain data types shared by workflows, activities and the typed client. Workflow-safe: no imports with side effects.
  */
+import type { WalletCreationRequest } from './wallet-journal';
 
 /**
  * Every duration a workflow uses, in milliseconds. Workflows cannot read the environment, so the starter loads
@@ -70,6 +71,10 @@ export interface EndUserCarriedState {
   runs: number;
   /** Off-ramp processes (deposit transaction IDs) of this user, as each reported itself (issue 5). */
   offRamps?: string[];
+  /** Every CreateWallet request, journaled before it was sent (workflows/wallet-journal.ts). */
+  creationRequests?: WalletCreationRequest[];
+  /** Extra wallets (orphans + unconfirmed creations) already raised as an incident. */
+  extraWalletsReported?: number;
 }
 
 export interface EndUserState extends EndUserCarriedState {
@@ -88,12 +93,16 @@ export interface WalletCreatedSignal {
   role?: AccountWalletRole;
   /** Earlier attempts that sent CreateWallet and never got a usable answer: the operator may hold a wallet we never saw. */
   unconfirmedAttempts?: number[];
+  /** The journaled request this answers (workflows/wallet-journal.ts); absent in older journals. */
+  requestId?: string;
 }
 
 /** A CreateWallet request whose answer never arrived (crash, timeout, 5xx): a possible orphan whose ID we cannot know. */
 export interface UnconfirmedCreation {
   attempt: number;
   recordedAt: string;
+  /** The journaled CreateWallet request without an answer; absent for entries of the older heartbeat-based journal. */
+  requestId?: string;
 }
 
 // ---- account-setup (issue 4)
@@ -148,6 +157,12 @@ export interface AccountSetupCarriedState {
   journal: Partial<Record<AccountWalletRole, WalletCreatedSignal>>;
   recipients: AccountRecipient[];
   orphanWallets: (OrphanWallet & { role: AccountWalletRole })[];
+  /** Every CreateWallet request, per role, journaled before it was sent (workflows/wallet-journal.ts). */
+  creationRequests?: Partial<Record<AccountWalletRole, WalletCreationRequest[]>>;
+  /** CreateWallet requests per role that were sent without an answer: possible orphans whose ID cannot be known. */
+  unconfirmedCreations?: Partial<Record<AccountWalletRole, UnconfirmedCreation[]>>;
+  /** Extra wallets (orphans + unconfirmed creations) already raised as an incident. */
+  extraWalletsReported?: number;
   result?: AccountSetupResult;
   setupRuns: number;
   createdAt: string;

@@ -7,12 +7,12 @@
  * Several deliveries that arrive together are coalesced into one read. It ends as soon as its inbox is empty;
  * a later delivery for the same resource starts a new run under the same ID (its history stays small).
  */
-import { condition, log, proxyActivities, setCurrentDetails, setHandler, sleep } from '@temporalio/workflow';
+import { condition, log, patched, proxyActivities, setCurrentDetails, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { RampActivities } from '../activities';
 import { operatorActivityOptions } from './activity-options';
 import { failureNote, nextPollDelayMs } from './step-timing';
 import { routerStateQuery, webhookEventSignal } from './messages';
-import { type RouterInput, type RouterState, routeTransaction, type WebhookEventSignal } from './ramp-types';
+import { type ForwardOutcome, type RouterInput, type RouterState, routeTransaction, type WebhookEventSignal } from './ramp-types';
 
 const KEEP_EVENTS = 20;
 
@@ -51,7 +51,8 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
       retryDelayMs = nextPollDelayMs(timings, retryDelayMs);
     }
   }
-  setCurrentDetails(`Forwarded to ${state.forwardedTo.join(', ') || 'nobody'}`);
+  const late = state.lateEvents?.length ? ` (${state.lateEvents.length} late: process already ended)` : '';
+  setCurrentDetails(`Forwarded to ${state.forwardedTo.join(', ') || 'nobody'}${late}`);
   return state;
 
   async function handle(batch: WebhookEventSignal[]): Promise<void> {
@@ -65,7 +66,8 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
       state.lastStatus = tx.status;
       const route = routeTransaction(tx);
       if (route.kind === 'offramp') {
-        remember(
+        await remember(
+          tx.status,
           await activities.forwardToOffRamp({
             depositTransactionId: route.depositTransactionId,
             signal: { role: route.role, transaction: tx },
@@ -74,7 +76,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
         );
       } else if (route.kind === 'onramp-order') {
         const order = await activities.readOrderSnapshot({ id: route.orderId });
-        remember(await activities.forwardToOnRamp({ orderReference: order.orderReference, order, transaction: tx, timings }));
+        await remember(tx.status, await activities.forwardToOnRamp({ orderReference: order.orderReference, order, transaction: tx, timings }));
       } else {
         state.unroutable = route.reason;
         log.warn('Transaction belongs to no ramp process', { transactionId: resourceId, reason: route.reason });
@@ -90,12 +92,38 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
         // ASSUMED not sent; the off-ramp reads its AutoSwap order itself (through its sweep), so nothing to forward.
         state.unroutable = 'off-ramp order: read by its off-ramp process';
       } else {
-        remember(await activities.forwardToOnRamp({ orderReference: order.orderReference, order, timings }));
+        await remember(order.status, await activities.forwardToOnRamp({ orderReference: order.orderReference, order, timings }));
       }
     }
   }
 
-  function remember(workflowId: string) {
-    if (!state.forwardedTo.includes(workflowId)) state.forwardedTo.push(workflowId);
+  /**
+   * Records where an event went. A process that had already ended is not run again (src/temporal/process-start.ts):
+   * the event is kept on this router as late. Only a process that gave up (`timed-out`) may have missed money that
+   * moved since, so that case is raised as an incident for the operations team; its outcome stays as it ended.
+   */
+  async function remember(resourceStatus: string, answer: ForwardOutcome | string): Promise<void> {
+    // Histories recorded before processes ran once per ID answer the workflow ID alone.
+    const outcome: ForwardOutcome = typeof answer === 'string' ? { workflowId: answer } : answer;
+    if (!state.forwardedTo.includes(outcome.workflowId)) state.forwardedTo.push(outcome.workflowId);
+    if (!outcome.closed) return;
+    const processStatus = outcome.closed.status ?? outcome.closed.executionStatus;
+    const late = (state.lateEvents ??= []);
+    late.push({ workflowId: outcome.workflowId, processStatus, resourceStatus, at: new Date().toISOString() });
+    if (late.length > KEEP_EVENTS) late.shift();
+    log.warn('Event for a process that has already ended: recorded, not applied', { kind, resourceId, workflowId: outcome.workflowId, processStatus, resourceStatus });
+    if (processStatus === 'timed-out' && patched('late-event-after-timeout')) {
+      try {
+        await activities.raiseAlert({
+          kind: 'late-event-after-timeout',
+          message: `${kind} ${resourceId} is now ${resourceStatus}, after ${outcome.workflowId} gave up (timed-out): settle it by hand with the operator's records`,
+          workflowId: workflowInfo().workflowId,
+          details: { process: outcome.workflowId, resource: `${kind}/${resourceId}`, resourceStatus },
+        });
+      } catch (error) {
+        // Not retried through the batch: the event is recorded above, and a second forward would record it twice.
+        log.error('Late-event incident could not be raised', { workflowId: outcome.workflowId, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
   }
 }

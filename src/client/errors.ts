@@ -24,3 +24,23 @@ export class QuoteExpiredError extends Error {
     super(message);
   }
 }
+
+/**
+ * The process has already ended and is never run again (one run per process ID): the call cannot change it.
+ * `status` is how it ended.
+ */
+export class ProcessEndedError extends Error {
+  override readonly name = 'ProcessEndedError';
+  constructor(
+    message: string,
+    readonly workflowId: string,
+    readonly status: string | null,
+  ) {
+    super(message);
+  }
+}
+
+/** The call contradicts what the process already holds (e.g. another end user for an order reference). */
+export class ConflictError extends Error {
+  override readonly name = 'ConflictError';
+}

@@ -5,7 +5,7 @@
  * Extending it: add new methods at the end of the class (other processes append their own section).
  */
 import { randomUUID } from 'node:crypto';
-import { Client, type Connection, WithStartWorkflowOperation, WorkflowNotFoundError } from '@temporalio/client';
+import { Client, type Connection, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import type { Env } from '../config/env';
@@ -27,7 +27,8 @@ import type {
   QuoteResult,
   WorkflowTimings,
 } from '../../workflows/types';
-import { NotFoundError, QuoteExpiredError } from './errors';
+import { ConflictError, NotFoundError, ProcessEndedError, QuoteExpiredError } from './errors';
+import { describeProcess, ONE_RUN_PER_PROCESS, signalWithStartProcess } from '../temporal/process-start';
 import { ACCOUNT_SETUP_WORKFLOW_ID, endUserWorkflowId, parseEndUserId } from './ids';
 import { parseQuoteRequest } from './quote-input';
 // ---- ramps (issue 5)
@@ -126,13 +127,23 @@ export class RampClient {
    */
   async ensureDepositWallet(endUserId: string): Promise<DepositWallet> {
     const id = parseEndUserId(endUserId);
+    const workflowId = endUserWorkflowId(id);
     const startWorkflowOperation = new WithStartWorkflowOperation(endUserWorkflow, {
-      workflowId: endUserWorkflowId(id),
+      workflowId,
       taskQueue: this.#taskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: ONE_RUN_PER_PROCESS,
       args: [{ endUserId: id, ...this.#searchValueField(id), timings: this.#timings }],
     });
-    return this.temporal.workflow.executeUpdateWithStart(ensureDepositWalletUpdate, { startWorkflowOperation });
+    try {
+      return await this.temporal.workflow.executeUpdateWithStart(ensureDepositWalletUpdate, { startWorkflowOperation });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      // The user's process was closed by hand (it never ends by itself): a new run would create a second wallet.
+      const ended = await this.getEndUser(id);
+      if (ended.wallet) return ended.wallet;
+      throw new ProcessEndedError(`The process of end user ${id} has ended without a deposit wallet; it is not started again`, workflowId, ended.walletStatus);
+    }
   }
 
   /** The end user's wallet and state, or NotFoundError for a user we never saw. */
@@ -163,9 +174,17 @@ export class RampClient {
       workflowId: this.#accountSetupWorkflowId,
       taskQueue: this.#taskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: ONE_RUN_PER_PROCESS,
       args: [{ timings: this.#timings }],
     });
-    return this.temporal.workflow.executeUpdateWithStart(setupAccountUpdate, { startWorkflowOperation });
+    try {
+      return await this.temporal.workflow.executeUpdateWithStart(setupAccountUpdate, { startWorkflowOperation });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      // Closed by hand: a new run would create a second master and gas wallet.
+      const { status, executionStatus } = await describeProcess(this.temporal, this.#accountSetupWorkflowId);
+      throw new ProcessEndedError(`The account setup (${this.#accountSetupWorkflowId}) has ended (${status ?? executionStatus}); it is not started again`, this.#accountSetupWorkflowId, status);
+    }
   }
 
   /** The recorded account setup (result, wallets, recipients), or NotFoundError when it never ran. */
@@ -251,13 +270,24 @@ export class RampClient {
         }
       : undefined;
     const workflowId = onRampWorkflowId(orderReference);
-    await this.temporal.workflow.signalWithStart<typeof onRampWorkflow, [OnRampAttribution]>('onRampWorkflow', {
+    const outcome = await signalWithStartProcess<typeof onRampWorkflow, [OnRampAttribution]>(this.temporal, 'onRampWorkflow', {
       workflowId,
       taskQueue: this.#taskQueue,
       args: [{ orderReference, endUserId: id, ...this.#searchValueField(id), timings: this.#timings, ...(quote ? { quote } : {}) }],
       signal: onRampAttributionSignal,
       signalArgs: [{ endUserId: id, ...this.#searchValueField(id), ...(quote ? { quote } : {}) }],
     });
+    if (!outcome.delivered) {
+      // An on-ramp runs once: a repeated call for the same end user answers the process as it ended.
+      const ended = await this.getOnRamp(orderReference);
+      if (ended.endUserId !== id) {
+        throw new ConflictError(
+          ended.endUserId === null
+            ? `The on-ramp of order reference ${orderReference} has already ended (${ended.status}) without an end user; it is not started again`
+            : `The on-ramp of order reference ${orderReference} belongs to another end user`,
+        );
+      }
+    }
     return { workflowId, ...(quote ? { quote } : {}) };
   }
 
@@ -296,7 +326,11 @@ export class RampClient {
     }
     const limit = filter.limit ?? 100;
     const found: RampProcessSummary[] = [];
+    const seen = new Set<string>();
     for await (const execution of this.temporal.workflow.list({ query: clauses.join(' AND '), pageSize: Math.min(limit, 100) })) {
+      // One entry per process: a process runs once per ID, and a run left from before that rule is not listed twice.
+      if (seen.has(execution.workflowId)) continue;
+      seen.add(execution.workflowId);
       const attributes = execution.typedSearchAttributes;
       found.push({
         workflowId: execution.workflowId,
