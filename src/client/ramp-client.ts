@@ -140,9 +140,11 @@ export class RampClient {
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       // The user's process was closed by hand (it never ends by itself): a new run would create a second wallet.
-      const ended = await this.getEndUser(id);
-      if (ended.wallet) return ended.wallet;
-      throw new ProcessEndedError(`The process of end user ${id} has ended without a deposit wallet; it is not started again`, workflowId, ended.walletStatus);
+      // A process closed before its first task ran cannot answer a query: then it has no wallet either.
+      const ended = await this.getEndUser(id).catch(() => undefined);
+      if (ended?.wallet) return ended.wallet;
+      const { executionStatus } = await describeProcess(this.temporal, workflowId);
+      throw new ProcessEndedError(`The process of end user ${id} has ended (${executionStatus}) without a deposit wallet; it is not started again`, workflowId, executionStatus);
     }
   }
 
