@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { InvalidInputError, NotFoundError, QuoteExpiredError } from '../client/errors';
+import { ConflictError, InvalidInputError, NotFoundError, ProcessEndedError, QuoteExpiredError } from '../client/errors';
 import { zodIssues } from '../client/quote-input';
 
 export class ApiError extends Error {
@@ -59,6 +59,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof InvalidInputError) return sendError(res, 400, 'invalid_input', error.message, error.issues);
     if (error instanceof NotFoundError) return sendError(res, 404, 'not_found', error.message);
     if (error instanceof QuoteExpiredError) return sendError(res, 409, 'quote_expired', error.message);
+    if (error instanceof ProcessEndedError) return sendError(res, 409, 'process_ended', error.message);
+    if (error instanceof ConflictError) return sendError(res, 409, 'conflict', error.message);
     const type = failureType(error);
     if (type === 'OperatorRejected' || type === 'InvalidInput') {
       return sendError(res, 422, 'operator_rejected', 'The operator rejected the request');

@@ -4,6 +4,10 @@
  * wallet for the same label.
  */
 import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import request from 'supertest';
+import { createApiApp } from '../../../src/api/app';
+import { SecretString } from '../../../src/config/operator';
 import { endUserWorkflowId } from '../../../src/client/ids';
 import { endUserWorkflow } from '../../../workflows/end-user';
 import { type Stack, startStack } from './helpers';
@@ -51,6 +55,16 @@ describe('closed long-lived processes are not run again (real dev server + sandb
       name: 'ProcessEndedError',
       workflowId: endUserWorkflowId(endUserId),
     });
+    const api = createApiApp({
+      ramp: stack.ramp,
+      apiKey: new SecretString('one-run-api-key-8c1f'),
+      logger: pino({ level: 'silent' }),
+    });
+    const answer = await request(api)
+      .post(`/v1/end-users/${endUserId}/deposit-wallet`)
+      .set('Authorization', 'Bearer one-run-api-key-8c1f');
+    expect(answer.status).toBe(409);
+    expect(answer.body.error.code).toBe('process_ended');
     expect(await runsOf(endUserWorkflowId(endUserId))).toEqual(['TERMINATED']);
     expect(walletsLabelled(`end-user:${endUserId}`)).toHaveLength(0);
   });
