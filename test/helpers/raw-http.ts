@@ -60,11 +60,13 @@ function parse(raw: Buffer): RawResponse {
 /**
  * Sends `request` as is and reads until the server closes (or `timeoutMs` passes: an error). Write errors after
  * the server answered (it may stop reading an oversize request) do not matter: the answer is what counts.
+ * `endAfterWrite` closes our side once sent, so a request cut short is known to be cut short.
  */
 export async function rawRequest(
   target: RawTarget,
   request: string | Buffer,
   timeoutMs = 10_000,
+  endAfterWrite = false,
 ): Promise<RawResponse> {
   const socket = await connect(target);
   return new Promise((resolve, reject) => {
@@ -83,7 +85,8 @@ export async function rawRequest(
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
-    socket.write(request);
+    if (endAfterWrite) socket.end(request);
+    else socket.write(request);
   });
 }
 
