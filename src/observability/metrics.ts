@@ -9,12 +9,15 @@
  *   retention for closed workflows.
  * - ramp_processes_started{direction}: every process of that direction in visibility (open and closed).
  * - ramp_alerts_open: open alert incidents, when an `openAlerts` source is wired.
+ * - ramp_routers_unknown_resource: routers that gave up on a resource the operator answered 404 for (a forged or
+ *   misrouted webhook), from visibility.
  *
- * Scrapes are cheap for Temporal: the figures read from it (18 visibility counts, one alerts query) are read by one
+ * Scrapes are cheap for Temporal: the figures read from it (19 visibility counts, one alerts query) are read by one
  * scrape at a time (concurrent scrapes share that read), kept for `cacheTtlMs` (METRICS_CACHE_TTL), and bounded by
  * `timeoutMs` (HTTP_TEMPORAL_TIMEOUT): past it render() fails with TemporalDeadlineError (the endpoint answers 503).
  */
 import type { Client } from '@temporalio/client';
+import { UNKNOWN_RESOURCE_STATUS } from '../../workflows/ramp-types';
 import { withTemporalDeadline } from '../http/errors';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Registry } from 'prom-client';
@@ -57,6 +60,7 @@ export interface RampMetricsOptions {
 
 interface TemporalFigures {
   counts: Array<{ direction: string; status: string | null; count: number }>;
+  unknownResources: number | null;
   openAlerts: number | null;
 }
 
@@ -72,6 +76,7 @@ export class RampMetrics {
   readonly #options: RampMetricsOptions;
   readonly #processes: Gauge<'direction' | 'status'> | undefined;
   readonly #started: Gauge<'direction'> | undefined;
+  readonly #unknownResources: Gauge | undefined;
   readonly #alertsOpen: Gauge | undefined;
   #cached: { at: number; figures: TemporalFigures } | null = null;
   #reading: Promise<TemporalFigures> | null = null;
@@ -95,6 +100,11 @@ export class RampMetrics {
         name: 'ramp_processes_started',
         help: 'Ramp processes started, open and closed, by direction (Temporal visibility)',
         labelNames: ['direction'],
+        registers: [this.registry],
+      });
+      this.#unknownResources = new Gauge({
+        name: 'ramp_routers_unknown_resource',
+        help: 'Routers that gave up on a resource the operator does not know (404), within retention (Temporal visibility)',
         registers: [this.registry],
       });
     }
@@ -138,6 +148,7 @@ export class RampMetrics {
         else this.#processes?.set({ direction: entry.direction, status: entry.status }, entry.count);
       }
       if (figures.openAlerts !== null) this.#alertsOpen?.set(figures.openAlerts);
+      if (figures.unknownResources !== null) this.#unknownResources?.set(figures.unknownResources);
     }
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
@@ -169,7 +180,7 @@ export class RampMetrics {
     return withTemporalDeadline(
       this.timeoutMs,
       async () => {
-        const [counts, alerts] = await Promise.all([
+        const [counts, unknownResources, alerts] = await Promise.all([
           temporal
             ? Promise.all(
                 QUERIES.map(async (query) => {
@@ -179,9 +190,14 @@ export class RampMetrics {
                 }),
               )
             : Promise.resolve([]),
+          temporal
+            ? temporal.workflow
+                .count(`WorkflowType = 'webhookRouterWorkflow' AND RampStatus = '${UNKNOWN_RESOURCE_STATUS}'`)
+                .then(({ count }) => count)
+            : Promise.resolve(null),
           openAlerts ? openAlerts() : Promise.resolve(null),
         ]);
-        return { counts, openAlerts: alerts };
+        return { counts, unknownResources, openAlerts: alerts };
       },
       temporal,
     );
