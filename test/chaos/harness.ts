@@ -17,6 +17,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -528,6 +529,11 @@ export class ChaosStack {
     // Clients first, the server last, so nothing logs a burst of reconnection errors into the tails.
     for (const child of [this.api, this.receiver, this.worker, this.sandbox, this.devServer])
       await child.stop();
+  }
+
+  /** Removes the temporary folder (logs, data file, TLS pair); only once every child is stopped. */
+  removeFiles(): void {
+    rmSync(this.dir, { recursive: true, force: true });
   }
 
   tails(lines = 25): string {

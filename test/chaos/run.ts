@@ -28,6 +28,8 @@ Options:
   --deadline <duration>      hard limit of the whole run; every child is killed when it passes
   --seed <n>                 seed of every random choice (printed by every run; default: from the clock)
   --json                     print the report as JSON after the summary
+  --keep-files               keep the temporary folder (child logs, the dev server's data file) after a clean
+                             run too (a run with findings always keeps it)
   -h, --help                 this text
 
 Exit status: 0 every invariant held; 1 an invariant was violated; 2 the run could not be completed.`;
@@ -42,7 +44,9 @@ function duration(value: string | undefined): number | undefined {
   return value === undefined ? undefined : parseDurationMs(value);
 }
 
-function profileFromArgs(argv: string[]): { profile: ChaosProfile; json: boolean } | null {
+function profileFromArgs(
+  argv: string[],
+): { profile: ChaosProfile; json: boolean; keepFiles: boolean } | null {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -60,6 +64,7 @@ function profileFromArgs(argv: string[]): { profile: ChaosProfile; json: boolean
       deadline: { type: 'string' },
       seed: { type: 'string' },
       json: { type: 'boolean', default: false },
+      'keep-files': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -90,7 +95,7 @@ function profileFromArgs(argv: string[]): { profile: ChaosProfile; json: boolean
   if (profile.users < 1) throw new Error('--users must be at least 1');
   // The sandbox's delay fault holds a delivery at most 10 minutes.
   if (profile.lateDeliveryMs > 600_000) throw new Error('--late-delay must be at most 10m');
-  return { profile, json: values.json };
+  return { profile, json: values.json, keepFiles: values['keep-files'] };
 }
 
 async function main(): Promise<number> {
@@ -113,13 +118,13 @@ async function main(): Promise<number> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 
-  const { profile, json } = parsed;
+  const { profile, json, keepFiles } = parsed;
   try {
-    const report = await runChaos(profile);
+    const report = await runChaos(profile, { keepFiles });
     process.stdout.write(`\n${formatReport(report)}\n`);
     if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     if (violations(report) === 0) return 0;
-    process.stdout.write(`\n${logTails(report.logDir)}\n`);
+    if (report.logDir) process.stdout.write(`\n${logTails(report.logDir)}\n`);
     return 1;
   } catch (error) {
     process.stderr.write(

@@ -203,7 +203,8 @@ export interface ChaosReport {
     trafficErrors: string[];
   };
   timeline: string[];
-  logDir: string;
+  /** The child processes' logs; null once removed after a clean run. */
+  logDir: string | null;
 }
 
 export const violations = (report: ChaosReport): number =>
@@ -251,7 +252,7 @@ export function formatReport(report: ChaosReport, maxFindings = 15): string {
     );
     if (findings.length > maxFindings) lines.push(`     ... and ${findings.length - maxFindings} more`);
   }
-  lines.push(`-- child process logs: ${report.logDir}`);
+  lines.push(`-- child process logs: ${report.logDir ?? 'removed (every invariant held)'}`);
   return lines.join('\n');
 }
 
@@ -407,6 +408,8 @@ type ChaosAction =
 
 export interface RunOptions {
   log?: (line: string) => void;
+  /** Keep the temporary folder (logs, the dev server's SQLite file) after a clean run too. */
+  keepFiles?: boolean;
 }
 
 /** Runs the scenario and answers the report; throws (after killing every child) when the hard deadline passes. */
@@ -430,14 +433,21 @@ export async function runChaos(profile: ChaosProfile, options: RunOptions = {}):
     }, profile.deadlineMs);
   });
   const work = (async () => {
+    let report: ChaosReport;
     try {
-      return await scenario(profile, controller.signal, log, (started) => (stack = started));
+      report = await scenario(profile, controller.signal, log, (started) => (stack = started));
     } catch (error) {
       if (stack && !(error instanceof Aborted)) log(`\n${stack.tails()}`);
       throw error;
     } finally {
       await stack?.stopAll();
     }
+    // A clean run leaves nothing behind (npm test runs it every time); a run with findings keeps its evidence.
+    if (violations(report) === 0 && !options.keepFiles && stack) {
+      stack.removeFiles();
+      report = { ...report, logDir: null };
+    }
+    return report;
   })();
   work.catch(() => undefined); // when the deadline wins, the work's own failure (aborted) is not news
   try {
