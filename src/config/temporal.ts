@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { PROJECT_ROOT } from '../app/project-root';
 import { registerSecret } from '../logging';
 import { booleanFlag, type Env, parseSection, port } from './env';
 
@@ -36,7 +37,7 @@ export interface TemporalConfig {
   devServer: { ip: string; port: number; uiPort: number; dataDir: string };
 }
 
-export function loadTemporalConfig(env: Env = process.env, projectRoot = path.resolve(__dirname, '..', '..')): TemporalConfig {
+export function loadTemporalConfig(env: Env = process.env, projectRoot = PROJECT_ROOT): TemporalConfig {
   const raw = parseSection('Temporal', temporalSchema, env);
   if (raw.TEMPORAL_API_KEY) registerSecret(raw.TEMPORAL_API_KEY);
   // An API key (Temporal Cloud) implies TLS, as in Temporal's own tools.

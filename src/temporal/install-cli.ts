@@ -13,6 +13,7 @@ import { access, chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/pr
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../app/project-root';
 import {
   OFFICIAL_DOWNLOAD_BASE,
   TEMPORAL_CLI_GO_MODULE,
@@ -24,7 +25,7 @@ import {
 
 const execFileAsync = promisify(execFile);
 
-export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+export { PROJECT_ROOT };
 
 export type RouteName = 'env' | 'path' | 'cache' | 'download' | 'pypi' | 'go';
 

@@ -16,7 +16,7 @@ async function recordRunning(client: Client, workflowId: string, name: string): 
   if (process.env.RECORD_HISTORIES !== '1') return;
   const { writeFileSync } = await import('node:fs');
   const path = await import('node:path');
-  const { historyToJSON } = await import('@temporalio/common/lib/proto-utils');
+  const { historyToJSON } = await import('@temporalio/common/lib/proto-utils.js');
   writeFileSync(path.join(__dirname, '..', '..', 'histories', `${name}.json`), historyToJSON(await client.workflow.getHandle(workflowId).fetchHistory()));
 }
 
