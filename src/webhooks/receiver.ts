@@ -15,6 +15,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import { listen } from '../app/listen';
+import { requestLogger } from '../app/request-logging';
 import type { Client } from '@temporalio/client';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -78,6 +79,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   app.set('etag', false);
 
   const metrics = deps.observability?.metrics ?? new RampMetrics();
+  app.use(requestLogger(logger));
   app.use(metrics.deliveryCounter(), healthRouter({ temporal, logger, ...deps.observability, metrics }));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
