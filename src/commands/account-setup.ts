@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { RampClient } from '../client/ramp-client';
+import { commandFlags, defineCommand } from './args';
 import { durationMs } from '../config/duration';
 import { parseSection } from '../config/env';
 import type { AccountSetupResult } from '../../workflows/types';
@@ -34,7 +35,17 @@ export function formatAccountSetup(result: AccountSetupResult): string {
   return lines.join('\n');
 }
 
+const COMMAND = defineCommand({
+  usage: 'npm run account:setup --',
+  summary:
+    'Runs (or re-checks) the account setup through the account-setup workflow and prints the wallets to hand to the account ' +
+    'contact and what the operator still needs. Running it again creates nothing new. A worker must be running.',
+  flags: {},
+  notes: ['ACCOUNT_SETUP_TIMEOUT (default 5m) bounds the wait; ACCOUNT_SETUP_HINT_AFTER (default 10s) when to hint at a missing worker.'],
+});
+
 async function main(): Promise<void> {
+  commandFlags(COMMAND);
   const { ACCOUNT_SETUP_TIMEOUT: timeoutMs, ACCOUNT_SETUP_HINT_AFTER: hintMs } = parseSection('account setup', commandEnv, process.env);
   const client = await RampClient.connect();
   const hint = setTimeout(() => {

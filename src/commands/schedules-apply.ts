@@ -7,8 +7,16 @@ import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import { RampClient } from '../client/ramp-client';
 import { applySchedules } from '../temporal/schedules';
+import { commandFlags, defineCommand } from './args';
+
+const COMMAND = defineCommand({
+  usage: 'npm run schedules:apply --',
+  summary: 'Creates or updates the gas-monitor and reconcile schedules (GAS_MONITOR_INTERVAL, RECONCILE_INTERVAL). Safe to run any number of times.',
+  flags: {},
+});
 
 async function main(): Promise<void> {
+  commandFlags(COMMAND);
   const client = await RampClient.connect();
   try {
     const applied = await applySchedules(client.temporal, { taskQueue: loadTemporalConfig().taskQueue, timings: loadWorkflowTimings(), ops: loadOpsConfig() });
