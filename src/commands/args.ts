@@ -35,7 +35,9 @@ export function defineCommand<F extends Record<string, FlagSpec>>(spec: CommandS
 export class UsageError extends Error {}
 
 export function helpText<F extends Record<string, FlagSpec>>(spec: CommandSpec<F>): string {
-  const rows = Object.entries({ ...spec.flags, help: { type: 'boolean', short: 'h', description: 'print this help and exit' } }).map(
+  const help: FlagSpec = { type: 'boolean', short: 'h', description: 'print this help and exit' };
+  const flags: Record<string, FlagSpec> = { ...spec.flags, help };
+  const rows = Object.entries(flags).map(
     ([name, flag]) => {
       const names = `${flag.short ? `-${flag.short}, ` : '    '}--${name}${flag.type === 'string' ? ` <${flag.valueName ?? 'value'}>` : ''}`;
       return [names, flag.description] as const;
