@@ -19,10 +19,11 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NODE_ENV=production
-COPY --from=build --chown=node:node /app/package.json ./
-COPY --from=build --chown=node:node /app/node_modules ./node_modules
-COPY --from=build --chown=node:node /app/dist ./dist
-USER node
+# Owned by root and run as the image's unprivileged node user (uid 1000): the code cannot rewrite itself.
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER 1000:1000
 # /healthz of whichever service runs here (HEALTHCHECK_URL; the worker serves it on WORKER_HEALTH_PORT).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/src/services/healthcheck.js"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
