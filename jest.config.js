@@ -27,7 +27,12 @@ module.exports = {
       displayName: 'temporal',
       testEnvironment: 'node',
       transform,
-      roots: ['<rootDir>/test/temporal', '<rootDir>/test/integration', '<rootDir>/test/browser'],
+      roots: [
+        '<rootDir>/test/temporal',
+        '<rootDir>/test/integration',
+        '<rootDir>/test/browser',
+        '<rootDir>/test/chaos',
+      ],
       testMatch: ['**/*.test.ts'],
       globalSetup: '<rootDir>/test/setup/temporal-global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/temporal-global-teardown.ts',

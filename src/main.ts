@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
 import { startApiServer } from './api/server';
-import { useTemporalServer } from './app/temporal-server';
+import { plannedWebUi, useTemporalServer } from './app/temporal-server';
 import { createOperatorClient } from './app/operator-from-config';
 import { RampClient } from './client/ramp-client';
 import { DEV_API_KEY, loadApiConfig } from './config/api';
@@ -22,6 +22,7 @@ import { loadRampActivityConfig } from './config/ramps';
 import { isSandboxMode, loadReceiverConfig } from './config/receiver';
 import { loadSandboxConfig } from './config/sandbox';
 import { loadEncryptionConfig } from './config/encryption';
+import { loadHttpConfig } from './config/http';
 import { loadObservabilityConfig } from './config/observability';
 import { loadTemporalConfig } from './config/temporal';
 import { loadWorkflowTimings } from './config/timings';
@@ -37,6 +38,7 @@ import { connectClient, connectWorker } from './temporal/connection';
 import { applySchedules } from './temporal/schedules';
 import { createRampWorker } from './temporal/worker';
 import { startReceiver } from './webhooks/receiver';
+import { withTemporalDeadline } from './http/errors';
 
 type Stopper = () => Promise<void>;
 
@@ -98,22 +100,29 @@ async function main(): Promise<number> {
     const loadedReceiverConfig = loadReceiverConfig();
     const encryption = loadEncryptionConfig();
     const dataConverter = dataConverterFromConfig(encryption);
+    const http = loadHttpConfig();
+    // Fixed before either starts: the codec server must allow the origin of the Web UI actually served.
+    const webUi = await plannedWebUi(temporalConfig);
     let codecArgs: string[] = [];
     if (dataConverter) {
       // Started before the dev server so its Web UI can be pointed at the codec endpoint.
-      const codec = await startCodecServer(encryption, { logger });
+      const codec = await startCodecServer(encryption, { logger, webUi, timeouts: http.timeouts });
       stoppers.push(() => codec.close());
       codecArgs = devServerCodecArgs(codec.endpoint);
-      say(`[codec] payloads are encrypted (key ${encryption.keys[0]!.id}); codec server for the Web UI at ${codec.endpoint}`);
+      say(
+        `[codec] payloads are encrypted (key ${encryption.keys[0]!.id}); codec server for the Web UI at ${codec.endpoint}`,
+      );
     }
-    const server = await useTemporalServer(temporalConfig, say, codecArgs);
+    const server = await useTemporalServer(temporalConfig, say, codecArgs, webUi);
     stoppers.push(() => server.stop());
 
     let operatorOverrides: Record<string, string> = {};
     let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
     if (sandboxMode) {
       const sandboxConfig = loadSandboxConfig();
-      sandbox = await startSandbox({ stateFile: path.join(temporalConfig.devServer.dataDir, 'sandbox-state.json') });
+      sandbox = await startSandbox({
+        stateFile: path.join(temporalConfig.devServer.dataDir, 'sandbox-state.json'),
+      });
       const started = sandbox;
       stoppers.push(() => started.close());
       operatorOverrides = {
@@ -121,14 +130,20 @@ async function main(): Promise<number> {
         OPERATOR_EMAIL: sandboxConfig.email,
         OPERATOR_PASSCODE: sandboxConfig.passcode,
       };
-      say(`[sandbox] sandbox operator on ${sandbox.url} (simulation endpoints: ${sandbox.url}/sandbox/v1; time scale ${sandbox.config.timeScale})`);
+      say(
+        `[sandbox] sandbox operator on ${sandbox.url} (simulation endpoints: ${sandbox.url}/sandbox/v1; time scale ${sandbox.config.timeScale})`,
+      );
     }
     const operator = createOperatorClient(logger, operatorOverrides);
     say(`[operator] ${operator.config.baseUrl}`);
 
     const clientConnection = await connectClient(temporalConfig, server.address);
     stoppers.push(() => clientConnection.close());
-    const temporal = new Client({ connection: clientConnection, namespace: temporalConfig.namespace, ...(dataConverter ? { dataConverter } : {}) });
+    const temporal = new Client({
+      connection: clientConnection,
+      namespace: temporalConfig.namespace,
+      ...(dataConverter ? { dataConverter } : {}),
+    });
 
     const ramp = new RampClient({
       connection: clientConnection,
@@ -137,13 +152,20 @@ async function main(): Promise<number> {
       timings,
       ...(dataConverter ? { dataConverter, encryption } : {}),
     });
-    const openAlerts = async () => (await ramp.listAlerts()).open.length;
+    const openAlerts = async () =>
+      (await withTemporalDeadline(http.temporalTimeoutMs, () => ramp.listAlerts(), temporal)).open.length;
     const health = {
       temporal,
       operator: operator.client,
       timeoutMs: observability.readinessTimeoutMs,
       metricsToken: observability.metricsToken,
       logger,
+    };
+    const metricsOptions = {
+      openAlerts,
+      logger,
+      timeoutMs: http.temporalTimeoutMs,
+      cacheTtlMs: observability.metricsCacheTtlMs,
     };
     // The receiver binds before the worker starts: the account setup registers its URL, which follows the bound
     // port (RECEIVER_PORT=0 included) unless RECEIVER_PUBLIC_URL says otherwise.
@@ -152,11 +174,13 @@ async function main(): Promise<number> {
       taskQueue: temporalConfig.taskQueue,
       timings,
       logger,
-      observability: { ...health, metrics: new RampMetrics({ openAlerts, logger }) },
+      observability: { ...health, metrics: new RampMetrics(metricsOptions) },
+      timeouts: http.timeouts,
     });
     stoppers.push(() => receiver.close());
     const receiverConfig = loadedReceiverConfig.publicUrlFollowsPort ? { ...loadedReceiverConfig, publicUrl: receiver.url } : loadedReceiverConfig;
     say(`[receiver] webhooks over HTTPS on ${receiver.url} (paths carry the secret segments; never logged)`);
+
 
     const workerConnection = await connectWorker(temporalConfig, server.address);
     stoppers.push(() => workerConnection.close());
@@ -180,7 +204,11 @@ async function main(): Promise<number> {
       await workerRun;
     });
     say(`[worker] running on task queue ${temporalConfig.taskQueue} (namespace ${temporalConfig.namespace})`);
-    for (const schedule of await applySchedules(temporal, { taskQueue: temporalConfig.taskQueue, timings, ops: loadOpsConfig() })) {
+    for (const schedule of await applySchedules(temporal, {
+      taskQueue: temporalConfig.taskQueue,
+      timings,
+      ops: loadOpsConfig(),
+    })) {
       say(`[schedules] ${schedule.scheduleId} ${schedule.action} (every ${schedule.intervalMs / 1000} s)`);
     }
 
@@ -188,13 +216,18 @@ async function main(): Promise<number> {
       config: loadApiConfig(),
       ramp,
       logger,
-      health: { ...health, metrics: new RampMetrics({ temporal, openAlerts, logger }) },
+      health: { ...health, metrics: new RampMetrics({ ...metricsOptions, temporal }) },
+      http,
     });
     stoppers.push(() => api.close());
     // The dev key is public (sandbox mode only); a configured API_KEY is never printed.
     const keyHint = process.env.API_KEY ? '<API_KEY>' : `${DEV_API_KEY} (dev key; set API_KEY to change it)`;
-    say(`[api] HTTP API on ${api.url} (Authorization: Bearer ${keyHint}); /healthz, /readyz and /metrics on it and the receiver`);
-    const uiLink = server.uiUrl ? `${server.uiUrl}/namespaces/${temporalConfig.namespace}/workflows` : undefined;
+    say(
+      `[api] HTTP API on ${api.url} (Authorization: Bearer ${keyHint}); /healthz, /readyz and /metrics on it and the receiver`,
+    );
+    const uiLink = server.uiUrl
+      ? `${server.uiUrl}/namespaces/${temporalConfig.namespace}/workflows`
+      : undefined;
     if (uiLink) say(`[temporal] Web UI: ${uiLink}`);
 
     let exitCode = 0;

@@ -173,7 +173,12 @@ export interface RouterState {
   events: WebhookEventSignal[];
   /** Events for processes that had already ended (the process is not started again). */
   lateEvents?: LateEvent[];
+  /** The operator answered 404 for this resource: since when, how many reads, and when the router gave up. */
+  unknownResource?: { firstNotFoundAt: string; reads: number; gaveUpAt?: string; eventsDropped?: number };
 }
+
+/** RampStatus of a router that gave up on a resource the operator does not know (counted in metrics). */
+export const UNKNOWN_RESOURCE_STATUS = 'unknown-resource';
 
 // ---------------------------------------------------------------------------------------------- ramp processes
 

@@ -27,6 +27,11 @@ export interface WorkflowTimings {
   processTimeoutMs: number;
   /** Quote validity assumed when the operator's expires_at is missing (25 s per spec). */
   quoteTtlMs: number;
+  /**
+   * How long a router keeps re-reading a resource the operator answers 404 for (its read can lag its own webhook
+   * briefly; a resource it never knows is a forged or misrouted event). Absent in older inputs: the process timeout.
+   */
+  unknownResourceTimeoutMs?: number;
 }
 
 export interface AddressOnNetwork {

@@ -7,19 +7,45 @@
  * Several deliveries that arrive together are coalesced into one read. It ends as soon as its inbox is empty;
  * a later delivery for the same resource starts a new run under the same ID (its history stays small).
  */
-import { condition, log, patched, proxyActivities, setCurrentDetails, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  log,
+  patched,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { RampStatus } from '../src/temporal/search-attributes';
+import { isOperatorNotFound, unknownResourceRetry, unknownResourceTimeoutMs } from './unknown-resource';
 import type { RampActivities } from '../activities';
 import { operatorActivityOptions } from './activity-options';
 import { failureNote, nextPollDelayMs } from './step-timing';
 import { routerStateQuery, webhookEventSignal } from './messages';
-import { type ForwardOutcome, type RouterInput, type RouterState, routeTransaction, type WebhookEventSignal } from './ramp-types';
+import {
+  type ForwardOutcome,
+  type RouterInput,
+  type RouterState,
+  routeTransaction,
+  UNKNOWN_RESOURCE_STATUS,
+  type WebhookEventSignal,
+} from './ramp-types';
 
 const KEEP_EVENTS = 20;
 
 export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterState> {
   const { kind, resourceId, timings } = input;
   const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
-  const state: RouterState = { kind, resourceId, eventsReceived: 0, duplicates: 0, forwardedTo: [], events: [] };
+  const state: RouterState = {
+    kind,
+    resourceId,
+    eventsReceived: 0,
+    duplicates: 0,
+    forwardedTo: [],
+    events: [],
+  };
   const inbox: WebhookEventSignal[] = [];
 
   setHandler(webhookEventSignal, (event) => {
@@ -36,27 +62,76 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
   // outage, a 404 while the operator's read lags its own webhook) keeps the batch and tries again with backoff.
   const giveUpAtMs = Date.now() + timings.processTimeoutMs;
   let retryDelayMs = timings.pollInitialMs;
+  /** When the operator first answered 404 for this resource (reset by a successful read). */
+  let firstNotFoundAtMs: number | undefined;
   while (inbox.length > 0) {
     const batch = inbox.splice(0);
     try {
       await handle(batch);
       retryDelayMs = timings.pollInitialMs;
+      firstNotFoundAtMs = undefined;
     } catch (error) {
       if (Date.now() >= giveUpAtMs) throw error;
       inbox.unshift(...batch);
       state.lastFailure = failureNote(`re-read or forward of ${kind} ${resourceId}`, error);
-      log.warn('Router could not finish; retrying', { kind, resourceId, retryInMs: retryDelayMs, error: state.lastFailure.message });
-      setCurrentDetails(`Re-read or forward of ${kind} ${resourceId} failed; retrying in ${Math.round(retryDelayMs / 1000)} s`);
-      await sleep(retryDelayMs);
-      retryDelayMs = nextPollDelayMs(timings, retryDelayMs);
+      let waitMs = retryDelayMs;
+      let nextDelayMs = nextPollDelayMs(timings, retryDelayMs);
+      if (isOperatorNotFound(error) && patched('router-unknown-resource')) {
+        firstNotFoundAtMs ??= Date.now();
+        const unknown = (state.unknownResource ??= {
+          firstNotFoundAt: new Date(firstNotFoundAtMs).toISOString(),
+          reads: 0,
+        });
+        unknown.reads += 1;
+        const retry = unknownResourceRetry(timings, {
+          firstNotFoundAtMs,
+          delayMs: retryDelayMs,
+          nowMs: Date.now(),
+        });
+        if (retry.giveUp) {
+          giveUpUnknownResource(inbox.splice(0).length);
+          break;
+        }
+        ({ waitMs, nextDelayMs } = retry);
+      }
+      log.warn('Router could not finish; retrying', {
+        kind,
+        resourceId,
+        retryInMs: waitMs,
+        error: state.lastFailure.message,
+      });
+      setCurrentDetails(
+        `Re-read or forward of ${kind} ${resourceId} failed; retrying in ${Math.round(waitMs / 1000)} s`,
+      );
+      await sleep(waitMs);
+      retryDelayMs = nextDelayMs;
     }
   }
   const late = state.lateEvents?.length ? ` (${state.lateEvents.length} late: process already ended)` : '';
-  setCurrentDetails(`Forwarded to ${state.forwardedTo.join(', ') || 'nobody'}${late}`);
+  if (!state.unknownResource?.gaveUpAt)
+    setCurrentDetails(`Forwarded to ${state.forwardedTo.join(', ') || 'nobody'}${late}`);
   return state;
 
+  /** Ends the router for a resource the operator never knew: recorded, searchable, counted in metrics. */
+  function giveUpUnknownResource(dropped: number): void {
+    const unknown = state.unknownResource!;
+    unknown.gaveUpAt = new Date().toISOString();
+    unknown.eventsDropped = dropped;
+    const why = `the operator answered 404 for ${kind} ${resourceId} for ${Math.round(unknownResourceTimeoutMs(timings) / 1000)} s (${unknown.reads} reads): gave up`;
+    log.warn('Router gave up on a resource the operator does not know', {
+      kind,
+      resourceId,
+      reads: unknown.reads,
+      eventsDropped: dropped,
+    });
+    setCurrentDetails(`Unknown resource: ${why}`);
+    upsertSearchAttributes([{ key: RampStatus, value: UNKNOWN_RESOURCE_STATUS }]);
+  }
+
   async function handle(batch: WebhookEventSignal[]): Promise<void> {
-    setCurrentDetails(`Re-reading ${kind} ${resourceId} after ${batch.map((event) => event.eventType).join(', ')}`);
+    setCurrentDetails(
+      `Re-reading ${kind} ${resourceId} after ${batch.map((event) => event.eventType).join(', ')}`,
+    );
     if (kind === 'transaction') {
       const tx = await activities.readTransactionSnapshot({ id: resourceId });
       if (tx.status === state.lastStatus) {
@@ -76,10 +151,21 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
         );
       } else if (route.kind === 'onramp-order') {
         const order = await activities.readOrderSnapshot({ id: route.orderId });
-        await remember(tx.status, await activities.forwardToOnRamp({ orderReference: order.orderReference, order, transaction: tx, timings }));
+        await remember(
+          tx.status,
+          await activities.forwardToOnRamp({
+            orderReference: order.orderReference,
+            order,
+            transaction: tx,
+            timings,
+          }),
+        );
       } else {
         state.unroutable = route.reason;
-        log.warn('Transaction belongs to no ramp process', { transactionId: resourceId, reason: route.reason });
+        log.warn('Transaction belongs to no ramp process', {
+          transactionId: resourceId,
+          reason: route.reason,
+        });
       }
     } else {
       const order = await activities.readOrderSnapshot({ id: resourceId });
@@ -92,7 +178,10 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
         // ASSUMED not sent; the off-ramp reads its AutoSwap order itself (through its sweep), so nothing to forward.
         state.unroutable = 'off-ramp order: read by its off-ramp process';
       } else {
-        await remember(order.status, await activities.forwardToOnRamp({ orderReference: order.orderReference, order, timings }));
+        await remember(
+          order.status,
+          await activities.forwardToOnRamp({ orderReference: order.orderReference, order, timings }),
+        );
       }
     }
   }
@@ -109,9 +198,20 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
     if (!outcome.closed) return;
     const processStatus = outcome.closed.status ?? outcome.closed.executionStatus;
     const late = (state.lateEvents ??= []);
-    late.push({ workflowId: outcome.workflowId, processStatus, resourceStatus, at: new Date().toISOString() });
+    late.push({
+      workflowId: outcome.workflowId,
+      processStatus,
+      resourceStatus,
+      at: new Date().toISOString(),
+    });
     if (late.length > KEEP_EVENTS) late.shift();
-    log.warn('Event for a process that has already ended: recorded, not applied', { kind, resourceId, workflowId: outcome.workflowId, processStatus, resourceStatus });
+    log.warn('Event for a process that has already ended: recorded, not applied', {
+      kind,
+      resourceId,
+      workflowId: outcome.workflowId,
+      processStatus,
+      resourceStatus,
+    });
     if (processStatus === 'timed-out' && patched('late-event-after-timeout')) {
       try {
         await activities.raiseAlert({
@@ -122,7 +222,10 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
         });
       } catch (error) {
         // Not retried through the batch: the event is recorded above, and a second forward would record it twice.
-        log.error('Late-event incident could not be raised', { workflowId: outcome.workflowId, error: error instanceof Error ? error.message : String(error) });
+        log.error('Late-event incident could not be raised', {
+          workflowId: outcome.workflowId,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }

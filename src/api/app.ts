@@ -1,11 +1,12 @@
 /**
  * The HTTP API over the typed client, for backends in other languages. Every route needs the API key; every
- * answer, errors included, is JSON.
+ * answer, errors included, is JSON; every Temporal call behind a route has a deadline (503 with Retry-After past it).
  */
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { SecretString } from '../config/operator';
 import { requestLogger } from '../app/request-logging';
+import { withTemporalDeadline } from '../http/errors';
 import { healthRouter, type HealthRouterOptions } from '../observability/health';
 import { requireApiKey } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
@@ -13,17 +14,27 @@ import { accountRouter } from './routes/account';
 import { alertsRouter } from './routes/alerts';
 import { endUsersRouter } from './routes/end-users';
 import { quotesRouter } from './routes/quotes';
-import type { RampApi } from './types';
+import type { RampApi, TemporalCall } from './types';
+
+/** Used when no deadline is given (HTTP_TEMPORAL_TIMEOUT's default). */
+export const DEFAULT_API_TEMPORAL_TIMEOUT_MS = 5_000;
 
 export interface ApiDeps {
   ramp: RampApi;
   apiKey: SecretString;
   logger: Logger;
-  /** /readyz checks (Temporal, operator login) and /metrics; without it /readyz has no checks (always ready). */
+  /**
+   * /readyz checks (Temporal, operator login) and /metrics; without it /readyz has no checks (always ready). Its
+   * `bindHost` decides whether /metrics and the /readyz details need the metrics token (src/observability/health.ts).
+   */
   health?: HealthRouterOptions;
+  /** Deadline of each route's Temporal calls (HTTP_TEMPORAL_TIMEOUT). */
+  temporalTimeoutMs?: number;
 }
 
 export function createApiApp(deps: ApiDeps): Express {
+  const timeoutMs = deps.temporalTimeoutMs ?? DEFAULT_API_TEMPORAL_TIMEOUT_MS;
+  const call: TemporalCall = (fn) => withTemporalDeadline(timeoutMs, fn, deps.ramp.temporal);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -34,11 +45,11 @@ export function createApiApp(deps: ApiDeps): Express {
   });
   app.use(requireApiKey(deps.apiKey));
   app.use(express.json({ limit: '64kb', strict: true }));
-  app.use(endUsersRouter(deps.ramp));
-  app.use(quotesRouter(deps.ramp));
-  app.use(accountRouter(deps.ramp));
-  app.use(alertsRouter(deps.ramp));
+  app.use(endUsersRouter(deps.ramp, call));
+  app.use(quotesRouter(deps.ramp, call));
+  app.use(accountRouter(deps.ramp, call));
+  app.use(alertsRouter(deps.ramp, call));
   app.use(notFoundRoute);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, timeoutMs));
   return app;
 }

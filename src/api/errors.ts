@@ -1,14 +1,35 @@
 /**
- * Every error the API answers is JSON: `{ error: { code, message, issues? } }`. Internal failures answer a
- * generic message (details go to the log, never to the caller).
+ * Every error the API answers is JSON: `{ error: { code, message, issues? } }` (src/http/errors.ts). A 4xx is the
+ * caller's mistake, a 5xx ours, the operator's or Temporal's. Internal failures answer a generic message (details
+ * go to the log, never to the caller).
  */
-import { QueryRejectedError, ServiceError, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  QueryRejectedError,
+  ServiceError,
+  WorkflowFailedError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { InvalidInputError, NotFoundError, QuoteExpiredError } from '../client/errors';
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  ProcessEndedError,
+  QuoteExpiredError,
+} from '../client/errors';
 import { zodIssues } from '../client/quote-input';
+import {
+  type ErrorAnswer,
+  isTemporalUnavailable,
+  jsonErrorHandler,
+  sendError,
+  temporalUnavailableAnswer,
+} from '../http/errors';
+
+export { sendError };
 
 export class ApiError extends Error {
   constructor(
@@ -19,10 +40,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-}
-
-export function sendError(res: Response, status: number, code: string, message: string, issues?: string[]): void {
-  res.status(status).json({ error: { code, message, ...(issues && issues.length > 0 ? { issues } : {}) } });
 }
 
 /** Parses input with a zod schema or throws a 400 listing every issue. */
@@ -48,31 +65,55 @@ function failureType(error: unknown): string | undefined {
   return undefined;
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, _next) => {
-    const bodyParserType = (error as { type?: unknown }).type;
-    if (bodyParserType === 'entity.parse.failed') return sendError(res, 400, 'malformed_json', 'The request body is not valid JSON');
-    if (bodyParserType === 'entity.too.large') return sendError(res, 413, 'body_too_large', 'The request body is too large');
-    if (typeof bodyParserType === 'string' && (bodyParserType.startsWith('encoding.') || bodyParserType === 'charset.unsupported'))
-      return sendError(res, 415, 'unsupported_encoding', 'Unsupported request encoding or charset');
-    if (error instanceof ApiError) return sendError(res, error.status, error.code, error.message, error.issues);
-    if (error instanceof InvalidInputError) return sendError(res, 400, 'invalid_input', error.message, error.issues);
-    if (error instanceof NotFoundError) return sendError(res, 404, 'not_found', error.message);
-    if (error instanceof QuoteExpiredError) return sendError(res, 409, 'quote_expired', error.message);
+/** @param temporalTimeoutMs the deadline of the routes' Temporal calls, for Retry-After when it passed. */
+export function errorHandler(logger: Logger, temporalTimeoutMs: number): ErrorRequestHandler {
+  const classify = (error: unknown): ErrorAnswer | undefined => {
+    if (error instanceof ApiError)
+      return {
+        status: error.status,
+        code: error.code,
+        message: error.message,
+        ...(error.issues ? { issues: error.issues } : {}),
+      };
+    if (error instanceof InvalidInputError)
+      return { status: 400, code: 'invalid_input', message: error.message, issues: error.issues };
+    if (error instanceof NotFoundError) return { status: 404, code: 'not_found', message: error.message };
+    if (error instanceof QuoteExpiredError)
+      return { status: 409, code: 'quote_expired', message: error.message };
+    if (error instanceof ProcessEndedError)
+      return { status: 409, code: 'process_ended', message: error.message };
+    if (error instanceof ConflictError) return { status: 409, code: 'conflict', message: error.message };
     const type = failureType(error);
     if (type === 'OperatorRejected' || type === 'InvalidInput') {
-      return sendError(res, 422, 'operator_rejected', 'The operator rejected the request');
+      return { status: 422, code: 'operator_rejected', message: 'The operator rejected the request' };
     }
     if (type) {
-      logger.warn({ method: req.method, path: req.route ? String((req.route as { path?: unknown }).path) : req.path, type }, 'API request failed');
-      return sendError(res, 502, 'upstream_failed', `The request could not be completed (${type}); it can be retried`);
+      logger.warn({ type }, 'API request failed');
+      return {
+        status: 502,
+        code: 'upstream_failed',
+        message: `The request could not be completed (${type}); it can be retried`,
+      };
     }
-    if (error instanceof WorkflowFailedError || error instanceof WorkflowUpdateFailedError || error instanceof ServiceError || error instanceof QueryRejectedError) {
-      // Temporal or a workflow failed without an operator verdict (timeout, unavailable, rejected query): retryable.
-      logger.warn({ method: req.method, err: error }, 'API request failed upstream');
-      return sendError(res, 502, 'upstream_failed', 'The request could not be completed; it can be retried');
+    if (isTemporalUnavailable(error)) {
+      logger.warn({ err: { name: (error as Error).name } }, 'Temporal did not answer an API request in time');
+      return temporalUnavailableAnswer(temporalTimeoutMs);
     }
-    logger.error({ method: req.method, err: error }, 'API request failed unexpectedly');
-    return sendError(res, 500, 'internal_error', 'Internal error');
+    if (
+      error instanceof WorkflowFailedError ||
+      error instanceof WorkflowUpdateFailedError ||
+      error instanceof ServiceError ||
+      error instanceof QueryRejectedError
+    ) {
+      // Temporal or a workflow failed without an operator verdict (timeout, rejected query): retryable.
+      logger.warn({ err: { name: error.name, message: error.message } }, 'API request failed upstream');
+      return {
+        status: 502,
+        code: 'upstream_failed',
+        message: 'The request could not be completed; it can be retried',
+      };
+    }
+    return undefined;
   };
+  return jsonErrorHandler({ logger, component: 'API', classify });
 }

@@ -1,4 +1,14 @@
 import type { RampClient } from '../client/ramp-client';
 
-/** The part of the typed client the HTTP API uses (tests stub it). */
-export type RampApi = Pick<RampClient, 'ensureDepositWallet' | 'getEndUser' | 'quote' | 'setupAccount' | 'getAccount' | 'listAlerts'>;
+/**
+ * The part of the typed client the HTTP API uses (tests stub it). With `temporal` (a RampClient has it), the
+ * routes' gRPC calls carry the API's Temporal deadline themselves, not only its answer.
+ */
+export type RampApi = Pick<
+  RampClient,
+  'ensureDepositWallet' | 'getEndUser' | 'quote' | 'setupAccount' | 'getAccount' | 'listAlerts'
+> &
+  Partial<Pick<RampClient, 'temporal'>>;
+
+/** Runs one Temporal-backed call of a route under the API's deadline (503 with Retry-After once it passes). */
+export type TemporalCall = <T>(fn: () => Promise<T>) => Promise<T>;

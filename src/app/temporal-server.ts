@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { TemporalConfig } from '../config/temporal';
-import { startDevServer } from '../temporal/dev-server';
+import { freePort, startDevServer } from '../temporal/dev-server';
 import { ensureTemporalCli } from '../temporal/install-cli';
 
 export interface TemporalServer {
@@ -15,10 +15,28 @@ export interface TemporalServer {
   stop(): Promise<void>;
 }
 
+/** Where the Web UI is served, as its browser origin sees it. */
+export interface WebUiAddress {
+  ip: string;
+  port: number;
+}
+
+/**
+ * Where the Web UI will be: the local dev server's (TEMPORAL_DEV_IP, TEMPORAL_UI_PORT; a port of 0 becomes a free
+ * port now), or, against TEMPORAL_ADDRESS, the UI on this machine at TEMPORAL_UI_PORT (docker-compose publishes it
+ * on 127.0.0.1:8233). Decided before anything starts, so that the codec server can allow the UI's origin.
+ */
+export async function plannedWebUi(config: TemporalConfig): Promise<WebUiAddress> {
+  const { ip, uiPort } = config.devServer;
+  if (config.address) return { ip: '127.0.0.1', port: uiPort || 8233 };
+  return { ip: ip === '0.0.0.0' ? '127.0.0.1' : ip, port: uiPort || (await freePort(ip)) };
+}
+
 export async function useTemporalServer(
   config: TemporalConfig,
   log: (line: string) => void,
   extraDevServerArgs: string[] = [],
+  webUi?: WebUiAddress,
 ): Promise<TemporalServer> {
   if (config.address) {
     log(`[temporal] using the Temporal server at ${config.address} (namespace ${config.namespace})`);
@@ -30,7 +48,7 @@ export async function useTemporalServer(
     namespace: config.namespace,
     ip: config.devServer.ip,
     port: config.devServer.port,
-    uiPort: config.devServer.uiPort,
+    uiPort: webUi?.port ?? config.devServer.uiPort,
     dbFile: path.join(config.devServer.dataDir, 'temporal.sqlite'),
     log,
     extraArgs: extraDevServerArgs,

@@ -5,7 +5,13 @@
  * Extending it: add new methods at the end of the class (other processes append their own section).
  */
 import { randomUUID } from 'node:crypto';
-import { Client, type Connection, WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import {
+  Client,
+  type Connection,
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import type { Env } from '../config/env';
@@ -15,7 +21,12 @@ import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../config/en
 import { dataConverterFromConfig } from '../temporal/data-converter';
 import { endUserSearchValue, endUserSearchValues, isEndUserPseudonym } from '../temporal/end-user-pseudonym';
 import { accountSetupWorkflow } from '../../workflows/account-setup';
-import { accountStateQuery, endUserStateQuery, ensureDepositWalletUpdate, setupAccountUpdate } from '../../workflows/messages';
+import {
+  accountStateQuery,
+  endUserStateQuery,
+  ensureDepositWalletUpdate,
+  setupAccountUpdate,
+} from '../../workflows/messages';
 import { endUserWorkflow } from '../../workflows/end-user';
 import { quoteWorkflow } from '../../workflows/quote';
 import type {
@@ -29,13 +40,27 @@ import type {
 } from '../../workflows/types';
 import { ConflictError, NotFoundError, ProcessEndedError, QuoteExpiredError } from './errors';
 import { describeProcess, ONE_RUN_PER_PROCESS, signalWithStartProcess } from '../temporal/process-start';
-import { ACCOUNT_SETUP_WORKFLOW_ID, endUserWorkflowId, parseEndUserId } from './ids';
+import { ACCOUNT_SETUP_WORKFLOW_ID, endUserWorkflowId } from './ids';
+import { parseEndUserId, parseIdentifier, parseOrderReference } from '../validation/identifiers';
 import { parseQuoteRequest } from './quote-input';
 // ---- ramps (issue 5)
 import type { onRampWorkflow } from '../../workflows/onramp';
 import { offRampStateQuery, onRampAttributionSignal, onRampStateQuery } from '../../workflows/messages';
-import { offRampWorkflowId, type OffRampState, type OnRampAttribution, type OnRampQuoteShown, onRampWorkflowId, type OnRampState } from '../../workflows/ramp-types';
-import { DepositTransactionId, EndUserId, OrderReference, RampDirection, RampStatus } from '../temporal/search-attributes';
+import {
+  offRampWorkflowId,
+  type OffRampState,
+  type OnRampAttribution,
+  type OnRampQuoteShown,
+  onRampWorkflowId,
+  type OnRampState,
+} from '../../workflows/ramp-types';
+import {
+  DepositTransactionId,
+  EndUserId,
+  OrderReference,
+  RampDirection,
+  RampStatus,
+} from '../temporal/search-attributes';
 import { InvalidInputError } from './errors';
 
 export interface RampClientOptions {
@@ -85,7 +110,11 @@ export class RampClient {
   readonly #encryption: Pick<PayloadEncryptionConfig, 'keys'> | undefined;
 
   constructor(options: RampClientOptions) {
-    this.temporal = new Client({ connection: options.connection, namespace: options.namespace, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) });
+    this.temporal = new Client({
+      connection: options.connection,
+      namespace: options.namespace,
+      ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    });
     this.#connection = options.connection;
     this.#taskQueue = options.taskQueue;
     this.#timings = options.timings;
@@ -136,13 +165,21 @@ export class RampClient {
       args: [{ endUserId: id, ...this.#searchValueField(id), timings: this.#timings }],
     });
     try {
-      return await this.temporal.workflow.executeUpdateWithStart(ensureDepositWalletUpdate, { startWorkflowOperation });
+      return await this.temporal.workflow.executeUpdateWithStart(ensureDepositWalletUpdate, {
+        startWorkflowOperation,
+      });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       // The user's process was closed by hand (it never ends by itself): a new run would create a second wallet.
-      const ended = await this.getEndUser(id);
-      if (ended.wallet) return ended.wallet;
-      throw new ProcessEndedError(`The process of end user ${id} has ended without a deposit wallet; it is not started again`, workflowId, ended.walletStatus);
+      // A process closed before its first task ran cannot answer a query: then it has no wallet either.
+      const ended = await this.getEndUser(id).catch(() => undefined);
+      if (ended?.wallet) return ended.wallet;
+      const { executionStatus } = await describeProcess(this.temporal, workflowId);
+      throw new ProcessEndedError(
+        `The process of end user ${id} has ended (${executionStatus}) without a deposit wallet; it is not started again`,
+        workflowId,
+        executionStatus,
+      );
     }
   }
 
@@ -178,12 +215,18 @@ export class RampClient {
       args: [{ timings: this.#timings }],
     });
     try {
-      return await this.temporal.workflow.executeUpdateWithStart(setupAccountUpdate, { startWorkflowOperation });
+      return await this.temporal.workflow.executeUpdateWithStart(setupAccountUpdate, {
+        startWorkflowOperation,
+      });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       // Closed by hand: a new run would create a second master and gas wallet.
       const { status, executionStatus } = await describeProcess(this.temporal, this.#accountSetupWorkflowId);
-      throw new ProcessEndedError(`The account setup (${this.#accountSetupWorkflowId}) has ended (${status ?? executionStatus}); it is not started again`, this.#accountSetupWorkflowId, status);
+      throw new ProcessEndedError(
+        `The account setup (${this.#accountSetupWorkflowId}) has ended (${status ?? executionStatus}); it is not started again`,
+        this.#accountSetupWorkflowId,
+        status,
+      );
     }
   }
 
@@ -192,7 +235,8 @@ export class RampClient {
     try {
       return await this.temporal.workflow.getHandle(this.#accountSetupWorkflowId).query(accountStateQuery);
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) throw new NotFoundError('The account setup has not run yet');
+      if (error instanceof WorkflowNotFoundError)
+        throw new NotFoundError('The account setup has not run yet');
       throw error;
     }
   }
@@ -238,7 +282,10 @@ export class RampClient {
   /** Throws QuoteExpiredError for a quote past its expiresAt: call before showing or using a quote. */
   assertQuoteValid(quote: Pick<QuoteResult, 'expiresAt'>, minValidityMs = 0): void {
     if (!this.isQuoteValid(quote, minValidityMs)) {
-      throw new QuoteExpiredError(`The quote expired at ${quote.expiresAt}; request a new quote`, quote.expiresAt);
+      throw new QuoteExpiredError(
+        `The quote expired at ${quote.expiresAt}; request a new quote`,
+        quote.expiresAt,
+      );
     }
   }
 
@@ -259,7 +306,9 @@ export class RampClient {
   ): Promise<{ workflowId: string; quote?: OnRampQuoteShown }> {
     const id = parseEndUserId(endUserId);
     const orderReference = parseOrderReference(reference);
-    const fromOptions = options.quoteRequest ? await this.quote({ ...options.quoteRequest, direction: 'on-ramp' }) : options.quote;
+    const fromOptions = options.quoteRequest
+      ? await this.quote({ ...options.quoteRequest, direction: 'on-ramp' })
+      : options.quote;
     const quote: OnRampQuoteShown | undefined = fromOptions
       ? {
           targetAmount: fromOptions.targetAmount,
@@ -270,13 +319,25 @@ export class RampClient {
         }
       : undefined;
     const workflowId = onRampWorkflowId(orderReference);
-    const outcome = await signalWithStartProcess<typeof onRampWorkflow, [OnRampAttribution]>(this.temporal, 'onRampWorkflow', {
-      workflowId,
-      taskQueue: this.#taskQueue,
-      args: [{ orderReference, endUserId: id, ...this.#searchValueField(id), timings: this.#timings, ...(quote ? { quote } : {}) }],
-      signal: onRampAttributionSignal,
-      signalArgs: [{ endUserId: id, ...this.#searchValueField(id), ...(quote ? { quote } : {}) }],
-    });
+    const outcome = await signalWithStartProcess<typeof onRampWorkflow, [OnRampAttribution]>(
+      this.temporal,
+      'onRampWorkflow',
+      {
+        workflowId,
+        taskQueue: this.#taskQueue,
+        args: [
+          {
+            orderReference,
+            endUserId: id,
+            ...this.#searchValueField(id),
+            timings: this.#timings,
+            ...(quote ? { quote } : {}),
+          },
+        ],
+        signal: onRampAttributionSignal,
+        signalArgs: [{ endUserId: id, ...this.#searchValueField(id), ...(quote ? { quote } : {}) }],
+      },
+    );
     if (!outcome.delivered) {
       // An on-ramp runs once: a repeated call for the same end user answers the process as it ended.
       const ended = await this.getOnRamp(orderReference);
@@ -293,7 +354,7 @@ export class RampClient {
 
   /** The full state of offramp/<depositTransactionId>, or NotFoundError. */
   async getOffRamp(depositTransactionId: string): Promise<OffRampState> {
-    const id = parseResourceId(depositTransactionId, 'deposit transaction ID');
+    const id = parseIdentifier(depositTransactionId, 'deposit transaction ID');
     try {
       return await this.temporal.workflow.getHandle(offRampWorkflowId(id)).query(offRampStateQuery);
     } catch (error) {
@@ -308,26 +369,40 @@ export class RampClient {
     try {
       return await this.temporal.workflow.getHandle(onRampWorkflowId(orderReference)).query(onRampStateQuery);
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`No on-ramp for order reference ${orderReference}`);
+      if (error instanceof WorkflowNotFoundError)
+        throw new NotFoundError(`No on-ramp for order reference ${orderReference}`);
       throw error;
     }
   }
 
   /** On-ramp and off-ramp processes (newest first), by end user and/or status, from Temporal visibility. */
-  async listProcesses(filter: { endUserId?: string; status?: string; direction?: 'on-ramp' | 'off-ramp'; limit?: number } = {}): Promise<RampProcessSummary[]> {
-    const clauses = [filter.direction ? `RampDirection = '${filter.direction}'` : `RampDirection IN ('on-ramp', 'off-ramp')`];
+  async listProcesses(
+    filter: { endUserId?: string; status?: string; direction?: 'on-ramp' | 'off-ramp'; limit?: number } = {},
+  ): Promise<RampProcessSummary[]> {
+    const clauses = [
+      filter.direction ? `RampDirection = '${filter.direction}'` : `RampDirection IN ('on-ramp', 'off-ramp')`,
+    ];
     const endUserId = filter.endUserId === undefined ? undefined : parseEndUserId(filter.endUserId);
     // With encryption keys, RampEndUserId holds the user's pseudonym (one per key, after a rotation) or, for
     // processes started before encryption was on, the ID itself: search for all of them.
-    if (endUserId !== undefined) clauses.push(`RampEndUserId IN (${endUserSearchValues(endUserId, this.#encryption).map((value) => `'${value}'`).join(', ')})`);
+    if (endUserId !== undefined)
+      clauses.push(
+        `RampEndUserId IN (${endUserSearchValues(endUserId, this.#encryption)
+          .map((value) => `'${value}'`)
+          .join(', ')})`,
+      );
     if (filter.status !== undefined) {
-      if (!/^[a-z-]{1,40}$/.test(filter.status)) throw new InvalidInputError('Invalid status', ['status: lower-case letters and dashes only']);
+      if (!/^[a-z-]{1,40}$/.test(filter.status))
+        throw new InvalidInputError('Invalid status', ['status: lower-case letters and dashes only']);
       clauses.push(`RampStatus = '${filter.status}'`);
     }
     const limit = filter.limit ?? 100;
     const found: RampProcessSummary[] = [];
     const seen = new Set<string>();
-    for await (const execution of this.temporal.workflow.list({ query: clauses.join(' AND '), pageSize: Math.min(limit, 100) })) {
+    for await (const execution of this.temporal.workflow.list({
+      query: clauses.join(' AND '),
+      pageSize: Math.min(limit, 100),
+    })) {
       // One entry per process: a process runs once per ID, and a run left from before that rule is not listed twice.
       if (seen.has(execution.workflowId)) continue;
       seen.add(execution.workflowId);
@@ -351,7 +426,9 @@ export class RampClient {
 
   /** `{ endUserSearchValue }` (the pseudonym) when encryption keys are configured; nothing otherwise (older workers ignore it). */
   #searchValueField(endUserId: string): { endUserSearchValue?: string } {
-    return this.#encryption?.keys.length ? { endUserSearchValue: endUserSearchValue(endUserId, this.#encryption) } : {};
+    return this.#encryption?.keys.length
+      ? { endUserSearchValue: endUserSearchValue(endUserId, this.#encryption) }
+      : {};
   }
 
   // ------------------------------------------------------------------------------------------ operations (issue 6)
@@ -365,7 +442,15 @@ export class RampClient {
     try {
       return await this.temporal.workflow.getHandle(workflowId).query(alertsStateQuery);
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return { open: [], recentlyResolved: [], raisedTotal: 0, resolvedTotal: 0, runs: 0, since: new Date(this.#now()).toISOString() };
+      if (error instanceof WorkflowNotFoundError)
+        return {
+          open: [],
+          recentlyResolved: [],
+          raisedTotal: 0,
+          resolvedTotal: 0,
+          runs: 0,
+          since: new Date(this.#now()).toISOString(),
+        };
       throw error;
     }
   }
@@ -401,17 +486,5 @@ export interface RampProcessSummary {
   closeTime: string | null;
 }
 
-/** Order references become workflow IDs (onramp/<reference>) and visibility values: readable and safe. */
-export function parseOrderReference(value: unknown): string {
-  if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,199}$/.test(value)) {
-    throw new InvalidInputError('Invalid order reference', ['reference: 1-200 characters of letters, digits and . _ : @ -']);
-  }
-  return value;
-}
-
-function parseResourceId(value: unknown, what: string): string {
-  if (typeof value !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,199}$/.test(value)) {
-    throw new InvalidInputError(`Invalid ${what}`, [`${what}: 1-200 characters of letters, digits and . _ : @ -`]);
-  }
-  return value;
-}
+/** Order references become workflow IDs (onramp/<reference>) and visibility values: src/validation/identifiers.ts. */
+export { parseOrderReference };

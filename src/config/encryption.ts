@@ -18,7 +18,8 @@ export class EncryptionKey {
   readonly #material: Buffer;
 
   constructor(id: string, material: Buffer) {
-    if (!KEY_ID_PATTERN.test(id)) throw new Error('An encryption key ID must be 1-64 letters, digits, dots, underscores or dashes');
+    if (!KEY_ID_PATTERN.test(id))
+      throw new Error('An encryption key ID must be 1-64 letters, digits, dots, underscores or dashes');
     if (material.length !== 32) throw new Error(`Encryption key ${id} must be 32 bytes (AES-256)`);
     this.id = id;
     this.#material = Buffer.from(material);
@@ -37,9 +38,12 @@ export interface CodecServerConfig {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  /** Origins allowed to call the codec server from a browser (the Temporal Web UI's). */
-  corsOrigins: string[];
-  /** When set, POSTs need `Authorization: Bearer <token>`. */
+  /**
+   * Origins allowed to call the codec server from a browser (the Temporal Web UI's); undefined: those of the Web UI
+   * actually in use (npm start gives its dev server's, see startCodecServer).
+   */
+  corsOrigins: string[] | undefined;
+  /** POSTs need `Authorization: Bearer <token>`; required unless the server is bound to loopback. */
   token: SecretString | undefined;
   /** The URL the Web UI's browser uses to reach the codec server; default http://host:port. */
   publicUrl: string | undefined;
@@ -55,7 +59,7 @@ const encryptionEnv = z.object({
   PAYLOAD_ENCRYPTION_KEYS: z.string().optional(),
   CODEC_SERVER_HOST: z.string().min(1).default('127.0.0.1'),
   CODEC_SERVER_PORT: port(8234),
-  CODEC_SERVER_CORS_ORIGINS: z.string().default('http://127.0.0.1:8233,http://localhost:8233'),
+  CODEC_SERVER_CORS_ORIGINS: z.string().optional(),
   CODEC_SERVER_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   CODEC_SERVER_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
@@ -67,14 +71,21 @@ export function parseEncryptionKeys(value: string | undefined): EncryptionKey[] 
   value.split(',').forEach((entry, index) => {
     const trimmed = entry.trim();
     const colon = trimmed.indexOf(':');
-    if (colon <= 0) throw new Error(`Invalid PAYLOAD_ENCRYPTION_KEYS: entry ${index + 1} is not <id>:<base64 key>`);
+    if (colon <= 0)
+      throw new Error(`Invalid PAYLOAD_ENCRYPTION_KEYS: entry ${index + 1} is not <id>:<base64 key>`);
     const id = trimmed.slice(0, colon);
     const encoded = trimmed.slice(colon + 1);
-    if (!KEY_ID_PATTERN.test(id)) throw new Error(`Invalid PAYLOAD_ENCRYPTION_KEYS: entry ${index + 1} has an invalid key ID`);
-    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded)) throw new Error(`Invalid PAYLOAD_ENCRYPTION_KEYS: key ${id} is not base64`);
+    if (!KEY_ID_PATTERN.test(id))
+      throw new Error(`Invalid PAYLOAD_ENCRYPTION_KEYS: entry ${index + 1} has an invalid key ID`);
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded))
+      throw new Error(`Invalid PAYLOAD_ENCRYPTION_KEYS: key ${id} is not base64`);
     const material = Buffer.from(encoded, 'base64');
-    if (material.length !== 32) throw new Error(`Invalid PAYLOAD_ENCRYPTION_KEYS: key ${id} is ${material.length} bytes, not 32 (AES-256)`);
-    if (keys.some((key) => key.id === id)) throw new Error(`Invalid PAYLOAD_ENCRYPTION_KEYS: key ID ${id} appears twice`);
+    if (material.length !== 32)
+      throw new Error(
+        `Invalid PAYLOAD_ENCRYPTION_KEYS: key ${id} is ${material.length} bytes, not 32 (AES-256)`,
+      );
+    if (keys.some((key) => key.id === id))
+      throw new Error(`Invalid PAYLOAD_ENCRYPTION_KEYS: key ID ${id} appears twice`);
     keys.push(new EncryptionKey(id, material));
   });
   return keys;
@@ -87,9 +98,12 @@ export function loadEncryptionConfig(env: Env = process.env): PayloadEncryptionC
     codecServer: {
       host: raw.CODEC_SERVER_HOST,
       port: raw.CODEC_SERVER_PORT,
-      corsOrigins: raw.CODEC_SERVER_CORS_ORIGINS.split(',')
-        .map((origin) => origin.trim().replace(/\/+$/, ''))
-        .filter(Boolean),
+      corsOrigins:
+        raw.CODEC_SERVER_CORS_ORIGINS === undefined || raw.CODEC_SERVER_CORS_ORIGINS.trim() === ''
+          ? undefined
+          : raw.CODEC_SERVER_CORS_ORIGINS.split(',')
+              .map((origin) => origin.trim().replace(/\/+$/, ''))
+              .filter(Boolean),
       token: raw.CODEC_SERVER_TOKEN ? new SecretString(raw.CODEC_SERVER_TOKEN) : undefined,
       publicUrl: raw.CODEC_SERVER_PUBLIC_URL?.replace(/\/+$/, ''),
     },

@@ -15,6 +15,7 @@ const timingsSchema = z.object({
   RAMP_POLL_MAXIMUM: durationMs('30m'),
   RAMP_PROCESS_TIMEOUT: durationMs('7d'),
   RAMP_QUOTE_TTL: durationMs('25s'),
+  RAMP_UNKNOWN_RESOURCE_TIMEOUT: durationMs('10m'),
 });
 
 export function loadWorkflowTimings(env: Env = process.env): WorkflowTimings {
@@ -30,5 +31,6 @@ export function loadWorkflowTimings(env: Env = process.env): WorkflowTimings {
     pollMaximumMs: raw.RAMP_POLL_MAXIMUM,
     processTimeoutMs: raw.RAMP_PROCESS_TIMEOUT,
     quoteTtlMs: raw.RAMP_QUOTE_TTL,
+    unknownResourceTimeoutMs: raw.RAMP_UNKNOWN_RESOURCE_TIMEOUT,
   };
 }

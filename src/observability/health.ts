@@ -1,12 +1,20 @@
 /**
  * /healthz (the process is up), /readyz (Temporal answers and the operator login works) and /metrics, as one
- * express router the receiver and the API mount before any authentication. Answers carry check names and
+ * express router the receiver and the API mount before their own authentication. Answers carry check names and
  * short fixed reasons only: never an address, a URL, a token or an upstream error message.
+ *
+ * Who may read what:
+ * - /healthz, and /readyz's verdict (200 ready / 503 unready, with Retry-After), are open: probes need no secret.
+ * - /metrics and /readyz's per-check details need `Authorization: Bearer <METRICS_TOKEN>`. Without a token
+ *   configured they are open only on a server bound to loopback; elsewhere /metrics answers 401 and /readyz gives
+ *   the verdict alone.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { Router, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import { sendAnswer, sendError, temporalUnavailableAnswer } from '../http/errors';
+import { isLoopbackHost } from '../http/host';
 import type { SessionStatus } from '../operator/session';
 import type { RampMetrics } from './metrics';
 
@@ -27,7 +35,9 @@ export function temporalProbe(temporal: Client, timeoutMs = 3000): ReadinessProb
   return {
     name: 'temporal',
     async check() {
-      await temporal.withDeadline(Date.now() + timeoutMs, () => temporal.workflowService.describeNamespace({ namespace: temporal.options.namespace }));
+      await temporal.withDeadline(Date.now() + timeoutMs, () =>
+        temporal.workflowService.describeNamespace({ namespace: temporal.options.namespace }),
+      );
     },
   };
 }
@@ -41,7 +51,10 @@ export interface OperatorSession {
  * The operator login works: a live session counts as ready; otherwise one login is attempted (shared by concurrent
  * probes), and its outcome is remembered for `retryAfterMs` so probes never hammer the login endpoint.
  */
-export function operatorProbe(operator: OperatorSession, options: { retryAfterMs?: number; now?: () => number } = {}): ReadinessProbe {
+export function operatorProbe(
+  operator: OperatorSession,
+  options: { retryAfterMs?: number; now?: () => number } = {},
+): ReadinessProbe {
   const retryAfterMs = options.retryAfterMs ?? 10_000;
   const now = options.now ?? Date.now;
   let inFlight: Promise<void> | null = null;
@@ -79,8 +92,13 @@ export interface HealthRouterOptions {
   timeoutMs?: number;
   /** Serves GET /metrics when given. */
   metrics?: RampMetrics;
-  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  /** The bearer token /metrics and the /readyz details need. */
   metricsToken?: { reveal(): string } | undefined;
+  /**
+   * The host the server is bound to. Without a metrics token, /metrics and the /readyz details are served only when
+   * it is a loopback address; unknown counts as not loopback.
+   */
+  bindHost?: string;
   logger?: Logger;
 }
 
@@ -94,6 +112,25 @@ function withTimeout(promise: Promise<void>, timeoutMs: number): Promise<void> {
   ]).finally(() => clearTimeout(timer));
 }
 
+/** True when /metrics and the /readyz details would be refused to everyone (non-loopback bind, no token). */
+export function metricsClosed(options: Pick<HealthRouterOptions, 'metricsToken' | 'bindHost'>): boolean {
+  return options.metricsToken === undefined && !isLoopbackHost(options.bindHost);
+}
+
+/** One warning at start-up when /metrics is closed for lack of a token, so the refusal is not a mystery. */
+export function warnIfMetricsClosed(
+  options: Pick<HealthRouterOptions, 'metricsToken' | 'bindHost' | 'metrics'>,
+  logger: Logger,
+  server: string,
+): void {
+  if (metricsClosed(options)) {
+    logger.warn(
+      { server },
+      'METRICS_TOKEN is not set and the server is not bound to loopback: /metrics and the /readyz details are refused',
+    );
+  }
+}
+
 export function healthRouter(options: HealthRouterOptions): Router {
   const timeoutMs = options.timeoutMs ?? 3000;
   const probes: ReadinessProbe[] = [
@@ -101,6 +138,12 @@ export function healthRouter(options: HealthRouterOptions): Router {
     ...(options.operator ? [operatorProbe(options.operator)] : []),
     ...(options.probes ?? []),
   ];
+  const loopback = isLoopbackHost(options.bindHost);
+  const mayReadDetails = (req: Request): boolean => {
+    const expected = options.metricsToken?.reveal();
+    if (expected === undefined) return loopback;
+    return sameText(req.headers.authorization ?? '', `Bearer ${expected}`);
+  };
   const router = Router();
 
   router.get('/healthz', (_req: Request, res: Response) => {
@@ -108,7 +151,7 @@ export function healthRouter(options: HealthRouterOptions): Router {
     res.json({ status: 'ok' });
   });
 
-  router.get('/readyz', async (_req: Request, res: Response) => {
+  router.get('/readyz', async (req: Request, res: Response) => {
     const results = await Promise.all(
       probes.map(async (probe) => {
         const started = Date.now();
@@ -117,28 +160,46 @@ export function healthRouter(options: HealthRouterOptions): Router {
           return [probe.name, 'ok'] as const;
         } catch (error) {
           const timedOut = error instanceof Error && error.message === 'timed out';
-          options.logger?.warn({ check: probe.name, ms: Date.now() - started, err: { name: (error as Error).name } }, 'Readiness check failed');
+          options.logger?.warn(
+            { check: probe.name, ms: Date.now() - started, err: { name: (error as Error).name } },
+            'Readiness check failed',
+          );
           return [probe.name, timedOut ? 'timeout' : 'failing'] as const;
         }
       }),
     );
     const ready = results.every(([, outcome]) => outcome === 'ok');
     res.setHeader('cache-control', 'no-store');
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unready', checks: Object.fromEntries(results) });
+    if (!ready) res.setHeader('retry-after', String(Math.max(1, Math.ceil(timeoutMs / 1000))));
+    const status = ready ? 'ready' : 'unready';
+    res
+      .status(ready ? 200 : 503)
+      .json(mayReadDetails(req) ? { status, checks: Object.fromEntries(results) } : { status });
   });
 
   if (options.metrics) {
     const metrics = options.metrics;
     router.get('/metrics', async (req: Request, res: Response) => {
-      const expected = options.metricsToken?.reveal();
-      if (expected !== undefined && !sameText(req.headers.authorization ?? '', `Bearer ${expected}`)) {
-        res.status(401).json({ error: { code: 'unauthorized', message: 'A valid bearer token is required' } });
+      if (!mayReadDetails(req)) {
+        res.setHeader('www-authenticate', 'Bearer');
+        sendError(res, 401, 'unauthorized', 'A valid bearer token is required');
         return;
       }
-      const { contentType, body } = await metrics.render();
-      res.setHeader('content-type', contentType);
+      let rendered: { contentType: string; body: string };
+      try {
+        rendered = await metrics.render();
+      } catch (error) {
+        // Only the figures read from Temporal can fail: Temporal did not answer (in time).
+        options.logger?.warn(
+          { err: { name: (error as Error).name } },
+          'Metrics could not be read from Temporal',
+        );
+        sendAnswer(res, temporalUnavailableAnswer(metrics.timeoutMs));
+        return;
+      }
+      res.setHeader('content-type', rendered.contentType);
       res.setHeader('cache-control', 'no-store');
-      res.send(body);
+      res.send(rendered.body);
     });
   }
   return router;

@@ -4,13 +4,21 @@
  * - ramp_webhook_deliveries_total{kind, answer}: deliveries the receiver answered, by recipient kind
  *   (transaction | order | other) and HTTP status. Counted in the receiver process (resets on restart).
  * - ramp_processes{direction, status}: off-ramp / on-ramp processes by RampStatus, counted from Temporal
- *   visibility at scrape time (cached for `visibilityCacheMs`), so every receiver/API replica reports the same
- *   numbers, nothing is lost on restart, and terminal statuses (settled, failed, expired, timed-out) are the
- *   processes ended by outcome. Bounded by the namespace's retention for closed workflows.
+ *   visibility, so every receiver/API replica reports the same numbers, nothing is lost on restart, and terminal
+ *   statuses (settled, failed, expired, timed-out) are the processes ended by outcome. Bounded by the namespace's
+ *   retention for closed workflows.
  * - ramp_processes_started{direction}: every process of that direction in visibility (open and closed).
  * - ramp_alerts_open: open alert incidents, when an `openAlerts` source is wired.
+ * - ramp_routers_unknown_resource: routers that gave up on a resource the operator answered 404 for (a forged or
+ *   misrouted webhook), from visibility.
+ *
+ * Scrapes are cheap for Temporal: the figures read from it (19 visibility counts, one alerts query) are read by one
+ * scrape at a time (concurrent scrapes share that read), kept for `cacheTtlMs` (METRICS_CACHE_TTL), and bounded by
+ * `timeoutMs` (HTTP_TEMPORAL_TIMEOUT): past it render() fails with TemporalDeadlineError (the endpoint answers 503).
  */
 import type { Client } from '@temporalio/client';
+import { UNKNOWN_RESOURCE_STATUS } from '../../workflows/ramp-types';
+import { withTemporalDeadline } from '../http/errors';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
@@ -25,24 +33,53 @@ export const OFF_RAMP_STATUSES = [
   'failed',
   'timed-out',
 ] as const;
-export const ON_RAMP_STATUSES = ['awaiting-order', 'awaiting-execution', 'awaiting-deposit', 'awaiting-confirmation', 'settled', 'expired', 'failed', 'timed-out'] as const;
+export const ON_RAMP_STATUSES = [
+  'awaiting-order',
+  'awaiting-execution',
+  'awaiting-deposit',
+  'awaiting-confirmation',
+  'settled',
+  'expired',
+  'failed',
+  'timed-out',
+] as const;
 
 const KINDS: Record<string, string> = { transactions: 'transaction', orders: 'order' };
 
 export interface RampMetricsOptions {
-  /** Enables ramp_processes / ramp_processes_started (visibility counts at scrape time). */
+  /** Enables ramp_processes / ramp_processes_started (visibility counts). */
   temporal?: Client;
   /** Enables ramp_alerts_open. */
   openAlerts?: () => Promise<number>;
-  visibilityCacheMs?: number;
+  /** How long figures read from Temporal are reused (default 15 s). */
+  cacheTtlMs?: number;
+  /** Deadline of one read of those figures (default 5 s). */
+  timeoutMs?: number;
   logger?: Logger;
 }
+
+interface TemporalFigures {
+  counts: Array<{ direction: string; status: string | null; count: number }>;
+  unknownResources: number | null;
+  openAlerts: number | null;
+}
+
+const QUERIES: Array<{ direction: string; status: string | null }> = [
+  ...(['off-ramp', 'on-ramp'] as const).map((direction) => ({ direction, status: null })),
+  ...OFF_RAMP_STATUSES.map((status) => ({ direction: 'off-ramp', status })),
+  ...ON_RAMP_STATUSES.map((status) => ({ direction: 'on-ramp', status })),
+];
 
 export class RampMetrics {
   readonly registry = new Registry();
   readonly deliveries: Counter<'kind' | 'answer'>;
   readonly #options: RampMetricsOptions;
-  #visibility: { at: number; counts: Promise<Array<{ direction: string; status: string | null; count: number }>> } | null = null;
+  readonly #processes: Gauge<'direction' | 'status'> | undefined;
+  readonly #started: Gauge<'direction'> | undefined;
+  readonly #unknownResources: Gauge | undefined;
+  readonly #alertsOpen: Gauge | undefined;
+  #cached: { at: number; figures: TemporalFigures } | null = null;
+  #reading: Promise<TemporalFigures> | null = null;
 
   constructor(options: RampMetricsOptions = {}) {
     this.#options = options;
@@ -55,36 +92,41 @@ export class RampMetrics {
       registers: [this.registry],
     });
     if (options.temporal) {
-      const processes = new Gauge({
+      this.#processes = new Gauge({
         name: 'ramp_processes',
-        help: 'Ramp processes by direction and RampStatus (Temporal visibility, at scrape time)',
+        help: 'Ramp processes by direction and RampStatus (Temporal visibility)',
         labelNames: ['direction', 'status'],
         registers: [this.registry],
-        collect: async () => {
-          for (const entry of await this.#visibilityCounts()) if (entry.status !== null) processes.set({ direction: entry.direction, status: entry.status }, entry.count);
-        },
       });
-      const started = new Gauge({
+      this.#started = new Gauge({
         name: 'ramp_processes_started',
-        help: 'Ramp processes started, open and closed, by direction (Temporal visibility, at scrape time)',
+        help: 'Ramp processes started, open and closed, by direction (Temporal visibility)',
         labelNames: ['direction'],
         registers: [this.registry],
-        collect: async () => {
-          for (const entry of await this.#visibilityCounts()) if (entry.status === null) started.set({ direction: entry.direction }, entry.count);
-        },
+      });
+      this.#unknownResources = new Gauge({
+        name: 'ramp_routers_unknown_resource',
+        help: 'Routers that gave up on a resource the operator does not know (404), within retention (Temporal visibility)',
+        registers: [this.registry],
       });
     }
     if (options.openAlerts) {
-      const openAlerts = options.openAlerts;
-      const gauge = new Gauge({
+      this.#alertsOpen = new Gauge({
         name: 'ramp_alerts_open',
         help: 'Alert incidents currently open',
         registers: [this.registry],
-        collect: async () => {
-          gauge.set(await openAlerts());
-        },
       });
     }
+  }
+
+  /** Deadline of one read of the Temporal figures (for Retry-After). */
+  get timeoutMs(): number {
+    return this.#options.timeoutMs ?? 5_000;
+  }
+
+  /** True when render() reads from Temporal (and so can fail when Temporal does not answer). */
+  get readsTemporal(): boolean {
+    return this.#options.temporal !== undefined || this.#options.openAlerts !== undefined;
   }
 
   /** Express middleware for the receiver: counts every answer under /webhooks/<kind>/... (the secret is never a label). */
@@ -99,31 +141,67 @@ export class RampMetrics {
     };
   }
 
+  /** The Prometheus text. Rejects (TemporalDeadlineError, or Temporal's error) when the Temporal figures cannot be read. */
   async render(): Promise<{ contentType: string; body: string }> {
+    if (this.readsTemporal) {
+      const figures = await this.#temporalFigures();
+      for (const entry of figures.counts) {
+        if (entry.status === null) this.#started?.set({ direction: entry.direction }, entry.count);
+        else this.#processes?.set({ direction: entry.direction, status: entry.status }, entry.count);
+      }
+      if (figures.openAlerts !== null) this.#alertsOpen?.set(figures.openAlerts);
+      if (figures.unknownResources !== null) this.#unknownResources?.set(figures.unknownResources);
+    }
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 
-  #visibilityCounts() {
-    const temporal = this.#options.temporal!;
-    const cacheMs = this.#options.visibilityCacheMs ?? 15_000;
-    if (this.#visibility && Date.now() - this.#visibility.at < cacheMs) return this.#visibility.counts;
-    const queries: Array<{ direction: string; status: string | null }> = [
-      ...(['off-ramp', 'on-ramp'] as const).map((direction) => ({ direction, status: null })),
-      ...OFF_RAMP_STATUSES.map((status) => ({ direction: 'off-ramp', status })),
-      ...ON_RAMP_STATUSES.map((status) => ({ direction: 'on-ramp', status })),
-    ];
-    const counts = Promise.all(
-      queries.map(async (query) => {
-        const clause = `RampDirection = '${query.direction}'${query.status ? ` AND RampStatus = '${query.status}'` : ''}`;
-        const { count } = await temporal.workflow.count(clause);
-        return { ...query, count };
-      }),
-    ).catch((error: unknown) => {
-      this.#visibility = null;
-      this.#options.logger?.warn({ err: { name: (error as Error).name } }, 'Could not count processes in Temporal visibility');
-      return [];
-    });
-    this.#visibility = { at: Date.now(), counts };
-    return counts;
+  /** The cached figures while fresh; else the read in flight, or a new one that later scrapes share. */
+  #temporalFigures(): Promise<TemporalFigures> {
+    const ttlMs = this.#options.cacheTtlMs ?? 15_000;
+    if (this.#cached && Date.now() - this.#cached.at < ttlMs) return Promise.resolve(this.#cached.figures);
+    this.#reading ??= this.#readTemporalFigures()
+      .then((figures) => {
+        this.#cached = { at: Date.now(), figures };
+        return figures;
+      })
+      .catch((error: unknown) => {
+        this.#options.logger?.warn(
+          { err: { name: (error as Error).name } },
+          'Could not read the metrics figures from Temporal',
+        );
+        throw error;
+      })
+      .finally(() => {
+        this.#reading = null;
+      });
+    return this.#reading;
+  }
+
+  #readTemporalFigures(): Promise<TemporalFigures> {
+    const { temporal, openAlerts } = this.#options;
+    return withTemporalDeadline(
+      this.timeoutMs,
+      async () => {
+        const [counts, unknownResources, alerts] = await Promise.all([
+          temporal
+            ? Promise.all(
+                QUERIES.map(async (query) => {
+                  const clause = `RampDirection = '${query.direction}'${query.status ? ` AND RampStatus = '${query.status}'` : ''}`;
+                  const { count } = await temporal.workflow.count(clause);
+                  return { ...query, count };
+                }),
+              )
+            : Promise.resolve([]),
+          temporal
+            ? temporal.workflow
+                .count(`WorkflowType = 'webhookRouterWorkflow' AND RampStatus = '${UNKNOWN_RESOURCE_STATUS}'`)
+                .then(({ count }) => count)
+            : Promise.resolve(null),
+          openAlerts ? openAlerts() : Promise.resolve(null),
+        ]);
+        return { counts, unknownResources, openAlerts: alerts };
+      },
+      temporal,
+    );
   }
 }

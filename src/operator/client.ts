@@ -34,6 +34,7 @@ import {
   type WebhookRecipient,
 } from './schemas';
 import { SessionManager, type SessionStatus } from './session';
+import { routeParameterIssue } from '../validation/identifiers';
 
 export interface OperatorClientOptions {
   config: OperatorConfig;
@@ -62,7 +63,10 @@ export interface RecipientPageResult {
 /** Stops a paging loop whose totalPage keeps growing or lies; far above any real list of ours. */
 export const MAX_PAGES = 1000;
 
-const RECIPIENT_ROUTES: Record<RecipientKind, { list: RouteName; get: RouteName; create: RouteName; remove: RouteName }> = {
+const RECIPIENT_ROUTES: Record<
+  RecipientKind,
+  { list: RouteName; get: RouteName; create: RouteName; remove: RouteName }
+> = {
   transaction: {
     list: 'listTransactionRecipients',
     get: 'getTransactionRecipient',
@@ -138,7 +142,11 @@ export class OperatorClient {
     return parse('createWallet', walletResponse, response).data;
   }
 
-  async getWalletAddressesPage(walletId: string, page: number, limit: number = this.#pageSize): Promise<WalletAddressesPageResult> {
+  async getWalletAddressesPage(
+    walletId: string,
+    page: number,
+    limit: number = this.#pageSize,
+  ): Promise<WalletAddressesPageResult> {
     validatePaging('getWalletAddresses', page, limit);
     const response = await this.#authenticated({
       operation: 'getWalletAddresses',
@@ -204,18 +212,27 @@ export class OperatorClient {
   // ------------------------------------------------------------------------------------------ transactions and orders
 
   async getTransaction(id: string): Promise<Transaction> {
-    const response = await this.#authenticated({ operation: 'getTransaction', params: { id: requireId('getTransaction', id) } });
+    const response = await this.#authenticated({
+      operation: 'getTransaction',
+      params: { id: requireId('getTransaction', id) },
+    });
     return parse('getTransaction', transactionResponse, response).data;
   }
 
   async getOrder(id: string): Promise<Order> {
-    const response = await this.#authenticated({ operation: 'getOrder', params: { id: requireId('getOrder', id) } });
+    const response = await this.#authenticated({
+      operation: 'getOrder',
+      params: { id: requireId('getOrder', id) },
+    });
     return parse('getOrder', orderResponse, response).data;
   }
 
   /** ASSUMED route (issue 6): every transaction of a wallet, newest first (reconciliation only). */
   async listWalletTransactions(walletId: string): Promise<Transaction[]> {
-    const response = await this.#authenticated({ operation: 'listWalletTransactions', params: { id: requireId('listWalletTransactions', walletId) } });
+    const response = await this.#authenticated({
+      operation: 'listWalletTransactions',
+      params: { id: requireId('listWalletTransactions', walletId) },
+    });
     return parse('listWalletTransactions', walletTransactionsResponse, response).data;
   }
 
@@ -231,7 +248,9 @@ export class OperatorClient {
 }
 
 function recipientRoutes(kind: RecipientKind) {
-  const routes = (RECIPIENT_ROUTES as Partial<Record<string, (typeof RECIPIENT_ROUTES)[RecipientKind]>>)[kind];
+  const routes = (RECIPIENT_ROUTES as Partial<Record<string, (typeof RECIPIENT_ROUTES)[RecipientKind]>>)[
+    kind
+  ];
   if (!routes) {
     throw new OperatorValidationError('recipients', [`kind: must be one of ${RECIPIENT_KINDS.join(', ')}`]);
   }
@@ -246,12 +265,15 @@ function validate<T extends z.ZodType>(operation: string, schema: T, input: unkn
 
 function parse<T extends z.ZodType>(operation: string, schema: T, response: OperatorResponse): z.output<T> {
   const result = schema.safeParse(response.body);
-  if (!result.success) throw new OperatorResponseError(operation, response.status, describeIssues(result.error));
+  if (!result.success)
+    throw new OperatorResponseError(operation, response.status, describeIssues(result.error));
   return result.data;
 }
 
+/** Checked before the login, so a value that cannot be a path parameter costs no call at all. */
 function requireId(operation: string, id: string): string {
-  if (typeof id !== 'string' || id.trim() === '') throw new OperatorValidationError(operation, ['id: must be a non-empty string']);
+  const issue = routeParameterIssue(id);
+  if (issue) throw new OperatorValidationError(operation, [`id: ${issue}`]);
   return id;
 }
 

@@ -5,7 +5,13 @@
  */
 import type { Logger } from 'pino';
 import type { RouteName, Routes } from './assumptions';
-import { errorFromFetchFailure, errorFromResponse, OperatorResponseError } from './errors';
+import { encodeRouteParameter, RouteParameterError } from '../validation/identifiers';
+import {
+  errorFromFetchFailure,
+  errorFromResponse,
+  OperatorResponseError,
+  OperatorValidationError,
+} from './errors';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -19,7 +25,7 @@ export interface TransportOptions {
 
 export interface OperatorRequest {
   operation: RouteName;
-  /** Values for the `{name}` placeholders of the route template; URL-encoded here. */
+  /** Values for the `{name}` placeholders of the route template; each becomes exactly one encoded path segment. */
   params?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
@@ -37,14 +43,18 @@ export interface ResolvedRoute {
   path: string;
 }
 
-/** `'GET /wallets/{id}/addresses'` + `{ id: 'a b' }` → `{ method: 'GET', path: '/wallets/a%20b/addresses' }`. */
+/**
+ * `'GET /wallets/{id}/addresses'` + `{ id: 'a b' }` → `{ method: 'GET', path: '/wallets/a%20b/addresses' }`.
+ * No value can change the route: `/`, `%` and the like are encoded, `.` and `..` are refused (RouteParameterError).
+ */
 export function resolveRoute(template: string, params: Record<string, string> = {}): ResolvedRoute {
   const match = /^([A-Z]+)\s+(\/\S*)$/.exec(template.trim());
   if (!match) throw new Error(`route template "${template}" must look like "GET /path/{id}"`);
   const path = match[2]!.replace(/\{(\w+)\}/g, (_placeholder, name: string) => {
     const value = params[name];
-    if (value === undefined || value === '') throw new Error(`route "${template}" needs a value for {${name}}`);
-    return encodeURIComponent(value);
+    if (value === undefined || value === '')
+      throw new Error(`route "${template}" needs a value for {${name}}`);
+    return encodeRouteParameter(name, value);
   });
   return { method: match[1]!, path };
 }
@@ -62,7 +72,14 @@ export class OperatorTransport {
   /** Sends the request; resolves for 2xx, throws an OperatorError for anything else. */
   async send(request: OperatorRequest): Promise<OperatorResponse> {
     const { operation } = request;
-    const { method, path } = resolveRoute(this.#options.routes[operation], request.params);
+    let resolved: ResolvedRoute;
+    try {
+      resolved = resolveRoute(this.#options.routes[operation], request.params);
+    } catch (error) {
+      if (error instanceof RouteParameterError) throw new OperatorValidationError(operation, [error.message]);
+      throw error;
+    }
+    const { method, path } = resolved;
     const url = new URL(this.#options.baseUrl.replace(/\/+$/, '') + path);
     for (const [key, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -84,10 +101,16 @@ export class OperatorTransport {
       text = await response.text();
     } catch (failure) {
       const error = errorFromFetchFailure(operation, failure, this.#options.timeoutMs);
-      this.#options.logger.debug({ operation, method, code: error.code, durationMs: elapsed() }, 'operator call failed');
+      this.#options.logger.debug(
+        { operation, method, code: error.code, durationMs: elapsed() },
+        'operator call failed',
+      );
       throw error;
     }
-    this.#options.logger.debug({ operation, method, status: response.status, durationMs: elapsed() }, 'operator call');
+    this.#options.logger.debug(
+      { operation, method, status: response.status, durationMs: elapsed() },
+      'operator call',
+    );
 
     const body = parseJson(text);
     if (!response.ok) throw errorFromResponse(operation, response.status, body.ok ? body.value : undefined);

@@ -3,6 +3,7 @@
  * /sandbox/v1 simulation endpoints, JSON errors `{ error: { code, message } }` for everything else.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { clientErrorOf } from '../http/errors';
 import type { RouteName } from '../operator/assumptions';
 import type { SandboxCore } from './core';
 import { SandboxError } from './errors';
@@ -75,6 +76,9 @@ export function createSandboxApp(core: SandboxCore): express.Express {
         ),
       );
     }
+    // Any other client mistake Node, express or body-parser raised (malformed percent-encoding, corrupt gzip).
+    const client = clientErrorOf(error);
+    if (client) return sendError(res, new SandboxError(client.status, client.code, client.message));
     ctx.logger.error({ err: error }, 'sandbox route failed');
     return sendError(
       res,

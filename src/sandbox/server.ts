@@ -3,7 +3,8 @@
  * Configuration comes from the environment (loadSandboxConfig) with `overrides` on top.
  */
 import { listen } from '../app/listen';
-import http from 'node:http';
+import { loadHttpConfig } from '../config/http';
+import { createHttpServer } from '../http/server';
 import { loadSandboxConfig, validateSandboxConfig, type SandboxConfig } from '../config/sandbox';
 import type { FaultsConfigInput } from './faults-schema';
 import { createSandboxApp } from './app';
@@ -52,8 +53,8 @@ export async function startSandbox(overrides: SandboxOverrides = {}): Promise<Ru
   const core: SandboxCore = createSandboxCore(config);
   const persistence = stateFile ? persistState(core, stateFile) : undefined;
   const app = createSandboxApp(core);
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 5000;
+  // The same header, request and keep-alive limits as our own servers (HTTP_* settings).
+  const server = createHttpServer(app, loadHttpConfig(process.env).timeouts);
 
   const listening = await listen(server, config.port, config.host, 'http');
   const { url, port } = listening;

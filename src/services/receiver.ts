@@ -5,6 +5,7 @@
 import { Client } from '@temporalio/client';
 import { createOperatorClient } from '../app/operator-from-config';
 import { loadEncryptionConfig } from '../config/encryption';
+import { loadHttpConfig } from '../config/http';
 import { loadObservabilityConfig } from '../config/observability';
 import { loadReceiverConfig } from '../config/receiver';
 import { loadTemporalConfig } from '../config/temporal';
@@ -19,11 +20,17 @@ import { untilStopSignal } from './until-stop-signal';
 async function main(): Promise<void> {
   const logger = createLogger({ name: 'receiver' });
   const temporalConfig = loadTemporalConfig();
-  if (!temporalConfig.address) throw new Error('TEMPORAL_ADDRESS is required for a stand-alone receiver (npm start runs a local one).');
+  if (!temporalConfig.address)
+    throw new Error('TEMPORAL_ADDRESS is required for a stand-alone receiver (npm start runs a local one).');
   const observability = loadObservabilityConfig();
+  const http = loadHttpConfig();
   const dataConverter = dataConverterFromConfig(loadEncryptionConfig());
   const connection = await connectClient(temporalConfig, temporalConfig.address);
-  const temporal = new Client({ connection, namespace: temporalConfig.namespace, ...(dataConverter ? { dataConverter } : {}) });
+  const temporal = new Client({
+    connection,
+    namespace: temporalConfig.namespace,
+    ...(dataConverter ? { dataConverter } : {}),
+  });
   const receiver = await startReceiver(loadReceiverConfig(), {
     temporal,
     taskQueue: temporalConfig.taskQueue,
@@ -36,6 +43,7 @@ async function main(): Promise<void> {
       metrics: new RampMetrics({ logger }),
       logger,
     },
+    timeouts: http.timeouts,
   });
   await untilStopSignal();
   await receiver.close();

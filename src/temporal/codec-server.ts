@@ -4,20 +4,26 @@
  * `temporal workflow show --codec-endpoint <url> [--codec-auth 'Bearer <token>']`).
  *
  * - `POST /codec/encode`, `POST /codec/decode`: body and answer `{ payloads: [{ metadata: { k: base64 }, data: base64 }] }`
- *   (the Web UI's JSON shape); the UI also sends `X-Namespace`, accepted and not needed (one key set for all).
- * - CORS for the configured origins (CODEC_SERVER_CORS_ORIGINS), preflight included; other origins get no CORS
- *   headers (and 403 on preflight).
- * - Optional bearer token (CODEC_SERVER_TOKEN) on the POSTs. Anyone who can call /codec/decode reads every
- *   payload: keep it on a private network and/or behind the token.
+ *   (the Web UI's JSON shape), `Content-Type: application/json` only (415 otherwise: a cross-origin text/plain
+ *   "simple request" never reaches the codec); the UI also sends `X-Namespace`, accepted and not needed.
+ * - Anyone who can call /codec/decode reads every payload, and /codec/encode is an encryption oracle. So:
+ *   a bearer token (CODEC_SERVER_TOKEN) is required unless the server is bound to loopback (startCodecServer
+ *   refuses to start otherwise); the Host header must name the configured public host, the bound host or localhost
+ *   (403 otherwise: a DNS-rebound page cannot use a browser as a proxy to it); CORS only for the Web UI's origins
+ *   (CODEC_SERVER_CORS_ORIGINS, by default those of the Web UI in use), preflight included (403 for other origins).
+ * - Every error is the JSON envelope of src/http/errors.ts.
  * Neither keys nor payload contents are logged.
  */
-import http from 'node:http';
-import { listen } from '../app/listen';
 import { timingSafeEqual } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import { listen } from '../app/listen';
 import type { CodecServerConfig, PayloadEncryptionConfig } from '../config/encryption';
+import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
+import { jsonErrorHandler, sendError } from '../http/errors';
+import { hostHeaderName, isLoopbackHost } from '../http/host';
+import { createHttpServer } from '../http/server';
 import { EncryptionCodec } from './encryption-codec';
 
 export interface JsonPayload {
@@ -25,29 +31,42 @@ export interface JsonPayload {
   data?: string | null;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export function payloadFromJson(json: JsonPayload): Payload {
+  if (!isObject(json)) throw new TypeError('a payload is not an object');
+  if (json.metadata !== undefined && json.metadata !== null && !isObject(json.metadata))
+    throw new TypeError('metadata is not an object');
   const metadata: Record<string, Uint8Array> = {};
   for (const [key, value] of Object.entries(json.metadata ?? {})) {
     if (typeof value !== 'string') throw new TypeError(`metadata.${key.slice(0, 50)} is not a base64 string`);
     metadata[key] = Buffer.from(value, 'base64');
   }
-  if (json.data !== undefined && json.data !== null && typeof json.data !== 'string') throw new TypeError('data is not a base64 string');
+  if (json.data !== undefined && json.data !== null && typeof json.data !== 'string')
+    throw new TypeError('data is not a base64 string');
   return { metadata, data: Buffer.from(json.data ?? '', 'base64') };
 }
 
 export function payloadToJson(payload: Payload): JsonPayload {
   const metadata: Record<string, string> = {};
-  for (const [key, value] of Object.entries(payload.metadata ?? {})) if (value) metadata[key] = Buffer.from(value).toString('base64');
+  for (const [key, value] of Object.entries(payload.metadata ?? {}))
+    if (value) metadata[key] = Buffer.from(value).toString('base64');
   return { metadata, data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64') };
 }
 
 export interface CodecServerOptions {
   codec: PayloadCodec;
   corsOrigins: string[];
+  /** When set, the POSTs need `Authorization: Bearer <token>`. */
   token?: { reveal(): string } | undefined;
+  /** Host names the Host header may name besides localhost, 127.0.0.1 and ::1 (the public and bound hosts). */
+  allowedHosts?: string[];
   logger?: Logger;
   bodyLimit?: string;
 }
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
 
 function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -56,21 +75,35 @@ function sameToken(given: string, expected: string): boolean {
 }
 
 export function createCodecServer(options: CodecServerOptions): express.Express {
-  const allowed = new Set(options.corsOrigins.map((origin) => origin.replace(/\/+$/, '')));
+  const allowedOrigins = new Set(options.corsOrigins.map((origin) => origin.replace(/\/+$/, '')));
+  const allowedHosts = new Set(
+    [...LOOPBACK_NAMES, ...(options.allowedHosts ?? [])].map((host) =>
+      host.toLowerCase().replace(/^\[(.*)\]$/, '$1'),
+    ),
+  );
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
+    const host = hostHeaderName(req.headers.host);
+    if (!host || !allowedHosts.has(host)) {
+      sendError(res, 403, 'host_not_allowed', 'This host name may not be used to reach the codec server');
+      return;
+    }
+    next();
+  });
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
     const origin = req.headers.origin;
-    if (origin && allowed.has(origin)) {
+    if (origin && allowedOrigins.has(origin)) {
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Access-Control-Allow-Credentials', 'true');
       res.setHeader('Vary', 'Origin');
     }
     if (req.method === 'OPTIONS') {
-      if (!origin || !allowed.has(origin)) {
-        res.status(403).json({ error: { code: 'origin_not_allowed', message: 'This origin may not call the codec server' } });
+      if (!origin || !allowedOrigins.has(origin)) {
+        sendError(res, 403, 'origin_not_allowed', 'This origin may not call the codec server');
         return;
       }
       res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
@@ -92,7 +125,16 @@ export function createCodecServer(options: CodecServerOptions): express.Express 
     const header = req.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
     if (!given || !sameToken(given, expected)) {
-      res.status(401).json({ error: { code: 'unauthorized', message: 'A valid bearer token is required' } });
+      res.setHeader('www-authenticate', 'Bearer');
+      sendError(res, 401, 'unauthorized', 'A valid bearer token is required');
+      return;
+    }
+    next();
+  };
+
+  const requireJson = (req: Request, res: Response, next: NextFunction) => {
+    if (!req.is('application/json')) {
+      sendError(res, 415, 'unsupported_media_type', 'The body must be application/json');
       return;
     }
     next();
@@ -101,43 +143,55 @@ export function createCodecServer(options: CodecServerOptions): express.Express 
   const handler = (direction: 'encode' | 'decode') => async (req: Request, res: Response) => {
     const body = req.body as { payloads?: unknown } | undefined;
     if (!body || !Array.isArray(body.payloads)) {
-      res.status(400).json({ error: { code: 'invalid_body', message: 'The body must be { payloads: [...] }' } });
+      sendError(res, 400, 'invalid_body', 'The body must be { payloads: [...] }');
       return;
     }
     let payloads: Payload[];
     try {
-      payloads = (body.payloads as JsonPayload[]).map((payload) => payloadFromJson(payload ?? {}));
+      payloads = (body.payloads as JsonPayload[]).map((payload) => payloadFromJson(payload));
     } catch (error) {
-      res.status(400).json({ error: { code: 'invalid_payload', message: (error as Error).message } });
+      sendError(res, 400, 'invalid_payload', (error as Error).message);
       return;
     }
     try {
-      const result = direction === 'encode' ? await options.codec.encode(payloads) : await options.codec.decode(payloads);
+      const result =
+        direction === 'encode' ? await options.codec.encode(payloads) : await options.codec.decode(payloads);
       res.json({ payloads: result.map(payloadToJson) });
     } catch (error) {
       // Codec errors name key IDs at most, never key material or payload contents.
-      options.logger?.warn({ direction, namespace: String(req.headers['x-namespace'] ?? '').slice(0, 100), err: { message: (error as Error).message } }, 'Codec server could not process payloads');
-      res.status(400).json({ error: { code: 'codec_error', message: (error as Error).message } });
+      options.logger?.warn(
+        {
+          direction,
+          namespace: String(req.headers['x-namespace'] ?? '').slice(0, 100),
+          err: { message: (error as Error).message },
+        },
+        'Codec server could not process payloads',
+      );
+      sendError(res, 400, 'codec_error', (error as Error).message);
     }
   };
 
-  const json = express.json({ limit: options.bodyLimit ?? '8mb', type: () => true });
-  app.post('/codec/encode', requireToken, json, handler('encode'));
-  app.post('/codec/decode', requireToken, json, handler('decode'));
+  const json = express.json({ limit: options.bodyLimit ?? '8mb', type: 'application/json', strict: true });
+  const post = [requireToken, requireJson, json];
+  app.post('/codec/encode', ...post, handler('encode'));
+  app.post('/codec/decode', ...post, handler('decode'));
   // Also answer at /encode and /decode, so the endpoint may be given with or without the /codec prefix.
-  app.post('/encode', requireToken, json, handler('encode'));
-  app.post('/decode', requireToken, json, handler('decode'));
+  app.post('/encode', ...post, handler('encode'));
+  app.post('/decode', ...post, handler('decode'));
 
   app.use((_req: Request, res: Response) => {
-    res.status(404).json({ error: { code: 'not_found', message: 'Not found' } });
+    sendError(res, 404, 'not_found', 'Not found');
   });
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const typed = error as { type?: string };
-    if (typed.type === 'entity.parse.failed') return res.status(400).json({ error: { code: 'invalid_json', message: 'The body is not valid JSON' } });
-    if (typed.type === 'entity.too.large') return res.status(413).json({ error: { code: 'too_large', message: 'The body is too large' } });
-    return res.status(500).json({ error: { code: 'internal', message: 'Internal error' } });
-  });
+  app.use(jsonErrorHandler({ logger: options.logger, component: 'Codec server' }));
   return app;
+}
+
+/** The browser origins of a Web UI served on ip:port (what the codec server must allow for it). */
+export function webUiOrigins(webUi: { ip: string; port: number }): string[] {
+  const origins = [`http://127.0.0.1:${webUi.port}`, `http://localhost:${webUi.port}`];
+  const wildcard = webUi.ip === '0.0.0.0' || webUi.ip === '::';
+  if (!wildcard) origins.push(`http://${webUi.ip.includes(':') ? `[${webUi.ip}]` : webUi.ip}:${webUi.port}`);
+  return [...new Set(origins)];
 }
 
 export interface RunningCodecServer {
@@ -149,28 +203,52 @@ export interface RunningCodecServer {
   close(): Promise<void>;
 }
 
-/** Starts the codec server for an encryption config with at least one key. */
+/**
+ * Starts the codec server for an encryption config with at least one key. Refuses to start without a token on a
+ * non-loopback address. CORS origins: `options.corsOrigins`, else CODEC_SERVER_CORS_ORIGINS, else those of
+ * `options.webUi` (the Web UI in use), else none (CLI only).
+ */
 export async function startCodecServer(
   config: Pick<PayloadEncryptionConfig, 'keys'> & { codecServer: CodecServerConfig },
-  options: { logger?: Logger; corsOrigins?: string[] } = {},
+  options: {
+    logger?: Logger;
+    corsOrigins?: string[];
+    webUi?: { ip: string; port: number };
+    timeouts?: HttpServerTimeouts;
+  } = {},
 ): Promise<RunningCodecServer> {
   if (config.keys.length === 0) throw new Error('The codec server needs PAYLOAD_ENCRYPTION_KEYS');
-  const server = http.createServer(
+  const { host, port, publicUrl, token } = config.codecServer;
+  if (!token && !isLoopbackHost(host)) {
+    throw new Error(
+      `CODEC_SERVER_TOKEN is required when the codec server is not bound to loopback (CODEC_SERVER_HOST=${host}): whoever reaches it can decode every payload`,
+    );
+  }
+  const allowedHosts = [host, ...(publicUrl ? [new URL(publicUrl).hostname] : [])].filter(
+    (name) => name !== '0.0.0.0' && name !== '::',
+  );
+  const corsOrigins =
+    options.corsOrigins ??
+    config.codecServer.corsOrigins ??
+    (options.webUi ? webUiOrigins(options.webUi) : []);
+  const server = createHttpServer(
     createCodecServer({
       codec: new EncryptionCodec(config.keys),
-      corsOrigins: options.corsOrigins ?? config.codecServer.corsOrigins,
-      token: config.codecServer.token,
+      corsOrigins,
+      token,
+      allowedHosts,
       ...(options.logger ? { logger: options.logger } : {}),
     }),
+    options.timeouts ?? loadHttpConfig().timeouts,
   );
-  const listening = await listen(server, config.codecServer.port, config.codecServer.host, 'http');
-  const { url, port } = listening;
-  const base = config.codecServer.publicUrl ?? url;
-  options.logger?.info({ url }, 'Codec server listening');
+  const listening = await listen(server, port, host, 'http');
+  const { url } = listening;
+  const base = publicUrl ?? url;
+  options.logger?.info({ url, corsOrigins }, 'Codec server listening');
   return {
     url,
     endpoint: `${base}/codec`,
-    port,
+    port: listening.port,
     close: listening.close,
   };
 }

@@ -29,6 +29,8 @@ export interface RunningDevServer {
   address: string;
   uiUrl: string | null;
   namespace: string;
+  /** The server's process (tests pause it to play a Temporal that stalls). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -56,12 +58,20 @@ async function portIsTaken(port: number, host: string): Promise<boolean> {
   });
 }
 
-async function waitForFrontend(address: string, namespace: string, child: ChildProcess, timeoutMs: number, output: () => string) {
+async function waitForFrontend(
+  address: string,
+  namespace: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  output: () => string,
+) {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
-      throw new Error(`temporal server start-dev exited with code ${child.exitCode} before answering:\n${output()}`);
+      throw new Error(
+        `temporal server start-dev exited with code ${child.exitCode} before answering:\n${output()}`,
+      );
     }
     try {
       const connection = await Connection.connect({ address, connectTimeout: '2s' });
@@ -76,7 +86,9 @@ async function waitForFrontend(address: string, namespace: string, child: ChildP
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
-  throw new Error(`Temporal dev server at ${address} did not answer within ${timeoutMs} ms: ${String(lastError)}\n${output()}`);
+  throw new Error(
+    `Temporal dev server at ${address} did not answer within ${timeoutMs} ms: ${String(lastError)}\n${output()}`,
+  );
 }
 
 export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
@@ -89,7 +101,18 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
       `Port ${ip}:${port} is already in use (another Temporal dev server?). Stop it, set TEMPORAL_DEV_PORT, or set TEMPORAL_ADDRESS to use it.`,
     );
   }
-  const args = ['server', 'start-dev', '--ip', ip, '--port', String(port), '--namespace', options.namespace, '--log-level', 'warn'];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    ip,
+    '--port',
+    String(port),
+    '--namespace',
+    options.namespace,
+    '--log-level',
+    'warn',
+  ];
   args.push(...devServerSearchAttributeArgs());
   if (uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(uiPort), '--ui-ip', ip);
@@ -107,7 +130,9 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   child.stdout?.on('data', capture);
   child.stderr?.on('data', capture);
   const address = `${ip}:${port}`;
-  log(`[temporal] starting dev server on ${address}${options.dbFile ? ` (data: ${options.dbFile})` : ' (in memory)'}`);
+  log(
+    `[temporal] starting dev server on ${address}${options.dbFile ? ` (data: ${options.dbFile})` : ' (in memory)'}`,
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -124,12 +149,18 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   };
 
   try {
-    await waitForFrontend(address, options.namespace, child, options.startTimeoutMs ?? 60_000, () => captured);
+    await waitForFrontend(
+      address,
+      options.namespace,
+      child,
+      options.startTimeoutMs ?? 60_000,
+      () => captured,
+    );
   } catch (error) {
     await stop();
     throw error;
   }
   const uiUrl = uiPort === null ? null : `http://${ip === '0.0.0.0' ? '127.0.0.1' : ip}:${uiPort}`;
   log(`[temporal] dev server ready on ${address}${uiUrl ? `; Web UI ${uiUrl}` : ''}`);
-  return { address, uiUrl, namespace: options.namespace, stop };
+  return { address, uiUrl, namespace: options.namespace, pid: child.pid, stop };
 }

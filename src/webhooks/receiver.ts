@@ -6,23 +6,30 @@
  * Answers:
  * - 200 only once the event is durably in Temporal: signal-with-start of transaction/<id> or order/<id>
  *   (webhookRouterWorkflow), or, for an event kind the spec does not list, of webhooks/unknown-events;
- * - 400 for a body that is not the spec's `{ data: { eventType, payload } }` (413 too large, 415 not JSON);
- * - 503 when Temporal cannot be reached within RECEIVER_TEMPORAL_TIMEOUT, so the operator retries.
+ * - 400 for a body that is not the spec's `{ data: { eventType, payload } }`, or whose IDs are not identifiers
+ *   (src/validation/identifiers.ts: a lone surrogate, `..` or a path separator can never reach Temporal or the
+ *   operator); 413 too large, 415 not JSON or an unknown encoding; every other client error a JSON 4xx too
+ *   (src/http/errors.ts);
+ * - 503 only when Temporal cannot be reached within RECEIVER_TEMPORAL_TIMEOUT, so the operator retries: a 5xx is
+ *   never the input's fault.
  * The payload's status is never acted on: the router re-reads the resource by ID.
  * The request URL (it carries the secret) is never logged.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import https from 'node:https';
 import { listen } from '../app/listen';
 import { requestLogger } from '../app/request-logging';
+import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
+import { jsonErrorHandler, sendAnswer, sendError, temporalUnavailableAnswer } from '../http/errors';
+import { createHttpsServer } from '../http/server';
+import { identifierIssue } from '../validation/identifiers';
 import type { Client } from '@temporalio/client';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { ReceiverConfig } from '../config/receiver';
-import { knownEvent, webhookDelivery } from '../operator/schemas';
+import { KNOWN_EVENT_TYPES, knownEvent, webhookDelivery } from '../operator/schemas';
 import { getLocalCertificate } from '../tls/local-certificate';
-import { healthRouter, type HealthRouterOptions } from '../observability/health';
+import { healthRouter, type HealthRouterOptions, warnIfMetricsClosed } from '../observability/health';
 import { RampMetrics } from '../observability/metrics';
 import { unknownEventSignal, webhookEventSignal } from '../../workflows/messages';
 import {
@@ -44,7 +51,9 @@ export interface ReceiverDeps {
   /** PEM key and certificate; default: RECEIVER_TLS_KEY/CERT files, else the generated local certificate. */
   tls?: { key: string; cert: string };
   /** /readyz checks beyond Temporal (operator login) and /metrics (delivery counters): src/observability/health.ts. */
-  observability?: Omit<HealthRouterOptions, 'temporal'>;
+  observability?: Omit<HealthRouterOptions, 'temporal' | 'bindHost'>;
+  /** Header, request and keep-alive timeouts; default: HTTP_* settings (src/config/http.ts). */
+  timeouts?: HttpServerTimeouts;
 }
 
 export interface RunningReceiver {
@@ -57,7 +66,6 @@ export interface RunningReceiver {
 }
 
 const KIND_OF_PATH: Record<string, ResourceKind> = { transactions: 'transaction', orders: 'order' };
-const MAX_ID_LENGTH = 200;
 const DEFAULT_BODY_LIMIT = '16kb';
 const DEFAULT_TEMPORAL_TIMEOUT_MS = 10_000;
 
@@ -67,9 +75,24 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function problem(res: Response, status: number, code: string, message: string, issues?: string[]): void {
-  res.status(status).json({ error: { code, message, ...(issues ? { issues } : {}) } });
+const problem = sendError;
+
+/** Why the payload's IDs cannot be used (issues name the field and the rule, never the value), or []. */
+function payloadIdIssues(payload: Record<string, unknown>, required: boolean): string[] {
+  const issues: string[] = [];
+  if (required || payload.id !== undefined) {
+    const issue = identifierIssue(payload.id, 'resource ID');
+    if (issue) issues.push(`data.payload.id: ${issue}`);
+  }
+  if (payload.orderReference !== undefined) {
+    const issue = identifierIssue(payload.orderReference, 'order reference');
+    if (issue) issues.push(`data.payload.orderReference: ${issue}`);
+  }
+  return issues;
 }
+
+/** At most `max` UTF-16 units of `text`, a lone surrogate (or one the cut split) replaced: safe in history and logs. */
+const wellFormedPrefix = (text: string, max: number) => text.slice(0, max).replace(/\p{Cs}/gu, '\uFFFD');
 
 export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): express.Express {
   const { temporal, taskQueue, timings, logger } = deps;
@@ -80,7 +103,10 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
 
   const metrics = deps.observability?.metrics ?? new RampMetrics();
   app.use(requestLogger(logger));
-  app.use(metrics.deliveryCounter(), healthRouter({ temporal, logger, ...deps.observability, metrics }));
+  app.use(
+    metrics.deliveryCounter(),
+    healthRouter({ temporal, logger, ...deps.observability, metrics, bindHost: config.host }),
+  );
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
@@ -88,7 +114,12 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   // The secret is checked before the body is read: an unauthenticated caller gets 404 and nothing is parsed.
   app.post('/webhooks/:kind/:secret', (req: Request, res: Response, next: NextFunction) => {
     const kind = KIND_OF_PATH[String(req.params.kind)];
-    const expected = kind === 'transaction' ? config.transactionSecret.reveal() : kind === 'order' ? config.orderSecret.reveal() : undefined;
+    const expected =
+      kind === 'transaction'
+        ? config.transactionSecret.reveal()
+        : kind === 'order'
+          ? config.orderSecret.reveal()
+          : undefined;
     if (!kind || expected === undefined || !sameSecret(String(req.params.secret), expected)) {
       problem(res, 404, 'not_found', 'Not found');
       return;
@@ -100,110 +131,155 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
     }
     next();
   });
-  app.post('/webhooks/:kind/:secret', express.json({ limit: config.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: true }), async (req: Request, res: Response) => {
-    const pathKind = res.locals.kind as ResourceKind;
-    const parsed = webhookDelivery.safeParse(req.body);
-    if (!parsed.success) {
-      problem(res, 400, 'invalid_delivery', 'The body is not { data: { eventType, payload } }', parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
-      return;
-    }
-    const { eventType, payload } = parsed.data.data;
-    const receivedAt = new Date().toISOString();
-    const known = knownEvent.safeParse(parsed.data.data);
-    let workflowId: string;
-    let start: () => Promise<unknown>;
-    if (!known.success) {
-      if (['transaction-created', 'transaction-updated', 'order-created', 'order-updated'].includes(eventType)) {
-        problem(res, 400, 'invalid_delivery', `The payload of ${eventType} is incomplete`, known.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  app.post(
+    '/webhooks/:kind/:secret',
+    express.json({ limit: config.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: true }),
+    async (req: Request, res: Response) => {
+      const pathKind = res.locals.kind as ResourceKind;
+      const parsed = webhookDelivery.safeParse(req.body);
+      if (!parsed.success) {
+        problem(
+          res,
+          400,
+          'invalid_delivery',
+          'The body is not { data: { eventType, payload } }',
+          parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+        );
         return;
       }
-      const record: UnknownEventRecord = {
-        eventType: eventType.slice(0, 100),
-        resourceId: typeof payload.id === 'string' ? payload.id.slice(0, MAX_ID_LENGTH) : null,
-        kindPath: pathKind,
-        receivedAt,
-        payloadKeys: Object.keys(payload).slice(0, 20).map((key) => key.slice(0, 50)),
-      };
-      logger.warn({ eventType: record.eventType, resourceId: record.resourceId, kind: pathKind }, 'Webhook of an unknown event kind: accepted and kept in webhooks/unknown-events');
-      workflowId = UNKNOWN_EVENTS_WORKFLOW_ID;
-      start = () =>
-        temporal.workflow.signalWithStart('unknownEventsWorkflow', {
-          workflowId,
-          taskQueue,
-          args: [{}],
-          signal: unknownEventSignal,
-          signalArgs: [record],
+      const { eventType, payload } = parsed.data.data;
+      const receivedAt = new Date().toISOString();
+      const known = knownEvent.safeParse(parsed.data.data);
+      let workflowId: string;
+      let start: () => Promise<unknown>;
+      if (!known.success) {
+        if ((KNOWN_EVENT_TYPES as readonly string[]).includes(eventType)) {
+          problem(
+            res,
+            400,
+            'invalid_delivery',
+            `The payload of ${eventType} is incomplete`,
+            known.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+          );
+          return;
+        }
+        // Kept as a record only, but an ID we could not use for anything else is not kept either.
+        const idIssues = payloadIdIssues(payload, false);
+        if (idIssues.length > 0) {
+          problem(res, 400, 'invalid_delivery', 'The payload holds an invalid identifier', idIssues);
+          return;
+        }
+        const record: UnknownEventRecord = {
+          eventType: wellFormedPrefix(eventType, 100),
+          resourceId: typeof payload.id === 'string' ? payload.id : null,
+          kindPath: pathKind,
+          receivedAt,
+          payloadKeys: Object.keys(payload)
+            .slice(0, 20)
+            .map((key) => wellFormedPrefix(key, 50)),
+        };
+        logger.warn(
+          { eventType: record.eventType, resourceId: record.resourceId, kind: pathKind },
+          'Webhook of an unknown event kind: accepted and kept in webhooks/unknown-events',
+        );
+        workflowId = UNKNOWN_EVENTS_WORKFLOW_ID;
+        start = () =>
+          temporal.workflow.signalWithStart('unknownEventsWorkflow', {
+            workflowId,
+            taskQueue,
+            args: [{}],
+            signal: unknownEventSignal,
+            signalArgs: [record],
+          });
+      } else {
+        const event = known.data;
+        const resourceKind: ResourceKind = event.eventType.startsWith('transaction-')
+          ? 'transaction'
+          : 'order';
+        const resourceId = event.payload.id;
+        const idIssues = payloadIdIssues(event.payload, true);
+        if (idIssues.length > 0) {
+          problem(res, 400, 'invalid_delivery', 'The payload holds an invalid identifier', idIssues);
+          return;
+        }
+        if (resourceKind !== pathKind)
+          logger.warn(
+            { eventType, kind: pathKind },
+            'Event delivered to the other kind of recipient; routed by its event type',
+          );
+        const signal: WebhookEventSignal = {
+          eventType: event.eventType,
+          resourceId,
+          receivedAt,
+          ...('newStatus' in event.payload
+            ? { newStatus: wellFormedPrefix(String(event.payload.newStatus), 50) }
+            : {}),
+          ...('orderReference' in event.payload
+            ? { orderReference: String(event.payload.orderReference) }
+            : {}),
+        };
+        workflowId = routerWorkflowId(resourceKind, resourceId);
+        start = () =>
+          temporal.workflow.signalWithStart('webhookRouterWorkflow', {
+            workflowId,
+            taskQueue,
+            args: [{ kind: resourceKind, resourceId, timings }],
+            signal: webhookEventSignal,
+            signalArgs: [signal],
+          });
+      }
+      try {
+        await temporal.withDeadline(Date.now() + temporalTimeoutMs, start);
+      } catch (error) {
+        logger.error(
+          { eventType, workflowId, err: { name: (error as Error).name, message: (error as Error).message } },
+          'Could not hand the delivery to Temporal: answering 503 so the operator retries',
+        );
+        sendAnswer(res, {
+          ...temporalUnavailableAnswer(temporalTimeoutMs),
+          message: 'The event could not be recorded; retry later',
         });
-    } else {
-      const event = known.data;
-      const resourceKind: ResourceKind = event.eventType.startsWith('transaction-') ? 'transaction' : 'order';
-      const resourceId = event.payload.id;
-      if (resourceId.length > MAX_ID_LENGTH) {
-        problem(res, 400, 'invalid_delivery', `payload.id is longer than ${MAX_ID_LENGTH} characters`);
         return;
       }
-      if (resourceKind !== pathKind) logger.warn({ eventType, kind: pathKind }, 'Event delivered to the other kind of recipient; routed by its event type');
-      const signal: WebhookEventSignal = {
-        eventType: event.eventType,
-        resourceId,
-        receivedAt,
-        ...('newStatus' in event.payload ? { newStatus: String(event.payload.newStatus).slice(0, 50) } : {}),
-        ...('orderReference' in event.payload ? { orderReference: String(event.payload.orderReference).slice(0, MAX_ID_LENGTH) } : {}),
-      };
-      workflowId = routerWorkflowId(resourceKind, resourceId);
-      start = () =>
-        temporal.workflow.signalWithStart('webhookRouterWorkflow', {
-          workflowId,
-          taskQueue,
-          args: [{ kind: resourceKind, resourceId, timings }],
-          signal: webhookEventSignal,
-          signalArgs: [signal],
-        });
-    }
-    try {
-      await temporal.withDeadline(Date.now() + temporalTimeoutMs, start);
-    } catch (error) {
-      logger.error({ eventType, workflowId, err: { name: (error as Error).name, message: (error as Error).message } }, 'Could not hand the delivery to Temporal: answering 503 so the operator retries');
-      res.setHeader('retry-after', '30');
-      problem(res, 503, 'temporarily_unavailable', 'The event could not be recorded; retry later');
-      return;
-    }
-    logger.info({ eventType, workflowId }, 'Webhook delivery recorded');
-    res.status(200).json({ received: true, workflowId });
-  });
+      logger.info({ eventType, workflowId }, 'Webhook delivery recorded');
+      res.status(200).json({ received: true, workflowId });
+    },
+  );
 
   app.use((_req: Request, res: Response) => problem(res, 404, 'not_found', 'Not found'));
-  // Body-parser errors (malformed JSON, too large) and anything unexpected. Never echoes the URL.
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const typed = error as { type?: string; status?: number };
-    if (typed.type === 'entity.parse.failed') return problem(res, 400, 'invalid_json', 'The body is not valid JSON');
-    if (typed.type === 'entity.too.large') return problem(res, 413, 'too_large', 'The body is too large');
-    if (typeof typed.status === 'number' && typed.status >= 400 && typed.status < 500) return problem(res, typed.status, 'bad_request', 'Bad request');
-    logger.error({ err: { name: (error as Error).name, message: (error as Error).message } }, 'Receiver error');
-    return problem(res, 500, 'internal', 'Internal error');
-  });
+  // Body-parser and router errors (malformed JSON or percent-encoding, too large, encodings) are JSON 4xx; anything
+  // else is ours (500). Never echoes the URL: it carries the secret.
+  app.use(jsonErrorHandler({ logger, component: 'Receiver' }));
   return app;
 }
 
 async function loadTls(config: ReceiverConfig, deps: ReceiverDeps): Promise<{ key: string; cert: string }> {
   if (deps.tls) return deps.tls;
   if (config.tlsCertPath && config.tlsKeyPath) {
-    const [cert, key] = await Promise.all([readFile(config.tlsCertPath, 'utf8'), readFile(config.tlsKeyPath, 'utf8')]);
+    const [cert, key] = await Promise.all([
+      readFile(config.tlsCertPath, 'utf8'),
+      readFile(config.tlsKeyPath, 'utf8'),
+    ]);
     return { key, cert };
   }
-  if (config.tlsCertPath || config.tlsKeyPath) throw new Error('Set both RECEIVER_TLS_CERT and RECEIVER_TLS_KEY, or neither (local certificate)');
+  if (config.tlsCertPath || config.tlsKeyPath)
+    throw new Error('Set both RECEIVER_TLS_CERT and RECEIVER_TLS_KEY, or neither (local certificate)');
   return getLocalCertificate();
 }
 
 /** Starts the receiver over HTTPS on config.host:config.port (0 = ephemeral). */
 export async function startReceiver(config: ReceiverConfig, deps: ReceiverDeps): Promise<RunningReceiver> {
   const tls = await loadTls(config, deps);
-  const server = https.createServer({ key: tls.key, cert: tls.cert }, createReceiverApp(config, deps));
-  server.keepAliveTimeout = 5000;
+  const server = createHttpsServer(
+    { key: tls.key, cert: tls.cert },
+    createReceiverApp(config, deps),
+    deps.timeouts ?? loadHttpConfig().timeouts,
+  );
   const { url, port, close } = await listen(server, config.port, config.host, 'https');
   // With an ephemeral port the public URL cannot be known in advance: the bound one is the public one.
   const base = config.port === 0 ? url : config.publicUrl;
   deps.logger.info({ url }, 'Webhook receiver listening');
+  warnIfMetricsClosed({ ...deps.observability, bindHost: config.host }, deps.logger, 'webhook receiver');
   return {
     url,
     port,

@@ -11,6 +11,7 @@ import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { loadApiConfig } from '../../src/config/api';
+import { loadObservabilityConfig } from '../../src/config/observability';
 import { loadOperatorConfig } from '../../src/config/operator';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadTemporalConfig } from '../../src/config/temporal';
@@ -32,14 +33,17 @@ interface ComposeService {
 
 /** Compose-style interpolation: ${VAR:-default}, ${VAR:?message}, ${VAR}; $$ escapes a dollar. */
 function interpolate(value: string, env: Record<string, string>): string {
-  return value.replace(/\$\$|\$\{([A-Z0-9_]+)(?::([-?])([^}]*))?\}/g, (match, name: string | undefined, kind?: string, rest?: string) => {
-    if (match === '$$') return '$';
-    const current = env[name!];
-    if (current !== undefined && current !== '') return current;
-    if (kind === '-') return rest ?? '';
-    if (kind === '?') throw new Error(`${name} is required: ${rest}`);
-    return '';
-  });
+  return value.replace(
+    /\$\$|\$\{([A-Z0-9_]+)(?::([-?])([^}]*))?\}/g,
+    (match, name: string | undefined, kind?: string, rest?: string) => {
+      if (match === '$$') return '$';
+      const current = env[name!];
+      if (current !== undefined && current !== '') return current;
+      if (kind === '-') return rest ?? '';
+      if (kind === '?') throw new Error(`${name} is required: ${rest}`);
+      return '';
+    },
+  );
 }
 
 /** The current Compose specification schema, as shipped (and kept up to date) by the dclint package. */
@@ -124,13 +128,19 @@ describe('docker-compose.yml', () => {
       RECEIVER_TRANSACTION_SECRET: 'a'.repeat(32),
       RECEIVER_ORDER_SECRET: 'b'.repeat(32),
       API_KEY: 'k'.repeat(32),
+      METRICS_TOKEN: 'm'.repeat(32),
+    };
+    // The receiver and the API bind to all interfaces in their containers: /metrics and the readiness details need a token.
+    const requireMetricsToken = (resolved: Record<string, string>) => {
+      if (loadObservabilityConfig(resolved).metricsToken?.reveal() !== env.METRICS_TOKEN)
+        throw new Error('METRICS_TOKEN is not passed on');
     };
     // What each service's entry point loads on top of the Temporal and operator settings.
     const extraConfig: Record<string, (env: Record<string, string>) => unknown> = {
       // The worker's account-setup activity registers the receiver's URLs, so it needs the receiver settings too.
       'dist/src/worker.js': (resolved) => loadReceiverConfig(resolved),
-      'dist/src/services/receiver.js': (resolved) => loadReceiverConfig(resolved),
-      'dist/src/services/api.js': (resolved) => loadApiConfig(resolved),
+      'dist/src/services/receiver.js': (resolved) => [loadReceiverConfig(resolved), requireMetricsToken(resolved)],
+      'dist/src/services/api.js': (resolved) => [loadApiConfig(resolved), requireMetricsToken(resolved)],
     };
     const ours = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
     expect(ours.length).toBeGreaterThan(0);
@@ -140,7 +150,10 @@ describe('docker-compose.yml', () => {
       // The compiled file comes from this source file (npm run build).
       expect(existsSync(path.join(ROOT, script!.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toBe(true);
       const resolved = Object.fromEntries(
-        Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(String(value), env)]),
+        Object.entries(service.environment ?? {}).map(([key, value]) => [
+          key,
+          interpolate(String(value), env),
+        ]),
       );
       const temporal = loadTemporalConfig(resolved);
       expect(temporal.address).toBe('temporal:7233');
@@ -154,6 +167,8 @@ describe('docker-compose.yml', () => {
 
   test('secrets are required from the environment, never written in the file', () => {
     expect(composeText).toMatch(/OPERATOR_PASSCODE: \$\{OPERATOR_PASSCODE:\?/);
+    for (const name of ['receiver', 'api'])
+      expect(compose.services[name]?.environment?.METRICS_TOKEN).toMatch(/^\$\{METRICS_TOKEN:\?/);
     expect(() => interpolate('${OPERATOR_PASSCODE:?set it}', {})).toThrow('OPERATOR_PASSCODE is required');
   });
 });

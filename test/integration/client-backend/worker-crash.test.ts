@@ -17,6 +17,7 @@ import { SecretString } from '../../../src/config/operator';
 import type { RunningSandbox } from '../../../src/sandbox/server';
 import type { EndUserState } from '../../../workflows/types';
 import { connectTestClient, fastTimings, startTestWorker, testServer } from '../../helpers/temporal';
+import { recordHistory } from '../ramps/harness';
 import { operatorEnv, operatorFor, startTestSandbox, testReceiver, waitFor } from './helpers';
 
 const API_KEY = 'worker-crash-api-key-2b7e';
@@ -192,6 +193,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
           return EXPECTED[point].extras === 0 || open.length > 0 ? open : undefined;
         }, 'the extra-wallet incident');
         expect(incidents).toHaveLength(EXPECTED[point].extras === 0 ? 0 : 1);
+      if (point === 'operator-answered') await recordHistory(client, `end-user/${endUserId}`, 'end-user-extra-wallet-incident', { running: true });
       } finally {
         if (worker && worker.child.exitCode === null && worker.child.signalCode === null)
           worker.child.kill('SIGKILL');

@@ -14,7 +14,18 @@ import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
 import { startDevServer, type RunningDevServer } from '../../../src/temporal/dev-server';
 import { createReceiverApp } from '../../../src/webhooks';
 import { connectTestClient, fastTimings } from '../../helpers/temporal';
-import { captureLines, depositCrypto, EMAIL, endUserWithWallet, offRampEnded, PASSCODE, postToReceiver, type RampStack, startRampStack, waitFor } from '../ramps/harness';
+import {
+  captureLines,
+  depositCrypto,
+  EMAIL,
+  endUserWithWallet,
+  offRampEnded,
+  PASSCODE,
+  postToReceiver,
+  type RampStack,
+  startRampStack,
+  waitFor,
+} from '../ramps/harness';
 
 function getInsecure(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -22,7 +33,9 @@ function getInsecure(url: string): Promise<{ status: number; body: string }> {
       .get(url, { rejectUnauthorized: false }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+        );
       })
       .on('error', reject);
   });
@@ -30,7 +43,11 @@ function getInsecure(url: string): Promise<{ status: number; body: string }> {
 
 function metricValue(text: string, name: string, labels: Record<string, string>): number {
   const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}{`) && wanted.every((label) => candidate.includes(label)));
+  const line = text
+    .split('\n')
+    .find(
+      (candidate) => candidate.startsWith(`${name}{`) && wanted.every((label) => candidate.includes(label)),
+    );
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
@@ -48,13 +65,40 @@ describe('/readyz', () => {
   });
 
   test('is ready while Temporal answers and the operator login works, unready once Temporal stops or the login fails', async () => {
-    sandbox = await startSandbox({ port: 0, host: '127.0.0.1', logLevel: 'silent', seed: 7, timeScale: 0.001, email: EMAIL, passcode: PASSCODE, faults: {} });
-    server = await startDevServer({ cliPath: process.env.TEST_TEMPORAL_CLI_PATH!, namespace: 'readyz-test', uiPort: null });
+    sandbox = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+      seed: 7,
+      timeScale: 0.001,
+      email: EMAIL,
+      passcode: PASSCODE,
+      faults: {},
+    });
+    server = await startDevServer({
+      cliPath: process.env.TEST_TEMPORAL_CLI_PATH!,
+      namespace: 'readyz-test',
+      uiPort: null,
+    });
     connection = await Connection.connect({ address: server.address });
     const temporal = new Client({ connection, namespace: 'readyz-test' });
     const { logger } = captureLines();
-    const operator = new OperatorClient({ config: loadOperatorConfig({ OPERATOR_BASE_URL: sandbox.url, OPERATOR_EMAIL: EMAIL, OPERATOR_PASSCODE: PASSCODE }), logger });
-    const badOperator = new OperatorClient({ config: loadOperatorConfig({ OPERATOR_BASE_URL: sandbox.url, OPERATOR_EMAIL: EMAIL, OPERATOR_PASSCODE: 'wrong-passcode-123456' }), logger });
+    const operator = new OperatorClient({
+      config: loadOperatorConfig({
+        OPERATOR_BASE_URL: sandbox.url,
+        OPERATOR_EMAIL: EMAIL,
+        OPERATOR_PASSCODE: PASSCODE,
+      }),
+      logger,
+    });
+    const badOperator = new OperatorClient({
+      config: loadOperatorConfig({
+        OPERATOR_BASE_URL: sandbox.url,
+        OPERATOR_EMAIL: EMAIL,
+        OPERATOR_PASSCODE: 'wrong-passcode-123456',
+      }),
+      logger,
+    });
     const receiverConfig: ReceiverConfig = {
       publicUrl: 'https://127.0.0.1:8443',
       transactionSecret: new SecretString('tx-secret-readyz-0123456789abcdef'),
@@ -64,10 +108,27 @@ describe('/readyz', () => {
       tlsCertPath: undefined,
       tlsKeyPath: undefined,
     };
-    const receiver = createReceiverApp(receiverConfig, { temporal, taskQueue: 'readyz', timings: fastTimings(), logger, observability: { operator, timeoutMs: 1500 } });
+    const receiver = createReceiverApp(receiverConfig, {
+      temporal,
+      taskQueue: 'readyz',
+      timings: fastTimings(),
+      logger,
+      observability: { operator, timeoutMs: 1500 },
+    });
     const fakeRamp = {} as RampApi;
-    const api = createApiApp({ ramp: fakeRamp, apiKey: new SecretString('api-key-readyz-0123456789abcdef'), logger, health: { temporal, operator, timeoutMs: 1500 } });
-    const apiBadLogin = createApiApp({ ramp: fakeRamp, apiKey: new SecretString('api-key-readyz-0123456789abcdef'), logger, health: { temporal, operator: badOperator, timeoutMs: 1500 } });
+    // Bound to loopback: the readiness details need no metrics token there.
+    const api = createApiApp({
+      ramp: fakeRamp,
+      apiKey: new SecretString('api-key-readyz-0123456789abcdef'),
+      logger,
+      health: { temporal, operator, timeoutMs: 1500, bindHost: '127.0.0.1' },
+    });
+    const apiBadLogin = createApiApp({
+      ramp: fakeRamp,
+      apiKey: new SecretString('api-key-readyz-0123456789abcdef'),
+      logger,
+      health: { temporal, operator: badOperator, timeoutMs: 1500, bindHost: '127.0.0.1' },
+    });
 
     for (const app of [receiver, api]) {
       expect((await request(app).get('/healthz')).status).toBe(200);
@@ -112,20 +173,36 @@ describe('/metrics on the receiver', () => {
     const user = await endUserWithWallet(stack);
     const depositId = await depositCrypto(stack, user.address);
     expect((await offRampEnded(stack, depositId)).status).toBe('settled');
-    const bad = await postToReceiver(stack.receiver.recipientUrls.transaction, JSON.stringify({ nope: true }));
+    const bad = await postToReceiver(
+      stack.receiver.recipientUrls.transaction,
+      JSON.stringify({ nope: true }),
+    );
     expect(bad.status).toBe(400);
 
-    const delivered = (kind: string) => stack!.sandbox.deliveries().filter((attempt) => attempt.recipientKind === kind && attempt.status === 200).length;
-    const text = await waitFor('metrics to match the sandbox deliveries', async () => {
-      const response = await getInsecure(`${stack!.receiver.url}/metrics`);
-      expect(response.status).toBe(200);
-      const ok =
-        metricValue(response.body, 'ramp_webhook_deliveries_total', { kind: 'transaction', answer: '200' }) === delivered('transaction') &&
-        metricValue(response.body, 'ramp_webhook_deliveries_total', { kind: 'order', answer: '200' }) === delivered('order');
-      return ok ? response.body : undefined;
-    }, 15_000);
+    const delivered = (kind: string) =>
+      stack!.sandbox
+        .deliveries()
+        .filter((attempt) => attempt.recipientKind === kind && attempt.status === 200).length;
+    const text = await waitFor(
+      'metrics to match the sandbox deliveries',
+      async () => {
+        const response = await getInsecure(`${stack!.receiver.url}/metrics`);
+        expect(response.status).toBe(200);
+        const ok =
+          metricValue(response.body, 'ramp_webhook_deliveries_total', {
+            kind: 'transaction',
+            answer: '200',
+          }) === delivered('transaction') &&
+          metricValue(response.body, 'ramp_webhook_deliveries_total', { kind: 'order', answer: '200' }) ===
+            delivered('order');
+        return ok ? response.body : undefined;
+      },
+      15_000,
+    );
     expect(delivered('transaction')).toBeGreaterThan(0);
-    expect(metricValue(text, 'ramp_webhook_deliveries_total', { kind: 'transaction', answer: '400' })).toBe(1);
+    expect(metricValue(text, 'ramp_webhook_deliveries_total', { kind: 'transaction', answer: '400' })).toBe(
+      1,
+    );
     expect(text).toContain('# TYPE ramp_webhook_deliveries_total counter');
     // The secret path segment never becomes a label.
     expect(text).not.toContain(stack.receiverConfig.transactionSecret.reveal());

@@ -12,13 +12,6 @@ import { connectTestClient } from '../../helpers/temporal';
 import { depositCrypto, endUserWithWallet, offRampEnded, type RampStack, recordHistory, sandboxCall, startRampStack, waitFor } from '../ramps/harness';
 
 /** With RECORD_HISTORIES=1, writes a (possibly still running) workflow's history for the replay test. */
-async function recordRunning(client: Client, workflowId: string, name: string): Promise<void> {
-  if (process.env.RECORD_HISTORIES !== '1') return;
-  const { writeFileSync } = await import('node:fs');
-  const path = await import('node:path');
-  const { historyToJSON } = await import('@temporalio/common/lib/proto-utils.js');
-  writeFileSync(path.join(__dirname, '..', '..', 'histories', `${name}.json`), historyToJSON(await client.workflow.getHandle(workflowId).fetchHistory()));
-}
 
 describe('operations: gas monitor, alerts, reconciliation', () => {
   let client: Client;
@@ -87,9 +80,9 @@ describe('operations: gas monitor, alerts, reconciliation', () => {
       const after = await s.ramp.listAlerts({ workflowId: s.alertsWorkflowId });
       expect(after.open).toHaveLength(0);
       expect(after.recentlyResolved[0]).toMatchObject({ key: 'gas-low/networks/tron-mainnet', occurrences: 4 });
-      await recordRunning(client, runIds[0]!, 'gas-monitor-low');
-      await recordRunning(client, runIds.at(-2)!, 'gas-monitor-resolved');
-      await recordRunning(client, s.alertsWorkflowId, 'alerts-store');
+      await recordHistory(client, runIds[0]!, 'gas-monitor-low', { running: true });
+      await recordHistory(client, runIds.at(-2)!, 'gas-monitor-resolved', { running: true });
+      await recordHistory(client, s.alertsWorkflowId, 'alerts-store', { running: true });
     } finally {
       for (const id of ['gas-monitor', 'reconcile']) await client.schedule.getHandle(`${prefix}${id}`).delete().catch(() => undefined);
     }

@@ -218,13 +218,16 @@ export function postToReceiver(url: string, body: string, contentType = 'applica
   });
 }
 
-/** With RECORD_HISTORIES=1, writes a workflow's history to test/histories/<name>.json for the replay test. */
-export async function recordHistory(client: Client, workflowId: string, name: string): Promise<void> {
+/**
+ * With RECORD_HISTORIES=1, writes a workflow's history to test/histories/<name>.json for the replay test: once it
+ * has ended, or as it stands with `running` (long-lived workflows that never end by themselves).
+ */
+export async function recordHistory(client: Client, workflowId: string, name: string, options: { running?: boolean } = {}): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
   const { writeFileSync } = await import('node:fs');
   const path = await import('node:path');
   const { historyToJSON } = await import('@temporalio/common/lib/proto-utils.js');
   const handle = client.workflow.getHandle(workflowId);
-  await handle.result().catch(() => undefined);
+  if (!options.running) await handle.result().catch(() => undefined);
   writeFileSync(path.join(__dirname, '..', '..', 'histories', `${name}.json`), historyToJSON(await handle.fetchHistory()));
 }

@@ -15,6 +15,7 @@ import {
   offRampEnded,
   onRampEnded,
   type RampStack,
+  recordHistory,
   startRampStack,
   waitFor,
 } from './harness';
@@ -176,6 +177,7 @@ describe('late deliveries after a process ended (sandbox + receiver + dev server
       );
     });
     expect(incident.kind).toBe('late-event-after-timeout');
+    await recordHistory(client, `order/${fiat.orderId}`, 'router-late-event-after-timeout');
     expect(await runsOf(onRampWorkflowId(reference))).toHaveLength(1);
     expect(await stack.ramp.getOnRamp(reference)).toMatchObject({ status: 'timed-out', endUserId: 'tina-7' });
   });

@@ -7,7 +7,7 @@ import { SecretString } from '../../../src/config/operator';
 export const API_KEY = 'unit-test-api-key-0123456789';
 export const AUTH = { Authorization: `Bearer ${API_KEY}` };
 
-export function stubApp(overrides: Partial<Record<keyof RampApi, jest.Mock>> = {}) {
+export function stubApp(overrides: Partial<Record<Exclude<keyof RampApi, 'temporal'>, jest.Mock>> = {}) {
   const ramp = {
     ensureDepositWallet: jest.fn(),
     getEndUser: jest.fn(),
@@ -17,6 +17,10 @@ export function stubApp(overrides: Partial<Record<keyof RampApi, jest.Mock>> = {
     listAlerts: jest.fn(),
     ...overrides,
   };
-  const app = createApiApp({ ramp: ramp, apiKey: new SecretString(API_KEY), logger: pino({ level: 'silent' }) });
+  const app = createApiApp({
+    ramp: ramp,
+    apiKey: new SecretString(API_KEY),
+    logger: pino({ level: 'silent' }),
+  });
   return { app, ramp };
 }

@@ -1,0 +1,111 @@
+/**
+ * Identifiers that reach us from outside, checked here and nowhere else: end user IDs and order references (the
+ * client's backend, through the typed client or the HTTP API), operator resource IDs (webhook payload IDs, deposit
+ * transaction IDs), and the path parameters the operator client puts into the operator's routes.
+ *
+ * The alphabet of an identifier: ASCII letters and digits and `.` `_` `:` `@` `-`, the first character a letter or
+ * a digit; 1-128 characters for an end user ID, 1-200 for the others. Why so narrow:
+ * - these values become Temporal workflow IDs (`end-user/<id>`, `offramp/<id>`, `onramp/<reference>`,
+ *   `transaction/<id>`), visibility values that queries quote, and path segments of operator URLs; so no path
+ *   separator (`/`, `\`), no quote, no whitespace, and never `.` or `..` (a URL parser resolves those);
+ * - ASCII only gives one spelling per ID (Unicode has several spellings of one visible name, which would be two
+ *   workflows and two wallets for one user), is well-formed Unicode by construction (a lone surrogate, which
+ *   Temporal refuses, is not in it) and holds no control or format character.
+ * Every ID the sandbox issues (UUIDs) fits, and so does every ID the typed client accepted before.
+ *
+ * Issues name the rule, never the value: they may reach logs, answers and workflow history.
+ */
+import { z } from 'zod';
+import { InvalidInputError } from '../client/errors';
+
+/** `resource ID`: any ID the operator issues (webhook payload IDs); a deposit transaction ID is one of them. */
+export type IdentifierKind = 'end user ID' | 'order reference' | 'resource ID' | 'deposit transaction ID';
+
+export const MAX_IDENTIFIER_LENGTH: Record<IdentifierKind, number> = {
+  'end user ID': 128,
+  'order reference': 200,
+  'resource ID': 200,
+  'deposit transaction ID': 200,
+};
+
+export const IDENTIFIER_ALPHABET = 'ASCII letters, digits and . _ : @ -, starting with a letter or digit';
+
+const ALPHABET = /^[A-Za-z0-9][A-Za-z0-9._:@-]*$/;
+// With the u flag a lone surrogate is the code point U+D800..U+DFFF, i.e. category Cs.
+const LONE_SURROGATE = /\p{Cs}/u;
+const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/** The first rule `value` breaks, or undefined when it is a valid identifier of that kind. */
+export function identifierIssue(value: unknown, kind: IdentifierKind): string | undefined {
+  if (typeof value !== 'string') return 'must be a string';
+  const max = MAX_IDENTIFIER_LENGTH[kind];
+  if (value.length === 0 || value.length > max) return `must be 1-${max} characters`;
+  if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode (no lone surrogate)';
+  if (CONTROL_OR_FORMAT.test(value)) return 'must not contain control or format characters';
+  if (/[/\\]/.test(value)) return 'must not contain a path separator (/ or \\)';
+  if (value === '.' || value === '..') return 'must not be . or ..';
+  if (!ALPHABET.test(value)) return `must be ${IDENTIFIER_ALPHABET}`;
+  return undefined;
+}
+
+export function isIdentifier(value: unknown, kind: IdentifierKind): value is string {
+  return identifierIssue(value, kind) === undefined;
+}
+
+/** A zod field for an identifier (one issue at most, naming the rule). */
+export function identifierSchema(kind: IdentifierKind) {
+  return z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
+    const issue = identifierIssue(value, kind);
+    if (issue) ctx.addIssue({ code: 'custom', message: issue });
+  });
+}
+
+/** The identifier, or InvalidInputError (`Invalid <kind>`, with the broken rule as its issue). */
+export function parseIdentifier(value: unknown, kind: IdentifierKind): string {
+  const issue = identifierIssue(value, kind);
+  if (issue) throw new InvalidInputError(`Invalid ${kind}`, [`${kind}: ${issue}`]);
+  return value as string;
+}
+
+export const endUserIdSchema = identifierSchema('end user ID');
+export const parseEndUserId = (value: unknown): string => parseIdentifier(value, 'end user ID');
+export const parseOrderReference = (value: unknown): string => parseIdentifier(value, 'order reference');
+export const parseResourceId = (value: unknown): string => parseIdentifier(value, 'resource ID');
+
+// ---------------------------------------------------------------------------------------------- route parameters
+
+/**
+ * Why a value cannot be a path parameter of an operator route, or undefined. Looser than the identifier rule (the
+ * operator may issue IDs outside our alphabet, and encoding makes any text safe), except for what encoding cannot
+ * neutralise: `.` and `..` (URL parsers resolve them whatever their spelling) and text that is not well-formed
+ * Unicode (it has no UTF-8 form to encode). Control characters are refused as well: no operator ID holds them.
+ */
+export function routeParameterIssue(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return 'must be a non-empty string';
+  if (value.length > 1000) return 'must be at most 1000 characters';
+  if (LONE_SURROGATE.test(value)) return 'must be well-formed Unicode (no lone surrogate)';
+  if (CONTROL_OR_FORMAT.test(value)) return 'must not contain control or format characters';
+  if (value === '.' || value === '..') return 'must not be . or ..';
+  return undefined;
+}
+
+export class RouteParameterError extends Error {
+  override readonly name = 'RouteParameterError';
+  constructor(
+    readonly parameter: string,
+    readonly issue: string,
+  ) {
+    super(`${parameter}: ${issue}`);
+  }
+}
+
+/**
+ * `value` as exactly one path segment that cannot change the route: everything but letters, digits and
+ * `- _ . ! ~ * ' ( )` is percent-encoded (so `/`, `\`, `%`, `?` and `#` are data, and `%2e%2e` stays the text
+ * `%2e%2e`), and the values encoding cannot neutralise are refused (RouteParameterError).
+ */
+export function encodeRouteParameter(name: string, value: string): string {
+  const issue = routeParameterIssue(value);
+  if (issue) throw new RouteParameterError(name, issue);
+  return encodeURIComponent(value);
+}

@@ -1,0 +1,28 @@
+/**
+ * The short chaos profile (`npm test`; `npm run chaos` runs the long one): the product as separate processes on
+ * loopback (its own dev server, the sandbox, the worker, the receiver, the API), end-user traffic while the worker
+ * and the receiver are SIGKILLed, the dev server restarts on its data file and deliveries and operator calls
+ * misbehave; then the invariants, checked from the outside. CHAOS_SEED replays a run (every run prints its seed).
+ */
+import { logTails } from './harness';
+import { formatReport, PROFILES, runChaos } from './scenario';
+
+const profile = { ...PROFILES.short, seed: Number(process.env.CHAOS_SEED ?? Date.now()) >>> 0 };
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+describe('chaos, short profile (separate processes, kills, a dev-server restart, delivery and operator faults)', () => {
+  test(
+    'no process lost, no duplicate run, no unrecorded wallet, no misattributed process',
+    async () => {
+      const report = await runChaos(profile, { log: say });
+      say(`\n${formatReport(report)}`);
+      if (report.logDir) say(`\n${logTails(report.logDir)}`);
+      // The run must really have done what it claims, or zero violations would prove nothing.
+      expect(report.counts.workerKills).toBe(profile.workerKills);
+      expect(report.counts.receiverKills).toBe(profile.receiverKills);
+      expect(report.counts.devServerRestarts).toBe(profile.devServerRestarts);
+      expect(report.figures).toEqual({ lost: 0, duplicateRuns: 0, unrecordedWallets: 0, misattributed: 0 });
+    },
+    profile.deadlineMs + 30_000,
+  );
+});
