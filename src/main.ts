@@ -62,7 +62,12 @@ const COMMAND = defineCommand({
     'Runs the whole product on this machine: a Temporal dev server (unless TEMPORAL_ADDRESS is set), the sandbox operator ' +
     '(unless OPERATOR_BASE_URL is set), the worker, the HTTPS webhook receiver and the HTTP API; against the sandbox it ' +
     'plays the demo story. Serves until Ctrl-C.',
-  flags: { once: { type: 'boolean', description: 'exit after the demo summary: status 0 only if every scenario ended as expected' } },
+  flags: {
+    once: {
+      type: 'boolean',
+      description: 'exit after the demo summary: status 0 only if every scenario ended as expected',
+    },
+  },
   notes: ['Settings come from the environment (README.md, "Configuration").'],
 });
 
@@ -178,9 +183,10 @@ async function main(): Promise<number> {
       timeouts: http.timeouts,
     });
     stoppers.push(() => receiver.close());
-    const receiverConfig = loadedReceiverConfig.publicUrlFollowsPort ? { ...loadedReceiverConfig, publicUrl: receiver.url } : loadedReceiverConfig;
+    const receiverConfig = loadedReceiverConfig.publicUrlFollowsPort
+      ? { ...loadedReceiverConfig, publicUrl: receiver.url }
+      : loadedReceiverConfig;
     say(`[receiver] webhooks over HTTPS on ${receiver.url} (paths carry the secret segments; never logged)`);
-
 
     const workerConnection = await connectWorker(temporalConfig, server.address);
     stoppers.push(() => workerConnection.close());

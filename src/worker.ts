@@ -24,7 +24,8 @@ import { createRampWorker } from './temporal/worker';
 
 const COMMAND = defineCommand({
   usage: 'node dist/src/worker.js',
-  summary: 'Runs a worker (every workflow and activity) on TEMPORAL_TASK_QUEUE against TEMPORAL_ADDRESS, until SIGINT or SIGTERM.',
+  summary:
+    'Runs a worker (every workflow and activity) on TEMPORAL_TASK_QUEUE against TEMPORAL_ADDRESS, until SIGINT or SIGTERM.',
   flags: {},
   notes: ['WORKER_HEALTH_PORT serves /healthz (200 while the worker runs) for container health checks.'],
 });
@@ -39,10 +40,15 @@ async function main(): Promise<void> {
   const temporalConfig = loadTemporalConfig();
   const encryption = loadEncryptionConfig();
   const dataConverter = dataConverterFromConfig(encryption);
-  if (!temporalConfig.address) throw new Error('TEMPORAL_ADDRESS is required for a stand-alone worker (npm start runs a local one).');
+  if (!temporalConfig.address)
+    throw new Error('TEMPORAL_ADDRESS is required for a stand-alone worker (npm start runs a local one).');
   const operator = createOperatorClient(logger);
   const clientConnection = await connectClient(temporalConfig, temporalConfig.address);
-  const temporal = new Client({ connection: clientConnection, namespace: temporalConfig.namespace, ...(dataConverter ? { dataConverter } : {}) });
+  const temporal = new Client({
+    connection: clientConnection,
+    namespace: temporalConfig.namespace,
+    ...(dataConverter ? { dataConverter } : {}),
+  });
   const workerConnection = await connectWorker(temporalConfig, temporalConfig.address);
   const worker = await createRampWorker({
     connection: workerConnection,
@@ -59,7 +65,9 @@ async function main(): Promise<void> {
       : await listen(
           http.createServer((request, response) => {
             const running = request.url === '/healthz' && worker.getState() === 'RUNNING';
-            response.writeHead(request.url === '/healthz' ? (running ? 200 : 503) : 404, { 'content-type': 'application/json' });
+            response.writeHead(request.url === '/healthz' ? (running ? 200 : 503) : 404, {
+              'content-type': 'application/json',
+            });
             response.end(JSON.stringify({ status: running ? 'ok' : worker.getState().toLowerCase() }));
           }),
           healthPort,
@@ -67,7 +75,11 @@ async function main(): Promise<void> {
           'http',
         );
   // Idempotent: every worker start creates or updates the gas-monitor and reconcile schedules.
-  const schedules = await applySchedules(temporal, { taskQueue: temporalConfig.taskQueue, timings: loadWorkflowTimings(), ops: loadOpsConfig() });
+  const schedules = await applySchedules(temporal, {
+    taskQueue: temporalConfig.taskQueue,
+    timings: loadWorkflowTimings(),
+    ops: loadOpsConfig(),
+  });
   logger.info({ schedules }, 'Schedules applied');
   await worker.run(); // the SDK shuts the worker down gracefully on SIGINT/SIGTERM
   await health?.close();

@@ -41,7 +41,10 @@ export async function listen(
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         // A request that arrives on a kept-alive connection while draining is still answered, then told to close.
-        const cut = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
+        const cut = setTimeout(
+          () => server.closeAllConnections(),
+          options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
+        );
         server.close((error) => {
           clearTimeout(cut);
           if (error) reject(error);

@@ -20,7 +20,8 @@ export function requestLogger(logger: Logger): HttpLogger {
   return pinoHttp({
     logger,
     autoLogging: { ignore: (req) => QUIET_PATHS.has(loggablePath(req.url)) },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    customLogLevel: (_req, res, error) =>
+      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     serializers: {
       req: (req: IncomingMessage & { id?: unknown; originalUrl?: string }) => ({
         id: req.id,

@@ -37,12 +37,10 @@ export class UsageError extends Error {}
 export function helpText<F extends Record<string, FlagSpec>>(spec: CommandSpec<F>): string {
   const help: FlagSpec = { type: 'boolean', short: 'h', description: 'print this help and exit' };
   const flags: Record<string, FlagSpec> = { ...spec.flags, help };
-  const rows = Object.entries(flags).map(
-    ([name, flag]) => {
-      const names = `${flag.short ? `-${flag.short}, ` : '    '}--${name}${flag.type === 'string' ? ` <${flag.valueName ?? 'value'}>` : ''}`;
-      return [names, flag.description] as const;
-    },
-  );
+  const rows = Object.entries(flags).map(([name, flag]) => {
+    const names = `${flag.short ? `-${flag.short}, ` : '    '}--${name}${flag.type === 'string' ? ` <${flag.valueName ?? 'value'}>` : ''}`;
+    return [names, flag.description] as const;
+  });
   const width = Math.max(...rows.map(([names]) => names.length));
   return [
     `Usage: ${spec.usage} [options]`,
@@ -56,16 +54,23 @@ export function helpText<F extends Record<string, FlagSpec>>(spec: CommandSpec<F
 }
 
 /** Parses argv strictly; throws UsageError naming the offending flag. `help` is true when -h/--help was given. */
-export function parseFlags<F extends Record<string, FlagSpec>>(spec: CommandSpec<F>, argv: readonly string[]): { values: FlagValues<F>; help: boolean } {
-  const options: Record<string, { type: 'boolean' | 'string'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const [name, flag] of Object.entries(spec.flags)) options[name] = { type: flag.type, ...(flag.short ? { short: flag.short } : {}) };
+export function parseFlags<F extends Record<string, FlagSpec>>(
+  spec: CommandSpec<F>,
+  argv: readonly string[],
+): { values: FlagValues<F>; help: boolean } {
+  const options: Record<string, { type: 'boolean' | 'string'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const [name, flag] of Object.entries(spec.flags))
+    options[name] = { type: flag.type, ...(flag.short ? { short: flag.short } : {}) };
   try {
     const { values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false });
     const { help, ...rest } = values as Record<string, string | boolean | undefined>;
     return { values: rest as FlagValues<F>, help: help === true };
   } catch (error) {
     // parseArgs' messages name the flag ("Unknown option '--jsn'"); the advice about `--` does not apply here.
-    const message = error instanceof Error ? error.message.split('. To specify a positional')[0]! : String(error);
+    const message =
+      error instanceof Error ? error.message.split('. To specify a positional')[0]! : String(error);
     throw new UsageError(message);
   }
 }
@@ -74,7 +79,10 @@ export function parseFlags<F extends Record<string, FlagSpec>>(spec: CommandSpec
  * For an entry point: parses process.argv, prints --help and exits 0, or prints the error and exits 2 (the usual
  * status for a usage error), so a command never runs on flags it did not understand.
  */
-export function commandFlags<F extends Record<string, FlagSpec>>(spec: CommandSpec<F>, argv: readonly string[] = process.argv.slice(2)): FlagValues<F> {
+export function commandFlags<F extends Record<string, FlagSpec>>(
+  spec: CommandSpec<F>,
+  argv: readonly string[] = process.argv.slice(2),
+): FlagValues<F> {
   let parsed: { values: FlagValues<F>; help: boolean };
   try {
     parsed = parseFlags(spec, argv);

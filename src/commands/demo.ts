@@ -16,8 +16,16 @@ const COMMAND = defineCommand({
   summary:
     'Plays the demo story against a running deployment (TEMPORAL_* settings) whose workers use the sandbox operator at ' +
     '--sandbox-url, and prints the summary. Exit status 0 only if every scenario ended as expected.',
-  flags: { 'sandbox-url': { type: 'string', valueName: 'url', description: "the sandbox operator's base URL (required)" } },
-  notes: ['SANDBOX_* must match the sandbox (gas costs); DEMO_SCENARIO_TIMEOUT follows RAMP_STEP_DEADLINE unless set.'],
+  flags: {
+    'sandbox-url': {
+      type: 'string',
+      valueName: 'url',
+      description: "the sandbox operator's base URL (required)",
+    },
+  },
+  notes: [
+    'SANDBOX_* must match the sandbox (gas costs); DEMO_SCENARIO_TIMEOUT follows RAMP_STEP_DEADLINE unless set.',
+  ],
 });
 
 async function main(): Promise<number> {
@@ -27,7 +35,13 @@ async function main(): Promise<number> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const ramp = await RampClient.connect();
   try {
-    const results = await runDemo({ ramp, sandboxUrl: sandboxUrl.replace(/\/+$/, ''), sandboxConfig: loadSandboxConfig(process.env), say, scenarioTimeoutMs });
+    const results = await runDemo({
+      ramp,
+      sandboxUrl: sandboxUrl.replace(/\/+$/, ''),
+      sandboxConfig: loadSandboxConfig(process.env),
+      say,
+      scenarioTimeoutMs,
+    });
     say(`\n== Summary\n${formatSummary(results)}`);
     return results.every((result) => result.ok) ? 0 : 1;
   } finally {

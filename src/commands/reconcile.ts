@@ -31,7 +31,10 @@ const COMMAND = defineCommand({
     'Runs the reconciliation once: re-reads the operator for every open process and every deposit wallet, starts what was ' +
     'missed, and prints the findings. A worker must be running.',
   flags: { json: { type: 'boolean', description: 'print the result as JSON' } },
-  notes: ['RECONCILE_TIMEOUT (default 10m) bounds the wait.', 'Exit status: 0 no findings, 2 findings, 1 failure.'],
+  notes: [
+    'RECONCILE_TIMEOUT (default 10m) bounds the wait.',
+    'Exit status: 0 no findings, 2 findings, 1 failure.',
+  ],
 });
 
 async function main(): Promise<void> {

@@ -11,7 +11,8 @@ import { commandFlags, defineCommand } from './args';
 
 const COMMAND = defineCommand({
   usage: 'npm run schedules:apply --',
-  summary: 'Creates or updates the gas-monitor and reconcile schedules (GAS_MONITOR_INTERVAL, RECONCILE_INTERVAL). Safe to run any number of times.',
+  summary:
+    'Creates or updates the gas-monitor and reconcile schedules (GAS_MONITOR_INTERVAL, RECONCILE_INTERVAL). Safe to run any number of times.',
   flags: {},
 });
 
@@ -19,8 +20,15 @@ async function main(): Promise<void> {
   commandFlags(COMMAND);
   const client = await RampClient.connect();
   try {
-    const applied = await applySchedules(client.temporal, { taskQueue: loadTemporalConfig().taskQueue, timings: loadWorkflowTimings(), ops: loadOpsConfig() });
-    for (const entry of applied) process.stdout.write(`${entry.action.padEnd(8)} schedule ${entry.scheduleId} (every ${entry.intervalMs} ms)\n`);
+    const applied = await applySchedules(client.temporal, {
+      taskQueue: loadTemporalConfig().taskQueue,
+      timings: loadWorkflowTimings(),
+      ops: loadOpsConfig(),
+    });
+    for (const entry of applied)
+      process.stdout.write(
+        `${entry.action.padEnd(8)} schedule ${entry.scheduleId} (every ${entry.intervalMs} ms)\n`,
+      );
   } finally {
     await client.close();
   }
@@ -28,7 +36,9 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    process.stderr.write(`schedules:apply failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `schedules:apply failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

@@ -41,5 +41,8 @@ export function loadDemoConfig(env: Env = process.env): DemoConfig {
         `(${env.RAMP_STEP_DEADLINE ?? 'its default'}): the gas-shortfall scenario ends only after a step deadline has passed`,
     );
   }
-  return { scenarioTimeoutMs: explicit ?? Math.max(DEMO_MIN_SCENARIO_TIMEOUT_MS, DEADLINES_PER_SCENARIO * stepDeadlineMs) };
+  return {
+    scenarioTimeoutMs:
+      explicit ?? Math.max(DEMO_MIN_SCENARIO_TIMEOUT_MS, DEADLINES_PER_SCENARIO * stepDeadlineMs),
+  };
 }

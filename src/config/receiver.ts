@@ -30,7 +30,10 @@ const secretSegment = z
 const receiverEnv = z.object({
   RECEIVER_PUBLIC_URL: z
     .url({ protocol: /^https$/ })
-    .refine((value) => value.startsWith('https://'), 'must begin with https:// (the operator accepts only https recipients)')
+    .refine(
+      (value) => value.startsWith('https://'),
+      'must begin with https:// (the operator accepts only https recipients)',
+    )
     .optional(),
   RECEIVER_TRANSACTION_SECRET: secretSegment.optional(),
   RECEIVER_ORDER_SECRET: secretSegment.optional(),
@@ -39,7 +42,10 @@ const receiverEnv = z.object({
   RECEIVER_TLS_CERT: z.string().min(1).optional(),
   RECEIVER_TLS_KEY: z.string().min(1).optional(),
   /** Largest accepted delivery body (express/body-parser syntax: 16kb, 1mb). */
-  RECEIVER_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 16kb or 1mb').default('16kb'),
+  RECEIVER_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'must look like 16kb or 1mb')
+    .default('16kb'),
   /** How long a delivery may wait for Temporal before the receiver answers 503 (the operator retries). */
   RECEIVER_TEMPORAL_TIMEOUT: durationMs('10s'),
 });

@@ -35,7 +35,9 @@ function buffersOf(tls: TLSConfig): TLSConfig {
   return {
     ...tls,
     ...(tls.serverRootCACertificate ? { serverRootCACertificate: buffer(tls.serverRootCACertificate) } : {}),
-    ...(tls.clientCertPair ? { clientCertPair: { crt: buffer(tls.clientCertPair.crt)!, key: buffer(tls.clientCertPair.key)! } } : {}),
+    ...(tls.clientCertPair
+      ? { clientCertPair: { crt: buffer(tls.clientCertPair.crt)!, key: buffer(tls.clientCertPair.key)! } }
+      : {}),
   };
 }
 
@@ -55,18 +57,27 @@ export function loadTemporalConfig(env: Env = process.env, projectRoot = PROJECT
   const raw = parseSection('Temporal', temporalSchema, env);
   const renamed = Object.keys(RENAMED).filter((name) => env[name] !== undefined);
   if (renamed.length > 0) {
-    throw new Error(`Invalid Temporal configuration:\n${renamed.map((name) => `  ${name}: not read; Temporal's name for it is ${RENAMED[name]}`).join('\n')}`);
+    throw new Error(
+      `Invalid Temporal configuration:\n${renamed.map((name) => `  ${name}: not read; Temporal's name for it is ${RENAMED[name]}`).join('\n')}`,
+    );
   }
-  const definedEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const definedEnv = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   let resolved: ClientConnectConfig;
   try {
     resolved = toClientOptions(loadClientConfigProfile({ overrideEnvVars: definedEnv }));
   } catch (error) {
-    throw new Error(`Invalid Temporal configuration:\n  ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `Invalid Temporal configuration:\n  ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const { address, tls, ...rest } = resolved.connectionOptions;
   // envconfig reads certificate files into Uint8Arrays; the client's gRPC library (grpc-js) accepts only Buffers.
-  const connection = { ...rest, ...(tls === undefined ? {} : { tls: tls !== null && typeof tls === 'object' ? buffersOf(tls) : tls }) };
+  const connection = {
+    ...rest,
+    ...(tls === undefined ? {} : { tls: tls !== null && typeof tls === 'object' ? buffersOf(tls) : tls }),
+  };
   if (connection.apiKey && typeof connection.apiKey === 'string') registerSecret(connection.apiKey);
   return {
     address: address || undefined,

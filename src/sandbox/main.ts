@@ -10,15 +10,23 @@ import { startSandbox } from './server';
 
 const COMMAND = defineCommand({
   usage: 'npm run sandbox --',
-  summary: 'Runs the sandbox operator (the emulated operator API, its webhooks and simulation endpoints) until Ctrl-C.',
-  flags: { port: { type: 'string', valueName: 'port', description: 'listen on this port (default SANDBOX_PORT, else 4010; 0 picks a free one)' } },
+  summary:
+    'Runs the sandbox operator (the emulated operator API, its webhooks and simulation endpoints) until Ctrl-C.',
+  flags: {
+    port: {
+      type: 'string',
+      valueName: 'port',
+      description: 'listen on this port (default SANDBOX_PORT, else 4010; 0 picks a free one)',
+    },
+  },
   notes: ['Every other setting is a SANDBOX_* variable (src/config/sandbox.ts, src/sandbox/README.md).'],
 });
 
 function portFlag(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const port = Number(value);
-  if (value.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${value} is not a port number`);
+  if (value.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port ${value} is not a port number`);
   return port;
 }
 

@@ -10,7 +10,9 @@ const url = new URL(process.env.HEALTHCHECK_URL ?? 'http://127.0.0.1:8080/health
 const get = url.protocol === 'https:' ? https.get : http.get;
 const request = get(url, { timeout: 4000, rejectUnauthorized: false }, (response) => {
   response.resume();
-  process.exit(response.statusCode !== undefined && response.statusCode >= 200 && response.statusCode < 300 ? 0 : 1);
+  process.exit(
+    response.statusCode !== undefined && response.statusCode >= 200 && response.statusCode < 300 ? 0 : 1,
+  );
 });
 request.on('timeout', () => request.destroy(new Error('timed out')));
 request.on('error', (error) => {

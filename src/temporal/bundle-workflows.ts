@@ -7,7 +7,10 @@ import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { PREBUILT_BUNDLE_PATH, WORKFLOWS_PATH } from './worker';
 
 async function main(): Promise<void> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    logger: new DefaultLogger('WARN'),
+  });
   await writeFile(PREBUILT_BUNDLE_PATH, code);
   process.stdout.write(`workflow bundle: ${PREBUILT_BUNDLE_PATH} (${Math.round(code.length / 1024)} kB)\n`);
 }

@@ -6,7 +6,10 @@ import type { TemporalConfig } from '../config/temporal';
  * Connection options shared by the client and the worker: what Temporal's environment configuration resolved
  * (TLS with files already read, API key, gRPC metadata), at the given address (the dev server's when we run one).
  */
-export function connectionOptions(config: TemporalConfig, address: string): ConnectionOptions & NativeConnectionOptions {
+export function connectionOptions(
+  config: TemporalConfig,
+  address: string,
+): ConnectionOptions & NativeConnectionOptions {
   return { ...config.connection, address };
 }
 

@@ -18,14 +18,23 @@ export interface InstallRuntimeOptions {
   shutdownSignals?: NodeJS.Signals[];
 }
 
-export function installRuntime(config: Pick<ObservabilityConfig, 'temporalMetricsBindAddress'>, options: InstallRuntimeOptions = {}): Runtime {
+export function installRuntime(
+  config: Pick<ObservabilityConfig, 'temporalMetricsBindAddress'>,
+  options: InstallRuntimeOptions = {},
+): Runtime {
   const telemetryOptions = {
     // Core's own lines (Rust) are forwarded to the pino logger too, at its level; other crates only on errors.
-    ...(options.logger ? { logging: { forward: {}, filter: { core: sdkLevelOf(options.logger), other: 'ERROR' as const } } } : {}),
-    ...(config.temporalMetricsBindAddress ? { metrics: { prometheus: { bindAddress: config.temporalMetricsBindAddress } } } : {}),
+    ...(options.logger
+      ? { logging: { forward: {}, filter: { core: sdkLevelOf(options.logger), other: 'ERROR' as const } } }
+      : {}),
+    ...(config.temporalMetricsBindAddress
+      ? { metrics: { prometheus: { bindAddress: config.temporalMetricsBindAddress } } }
+      : {}),
   };
   return Runtime.install({
-    logger: options.logger ? new PinoSdkLogger(options.logger) : new DefaultLogger(options.logLevel ?? 'WARN'),
+    logger: options.logger
+      ? new PinoSdkLogger(options.logger)
+      : new DefaultLogger(options.logLevel ?? 'WARN'),
     ...(options.shutdownSignals ? { shutdownSignals: options.shutdownSignals } : {}),
     ...(Object.keys(telemetryOptions).length > 0 ? { telemetryOptions } : {}),
   });

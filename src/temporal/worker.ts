@@ -7,7 +7,13 @@ import type { RampActivities } from '../../activities';
 const COMPILED = path.extname(__filename) === '.js';
 
 /** The workflows' entry point beside this module's tree: workflows/index.ts in the sources, index.js in dist/. */
-export const WORKFLOWS_PATH = path.resolve(__dirname, '..', '..', 'workflows', COMPILED ? 'index.js' : 'index.ts');
+export const WORKFLOWS_PATH = path.resolve(
+  __dirname,
+  '..',
+  '..',
+  'workflows',
+  COMPILED ? 'index.js' : 'index.ts',
+);
 
 /** Written by `npm run build` (src/temporal/bundle-workflows.ts) at the root of dist/. */
 export const PREBUILT_BUNDLE_PATH = path.resolve(__dirname, '..', '..', 'workflow-bundle.js');
@@ -17,10 +23,13 @@ export const PREBUILT_BUNDLE_PATH = path.resolve(__dirname, '..', '..', 'workflo
  * webpack's loaders at run time. Under tsx (development, tests) the worker bundles workflows/ itself, so edits are
  * picked up without a build.
  */
-export function defaultWorkflowSource(): { workflowsPath: string } | { workflowBundle: { codePath: string } } {
+export function defaultWorkflowSource():
+  { workflowsPath: string } | { workflowBundle: { codePath: string } } {
   if (!COMPILED) return { workflowsPath: WORKFLOWS_PATH };
   if (!existsSync(PREBUILT_BUNDLE_PATH)) {
-    throw new Error(`${PREBUILT_BUNDLE_PATH} is missing: build with \`npm run build\`, which writes it beside the compiled code`);
+    throw new Error(
+      `${PREBUILT_BUNDLE_PATH} is missing: build with \`npm run build\`, which writes it beside the compiled code`,
+    );
   }
   return { workflowBundle: { codePath: PREBUILT_BUNDLE_PATH } };
 }

@@ -9,7 +9,16 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,13 +39,16 @@ interface ComposeService {
 
 /** Compose interpolation of the forms the file uses: ${VAR:-default}, ${VAR:?message}, ${VAR}. */
 function interpolate(value: string, env: Record<string, string>): string {
-  return value.replace(/\$\{([A-Z0-9_]+)(?::([-?])([^}]*))?\}/g, (_match, name: string, kind?: string, rest?: string) => {
-    const current = env[name];
-    if (current !== undefined && current !== '') return current;
-    if (kind === '-') return rest ?? '';
-    if (kind === '?') throw new Error(`${name} is required: ${rest}`);
-    return '';
-  });
+  return value.replace(
+    /\$\{([A-Z0-9_]+)(?::([-?])([^}]*))?\}/g,
+    (_match, name: string, kind?: string, rest?: string) => {
+      const current = env[name];
+      if (current !== undefined && current !== '') return current;
+      if (kind === '-') return rest ?? '';
+      if (kind === '?') throw new Error(`${name} is required: ${rest}`);
+      return '';
+    },
+  );
 }
 
 /** A service's environment as compose gives it, with container paths of its bind mounts mapped to this checkout. */
@@ -48,7 +60,8 @@ function composeEnvironment(service: ComposeService, env: Record<string, string>
   return Object.fromEntries(
     Object.entries(service.environment ?? {}).map(([name, raw]) => {
       let value = interpolate(String(raw), env);
-      for (const mount of mounts) if (value.startsWith(`${mount.target}/`)) value = mount.source + value.slice(mount.target.length);
+      for (const mount of mounts)
+        if (value.startsWith(`${mount.target}/`)) value = mount.source + value.slice(mount.target.length);
       return [name, value];
     }),
   );
@@ -72,19 +85,34 @@ async function freePortBelow32768(taken: Set<number>): Promise<number> {
   throw new Error('no free port below 32768');
 }
 
-async function run(command: string, args: string[], env: NodeJS.ProcessEnv, options: { user?: string } = {}): Promise<string> {
-  const [file, argv] = options.user ? ['runuser', ['-u', options.user, '--', command, ...args]] : [command, args];
+async function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { user?: string } = {},
+): Promise<string> {
+  const [file, argv] = options.user
+    ? ['runuser', ['-u', options.user, '--', command, ...args]]
+    : [command, args];
   try {
-    const { stdout, stderr } = await execFileAsync(file, argv, { env, cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await execFileAsync(file, argv, {
+      env,
+      cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return stdout + stderr;
   } catch (error) {
     const failed = error as Error & { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed: ${failed.message}\n${failed.stdout ?? ''}${failed.stderr ?? ''}`);
+    throw new Error(
+      `${command} ${args.join(' ')} failed: ${failed.message}\n${failed.stdout ?? ''}${failed.stderr ?? ''}`,
+    );
   }
 }
 
 describe('the production shape on PostgreSQL: compiled workers, receiver and API', () => {
-  const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+  const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, ComposeService>;
+  };
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'ramp-cluster-'));
   const dbPassword = randomBytes(12).toString('hex');
   const secrets = {
@@ -122,15 +150,28 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
         .filter((match): match is RegExpExecArray => match !== null)
         .map((match) => [match[1]!, match[2]!]),
     );
-    for (const name of ['TEMPORAL_SERVER_BIN', 'TEMPORAL_SQL_TOOL', 'POSTGRES_BIN_DIR', 'TEMPORAL_CLI_PATH']) expect(tools[name]).toBeTruthy();
-    if (!existsSync(path.join(ROOT, 'dist', 'workflow-bundle.js'))) throw new Error('dist/ is not built: npm run test:cluster builds it first');
+    for (const name of ['TEMPORAL_SERVER_BIN', 'TEMPORAL_SQL_TOOL', 'POSTGRES_BIN_DIR', 'TEMPORAL_CLI_PATH'])
+      expect(tools[name]).toBeTruthy();
+    if (!existsSync(path.join(ROOT, 'dist', 'workflow-bundle.js')))
+      throw new Error('dist/ is not built: npm run test:cluster builds it first');
 
     // The server records its ports in a smallint column (cluster_membership), so its ports come from below 32768;
     // the kernel's ephemeral range (where port 0 lands) is above it.
-    const serverPorts = ['grpc', 'http', 'frontendMembership', 'matching', 'matchingMembership', 'history', 'historyMembership', 'worker', 'workerMembership'];
+    const serverPorts = [
+      'grpc',
+      'http',
+      'frontendMembership',
+      'matching',
+      'matchingMembership',
+      'history',
+      'historyMembership',
+      'worker',
+      'workerMembership',
+    ];
     const taken = new Set<number>();
     for (const name of serverPorts) ports[name] = await freePortBelow32768(taken);
-    for (const name of ['pg', 'sandbox', 'receiver', 'api', 'healthA', 'healthB']) ports[name] = await freePort();
+    for (const name of ['pg', 'sandbox', 'receiver', 'api', 'healthA', 'healthB'])
+      ports[name] = await freePort();
 
     // 2. PostgreSQL on a private port and socket folder. initdb refuses root, so as root it runs as `postgres`.
     pgUser = process.getuid?.() === 0 ? 'postgres' : undefined;
@@ -140,16 +181,39 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
     const passwordFile = path.join(tmp, 'pg-password');
     writeFileSync(passwordFile, dbPassword, { mode: 0o600 });
     if (pgUser) {
-      const { uid, gid } = JSON.parse(await run('node', ['-e', 'console.log(JSON.stringify({uid:process.getuid(),gid:process.getgid()}))'], process.env, { user: pgUser })) as { uid: number; gid: number };
+      const { uid, gid } = JSON.parse(
+        await run(
+          'node',
+          ['-e', 'console.log(JSON.stringify({uid:process.getuid(),gid:process.getgid()}))'],
+          process.env,
+          { user: pgUser },
+        ),
+      ) as { uid: number; gid: number };
       chownSync(pgDataDir, uid, gid);
       chownSync(passwordFile, uid, gid);
     }
     const pgBin = (tool: string) => path.join(tools.POSTGRES_BIN_DIR!, tool);
     // The superuser is `temporal` with a password, as compose's postgres service makes it.
-    await run(pgBin('initdb'), ['-D', pgDataDir, '-U', 'temporal', `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '-E', 'UTF8'], process.env, { user: pgUser });
+    await run(
+      pgBin('initdb'),
+      ['-D', pgDataDir, '-U', 'temporal', `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '-E', 'UTF8'],
+      process.env,
+      { user: pgUser },
+    );
     await run(
       pgBin('pg_ctl'),
-      ['-D', pgDataDir, '-l', path.join(pgDataDir, 'server.log'), '-w', '-t', '60', '-o', `-p ${ports.pg} -k ${pgDataDir} -c listen_addresses=127.0.0.1`, 'start'],
+      [
+        '-D',
+        pgDataDir,
+        '-l',
+        path.join(pgDataDir, 'server.log'),
+        '-w',
+        '-t',
+        '60',
+        '-o',
+        `-p ${ports.pg} -k ${pgDataDir} -c listen_addresses=127.0.0.1`,
+        'start',
+      ],
       process.env,
       { user: pgUser },
     );
@@ -187,14 +251,21 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
       WORKER_MEMBERSHIP_PORT: String(ports.workerMembership),
       LOG_LEVEL: 'warn',
     };
-    expect(serverEnv.TEMPORAL_SERVER_CONFIG_FILE_PATH).toBe(path.join(ROOT, 'deploy', 'temporal', 'server.yaml'));
+    expect(serverEnv.TEMPORAL_SERVER_CONFIG_FILE_PATH).toBe(
+      path.join(ROOT, 'deploy', 'temporal', 'server.yaml'),
+    );
     const server = start('temporal-server', tools.TEMPORAL_SERVER_BIN!, ['start'], serverEnv);
     const address = `127.0.0.1:${ports.grpc}`;
     const deadline = Date.now() + 120_000;
     for (;;) {
-      const health = await run(tools.TEMPORAL_CLI_PATH!, ['operator', 'cluster', 'health', '--address', address], process.env).catch((error: Error) => error.message);
+      const health = await run(
+        tools.TEMPORAL_CLI_PATH!,
+        ['operator', 'cluster', 'health', '--address', address],
+        process.env,
+      ).catch((error: Error) => error.message);
       if (/SERVING/.test(health) && !/NOT_SERVING/.test(health)) break;
-      if (!server.running || Date.now() > deadline) throw new Error(`the Temporal server did not serve:\n${health}\n${server.output.slice(-4000)}`);
+      if (!server.running || Date.now() > deadline)
+        throw new Error(`the Temporal server did not serve:\n${health}\n${server.output.slice(-4000)}`);
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
 
@@ -207,7 +278,9 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
     };
     expect(namespaceEnv.TEMPORAL_NAMESPACE).toBe(NAMESPACE);
     await run('sh', [path.join(ROOT, 'deploy', 'temporal', 'setup-namespace.sh')], namespaceEnv);
-    expect(await run('sh', [path.join(ROOT, 'deploy', 'temporal', 'setup-namespace.sh')], namespaceEnv)).toMatch(/namespace ramp-orchestrator exists[\s\S]*search attribute RampNetworks exists/);
+    expect(
+      await run('sh', [path.join(ROOT, 'deploy', 'temporal', 'setup-namespace.sh')], namespaceEnv),
+    ).toMatch(/namespace ramp-orchestrator exists[\s\S]*search attribute RampNetworks exists/);
 
     // 6. The compiled services with plain node; the sandbox stands in for the operator (OPERATOR_BASE_URL is set,
     //    so nothing runs in sandbox mode: secrets and API key are required as against a real operator).
@@ -250,7 +323,12 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
   afterAll(async () => {
     for (const proc of [...procs].reverse()) await proc.stop('SIGTERM', 20_000);
     if (pgDataDir && tools.POSTGRES_BIN_DIR) {
-      await run(path.join(tools.POSTGRES_BIN_DIR, 'pg_ctl'), ['-D', pgDataDir, '-m', 'fast', '-w', 'stop'], process.env, { user: pgUser }).catch(() => undefined);
+      await run(
+        path.join(tools.POSTGRES_BIN_DIR, 'pg_ctl'),
+        ['-D', pgDataDir, '-m', 'fast', '-w', 'stop'],
+        process.env,
+        { user: pgUser },
+      ).catch(() => undefined);
     }
     rmSync(tmp, { recursive: true, force: true });
   }, 120_000);
@@ -258,7 +336,18 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
   test('both compiled workers poll the one task queue', async () => {
     const described = await run(
       tools.TEMPORAL_CLI_PATH!,
-      ['task-queue', 'describe', '--task-queue', TASK_QUEUE, '--namespace', NAMESPACE, '--address', `127.0.0.1:${ports.grpc}`, '--output', 'json'],
+      [
+        'task-queue',
+        'describe',
+        '--task-queue',
+        TASK_QUEUE,
+        '--namespace',
+        NAMESPACE,
+        '--address',
+        `127.0.0.1:${ports.grpc}`,
+        '--output',
+        'json',
+      ],
       process.env,
     );
     for (const worker of [workerA, workerB]) expect(described).toContain(`${worker.child.pid}@`);
@@ -270,7 +359,12 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
     await demo.waitForOutput(/== 5\. demo-alice sells/, 180_000);
     const killed = await workerA.stop('SIGKILL');
     expect(killed.signal).toBe('SIGKILL');
-    const ended = await Promise.race([demo.ended, new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error(`demo did not end:\n${demo.output}`)), 540_000))]);
+    const ended = await Promise.race([
+      demo.ended,
+      new Promise<never>((_resolve, reject) =>
+        setTimeout(() => reject(new Error(`demo did not end:\n${demo.output}`)), 540_000),
+      ),
+    ]);
     if (ended.code !== 0) process.stdout.write(demo.output);
     expect(demo.output).toMatch(/account setup +ready +ready +yes/);
     expect(demo.output).toMatch(/off-ramp demo-alice +settled +settled +yes/);
@@ -299,11 +393,22 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
 
   test('logs are pino JSON with requests logged and no secret in them', () => {
     const apiLines = api.output.split('\n').filter((line) => line.startsWith('{'));
-    expect(apiLines.some((line) => /"req":\{[^]*"url":"\/v1\/end-users\/demo-alice"/.test(line) && /"statusCode":200/.test(line))).toBe(true);
+    expect(
+      apiLines.some(
+        (line) =>
+          /"req":\{[^]*"url":"\/v1\/end-users\/demo-alice"/.test(line) && /"statusCode":200/.test(line),
+      ),
+    ).toBe(true);
     const receiverLines = receiver.output.split('\n').filter((line) => line.startsWith('{'));
-    expect(receiverLines.some((line) => /"url":"\/webhooks\/transactions\/\[REDACTED\]"/.test(line))).toBe(true);
+    expect(receiverLines.some((line) => /"url":"\/webhooks\/transactions\/\[REDACTED\]"/.test(line))).toBe(
+      true,
+    );
     // The SDK's own lines (worker state, replay) arrive through pino too.
-    expect(workerB.output.split('\n').some((line) => line.startsWith('{') && /"sdk":true|"sdkComponent"/.test(line))).toBe(true);
+    expect(
+      workerB.output
+        .split('\n')
+        .some((line) => line.startsWith('{') && /"sdk":true|"sdkComponent"/.test(line)),
+    ).toBe(true);
     for (const proc of [api, receiver, workerB, sandbox]) {
       for (const secret of Object.values(secrets)) expect(proc.output).not.toContain(secret);
       expect(proc.output).not.toContain(dbPassword);
@@ -311,7 +416,9 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
   });
 
   test('SIGTERM drains and stops every service with status 0', async () => {
-    const results = await Promise.all([workerB, receiver, api, sandbox].map(async (proc) => [proc.name, await proc.stop('SIGTERM')] as const));
+    const results = await Promise.all(
+      [workerB, receiver, api, sandbox].map(async (proc) => [proc.name, await proc.stop('SIGTERM')] as const),
+    );
     expect(Object.fromEntries(results)).toEqual({
       'worker-b': { code: 0, signal: null },
       receiver: { code: 0, signal: null },

@@ -26,7 +26,11 @@ export class Proc {
     options: { env: NodeJS.ProcessEnv; cwd: string; logFile: string },
   ) {
     this.#log = createWriteStream(options.logFile);
-    this.child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const take = (chunk: Buffer) => {
       this.output += chunk.toString();
       this.#log.write(chunk);
@@ -49,8 +53,12 @@ export class Proc {
   async waitForOutput(pattern: RegExp, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!pattern.test(this.output)) {
-      if (!this.running) throw new Error(`${this.name} ended before printing ${pattern}:\n${this.output.slice(-4000)}`);
-      if (Date.now() > deadline) throw new Error(`${this.name} did not print ${pattern} within ${timeoutMs} ms:\n${this.output.slice(-4000)}`);
+      if (!this.running)
+        throw new Error(`${this.name} ended before printing ${pattern}:\n${this.output.slice(-4000)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${this.name} did not print ${pattern} within ${timeoutMs} ms:\n${this.output.slice(-4000)}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
@@ -69,7 +77,10 @@ export class Proc {
 }
 
 /** GET a URL (loopback, self-signed certificates accepted); status and body. */
-export function httpGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+export function httpGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const get = url.startsWith('https:') ? https.get : http.get;
     const request = get(url, { headers, rejectUnauthorized: false, timeout: 10_000 }, (response) => {
@@ -91,8 +102,10 @@ export async function waitForHttp200(url: string, proc: Proc, timeoutMs: number)
     } catch {
       // Not listening yet.
     }
-    if (!proc.running) throw new Error(`${proc.name} ended before ${url} answered:\n${proc.output.slice(-4000)}`);
-    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms:\n${proc.output.slice(-4000)}`);
+    if (!proc.running)
+      throw new Error(`${proc.name} ended before ${url} answered:\n${proc.output.slice(-4000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${url} did not answer 200 within ${timeoutMs} ms:\n${proc.output.slice(-4000)}`);
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
 }

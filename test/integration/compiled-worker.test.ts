@@ -24,7 +24,10 @@ describe('the compiled worker (node dist/src/worker.js)', () => {
   const taskQueue = `compiled-${randomUUID()}`;
 
   beforeAll(async () => {
-    await promisify(execFile)('npm', ['run', '--silent', 'build'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+    await promisify(execFile)('npm', ['run', '--silent', 'build'], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     expect(existsSync(path.join(ROOT, 'dist', 'workflow-bundle.js'))).toBe(true);
     sandbox = await startTestSandbox();
     const { address, namespace } = testServer();
@@ -59,7 +62,13 @@ describe('the compiled worker (node dist/src/worker.js)', () => {
 
   test('serves the task queue from the prebuilt bundle and runs a reconciliation to its end', async () => {
     const { connection, client } = await connectTestClient();
-    const ramp = new RampClient({ connection, namespace: testServer().namespace, taskQueue, timings: fastTimings(), accountSetupWorkflowId: `account-${taskQueue}` });
+    const ramp = new RampClient({
+      connection,
+      namespace: testServer().namespace,
+      taskQueue,
+      timings: fastTimings(),
+      accountSetupWorkflowId: `account-${taskQueue}`,
+    });
     const account = await ramp.setupAccount();
     expect(account.masterWallet.walletId).toBeTruthy();
     const result = await client.workflow.execute<typeof reconcileWorkflow>('reconcileWorkflow', {
@@ -70,7 +79,9 @@ describe('the compiled worker (node dist/src/worker.js)', () => {
     });
     // Completed: a result with a finish time, read back from the closed workflow too.
     expect(Date.parse(result.finishedAt)).toBeGreaterThanOrEqual(Date.parse(result.startedAt));
-    expect((await client.workflow.getHandle(`reconcile-${taskQueue}`).describe()).status.name).toBe('COMPLETED');
+    expect((await client.workflow.getHandle(`reconcile-${taskQueue}`).describe()).status.name).toBe(
+      'COMPLETED',
+    );
     // The workflow code came from dist/workflow-bundle.js: the SDK logs this line only when it bundles at start.
     expect(worker.output).not.toContain('Workflow bundle created');
     // Its own lines are pino JSON, the SDK's among them.

@@ -85,23 +85,38 @@ describe('docker-compose.yml', () => {
       if (service.image) expect(service.image).not.toMatch(/auto-setup|:latest$/);
     }
     // The server reads the project's configuration; the jobs run the project's scripts, whose failures fail them.
-    expect(services.temporal?.environment?.TEMPORAL_SERVER_CONFIG_FILE_PATH).toBe('/etc/temporal/ramp/server.yaml');
-    expect(services['temporal-schema']?.entrypoint).toEqual(['/bin/sh', '/etc/temporal/ramp/setup-schema.sh']);
-    expect(services['temporal-namespace']?.entrypoint).toEqual(['/bin/sh', '/etc/temporal/ramp/setup-namespace.sh']);
+    expect(services.temporal?.environment?.TEMPORAL_SERVER_CONFIG_FILE_PATH).toBe(
+      '/etc/temporal/ramp/server.yaml',
+    );
+    expect(services['temporal-schema']?.entrypoint).toEqual([
+      '/bin/sh',
+      '/etc/temporal/ramp/setup-schema.sh',
+    ]);
+    expect(services['temporal-namespace']?.entrypoint).toEqual([
+      '/bin/sh',
+      '/etc/temporal/ramp/setup-namespace.sh',
+    ]);
     for (const script of ['setup-schema.sh', 'setup-namespace.sh']) {
       const text = readFileSync(path.join(ROOT, 'deploy', 'temporal', script), 'utf8');
       expect(text).toMatch(/^set -eu$/m);
       expect(text).not.toContain('|| true');
     }
-    expect(services.temporal?.depends_on?.['temporal-schema']?.condition).toBe('service_completed_successfully');
+    expect(services.temporal?.depends_on?.['temporal-schema']?.condition).toBe(
+      'service_completed_successfully',
+    );
     expect(services['temporal-namespace']?.depends_on?.temporal?.condition).toBe('service_healthy');
   });
 
   test('the namespace job registers exactly the search attributes the code defines', () => {
     const script = readFileSync(path.join(ROOT, 'deploy', 'temporal', 'setup-namespace.sh'), 'utf8');
     const listed = [...script.matchAll(/\b(Ramp\w+)=(\w+)/g)].map((match) => `${match[1]}=${match[2]}`);
-    const names: Record<string, string> = { [SearchAttributeType.KEYWORD]: 'Keyword', [SearchAttributeType.KEYWORD_LIST]: 'KeywordList' };
-    expect(listed.sort()).toEqual(ALL_SEARCH_ATTRIBUTES.map((key) => `${key.name}=${names[key.type]}`).sort());
+    const names: Record<string, string> = {
+      [SearchAttributeType.KEYWORD]: 'Keyword',
+      [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
+    };
+    expect(listed.sort()).toEqual(
+      ALL_SEARCH_ATTRIBUTES.map((key) => `${key.name}=${names[key.type]}`).sort(),
+    );
   });
 
   test('worker, receiver and API share one image built once, each with a healthcheck, started after the namespace job', () => {
@@ -114,11 +129,15 @@ describe('docker-compose.yml', () => {
       expect(service.depends_on?.['temporal-namespace']?.condition).toBe('service_completed_successfully');
     }
     // Every long-running service says when it is healthy (the one-shot jobs end instead; the UI image has no probe).
-    const longRunning = Object.entries(compose.services).filter(([name]) => !['temporal-schema', 'temporal-namespace', 'temporal-ui'].includes(name));
-    expect(longRunning.filter(([, service]) => service.healthcheck === undefined).map(([name]) => name)).toEqual([]);
+    const longRunning = Object.entries(compose.services).filter(
+      ([name]) => !['temporal-schema', 'temporal-namespace', 'temporal-ui'].includes(name),
+    );
+    expect(
+      longRunning.filter(([, service]) => service.healthcheck === undefined).map(([name]) => name),
+    ).toEqual([]);
   });
 
-  test("our services run compiled entry points and their environment is what our config reads", () => {
+  test('our services run compiled entry points and their environment is what our config reads', () => {
     const env = {
       OPERATOR_BASE_URL: 'https://operator.example',
       OPERATOR_EMAIL: 'ops@example.com',
@@ -139,7 +158,10 @@ describe('docker-compose.yml', () => {
     const extraConfig: Record<string, (env: Record<string, string>) => unknown> = {
       // The worker's account-setup activity registers the receiver's URLs, so it needs the receiver settings too.
       'dist/src/worker.js': (resolved) => loadReceiverConfig(resolved),
-      'dist/src/services/receiver.js': (resolved) => [loadReceiverConfig(resolved), requireMetricsToken(resolved)],
+      'dist/src/services/receiver.js': (resolved) => [
+        loadReceiverConfig(resolved),
+        requireMetricsToken(resolved),
+      ],
       'dist/src/services/api.js': (resolved) => [loadApiConfig(resolved), requireMetricsToken(resolved)],
     };
     const ours = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
