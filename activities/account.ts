@@ -1,5 +1,4 @@
 import { GAS_WALLET_EXTERNAL_ID, MASTER_WALLET_EXTERNAL_ID } from '../src/operator/assumptions';
-import { accountWalletJournalUpdate } from '../workflows/messages';
 import type { AccountWalletRole } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import { type CreatedWallet, createWalletJournaled } from './creation-guard';
@@ -17,7 +16,6 @@ export function createAccountActivities({ operator, temporal, logger }: Activity
      * returning, and a retried attempt returns the journaled answer (activities/creation-guard.ts).
      */
     createAccountWallet(input: { role: AccountWalletRole; workflowId: string }): Promise<CreatedWallet> {
-      const owner = temporal.workflow.getHandle(input.workflowId);
       return createWalletJournaled({
         operator,
         temporal,
@@ -25,7 +23,6 @@ export function createAccountActivities({ operator, temporal, logger }: Activity
         workflowId: input.workflowId,
         externalUserId: ACCOUNT_WALLET_EXTERNAL_IDS[input.role],
         role: input.role,
-        readJournal: () => owner.executeUpdate(accountWalletJournalUpdate, { args: [input.role] }),
         logFields: { role: input.role },
       });
     },

@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
+import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import type { Logger } from 'pino';
 import { NETWORKS } from '../src/operator/assumptions';
 import type { OperatorClient } from '../src/operator/client';
@@ -88,10 +89,34 @@ export interface JournaledCreation {
   workflowId: string;
   externalUserId: string;
   role?: AccountWalletRole;
-  /** Reads the owner's journal: the answer a previous attempt journaled, if any. */
-  readJournal: () => Promise<WalletCreatedSignal | null>;
   /** Log fields naming the wallet's owner (never a secret). */
   logFields: Record<string, string>;
+}
+
+/**
+ * The first answer journaled into the owner's run (for an account wallet: of that role). Read from the run's
+ * history, where a signal is as soon as the server accepted it: no worker has to process anything (after a crash the
+ * owner's workflow task may wait for the dead worker's sticky queue), and no update slot is taken (the client's
+ * waiting `ensureDepositWallet` updates may hold them all). The owner cannot continue as new while it waits for
+ * this activity, so its journal for this creation is in this run.
+ */
+async function journaledAnswer(
+  temporal: Client,
+  workflowId: string,
+  runId: string | undefined,
+  role: AccountWalletRole | undefined,
+): Promise<WalletCreatedSignal | null> {
+  const history = await temporal.workflow.getHandle(workflowId, runId).fetchHistory();
+  for (const event of history.events ?? []) {
+    const signaled = event.workflowExecutionSignaledEventAttributes;
+    if (signaled?.signalName !== walletCreatedSignal.name) continue;
+    const [answer] = (await decodeArrayFromPayloads(
+      temporal.workflow.options.loadedDataConverter,
+      signaled.input?.payloads,
+    )) as [WalletCreatedSignal | undefined];
+    if (answer && (role === undefined || answer.role === role)) return answer;
+  }
+  return null;
 }
 
 /**
@@ -105,7 +130,11 @@ export async function createWalletJournaled(spec: JournaledCreation): Promise<Cr
   const { attempt } = info;
   const owner = spec.temporal.workflow.getHandle(spec.workflowId);
   if (attempt > 1) {
-    const journaled = await journalInTime(cancellable(spec.temporal, spec.readJournal), startedAtMs);
+    const runId = info.workflowExecution?.runId;
+    const journaled = await journalInTime(
+      cancellable(spec.temporal, () => journaledAnswer(spec.temporal, spec.workflowId, runId, spec.role)),
+      startedAtMs,
+    );
     if (journaled) {
       spec.logger.info(
         { ...spec.logFields, walletId: journaled.walletId, attempt },

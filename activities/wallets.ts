@@ -1,4 +1,3 @@
-import { depositWalletJournalUpdate } from '../workflows/messages';
 import type { AddressOnNetwork } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import { type CreatedWallet, createWalletJournaled } from './creation-guard';
@@ -21,14 +20,12 @@ export function createWalletActivities({ operator, temporal, logger }: ActivityD
      * (activities/creation-guard.ts).
      */
     createDepositWallet(input: { endUserId: string; workflowId: string }): Promise<CreatedWallet> {
-      const owner = temporal.workflow.getHandle(input.workflowId);
       return createWalletJournaled({
         operator,
         temporal,
         logger,
         workflowId: input.workflowId,
         externalUserId: depositWalletExternalId(input.endUserId),
-        readJournal: () => owner.executeUpdate(depositWalletJournalUpdate),
         logFields: { endUserId: input.endUserId },
       });
     },

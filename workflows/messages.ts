@@ -13,7 +13,14 @@ import type {
   UnknownEventRecord,
   WebhookEventSignal,
 } from './ramp-types';
-import type { AccountSetupResult, AccountSetupState, AccountWalletRole, DepositWallet, EndUserState, WalletCreatedSignal } from './types';
+import type {
+  AccountSetupResult,
+  AccountSetupState,
+  AccountWalletRole,
+  DepositWallet,
+  EndUserState,
+  WalletCreatedSignal,
+} from './types';
 import type { WalletCreationRequestSignal } from './wallet-journal';
 
 // ---- end-user/<endUserId>
@@ -23,16 +30,21 @@ export const ensureDepositWalletUpdate = defineUpdate<DepositWallet, []>('ensure
  * Written by the wallet-creation activity before it sends CreateWallet: durable once the server accepts it, so a
  * request whose answer is lost (crash, timeout) is still on record (workflows/wallet-journal.ts).
  */
-export const walletCreationRequestedSignal = defineSignal<[WalletCreationRequestSignal]>('walletCreationRequested');
+export const walletCreationRequestedSignal =
+  defineSignal<[WalletCreationRequestSignal]>('walletCreationRequested');
 /** Written by the wallet-creation activity as soon as the operator answers: a journal that survives a worker crash. */
 export const walletCreatedSignal = defineSignal<[WalletCreatedSignal]>('walletCreated');
 /**
- * Read of the wallet-creation journal by a retried creation activity. An update, not a query: a query answers from
- * the last completed workflow task and can miss a journal signal the server accepted but the workflow has not yet
- * processed; an update is handled after every signal received before it.
+ * Reads of the wallet-creation journal through an update. Creation activities now read the journal from the owner's
+ * history (activities/creation-guard.ts: no worker and no update slot needed); the handlers stay for activities of
+ * workers deployed before that, which may still be retrying.
  */
-export const depositWalletJournalUpdate = defineUpdate<WalletCreatedSignal | null, []>('depositWalletJournal');
-export const accountWalletJournalUpdate = defineUpdate<WalletCreatedSignal | null, [AccountWalletRole]>('accountWalletJournal');
+export const depositWalletJournalUpdate = defineUpdate<WalletCreatedSignal | null, []>(
+  'depositWalletJournal',
+);
+export const accountWalletJournalUpdate = defineUpdate<WalletCreatedSignal | null, [AccountWalletRole]>(
+  'accountWalletJournal',
+);
 export const endUserStateQuery = defineQuery<EndUserState>('endUserState');
 
 // ---- account-setup (issue 4)
@@ -57,7 +69,13 @@ export const unknownEventsQuery = defineQuery<UnknownEventRecord[]>('unknownEven
 export const offRampLinkedSignal = defineSignal<[{ depositTransactionId: string }]>('offRampLinked');
 
 // ---- operations (issue 6): the alerts incident store (ops/alerts)
-import type { AlertsState, RaiseAlertAnswer, RaiseAlertRequest, ResolveAlertAnswer, ResolveAlertRequest } from './ops-types';
+import type {
+  AlertsState,
+  RaiseAlertAnswer,
+  RaiseAlertRequest,
+  ResolveAlertAnswer,
+  ResolveAlertRequest,
+} from './ops-types';
 /** Opens an incident (or counts one more occurrence of an open one); answers whether this raise notifies. */
 export const raiseAlertUpdate = defineUpdate<RaiseAlertAnswer, [RaiseAlertRequest]>('raiseAlert');
 /** Closes an open incident; answers whether it was open (then the caller sends the resolved notice). */

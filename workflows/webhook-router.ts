@@ -208,7 +208,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
     log.warn('Event for a process that has already ended: recorded, not applied', {
       kind,
       resourceId,
-      workflowId: outcome.workflowId,
+      process: outcome.workflowId,
       processStatus,
       resourceStatus,
     });
@@ -223,7 +223,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
       } catch (error) {
         // Not retried through the batch: the event is recorded above, and a second forward would record it twice.
         log.error('Late-event incident could not be raised', {
-          workflowId: outcome.workflowId,
+          process: outcome.workflowId,
           error: error instanceof Error ? error.message : String(error),
         });
       }
