@@ -85,7 +85,7 @@ describe('/metrics and /readyz exposure and cost', () => {
       expect(count).toHaveBeenCalledTimes(19);
       await new Promise((resolve) => setTimeout(resolve, 1_600));
       await Promise.all(Array.from({ length: 5 }, scrape));
-      expect(count).toHaveBeenCalledTimes(36);
+      expect(count).toHaveBeenCalledTimes(38);
     } finally {
       count.mockRestore();
     }
