@@ -1,14 +1,30 @@
-# The project's image: worker, webhook receiver and HTTP API all run from it (docker-compose.yml picks the command).
-# tsx runs the TypeScript sources directly; the worker bundles workflows/ itself at start.
-FROM node:20-bookworm-slim
+# syntax=docker/dockerfile:1
+# The project's image: worker, webhook receiver and HTTP API all run from it, compiled (docker-compose.yml picks
+# the entry point). The build stage installs exactly the lockfile (npm ci), compiles TypeScript and prebuilds the
+# workflow bundle, then drops the development dependencies; the runtime stage holds only what runs.
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
-ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-# npm install, not npm ci: npm 11 lockfiles hold only one platform's optional binaries (see .ci/run).
-RUN npm install --omit=dev --no-audit --no-fund
-COPY tsconfig.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
-USER node
-CMD ["npm", "run", "worker"]
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:24.21.0-bookworm-slim
+# tini as PID 1: it forwards SIGTERM to node (which then drains and stops in order) and reaps zombies.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini=0.19.0-1+b3 \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+ENV NODE_ENV=production
+# Owned by root and run as the image's unprivileged node user (uid 1000): the code cannot rewrite itself.
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER 1000:1000
+# /healthz of whichever service runs here (HEALTHCHECK_URL; the worker serves it on WORKER_HEALTH_PORT).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/src/services/healthcheck.js"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "dist/src/worker.js"]

@@ -15,7 +15,8 @@ import { plannedWebUi, useTemporalServer } from './app/temporal-server';
 import { createOperatorClient } from './app/operator-from-config';
 import { RampClient } from './client/ramp-client';
 import { DEV_API_KEY, loadApiConfig } from './config/api';
-import { parseDurationMs } from './config/duration';
+import { commandFlags, defineCommand } from './commands/args';
+import { loadDemoConfig } from './config/demo';
 import { loadOpsConfig } from './config/ops';
 import { loadRampActivityConfig } from './config/ramps';
 import { isSandboxMode, loadReceiverConfig } from './config/receiver';
@@ -44,19 +45,34 @@ type Stopper = () => Promise<void>;
 /**
  * Demo defaults, applied only when we run against our own sandbox and only where the environment is silent:
  * the sandbox runs 20 times faster than real chains, and a sweep that has not started 10 s after its deposit
- * confirmed counts as stuck, so the whole story takes about a minute.
+ * confirmed counts as stuck, so the whole story takes about a minute. The demo's waits follow the step deadline
+ * (src/config/demo.ts).
  */
 const SANDBOX_DEMO_DEFAULTS: Record<string, string> = {
   SANDBOX_TIME_SCALE: '0.05',
   RAMP_STEP_DEADLINE: '10s',
   RAMP_POLL_INITIAL: '1s',
   RAMP_POLL_MAXIMUM: '5s',
-  DEMO_SCENARIO_TIMEOUT: '120s',
   SANDBOX_LOG_LEVEL: 'error',
 };
 
+const COMMAND = defineCommand({
+  usage: 'npm start --',
+  summary:
+    'Runs the whole product on this machine: a Temporal dev server (unless TEMPORAL_ADDRESS is set), the sandbox operator ' +
+    '(unless OPERATOR_BASE_URL is set), the worker, the HTTPS webhook receiver and the HTTP API; against the sandbox it ' +
+    'plays the demo story. Serves until Ctrl-C.',
+  flags: {
+    once: {
+      type: 'boolean',
+      description: 'exit after the demo summary: status 0 only if every scenario ended as expected',
+    },
+  },
+  notes: ['Settings come from the environment (README.md, "Configuration").'],
+});
+
 async function main(): Promise<number> {
-  const once = process.argv.includes('--once');
+  const once = commandFlags(COMMAND).once === true;
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const sandboxMode = isSandboxMode();
   if (sandboxMode) {
@@ -67,7 +83,7 @@ async function main(): Promise<number> {
   const logger = createLogger({ name: 'ramp-orchestrator' });
   const observability = loadObservabilityConfig();
   // We stop the worker ourselves, in order, on Ctrl-C.
-  installRuntime(observability, { shutdownSignals: [] });
+  installRuntime(observability, { shutdownSignals: [], logger });
 
   const stoppers: Stopper[] = [];
   const stopAll = async () => {
@@ -84,6 +100,9 @@ async function main(): Promise<number> {
   try {
     const temporalConfig = loadTemporalConfig();
     const timings = loadWorkflowTimings();
+    // Read before anything starts, so a contradictory pair of settings stops the run at once.
+    const demoConfig = sandboxMode ? loadDemoConfig() : undefined;
+    const loadedReceiverConfig = loadReceiverConfig();
     const encryption = loadEncryptionConfig();
     const dataConverter = dataConverterFromConfig(encryption);
     const http = loadHttpConfig();
@@ -131,7 +150,44 @@ async function main(): Promise<number> {
       ...(dataConverter ? { dataConverter } : {}),
     });
 
-    const receiverConfig = loadReceiverConfig();
+    const ramp = new RampClient({
+      connection: clientConnection,
+      namespace: temporalConfig.namespace,
+      taskQueue: temporalConfig.taskQueue,
+      timings,
+      ...(dataConverter ? { dataConverter, encryption } : {}),
+    });
+    const openAlerts = async () =>
+      (await withTemporalDeadline(http.temporalTimeoutMs, () => ramp.listAlerts(), temporal)).open.length;
+    const health = {
+      temporal,
+      operator: operator.client,
+      timeoutMs: observability.readinessTimeoutMs,
+      metricsToken: observability.metricsToken,
+      logger,
+    };
+    const metricsOptions = {
+      openAlerts,
+      logger,
+      timeoutMs: http.temporalTimeoutMs,
+      cacheTtlMs: observability.metricsCacheTtlMs,
+    };
+    // The receiver binds before the worker starts: the account setup registers its URL, which follows the bound
+    // port (RECEIVER_PORT=0 included) unless RECEIVER_PUBLIC_URL says otherwise.
+    const receiver = await startReceiver(loadedReceiverConfig, {
+      temporal,
+      taskQueue: temporalConfig.taskQueue,
+      timings,
+      logger,
+      observability: { ...health, metrics: new RampMetrics(metricsOptions) },
+      timeouts: http.timeouts,
+    });
+    stoppers.push(() => receiver.close());
+    const receiverConfig = loadedReceiverConfig.publicUrlFollowsPort
+      ? { ...loadedReceiverConfig, publicUrl: receiver.url }
+      : loadedReceiverConfig;
+    say(`[receiver] webhooks over HTTPS on ${receiver.url} (paths carry the secret segments; never logged)`);
+
     const workerConnection = await connectWorker(temporalConfig, server.address);
     stoppers.push(() => workerConnection.close());
     const worker = await createRampWorker({
@@ -162,39 +218,6 @@ async function main(): Promise<number> {
       say(`[schedules] ${schedule.scheduleId} ${schedule.action} (every ${schedule.intervalMs / 1000} s)`);
     }
 
-    const ramp = new RampClient({
-      connection: clientConnection,
-      namespace: temporalConfig.namespace,
-      taskQueue: temporalConfig.taskQueue,
-      timings,
-      ...(dataConverter ? { dataConverter, encryption } : {}),
-    });
-    const openAlerts = async () =>
-      (await withTemporalDeadline(http.temporalTimeoutMs, () => ramp.listAlerts(), temporal)).open.length;
-    const health = {
-      temporal,
-      operator: operator.client,
-      timeoutMs: observability.readinessTimeoutMs,
-      metricsToken: observability.metricsToken,
-      logger,
-    };
-    const metricsOptions = {
-      openAlerts,
-      logger,
-      timeoutMs: http.temporalTimeoutMs,
-      cacheTtlMs: observability.metricsCacheTtlMs,
-    };
-    const receiver = await startReceiver(receiverConfig, {
-      temporal,
-      taskQueue: temporalConfig.taskQueue,
-      timings,
-      logger,
-      observability: { ...health, metrics: new RampMetrics(metricsOptions) },
-      timeouts: http.timeouts,
-    });
-    stoppers.push(() => receiver.close());
-    say(`[receiver] webhooks over HTTPS on ${receiver.url} (paths carry the secret segments; never logged)`);
-
     const api = await startApiServer({
       config: loadApiConfig(),
       ramp,
@@ -220,7 +243,7 @@ async function main(): Promise<number> {
         sandboxUrl: sandbox.url,
         sandboxConfig: sandbox.config,
         say,
-        scenarioTimeoutMs: parseDurationMs(process.env.DEMO_SCENARIO_TIMEOUT ?? '120s'),
+        scenarioTimeoutMs: (demoConfig ?? loadDemoConfig()).scenarioTimeoutMs,
       });
       say(`\n== Summary\n${formatSummary(results)}`);
       if (uiLink) say(`\nEvery process is in the Web UI: ${uiLink}`);

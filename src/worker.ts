@@ -2,10 +2,15 @@
  * `npm run worker`: a worker only, for production deployments (docker-compose runs this). It connects to
  * TEMPORAL_ADDRESS (required here) and the operator at OPERATOR_BASE_URL.
  */
+import http from 'node:http';
 import { Client } from '@temporalio/client';
+import { z } from 'zod';
 import { createActivities } from '../activities';
 import { createOperatorClient } from './app/operator-from-config';
+import { listen } from './app/listen';
+import { commandFlags, defineCommand } from './commands/args';
 import { loadEncryptionConfig } from './config/encryption';
+import { parseSection, port } from './config/env';
 import { loadObservabilityConfig } from './config/observability';
 import { loadOpsConfig } from './config/ops';
 import { loadTemporalConfig } from './config/temporal';
@@ -17,28 +22,68 @@ import { installRuntime } from './temporal/runtime';
 import { applySchedules } from './temporal/schedules';
 import { createRampWorker } from './temporal/worker';
 
+const COMMAND = defineCommand({
+  usage: 'node dist/src/worker.js',
+  summary:
+    'Runs a worker (every workflow and activity) on TEMPORAL_TASK_QUEUE against TEMPORAL_ADDRESS, until SIGINT or SIGTERM.',
+  flags: {},
+  notes: ['WORKER_HEALTH_PORT serves /healthz (200 while the worker runs) for container health checks.'],
+});
+
+const workerEnv = z.object({ WORKER_HEALTH_PORT: port(0).optional() });
+
 async function main(): Promise<void> {
+  commandFlags(COMMAND);
   const logger = createLogger({ name: 'worker' });
-  installRuntime(loadObservabilityConfig()); // Prometheus metrics of the worker when TEMPORAL_METRICS_BIND_ADDRESS is set
+  const { WORKER_HEALTH_PORT: healthPort } = parseSection('worker', workerEnv, process.env);
+  installRuntime(loadObservabilityConfig(), { logger }); // Prometheus metrics of the worker when TEMPORAL_METRICS_BIND_ADDRESS is set
   const temporalConfig = loadTemporalConfig();
   const encryption = loadEncryptionConfig();
   const dataConverter = dataConverterFromConfig(encryption);
-  if (!temporalConfig.address) throw new Error('TEMPORAL_ADDRESS is required for a stand-alone worker (npm start runs a local one).');
+  if (!temporalConfig.address)
+    throw new Error('TEMPORAL_ADDRESS is required for a stand-alone worker (npm start runs a local one).');
   const operator = createOperatorClient(logger);
   const clientConnection = await connectClient(temporalConfig, temporalConfig.address);
-  const temporal = new Client({ connection: clientConnection, namespace: temporalConfig.namespace, ...(dataConverter ? { dataConverter } : {}) });
+  const temporal = new Client({
+    connection: clientConnection,
+    namespace: temporalConfig.namespace,
+    ...(dataConverter ? { dataConverter } : {}),
+  });
+  const workerConnection = await connectWorker(temporalConfig, temporalConfig.address);
   const worker = await createRampWorker({
-    connection: await connectWorker(temporalConfig, temporalConfig.address),
+    connection: workerConnection,
     namespace: temporalConfig.namespace,
     taskQueue: temporalConfig.taskQueue,
     ...(dataConverter ? { dataConverter } : {}),
     activities: createActivities({ operator: operator.client, temporal, logger, encryption }),
   });
   logger.info({ taskQueue: temporalConfig.taskQueue, namespace: temporalConfig.namespace }, 'Worker started');
+  // A worker serves nothing of its own, so a container health check asks this: 200 while it polls, 503 after.
+  const health =
+    healthPort === undefined
+      ? undefined
+      : await listen(
+          http.createServer((request, response) => {
+            const running = request.url === '/healthz' && worker.getState() === 'RUNNING';
+            response.writeHead(request.url === '/healthz' ? (running ? 200 : 503) : 404, {
+              'content-type': 'application/json',
+            });
+            response.end(JSON.stringify({ status: running ? 'ok' : worker.getState().toLowerCase() }));
+          }),
+          healthPort,
+          '0.0.0.0',
+          'http',
+        );
   // Idempotent: every worker start creates or updates the gas-monitor and reconcile schedules.
-  const schedules = await applySchedules(temporal, { taskQueue: temporalConfig.taskQueue, timings: loadWorkflowTimings(), ops: loadOpsConfig() });
+  const schedules = await applySchedules(temporal, {
+    taskQueue: temporalConfig.taskQueue,
+    timings: loadWorkflowTimings(),
+    ops: loadOpsConfig(),
+  });
   logger.info({ schedules }, 'Schedules applied');
   await worker.run(); // the SDK shuts the worker down gracefully on SIGINT/SIGTERM
+  await health?.close();
+  await workerConnection.close();
   await clientConnection.close();
 }
 

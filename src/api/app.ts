@@ -5,6 +5,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { SecretString } from '../config/operator';
+import { requestLogger } from '../app/request-logging';
 import { withTemporalDeadline } from '../http/errors';
 import { healthRouter, type HealthRouterOptions } from '../observability/health';
 import { requireApiKey } from './auth';
@@ -37,6 +38,7 @@ export function createApiApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.use(requestLogger(deps.logger));
   app.use(healthRouter({ logger: deps.logger, ...deps.health }));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

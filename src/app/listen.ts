@@ -7,12 +7,24 @@ export interface ListeningServer {
   port: number;
   /** `scheme://host:port` as bound, with an IPv6 host in brackets and 0.0.0.0 shown as 127.0.0.1. */
   url: string;
-  /** Closes the server and its open connections; safe to call more than once. */
+  /**
+   * Stops accepting, lets requests in flight finish (idle keep-alive connections close at once), and cuts what is
+   * still open after the drain bound; safe to call more than once.
+   */
   close: () => Promise<void>;
 }
 
+/** How long close() waits for requests in flight before cutting their connections. */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+
 /** Listens on host:port and resolves once bound (or rejects with the bind error, e.g. port in use). */
-export async function listen(server: http.Server | https.Server, port: number, host: string, scheme: 'http' | 'https'): Promise<ListeningServer> {
+export async function listen(
+  server: http.Server | https.Server,
+  port: number,
+  host: string,
+  scheme: 'http' | 'https',
+  options: { drainTimeoutMs?: number } = {},
+): Promise<ListeningServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -28,8 +40,17 @@ export async function listen(server: http.Server | https.Server, port: number, h
     url: `${scheme}://${shownHost}:${bound}`,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
+        // A request that arrives on a kept-alive connection while draining is still answered, then told to close.
+        const cut = setTimeout(
+          () => server.closeAllConnections(),
+          options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS,
+        );
+        server.close((error) => {
+          clearTimeout(cut);
+          if (error) reject(error);
+          else resolve();
+        });
+        server.closeIdleConnections();
       });
       return closing;
     },

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { RampClient } from '../client/ramp-client';
+import { commandFlags, defineCommand } from './args';
 import { durationMs } from '../config/duration';
 import { parseSection } from '../config/env';
 import { loadTemporalConfig } from '../config/temporal';
@@ -24,8 +25,20 @@ export function formatReconcile(result: ReconcileResult): string {
   ].join('\n');
 }
 
+const COMMAND = defineCommand({
+  usage: 'npm run reconcile --',
+  summary:
+    'Runs the reconciliation once: re-reads the operator for every open process and every deposit wallet, starts what was ' +
+    'missed, and prints the findings. A worker must be running.',
+  flags: { json: { type: 'boolean', description: 'print the result as JSON' } },
+  notes: [
+    'RECONCILE_TIMEOUT (default 10m) bounds the wait.',
+    'Exit status: 0 no findings, 2 findings, 1 failure.',
+  ],
+});
+
 async function main(): Promise<void> {
-  const json = process.argv.includes('--json');
+  const json = commandFlags(COMMAND).json === true;
   const { RECONCILE_TIMEOUT: timeoutMs } = parseSection('reconcile', commandEnv, process.env);
   const client = await RampClient.connect();
   try {

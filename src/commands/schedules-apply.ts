@@ -7,12 +7,28 @@ import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import { RampClient } from '../client/ramp-client';
 import { applySchedules } from '../temporal/schedules';
+import { commandFlags, defineCommand } from './args';
+
+const COMMAND = defineCommand({
+  usage: 'npm run schedules:apply --',
+  summary:
+    'Creates or updates the gas-monitor and reconcile schedules (GAS_MONITOR_INTERVAL, RECONCILE_INTERVAL). Safe to run any number of times.',
+  flags: {},
+});
 
 async function main(): Promise<void> {
+  commandFlags(COMMAND);
   const client = await RampClient.connect();
   try {
-    const applied = await applySchedules(client.temporal, { taskQueue: loadTemporalConfig().taskQueue, timings: loadWorkflowTimings(), ops: loadOpsConfig() });
-    for (const entry of applied) process.stdout.write(`${entry.action.padEnd(8)} schedule ${entry.scheduleId} (every ${entry.intervalMs} ms)\n`);
+    const applied = await applySchedules(client.temporal, {
+      taskQueue: loadTemporalConfig().taskQueue,
+      timings: loadWorkflowTimings(),
+      ops: loadOpsConfig(),
+    });
+    for (const entry of applied)
+      process.stdout.write(
+        `${entry.action.padEnd(8)} schedule ${entry.scheduleId} (every ${entry.intervalMs} ms)\n`,
+      );
   } finally {
     await client.close();
   }
@@ -20,7 +36,9 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    process.stderr.write(`schedules:apply failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `schedules:apply failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

@@ -30,8 +30,11 @@ const secretSegment = z
 const receiverEnv = z.object({
   RECEIVER_PUBLIC_URL: z
     .url({ protocol: /^https$/ })
-    .default('https://127.0.0.1:8443')
-    .refine((value) => value.startsWith('https://'), 'must begin with https:// (the operator accepts only https recipients)'),
+    .refine(
+      (value) => value.startsWith('https://'),
+      'must begin with https:// (the operator accepts only https recipients)',
+    )
+    .optional(),
   RECEIVER_TRANSACTION_SECRET: secretSegment.optional(),
   RECEIVER_ORDER_SECRET: secretSegment.optional(),
   RECEIVER_PORT: port(8443),
@@ -39,7 +42,10 @@ const receiverEnv = z.object({
   RECEIVER_TLS_CERT: z.string().min(1).optional(),
   RECEIVER_TLS_KEY: z.string().min(1).optional(),
   /** Largest accepted delivery body (express/body-parser syntax: 16kb, 1mb). */
-  RECEIVER_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must look like 16kb or 1mb').default('16kb'),
+  RECEIVER_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'must look like 16kb or 1mb')
+    .default('16kb'),
   /** How long a delivery may wait for Temporal before the receiver answers 503 (the operator retries). */
   RECEIVER_TEMPORAL_TIMEOUT: durationMs('10s'),
 });
@@ -54,6 +60,11 @@ export interface ReceiverConfig {
   /** PEM paths; when absent the receiver uses the generated local certificate (src/tls). */
   tlsCertPath: string | undefined;
   tlsKeyPath: string | undefined;
+  /**
+   * True when RECEIVER_PUBLIC_URL was not set and publicUrl was derived from RECEIVER_PORT: an entry point that binds
+   * port 0 replaces it with the bound URL before anything registers it.
+   */
+  publicUrlFollowsPort?: boolean;
   /** Largest accepted body (default 16kb); optional so configurations built before issue 5 still type-check. */
   bodyLimit?: string;
   /** Milliseconds a delivery may wait for Temporal before a 503 (default 10 s). */
@@ -72,8 +83,19 @@ export function loadReceiverConfig(env: Env = process.env): ReceiverConfig {
       `Invalid receiver configuration:\n${missing.map((name) => `  ${name}: required when OPERATOR_BASE_URL is set (no dev default against a real operator)`).join('\n')}`,
     );
   }
+  // Against the local sandbox nothing stands between the operator and the receiver, so a loopback public URL on
+  // another port than the bound one can only mean every delivery fails.
+  const publicPort = raw.RECEIVER_PUBLIC_URL ? loopbackPort(raw.RECEIVER_PUBLIC_URL) : undefined;
+  if (sandbox && publicPort !== undefined && raw.RECEIVER_PORT !== 0 && publicPort !== raw.RECEIVER_PORT) {
+    throw new Error(
+      `Invalid receiver configuration:\n  RECEIVER_PUBLIC_URL (${raw.RECEIVER_PUBLIC_URL}) names port ${publicPort} on this machine, but ` +
+        `RECEIVER_PORT is ${raw.RECEIVER_PORT}: the sandbox would deliver every webhook to a port nobody serves (leave RECEIVER_PUBLIC_URL unset to follow RECEIVER_PORT)`,
+    );
+  }
   return {
-    publicUrl: raw.RECEIVER_PUBLIC_URL.replace(/\/+$/, ''),
+    // Unless set, the public URL follows the bound port, so changing RECEIVER_PORT alone keeps deliveries working.
+    publicUrl: (raw.RECEIVER_PUBLIC_URL ?? `https://127.0.0.1:${raw.RECEIVER_PORT}`).replace(/\/+$/, ''),
+    publicUrlFollowsPort: raw.RECEIVER_PUBLIC_URL === undefined,
     transactionSecret: new SecretString(raw.RECEIVER_TRANSACTION_SECRET ?? DEV_TRANSACTION_SECRET),
     orderSecret: new SecretString(raw.RECEIVER_ORDER_SECRET ?? DEV_ORDER_SECRET),
     port: raw.RECEIVER_PORT,
@@ -83,6 +105,14 @@ export function loadReceiverConfig(env: Env = process.env): ReceiverConfig {
     bodyLimit: raw.RECEIVER_BODY_LIMIT,
     temporalTimeoutMs: raw.RECEIVER_TEMPORAL_TIMEOUT,
   };
+}
+
+/** The port of a loopback URL (127.0.0.0/8, localhost, [::1]); undefined for any other host. */
+function loopbackPort(url: string): number | undefined {
+  const parsed = new URL(url);
+  const host = parsed.hostname;
+  if (!(host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host))) return undefined;
+  return parsed.port === '' ? 443 : Number(parsed.port);
 }
 
 type UrlConfig = Pick<ReceiverConfig, 'publicUrl' | 'transactionSecret' | 'orderSecret'>;

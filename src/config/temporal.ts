@@ -1,22 +1,21 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { PROJECT_ROOT } from '../app/project-root';
 import { registerSecret } from '../logging';
-import { booleanFlag, type Env, parseSection, port } from './env';
+import { type ClientConnectConfig, loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig';
+import type { NativeConnectionOptions, TLSConfig } from '@temporalio/worker';
+import { type Env, parseSection, port } from './env';
 
 /**
- * Temporal connection settings, read the way Temporal's own tools read them (TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE,
- * TEMPORAL_API_KEY, TEMPORAL_TLS*). Without TEMPORAL_ADDRESS the product starts its own local dev server.
+ * Temporal connection settings, read by Temporal's own environment configuration (@temporalio/envconfig), so the
+ * names and the temporal.toml profiles are the ones Temporal's CLI and SDKs use: TEMPORAL_ADDRESS,
+ * TEMPORAL_NAMESPACE, TEMPORAL_API_KEY, TEMPORAL_TLS, TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH,
+ * TEMPORAL_TLS_SERVER_CA_CERT_PATH (or their _DATA forms), TEMPORAL_TLS_SERVER_NAME, TEMPORAL_GRPC_META_*, and
+ * TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE to pick a profile of a temporal.toml file. Without an address (neither
+ * variable nor profile) the product starts its own local dev server.
  */
 const temporalSchema = z.object({
-  TEMPORAL_ADDRESS: z.string().min(1).optional(),
-  TEMPORAL_NAMESPACE: z.string().min(1).default('ramp-orchestrator'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('ramp-orchestrator'),
-  TEMPORAL_API_KEY: z.string().min(1).optional(),
-  TEMPORAL_TLS: booleanFlag(false),
-  TEMPORAL_TLS_CERT: z.string().min(1).optional(),
-  TEMPORAL_TLS_KEY: z.string().min(1).optional(),
-  TEMPORAL_TLS_CA: z.string().min(1).optional(),
-  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
   TEMPORAL_DEV_IP: z.string().default('127.0.0.1'),
   TEMPORAL_DEV_PORT: port(7233),
   TEMPORAL_UI_PORT: port(8233),
@@ -24,36 +23,67 @@ const temporalSchema = z.object({
   TEMPORAL_CLI_PATH: z.string().optional(),
 });
 
+/** Names this product read before it followed Temporal's; refused so that nobody silently loses mTLS. */
+const RENAMED: Record<string, string> = {
+  TEMPORAL_TLS_CERT: 'TEMPORAL_TLS_CLIENT_CERT_PATH',
+  TEMPORAL_TLS_KEY: 'TEMPORAL_TLS_CLIENT_KEY_PATH',
+  TEMPORAL_TLS_CA: 'TEMPORAL_TLS_SERVER_CA_CERT_PATH',
+};
+
+function buffersOf(tls: TLSConfig): TLSConfig {
+  const buffer = (data: Uint8Array | undefined) => (data === undefined ? undefined : Buffer.from(data));
+  return {
+    ...tls,
+    ...(tls.serverRootCACertificate ? { serverRootCACertificate: buffer(tls.serverRootCACertificate) } : {}),
+    ...(tls.clientCertPair
+      ? { clientCertPair: { crt: buffer(tls.clientCertPair.crt)!, key: buffer(tls.clientCertPair.key)! } }
+      : {}),
+  };
+}
+
+export const DEFAULT_NAMESPACE = 'ramp-orchestrator';
+
 export interface TemporalConfig {
   /** Set when an existing server is used; undefined means "start the local dev server". */
   address: string | undefined;
   namespace: string;
   taskQueue: string;
-  apiKey: string | undefined;
-  tls:
-    | undefined
-    | { certPath?: string; keyPath?: string; caPath?: string; serverName?: string };
+  /** TLS, API key and gRPC metadata as Temporal's environment configuration resolved them (address apart). */
+  connection: Omit<NativeConnectionOptions, 'address'>;
   devServer: { ip: string; port: number; uiPort: number; dataDir: string };
 }
 
-export function loadTemporalConfig(env: Env = process.env, projectRoot = path.resolve(__dirname, '..', '..')): TemporalConfig {
+export function loadTemporalConfig(env: Env = process.env, projectRoot = PROJECT_ROOT): TemporalConfig {
   const raw = parseSection('Temporal', temporalSchema, env);
-  if (raw.TEMPORAL_API_KEY) registerSecret(raw.TEMPORAL_API_KEY);
-  // An API key (Temporal Cloud) implies TLS, as in Temporal's own tools.
-  const tlsWanted = raw.TEMPORAL_TLS || !!raw.TEMPORAL_API_KEY || !!raw.TEMPORAL_TLS_CERT;
+  const renamed = Object.keys(RENAMED).filter((name) => env[name] !== undefined);
+  if (renamed.length > 0) {
+    throw new Error(
+      `Invalid Temporal configuration:\n${renamed.map((name) => `  ${name}: not read; Temporal's name for it is ${RENAMED[name]}`).join('\n')}`,
+    );
+  }
+  const definedEnv = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  let resolved: ClientConnectConfig;
+  try {
+    resolved = toClientOptions(loadClientConfigProfile({ overrideEnvVars: definedEnv }));
+  } catch (error) {
+    throw new Error(
+      `Invalid Temporal configuration:\n  ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const { address, tls, ...rest } = resolved.connectionOptions;
+  // envconfig reads certificate files into Uint8Arrays; the client's gRPC library (grpc-js) accepts only Buffers.
+  const connection = {
+    ...rest,
+    ...(tls === undefined ? {} : { tls: tls !== null && typeof tls === 'object' ? buffersOf(tls) : tls }),
+  };
+  if (connection.apiKey && typeof connection.apiKey === 'string') registerSecret(connection.apiKey);
   return {
-    address: raw.TEMPORAL_ADDRESS,
-    namespace: raw.TEMPORAL_NAMESPACE,
+    address: address || undefined,
+    namespace: resolved.namespace || DEFAULT_NAMESPACE,
     taskQueue: raw.TEMPORAL_TASK_QUEUE,
-    apiKey: raw.TEMPORAL_API_KEY,
-    tls: tlsWanted
-      ? {
-          certPath: raw.TEMPORAL_TLS_CERT,
-          keyPath: raw.TEMPORAL_TLS_KEY,
-          caPath: raw.TEMPORAL_TLS_CA,
-          serverName: raw.TEMPORAL_TLS_SERVER_NAME,
-        }
-      : undefined,
+    connection,
     devServer: {
       ip: raw.TEMPORAL_DEV_IP,
       port: raw.TEMPORAL_DEV_PORT,

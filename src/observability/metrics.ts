@@ -20,7 +20,7 @@ import type { Client } from '@temporalio/client';
 import { UNKNOWN_RESOURCE_STATUS } from '../../workflows/ramp-types';
 import { withTemporalDeadline } from '../http/errors';
 import type { NextFunction, Request, Response } from 'express';
-import { Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
 
 export const OFF_RAMP_STATUSES = [
@@ -83,6 +83,8 @@ export class RampMetrics {
 
   constructor(options: RampMetricsOptions = {}) {
     this.#options = options;
+    // The process's own gauges (CPU, memory, event-loop lag, handles, GC) beside ours, under their standard names.
+    collectDefaultMetrics({ register: this.registry });
     this.deliveries = new Counter({
       name: 'ramp_webhook_deliveries_total',
       help: 'Webhook deliveries answered by the receiver, by recipient kind and HTTP status',

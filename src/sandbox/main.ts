@@ -1,33 +1,38 @@
 /**
- * `npm run sandbox [-- --port 4010]`: runs the sandbox operator until SIGINT/SIGTERM.
+ * `npm run sandbox [-- --port 4010]` (`-- --help` lists the flags): runs the sandbox operator until SIGINT/SIGTERM.
  * Prints its URL, the login e-mail (and the passcode when it is the public default) and the simulation
  * endpoints.
  */
+import { commandFlags, defineCommand } from '../commands/args';
 import { loadSandboxConfig } from '../config/sandbox';
 import { SIMULATION_ENDPOINTS } from './routes/simulation';
 import { startSandbox } from './server';
 
-function portArgument(argv: readonly string[]): number | undefined {
-  for (let index = 0; index < argv.length; index += 1) {
-    const argument = argv[index]!;
-    const value =
-      argument === '--port'
-        ? argv[index + 1]
-        : argument.startsWith('--port=')
-          ? argument.slice(7)
-          : undefined;
-    if (value === undefined) continue;
-    const port = Number(value);
-    if (!Number.isInteger(port) || port < 0 || port > 65535)
-      throw new Error(`--port ${value} is not a port number`);
-    return port;
-  }
-  return undefined;
+const COMMAND = defineCommand({
+  usage: 'npm run sandbox --',
+  summary:
+    'Runs the sandbox operator (the emulated operator API, its webhooks and simulation endpoints) until Ctrl-C.',
+  flags: {
+    port: {
+      type: 'string',
+      valueName: 'port',
+      description: 'listen on this port (default SANDBOX_PORT, else 4010; 0 picks a free one)',
+    },
+  },
+  notes: ['Every other setting is a SANDBOX_* variable (src/config/sandbox.ts, src/sandbox/README.md).'],
+});
+
+function portFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (value.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port ${value} is not a port number`);
+  return port;
 }
 
 async function main(): Promise<void> {
   const config = loadSandboxConfig(process.env);
-  const port = portArgument(process.argv.slice(2));
+  const port = portFlag(commandFlags(COMMAND).port);
   const sandbox = await startSandbox(port === undefined ? {} : { port });
   const passcode =
     process.env.SANDBOX_PASSCODE === undefined

@@ -8,6 +8,7 @@ import { loadEncryptionConfig } from '../config/encryption';
 import { loadHttpConfig } from '../config/http';
 import { loadObservabilityConfig } from '../config/observability';
 import { loadReceiverConfig } from '../config/receiver';
+import { commandFlags, defineCommand } from '../commands/args';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import { createLogger } from '../logging';
@@ -17,7 +18,16 @@ import { dataConverterFromConfig } from '../temporal/data-converter';
 import { startReceiver } from '../webhooks/receiver';
 import { untilStopSignal } from './until-stop-signal';
 
+const COMMAND = defineCommand({
+  usage: 'node dist/src/services/receiver.js',
+  summary:
+    'Serves the HTTPS webhook receiver (RECEIVER_* settings) against TEMPORAL_ADDRESS until SIGINT or SIGTERM; each ' +
+    'delivery is in Temporal before it is answered 200.',
+  flags: {},
+});
+
 async function main(): Promise<void> {
+  commandFlags(COMMAND);
   const logger = createLogger({ name: 'receiver' });
   const temporalConfig = loadTemporalConfig();
   if (!temporalConfig.address)

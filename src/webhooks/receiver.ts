@@ -18,6 +18,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { listen } from '../app/listen';
+import { requestLogger } from '../app/request-logging';
 import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import { jsonErrorHandler, sendAnswer, sendError, temporalUnavailableAnswer } from '../http/errors';
 import { createHttpsServer } from '../http/server';
@@ -101,6 +102,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   app.set('etag', false);
 
   const metrics = deps.observability?.metrics ?? new RampMetrics();
+  app.use(requestLogger(logger));
   app.use(
     metrics.deliveryCounter(),
     healthRouter({ temporal, logger, ...deps.observability, metrics, bindHost: config.host }),

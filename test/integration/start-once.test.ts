@@ -4,14 +4,19 @@
  * ended as expected. Free ports keep it clear of anything else on the machine.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/temporal/dev-server';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -27,26 +32,47 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs:
 
 describe('npm start -- --once', () => {
   test('runs the whole story against the sandbox and exits 0 with every scenario as expected', async () => {
-    const [temporalPort, uiPort, sandboxPort, receiverPort, apiPort] = await Promise.all(Array.from({ length: 5 }, () => freePort()));
+    const [temporalPort, uiPort, sandboxPort, apiPort] = await Promise.all(
+      Array.from({ length: 4 }, () => freePort()),
+    );
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ramp-start-'));
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       TEMPORAL_ADDRESS: undefined,
       OPERATOR_BASE_URL: undefined,
       TEMPORAL_DEV_PORT: String(temporalPort),
       TEMPORAL_UI_PORT: String(uiPort),
-      TEMPORAL_DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'ramp-start-')),
+      TEMPORAL_DATA_DIR: dataDir,
       SANDBOX_PORT: String(sandboxPort),
-      RECEIVER_PORT: String(receiverPort),
-      RECEIVER_PUBLIC_URL: `https://127.0.0.1:${receiverPort}`,
+      // Port 0 and no RECEIVER_PUBLIC_URL: the URL the account setup registers must follow the port actually bound.
+      RECEIVER_PORT: '0',
+      RECEIVER_PUBLIC_URL: undefined,
       API_PORT: String(apiPort),
     };
-    const { code, output } = await run(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['src/main.ts', '--once'], env, 240_000);
+    const { code, output } = await run(
+      path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+      ['src/main.ts', '--once'],
+      env,
+      240_000,
+    );
     if (code !== 0) process.stdout.write(output);
     expect(output).toMatch(/account setup +ready +ready +yes/);
     expect(output).toMatch(/off-ramp demo-alice +settled +settled +yes/);
     expect(output).toMatch(/on-ramp demo-alice +settled +settled +yes/);
     expect(output).toMatch(/off-ramp demo-bob \(no gas\) +stuck \+ alert +stuck \+ alert +yes/);
     expect(output).toContain(`Web UI: http://127.0.0.1:${uiPort}`);
+    // The recipients the account setup registered (kept in the sandbox's state file) point at the bound port.
+    const receiverUrl = /\[receiver\] webhooks over HTTPS on (https:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    expect(receiverUrl).toBeDefined();
+    expect(receiverUrl).not.toMatch(/:0$/);
+    const state = JSON.parse(readFileSync(path.join(dataDir, 'sandbox-state.json'), 'utf8')) as {
+      recipients: Record<'transaction' | 'order', Array<{ url: string }>>;
+    };
+    for (const kind of ['transaction', 'order'] as const) {
+      expect(
+        state.recipients[kind].map((recipient) => recipient.url.startsWith(`${receiverUrl}/webhooks/`)),
+      ).toContain(true);
+    }
     expect(code).toBe(0);
   }, 300_000);
 });

@@ -3,7 +3,8 @@
  * (as shipped by the dclint package) and against what our own code reads. Where the compose plugin exists,
  * `docker compose config` is the fuller check.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SearchAttributeType } from '@temporalio/common';
 import path from 'node:path';
 import Ajv from 'ajv';
 import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json';
@@ -14,18 +15,20 @@ import { loadObservabilityConfig } from '../../src/config/observability';
 import { loadOperatorConfig } from '../../src/config/operator';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadTemporalConfig } from '../../src/config/temporal';
+import { ALL_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
 
 const ROOT = path.join(__dirname, '..', '..');
 const composeText = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
-const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-  scripts: Record<string, string>;
-};
 
 interface ComposeService {
   image?: string;
   build?: unknown;
   command?: string[];
+  entrypoint?: string[];
   environment?: Record<string, string | number>;
+  healthcheck?: { test?: string[] };
+  depends_on?: Record<string, { condition: string }>;
+  volumes?: string[];
 }
 
 /** Compose-style interpolation: ${VAR:-default}, ${VAR:?message}, ${VAR}; $$ escapes a dollar. */
@@ -69,17 +72,72 @@ describe('docker-compose.yml', () => {
     expect(validate({ services: { worker: { image: 'x', ports: 'not-a-list', restart: 42 } } })).toBe(false);
   });
 
-  test('runs Temporal on PostgreSQL, the Web UI, and our worker, receiver and API built from the Dockerfile', () => {
+  test('runs temporalio/server on PostgreSQL with admin-tools setup jobs, all at one pinned release, and no deprecated image', () => {
     const { services } = compose;
-    expect(services.postgresql?.image).toMatch(/^postgres:/);
-    expect(services.temporal?.environment?.DB).toBe('postgres12');
-    expect(services['temporal-ui']?.image).toMatch(/^temporalio\/ui:/);
-    expect(services.worker?.build).toBe('.');
-    expect(services.receiver?.command).toEqual(['npm', 'run', 'receiver']);
-    expect(services.api?.command).toEqual(['npm', 'run', 'api']);
+    expect(services.postgresql?.image).toMatch(/^postgres:\d+\.\d+$/);
+    const release = /^temporalio\/server:(\d+\.\d+\.\d+)$/.exec(services.temporal?.image ?? '')?.[1];
+    expect(release).toBeDefined();
+    expect(services['temporal-schema']?.image).toBe(`temporalio/admin-tools:${release}`);
+    expect(services['temporal-namespace']?.image).toBe(`temporalio/admin-tools:${release}`);
+    expect(services['temporal-ui']?.image).toMatch(/^temporalio\/ui:\d+\.\d+\.\d+$/);
+    // temporalio/auto-setup is no longer built; nothing may float on :latest.
+    for (const service of Object.values(services)) {
+      if (service.image) expect(service.image).not.toMatch(/auto-setup|:latest$/);
+    }
+    // The server reads the project's configuration; the jobs run the project's scripts, whose failures fail them.
+    expect(services.temporal?.environment?.TEMPORAL_SERVER_CONFIG_FILE_PATH).toBe(
+      '/etc/temporal/ramp/server.yaml',
+    );
+    expect(services['temporal-schema']?.entrypoint).toEqual([
+      '/bin/sh',
+      '/etc/temporal/ramp/setup-schema.sh',
+    ]);
+    expect(services['temporal-namespace']?.entrypoint).toEqual([
+      '/bin/sh',
+      '/etc/temporal/ramp/setup-namespace.sh',
+    ]);
+    for (const script of ['setup-schema.sh', 'setup-namespace.sh']) {
+      const text = readFileSync(path.join(ROOT, 'deploy', 'temporal', script), 'utf8');
+      expect(text).toMatch(/^set -eu$/m);
+      expect(text).not.toContain('|| true');
+    }
+    expect(services.temporal?.depends_on?.['temporal-schema']?.condition).toBe(
+      'service_completed_successfully',
+    );
+    expect(services['temporal-namespace']?.depends_on?.temporal?.condition).toBe('service_healthy');
   });
 
-  test("our services' commands are scripts of package.json and their environment is what our config reads", () => {
+  test('the namespace job registers exactly the search attributes the code defines', () => {
+    const script = readFileSync(path.join(ROOT, 'deploy', 'temporal', 'setup-namespace.sh'), 'utf8');
+    const listed = [...script.matchAll(/\b(Ramp\w+)=(\w+)/g)].map((match) => `${match[1]}=${match[2]}`);
+    const names: Record<string, string> = {
+      [SearchAttributeType.KEYWORD]: 'Keyword',
+      [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
+    };
+    expect(listed.sort()).toEqual(
+      ALL_SEARCH_ATTRIBUTES.map((key) => `${key.name}=${names[key.type]}`).sort(),
+    );
+  });
+
+  test('worker, receiver and API share one image built once, each with a healthcheck, started after the namespace job', () => {
+    const ours = ['worker', 'receiver', 'api'].map((name) => compose.services[name]!);
+    expect(new Set(ours.map((service) => service.image)).size).toBe(1);
+    expect(ours.filter((service) => service.build !== undefined)).toHaveLength(1);
+    for (const service of ours) {
+      expect(service.healthcheck?.test).toEqual(['CMD', 'node', 'dist/src/services/healthcheck.js']);
+      expect(service.environment?.HEALTHCHECK_URL).toMatch(/^https?:\/\/127\.0\.0\.1:\d+\/healthz$/);
+      expect(service.depends_on?.['temporal-namespace']?.condition).toBe('service_completed_successfully');
+    }
+    // Every long-running service says when it is healthy (the one-shot jobs end instead; the UI image has no probe).
+    const longRunning = Object.entries(compose.services).filter(
+      ([name]) => !['temporal-schema', 'temporal-namespace', 'temporal-ui'].includes(name),
+    );
+    expect(
+      longRunning.filter(([, service]) => service.healthcheck === undefined).map(([name]) => name),
+    ).toEqual([]);
+  });
+
+  test('our services run compiled entry points and their environment is what our config reads', () => {
     const env = {
       OPERATOR_BASE_URL: 'https://operator.example',
       OPERATOR_EMAIL: 'ops@example.com',
@@ -99,16 +157,20 @@ describe('docker-compose.yml', () => {
     // What each service's entry point loads on top of the Temporal and operator settings.
     const extraConfig: Record<string, (env: Record<string, string>) => unknown> = {
       // The worker's account-setup activity registers the receiver's URLs, so it needs the receiver settings too.
-      worker: (resolved) => loadReceiverConfig(resolved),
-      receiver: (resolved) => [loadReceiverConfig(resolved), requireMetricsToken(resolved)],
-      api: (resolved) => [loadApiConfig(resolved), requireMetricsToken(resolved)],
+      'dist/src/worker.js': (resolved) => loadReceiverConfig(resolved),
+      'dist/src/services/receiver.js': (resolved) => [
+        loadReceiverConfig(resolved),
+        requireMetricsToken(resolved),
+      ],
+      'dist/src/services/api.js': (resolved) => [loadApiConfig(resolved), requireMetricsToken(resolved)],
     };
     const ours = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
     expect(ours.length).toBeGreaterThan(0);
     for (const [, service] of ours) {
-      const [npm, run, script] = service.command ?? [];
-      expect([npm, run]).toEqual(['npm', 'run']);
-      expect(packageJson.scripts[script!]).toBeDefined();
+      const [node, script] = service.command ?? [];
+      expect(node).toBe('node');
+      // The compiled file comes from this source file (npm run build).
+      expect(existsSync(path.join(ROOT, script!.replace(/^dist\//, '').replace(/\.js$/, '.ts')))).toBe(true);
       const resolved = Object.fromEntries(
         Object.entries(service.environment ?? {}).map(([key, value]) => [
           key,

@@ -226,7 +226,7 @@ export async function recordHistory(client: Client, workflowId: string, name: st
   if (process.env.RECORD_HISTORIES !== '1') return;
   const { writeFileSync } = await import('node:fs');
   const path = await import('node:path');
-  const { historyToJSON } = await import('@temporalio/common/lib/proto-utils');
+  const { historyToJSON } = await import('@temporalio/common/lib/proto-utils.js');
   const handle = client.workflow.getHandle(workflowId);
   if (!options.running) await handle.result().catch(() => undefined);
   writeFileSync(path.join(__dirname, '..', '..', 'histories', `${name}.json`), historyToJSON(await handle.fetchHistory()));

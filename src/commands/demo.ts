@@ -1,0 +1,62 @@
+/**
+ * `npm run demo -- --sandbox-url <url>`: plays the story `npm start` plays (account setup, gas, two users' wallets,
+ * a quote, an off-ramp and an on-ramp to settlement, an off-ramp stranded for lack of gas) against a deployment
+ * that is already running: its workers, its receiver and a sandbox operator they use. Prints each step and the
+ * summary table; exit status 0 only if every scenario ended as expected. The production-shaped cluster test runs
+ * it against the compiled services.
+ */
+import { RampClient } from '../client/ramp-client';
+import { loadDemoConfig } from '../config/demo';
+import { loadSandboxConfig } from '../config/sandbox';
+import { formatSummary, runDemo } from '../demo/demo';
+import { commandFlags, defineCommand } from './args';
+
+const COMMAND = defineCommand({
+  usage: 'npm run demo --',
+  summary:
+    'Plays the demo story against a running deployment (TEMPORAL_* settings) whose workers use the sandbox operator at ' +
+    '--sandbox-url, and prints the summary. Exit status 0 only if every scenario ended as expected.',
+  flags: {
+    'sandbox-url': {
+      type: 'string',
+      valueName: 'url',
+      description: "the sandbox operator's base URL (required)",
+    },
+  },
+  notes: [
+    'SANDBOX_* must match the sandbox (gas costs); DEMO_SCENARIO_TIMEOUT follows RAMP_STEP_DEADLINE unless set.',
+  ],
+});
+
+async function main(): Promise<number> {
+  const sandboxUrl = commandFlags(COMMAND)['sandbox-url'];
+  if (!sandboxUrl) throw new Error('--sandbox-url is required');
+  const { scenarioTimeoutMs } = loadDemoConfig();
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  const ramp = await RampClient.connect();
+  try {
+    const results = await runDemo({
+      ramp,
+      sandboxUrl: sandboxUrl.replace(/\/+$/, ''),
+      sandboxConfig: loadSandboxConfig(process.env),
+      say,
+      scenarioTimeoutMs,
+    });
+    say(`\n== Summary\n${formatSummary(results)}`);
+    return results.every((result) => result.ok) ? 0 : 1;
+  } finally {
+    await ramp.close();
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,429 @@
+/**
+ * The production shape on a real cluster, as its operators run it, without a container engine: PostgreSQL from
+ * Debian's packages, the Temporal server release docker-compose.yml pins (built from source by
+ * scripts/provision-cluster.sh) with compose's own environment, configuration file, dynamic config and setup jobs
+ * (deploy/temporal), then the compiled build with plain node: two workers on one task queue, the receiver, the API
+ * and a sandbox operator in the operator's place. It plays the `npm start -- --once` story against them, SIGKILLs one
+ * worker mid-story (the other must finish every scenario), checks the API and the logs, and stops everything with
+ * SIGTERM, each service draining and exiting 0.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { freePort } from '../../src/temporal/dev-server';
+import { httpGet, Proc, waitForHttp200 } from '../helpers/processes';
+
+const execFileAsync = promisify(execFile);
+const ROOT = path.join(__dirname, '..', '..');
+const NAMESPACE = 'ramp-orchestrator';
+const TASK_QUEUE = 'ramp-cluster';
+
+interface ComposeService {
+  environment?: Record<string, string | number>;
+  volumes?: string[];
+}
+
+/** Compose interpolation of the forms the file uses: ${VAR:-default}, ${VAR:?message}, ${VAR}. */
+function interpolate(value: string, env: Record<string, string>): string {
+  return value.replace(
+    /\$\{([A-Z0-9_]+)(?::([-?])([^}]*))?\}/g,
+    (_match, name: string, kind?: string, rest?: string) => {
+      const current = env[name];
+      if (current !== undefined && current !== '') return current;
+      if (kind === '-') return rest ?? '';
+      if (kind === '?') throw new Error(`${name} is required: ${rest}`);
+      return '';
+    },
+  );
+}
+
+/** A service's environment as compose gives it, with container paths of its bind mounts mapped to this checkout. */
+function composeEnvironment(service: ComposeService, env: Record<string, string>): Record<string, string> {
+  const mounts = (service.volumes ?? [])
+    .map((volume) => volume.split(':'))
+    .filter(([source]) => source?.startsWith('./'))
+    .map(([source, target]) => ({ source: path.join(ROOT, source!), target: target! }));
+  return Object.fromEntries(
+    Object.entries(service.environment ?? {}).map(([name, raw]) => {
+      let value = interpolate(String(raw), env);
+      for (const mount of mounts)
+        if (value.startsWith(`${mount.target}/`)) value = mount.source + value.slice(mount.target.length);
+      return [name, value];
+    }),
+  );
+}
+
+/** A free loopback port in 20000-32767, not in `taken` (which it extends). */
+async function freePortBelow32768(taken: Set<number>): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const candidate = 20000 + Math.floor(Math.random() * 12768);
+    if (taken.has(candidate)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once('error', () => resolve(false));
+      server.listen(candidate, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) {
+      taken.add(candidate);
+      return candidate;
+    }
+  }
+  throw new Error('no free port below 32768');
+}
+
+async function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { user?: string } = {},
+): Promise<string> {
+  const [file, argv] = options.user
+    ? ['runuser', ['-u', options.user, '--', command, ...args]]
+    : [command, args];
+  try {
+    const { stdout, stderr } = await execFileAsync(file, argv, {
+      env,
+      cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout + stderr;
+  } catch (error) {
+    const failed = error as Error & { stdout?: string; stderr?: string };
+    throw new Error(
+      `${command} ${args.join(' ')} failed: ${failed.message}\n${failed.stdout ?? ''}${failed.stderr ?? ''}`,
+    );
+  }
+}
+
+describe('the production shape on PostgreSQL: compiled workers, receiver and API', () => {
+  const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, ComposeService>;
+  };
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'ramp-cluster-'));
+  const dbPassword = randomBytes(12).toString('hex');
+  const secrets = {
+    RECEIVER_TRANSACTION_SECRET: randomBytes(24).toString('hex'),
+    RECEIVER_ORDER_SECRET: randomBytes(24).toString('hex'),
+    API_KEY: randomBytes(24).toString('hex'),
+  };
+  const procs: Proc[] = [];
+  let tools: Record<string, string> = {};
+  let pgDataDir = '';
+  let pgUser: string | undefined;
+  const ports: Record<string, number> = {};
+  let serviceEnv: NodeJS.ProcessEnv = {};
+  let workerA: Proc;
+  let workerB: Proc;
+  let receiver: Proc;
+  let api: Proc;
+  let sandbox: Proc;
+
+  const start = (name: string, command: string, args: string[], env: NodeJS.ProcessEnv): Proc => {
+    const proc = new Proc(name, command, args, { env, cwd: ROOT, logFile: path.join(tmp, `${name}.log`) });
+    procs.push(proc);
+    return proc;
+  };
+  const node = (name: string, script: string, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}) =>
+    start(name, process.execPath, [path.join(ROOT, 'dist', script), ...args], { ...serviceEnv, ...extraEnv });
+
+  beforeAll(async () => {
+    // 1. Provision (cached under .cache/ after the first run) and the compiled build.
+    const provisioned = await run('bash', [path.join(ROOT, 'scripts', 'provision-cluster.sh')], process.env);
+    tools = Object.fromEntries(
+      provisioned
+        .split('\n')
+        .map((line) => /^([A-Z_]+)=(.*)$/.exec(line))
+        .filter((match): match is RegExpExecArray => match !== null)
+        .map((match) => [match[1]!, match[2]!]),
+    );
+    for (const name of ['TEMPORAL_SERVER_BIN', 'TEMPORAL_SQL_TOOL', 'POSTGRES_BIN_DIR', 'TEMPORAL_CLI_PATH'])
+      expect(tools[name]).toBeTruthy();
+    if (!existsSync(path.join(ROOT, 'dist', 'workflow-bundle.js')))
+      throw new Error('dist/ is not built: npm run test:cluster builds it first');
+
+    // The server records its ports in a smallint column (cluster_membership), so its ports come from below 32768;
+    // the kernel's ephemeral range (where port 0 lands) is above it.
+    const serverPorts = [
+      'grpc',
+      'http',
+      'frontendMembership',
+      'matching',
+      'matchingMembership',
+      'history',
+      'historyMembership',
+      'worker',
+      'workerMembership',
+    ];
+    const taken = new Set<number>();
+    for (const name of serverPorts) ports[name] = await freePortBelow32768(taken);
+    for (const name of ['pg', 'sandbox', 'receiver', 'api', 'healthA', 'healthB'])
+      ports[name] = await freePort();
+
+    // 2. PostgreSQL on a private port and socket folder. initdb refuses root, so as root it runs as `postgres`.
+    pgUser = process.getuid?.() === 0 ? 'postgres' : undefined;
+    chmodSync(tmp, 0o755);
+    pgDataDir = path.join(tmp, 'pg');
+    mkdirSync(pgDataDir, { mode: 0o700 });
+    const passwordFile = path.join(tmp, 'pg-password');
+    writeFileSync(passwordFile, dbPassword, { mode: 0o600 });
+    if (pgUser) {
+      const { uid, gid } = JSON.parse(
+        await run(
+          'node',
+          ['-e', 'console.log(JSON.stringify({uid:process.getuid(),gid:process.getgid()}))'],
+          process.env,
+          { user: pgUser },
+        ),
+      ) as { uid: number; gid: number };
+      chownSync(pgDataDir, uid, gid);
+      chownSync(passwordFile, uid, gid);
+    }
+    const pgBin = (tool: string) => path.join(tools.POSTGRES_BIN_DIR!, tool);
+    // The superuser is `temporal` with a password, as compose's postgres service makes it.
+    await run(
+      pgBin('initdb'),
+      ['-D', pgDataDir, '-U', 'temporal', `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '-E', 'UTF8'],
+      process.env,
+      { user: pgUser },
+    );
+    await run(
+      pgBin('pg_ctl'),
+      [
+        '-D',
+        pgDataDir,
+        '-l',
+        path.join(pgDataDir, 'server.log'),
+        '-w',
+        '-t',
+        '60',
+        '-o',
+        `-p ${ports.pg} -k ${pgDataDir} -c listen_addresses=127.0.0.1`,
+        'start',
+      ],
+      process.env,
+      { user: pgUser },
+    );
+
+    // 3. compose's temporal-schema job, twice: the second run must find everything in place and succeed.
+    const composeEnv = { TEMPORAL_DB_PASSWORD: dbPassword };
+    const dbEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...composeEnvironment(compose.services['temporal-schema']!, composeEnv),
+      POSTGRES_SEEDS: '127.0.0.1',
+      DB_PORT: String(ports.pg),
+      SQL_TOOL: tools.TEMPORAL_SQL_TOOL,
+    };
+    expect(dbEnv.POSTGRES_PWD).toBe(dbPassword);
+    await run('sh', [path.join(ROOT, 'deploy', 'temporal', 'setup-schema.sh')], dbEnv);
+    const rerun = await run('sh', [path.join(ROOT, 'deploy', 'temporal', 'setup-schema.sh')], dbEnv);
+    expect(rerun).toContain('database temporal_visibility: schema up to date');
+    expect(rerun.match(/found zero updates/g)).toHaveLength(2);
+
+    // 4. The server with compose's environment for the temporal service; only addresses and ports are this machine's.
+    const serverEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...composeEnvironment(compose.services.temporal!, composeEnv),
+      POSTGRES_SEEDS: '127.0.0.1',
+      DB_PORT: String(ports.pg),
+      BIND_ON_IP: '127.0.0.1',
+      FRONTEND_GRPC_PORT: String(ports.grpc),
+      FRONTEND_HTTP_PORT: String(ports.http),
+      FRONTEND_MEMBERSHIP_PORT: String(ports.frontendMembership),
+      MATCHING_GRPC_PORT: String(ports.matching),
+      MATCHING_MEMBERSHIP_PORT: String(ports.matchingMembership),
+      HISTORY_GRPC_PORT: String(ports.history),
+      HISTORY_MEMBERSHIP_PORT: String(ports.historyMembership),
+      WORKER_GRPC_PORT: String(ports.worker),
+      WORKER_MEMBERSHIP_PORT: String(ports.workerMembership),
+      LOG_LEVEL: 'warn',
+    };
+    expect(serverEnv.TEMPORAL_SERVER_CONFIG_FILE_PATH).toBe(
+      path.join(ROOT, 'deploy', 'temporal', 'server.yaml'),
+    );
+    const server = start('temporal-server', tools.TEMPORAL_SERVER_BIN!, ['start'], serverEnv);
+    const address = `127.0.0.1:${ports.grpc}`;
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const health = await run(
+        tools.TEMPORAL_CLI_PATH!,
+        ['operator', 'cluster', 'health', '--address', address],
+        process.env,
+      ).catch((error: Error) => error.message);
+      if (/SERVING/.test(health) && !/NOT_SERVING/.test(health)) break;
+      if (!server.running || Date.now() > deadline)
+        throw new Error(`the Temporal server did not serve:\n${health}\n${server.output.slice(-4000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+
+    // 5. compose's temporal-namespace job, twice as well.
+    const namespaceEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...composeEnvironment(compose.services['temporal-namespace']!, composeEnv),
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_CLI: tools.TEMPORAL_CLI_PATH,
+    };
+    expect(namespaceEnv.TEMPORAL_NAMESPACE).toBe(NAMESPACE);
+    await run('sh', [path.join(ROOT, 'deploy', 'temporal', 'setup-namespace.sh')], namespaceEnv);
+    expect(
+      await run('sh', [path.join(ROOT, 'deploy', 'temporal', 'setup-namespace.sh')], namespaceEnv),
+    ).toMatch(/namespace ramp-orchestrator exists[\s\S]*search attribute RampNetworks exists/);
+
+    // 6. The compiled services with plain node; the sandbox stands in for the operator (OPERATOR_BASE_URL is set,
+    //    so nothing runs in sandbox mode: secrets and API key are required as against a real operator).
+    const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
+    serviceEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_NAMESPACE: NAMESPACE,
+      TEMPORAL_TASK_QUEUE: TASK_QUEUE,
+      OPERATOR_BASE_URL: sandboxUrl,
+      OPERATOR_EMAIL: 'sandbox@example.com',
+      OPERATOR_PASSCODE: 'sandbox-passcode',
+      RECEIVER_PORT: String(ports.receiver),
+      RECEIVER_PUBLIC_URL: `https://127.0.0.1:${ports.receiver}`,
+      API_PORT: String(ports.api),
+      ...secrets,
+      // The demo's timings (`npm start` fills the same in against its sandbox).
+      SANDBOX_TIME_SCALE: '0.05',
+      RAMP_STEP_DEADLINE: '10s',
+      RAMP_POLL_INITIAL: '1s',
+      RAMP_POLL_MAXIMUM: '5s',
+      SANDBOX_LOG_LEVEL: 'error',
+      LOG_LEVEL: 'info',
+    };
+    sandbox = node('sandbox', 'src/sandbox/main.js', ['--port', String(ports.sandbox)]);
+    await sandbox.waitForOutput(/listening on/, 30_000);
+    receiver = node('receiver', 'src/services/receiver.js');
+    api = node('api', 'src/services/api.js');
+    workerA = node('worker-a', 'src/worker.js', [], { WORKER_HEALTH_PORT: String(ports.healthA) });
+    workerB = node('worker-b', 'src/worker.js', [], { WORKER_HEALTH_PORT: String(ports.healthB) });
+    await Promise.all([
+      waitForHttp200(`https://127.0.0.1:${ports.receiver}/healthz`, receiver, 60_000),
+      waitForHttp200(`http://127.0.0.1:${ports.api}/healthz`, api, 60_000),
+      waitForHttp200(`http://127.0.0.1:${ports.healthA}/healthz`, workerA, 60_000),
+      waitForHttp200(`http://127.0.0.1:${ports.healthB}/healthz`, workerB, 60_000),
+    ]);
+  }, 45 * 60_000);
+
+  afterAll(async () => {
+    for (const proc of [...procs].reverse()) await proc.stop('SIGTERM', 20_000);
+    if (pgDataDir && tools.POSTGRES_BIN_DIR) {
+      await run(
+        path.join(tools.POSTGRES_BIN_DIR, 'pg_ctl'),
+        ['-D', pgDataDir, '-m', 'fast', '-w', 'stop'],
+        process.env,
+        { user: pgUser },
+      ).catch(() => undefined);
+    }
+    rmSync(tmp, { recursive: true, force: true });
+  }, 120_000);
+
+  test('both compiled workers poll the one task queue', async () => {
+    const described = await run(
+      tools.TEMPORAL_CLI_PATH!,
+      [
+        'task-queue',
+        'describe',
+        '--task-queue',
+        TASK_QUEUE,
+        '--namespace',
+        NAMESPACE,
+        '--address',
+        `127.0.0.1:${ports.grpc}`,
+        '--output',
+        'json',
+      ],
+      process.env,
+    );
+    for (const worker of [workerA, workerB]) expect(described).toContain(`${worker.child.pid}@`);
+  });
+
+  test('the npm start story completes while one worker is SIGKILLed mid-story', async () => {
+    const demo = node('demo', 'src/commands/demo.js', ['--sandbox-url', `http://127.0.0.1:${ports.sandbox}`]);
+    // Kill worker A once the first off-ramp is under way: its tasks, sticky workflows and activities move to B.
+    await demo.waitForOutput(/== 5\. demo-alice sells/, 180_000);
+    const killed = await workerA.stop('SIGKILL');
+    expect(killed.signal).toBe('SIGKILL');
+    const ended = await Promise.race([
+      demo.ended,
+      new Promise<never>((_resolve, reject) =>
+        setTimeout(() => reject(new Error(`demo did not end:\n${demo.output}`)), 540_000),
+      ),
+    ]);
+    if (ended.code !== 0) process.stdout.write(demo.output);
+    expect(demo.output).toMatch(/account setup +ready +ready +yes/);
+    expect(demo.output).toMatch(/off-ramp demo-alice +settled +settled +yes/);
+    expect(demo.output).toMatch(/on-ramp demo-alice +settled +settled +yes/);
+    expect(demo.output).toMatch(/off-ramp demo-bob \(no gas\) +stuck \+ alert +stuck \+ alert +yes/);
+    expect(ended.code).toBe(0);
+    expect(workerB.running).toBe(true);
+    expect((await httpGet(`http://127.0.0.1:${ports.healthB}/healthz`)).status).toBe(200);
+  }, 600_000);
+
+  test('the API serves the story it did not play: end user, alerts, readiness and process metrics', async () => {
+    const base = `http://127.0.0.1:${ports.api}`;
+    const auth = { authorization: `Bearer ${secrets.API_KEY}` };
+    expect((await httpGet(`${base}/readyz`)).status).toBe(200);
+    const alice = await httpGet(`${base}/v1/end-users/demo-alice`, auth);
+    expect(alice.status).toBe(200);
+    expect(alice.body).toContain('"walletId"');
+    const alerts = await httpGet(`${base}/v1/alerts`, auth);
+    expect(alerts.status).toBe(200);
+    expect(alerts.body).toMatch(/gas/i);
+    const metrics = await httpGet(`${base}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatch(/^process_cpu_user_seconds_total /m);
+    expect(metrics.body).toMatch(/^ramp_processes_started\{direction="off-ramp"\} [1-9]/m);
+  });
+
+  test('logs are pino JSON with requests logged and no secret in them', () => {
+    const apiLines = api.output.split('\n').filter((line) => line.startsWith('{'));
+    expect(
+      apiLines.some(
+        (line) =>
+          /"req":\{[^]*"url":"\/v1\/end-users\/demo-alice"/.test(line) && /"statusCode":200/.test(line),
+      ),
+    ).toBe(true);
+    const receiverLines = receiver.output.split('\n').filter((line) => line.startsWith('{'));
+    expect(receiverLines.some((line) => /"url":"\/webhooks\/transactions\/\[REDACTED\]"/.test(line))).toBe(
+      true,
+    );
+    // The SDK's own lines (worker state, replay) arrive through pino too.
+    expect(
+      workerB.output
+        .split('\n')
+        .some((line) => line.startsWith('{') && /"sdk":true|"sdkComponent"/.test(line)),
+    ).toBe(true);
+    for (const proc of [api, receiver, workerB, sandbox]) {
+      for (const secret of Object.values(secrets)) expect(proc.output).not.toContain(secret);
+      expect(proc.output).not.toContain(dbPassword);
+    }
+  });
+
+  test('SIGTERM drains and stops every service with status 0', async () => {
+    const results = await Promise.all(
+      [workerB, receiver, api, sandbox].map(async (proc) => [proc.name, await proc.stop('SIGTERM')] as const),
+    );
+    expect(Object.fromEntries(results)).toEqual({
+      'worker-b': { code: 0, signal: null },
+      receiver: { code: 0, signal: null },
+      api: { code: 0, signal: null },
+      sandbox: { code: 0, signal: null },
+    });
+  });
+});
