@@ -126,6 +126,10 @@ describe('end-user workflow on the real Temporal dev server', () => {
     const latest = await client.workflow.getHandle(endUserWorkflowId(endUserId)).describe();
     expect(latest.runId).not.toBe(handle.firstExecutionRunId);
     expect(latest.typedSearchAttributes.get(WalletId)).toBe(first.walletId);
+    // The first run, which ended by continuing as new with the carried state.
+    await recordHistory(client, handle.workflowId, 'end-user-continued-as-new', {
+      runId: handle.firstExecutionRunId,
+    });
   });
 
   test('an invalid end user ID is refused before reaching Temporal', async () => {
