@@ -6,6 +6,7 @@ import { signalWithStartProcess } from '../src/temporal/process-start';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { CHAINS } from '../src/operator/assumptions';
+import { compareDecimals, multiplyDecimal } from '../src/domain/decimal';
 import { OperatorError } from '../src/operator/errors';
 import type { Transaction } from '../src/operator/schemas';
 import { endUserStateQuery, offRampStateQuery, offRampTransactionSignal, onRampOrderSignal, onRampStateQuery, onRampTransactionSignal } from '../workflows/messages';
@@ -22,18 +23,8 @@ import {
 import type { WorkflowTimings } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import { callOperator } from './operator-failure';
-import { compareDecimals, createRampActivities, toOrderSnapshot, toTransactionSnapshot } from './ramps';
+import { createRampActivities, toOrderSnapshot, toTransactionSnapshot } from './ramps';
 import { cancellable } from './cancellable';
-
-/** value x times, exactly (BigInt), as a decimal string. */
-export function multiplyDecimal(value: string, times: number): string {
-  const [integer = '0', fraction = ''] = value.split('.');
-  const units = (BigInt(integer + fraction) * BigInt(times)).toString();
-  if (fraction.length === 0) return units;
-  const padded = units.padStart(fraction.length + 1, '0');
-  const text = `${padded.slice(0, -fraction.length)}.${padded.slice(-fraction.length)}`;
-  return text.replace(/0+$/, '').replace(/\.$/, '');
-}
 
 function safeQueue(): string {
   const taskQueue = Context.current().info.taskQueue;

@@ -6,6 +6,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { CHAINS } from '../src/operator/assumptions';
+import { compareDecimals } from '../src/domain/decimal';
 import type { Order, Transaction } from '../src/operator/schemas';
 import { loadRampActivityConfig, type RampActivityConfig } from '../src/config/ramps';
 import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../src/config/encryption';
@@ -71,16 +72,6 @@ export function toOrderSnapshot(order: Order, readAt = new Date().toISOString())
 
 function forwardOutcome(outcome: ProcessSignalOutcome): ForwardOutcome {
   return outcome.delivered ? { workflowId: outcome.workflowId } : { workflowId: outcome.workflowId, closed: outcome.closed };
-}
-
-/** Compares two non-negative decimal strings exactly (BigInt, no floating point): -1, 0 or 1. */
-export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
-  const [ai = '0', af = ''] = a.split('.');
-  const [bi = '0', bf = ''] = b.split('.');
-  const scale = Math.max(af.length, bf.length);
-  const av = BigInt(ai + af.padEnd(scale, '0'));
-  const bv = BigInt(bi + bf.padEnd(scale, '0'));
-  return av < bv ? -1 : av > bv ? 1 : 0;
 }
 
 /** Identifiers go into a visibility query: accept only characters that cannot break out of the quoted string. */

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, DEFAULT_ROUTES, MAX_PAGE_SIZE, type RouteName, type Routes } from '../operator/assumptions';
+import { DEFAULT_PAGE_SIZE, DEFAULT_ROUTES, MAX_PAGE_SIZE, type RouteName, type Routes } from '../domain/operator-routes';
 import { registerSecret } from '../logging';
 import { durationMs } from './duration';
 import { type Env, parseSection } from './env';
