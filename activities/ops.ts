@@ -6,13 +6,13 @@ import { signalWithStartProcess } from '../src/temporal/process-start';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { CHAINS } from '../src/operator/assumptions';
+import { TRANSACTION_KINDS } from '../src/domain/vocabulary';
 import { compareDecimals, multiplyDecimal } from '../src/domain/decimal';
 import { OperatorError } from '../src/operator/errors';
 import type { Transaction } from '../src/operator/schemas';
 import { endUserStateQuery, offRampStateQuery, offRampTransactionSignal, onRampOrderSignal, onRampStateQuery, onRampTransactionSignal } from '../workflows/messages';
 import type { GasAssessment, ReconcileFinding } from '../workflows/ops-types';
 import {
-  KINDS,
   offRampWorkflowId,
   type OffRampRole,
   type OffRampState,
@@ -162,7 +162,7 @@ export function createOpsActivities(deps: ActivityDeps) {
           }
         }
         for (const tx of transactions) {
-          if (tx.type !== KINDS.deposit || tx.orderId) continue;
+          if (tx.type !== TRANSACTION_KINDS.deposit.type || tx.orderId) continue;
           const offRampId = offRampWorkflowId(tx.id);
           let running = false;
           try {
