@@ -30,10 +30,43 @@ export default tseslint.config(
         {
           paths: forbiddenInWorkflows.map((name) => ({ name, message: 'Workflow code must stay deterministic.' })),
           patterns: [
-            { group: ['**/src/operator/*', '**/src/operator', '**/src/sandbox/*'], allowTypeImports: true, message: 'Workflows reach the operator only through activities.' },
+            {
+              regex: '(^|/)src/(?!domain/|temporal/search-attributes$)',
+              message: 'Workflows import only src/domain and the search attributes (operator: activities).',
+            },
             { group: ['**/activities/*', '**/activities'], allowTypeImports: true, message: 'Import activities with `import type` only.' },
           ],
         },
+      ],
+    },
+  },
+  {
+    // The bottom layer: bundled into workflows and imported by every other layer, so it imports nothing else.
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...forbiddenInWorkflows, 'zod'].map((name) => ({
+            name,
+            message: 'src/domain is workflow-safe and imports nothing outside itself.',
+          })),
+          patterns: [
+            {
+              group: ['@temporalio/*', '../*'],
+              message: 'src/domain is workflow-safe and imports nothing outside itself.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/secrets/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./(?!domain/)', message: 'src/secrets imports only src/domain.' }] },
       ],
     },
   },

@@ -8,6 +8,8 @@ import { createRecipientActivities } from './recipients';
 import { createResourceActivities } from './resources';
 import { createSessionActivities } from './session';
 import { createOpsActivities } from './ops';
+import { createGasMonitorActivities } from './operations/gas-monitor/activities';
+import { createWalletAddressActivities } from './shared/wallets';
 
 export type { ActivityDeps } from './deps';
 
@@ -15,6 +17,7 @@ export type { ActivityDeps } from './deps';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createWalletActivities(deps),
+    ...createWalletAddressActivities(deps),
     ...createRampActivities(deps),
     ...createAlertActivities(deps),
     ...createSessionActivities(deps),
@@ -23,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createRecipientActivities(deps),
     ...createResourceActivities(deps),
     ...createOpsActivities(deps),
+    ...createGasMonitorActivities(deps),
   };
 }
 

@@ -1,17 +1,19 @@
 /**
- * Operations activities (issue 6): the gas-wallet assessment of the monitor, and the two halves of reconciliation.
+ * Reconciliation activities: its two halves, the open processes against the operator and the deposit wallets.
  * Reconciliation covers the processes of its own task queue (the worker's), found through Temporal visibility.
+ * The gas monitor's assessment is in operations/gas-monitor/activities.ts.
  */
 import { signalWithStartProcess } from '../src/temporal/process-start';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { CHAINS } from '../src/operator/assumptions';
+import { TRANSACTION_KINDS } from '../src/domain/vocabulary';
+import { compareDecimals } from '../src/domain/decimal';
 import { OperatorError } from '../src/operator/errors';
 import type { Transaction } from '../src/operator/schemas';
 import { endUserStateQuery, offRampStateQuery, offRampTransactionSignal, onRampOrderSignal, onRampStateQuery, onRampTransactionSignal } from '../workflows/messages';
-import type { GasAssessment, ReconcileFinding } from '../workflows/ops-types';
+import type { ReconcileFinding } from '../workflows/ops-types';
 import {
-  KINDS,
   offRampWorkflowId,
   type OffRampRole,
   type OffRampState,
@@ -21,19 +23,9 @@ import {
 } from '../workflows/ramp-types';
 import type { WorkflowTimings } from '../workflows/types';
 import type { ActivityDeps } from './deps';
-import { callOperator } from './operator-failure';
-import { compareDecimals, createRampActivities, toOrderSnapshot, toTransactionSnapshot } from './ramps';
-import { cancellable } from './cancellable';
-
-/** value x times, exactly (BigInt), as a decimal string. */
-export function multiplyDecimal(value: string, times: number): string {
-  const [integer = '0', fraction = ''] = value.split('.');
-  const units = (BigInt(integer + fraction) * BigInt(times)).toString();
-  if (fraction.length === 0) return units;
-  const padded = units.padStart(fraction.length + 1, '0');
-  const text = `${padded.slice(0, -fraction.length)}.${padded.slice(-fraction.length)}`;
-  return text.replace(/0+$/, '').replace(/\.$/, '');
-}
+import { callOperator } from './shared/operator-failure';
+import { cancellable } from './shared/cancellable';
+import * as snapshots from './shared/snapshots';
 
 function safeQueue(): string {
   const taskQueue = Context.current().info.taskQueue;
@@ -47,28 +39,10 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 
 export function createOpsActivities(deps: ActivityDeps) {
   const { operator, temporal, logger } = deps;
-  const ramps = createRampActivities(deps);
-  const readTransaction = async (id: string) => toTransactionSnapshot(await callOperator(() => operator.getTransaction(id)));
-  const readOrder = async (id: string) => toOrderSnapshot(await callOperator(() => operator.getOrder(id)));
+  const readTransaction = (id: string) => snapshots.readTransaction(operator, id);
+  const readOrder = (id: string) => snapshots.readOrder(operator, id);
 
   return {
-    /**
-     * The gas wallet's native balance on a network against max(minimum, costPerAutoswap x autoswapsAhead).
-     * The cost per Autoswap is configuration (GAS_AUTOSWAP_COST_*: top-up + sweep, the worst case).
-     */
-    async assessGasWallet(input: { network: string; autoswapsAhead: number; autoswapCosts: Record<string, string> }): Promise<GasAssessment> {
-      const check = await ramps.checkGasWallet({ network: input.network });
-      const cost = input.autoswapCosts[check.asset] ?? null;
-      const ahead = cost ? multiplyDecimal(cost, input.autoswapsAhead) : '0';
-      const required = compareDecimals(ahead, check.minimum) > 0 ? ahead : check.minimum;
-      const base = { ...check, costPerAutoswap: cost, autoswapsAhead: input.autoswapsAhead, required };
-      if (!check.gasWalletId) return { ...base, low: false, reason: null };
-      if (check.balance === null) return { ...base, low: true, reason: 'no-address' };
-      if (compareDecimals(check.balance, check.minimum) < 0) return { ...base, low: true, reason: 'below-minimum' };
-      if (compareDecimals(check.balance, required) < 0) return { ...base, low: true, reason: 'below-autoswaps-ahead' };
-      return { ...base, low: false, reason: null };
-    },
-
     /**
      * Every running on-ramp and off-ramp of this task queue: its state (query) against the operator's (Get
      * Transaction / Get Order). A process behind the operator is a mismatch and gets the fresh snapshot.
@@ -171,14 +145,14 @@ export function createOpsActivities(deps: ActivityDeps) {
           }
         }
         for (const tx of transactions) {
-          if (tx.type !== KINDS.deposit || tx.orderId) continue;
+          if (tx.type !== TRANSACTION_KINDS.deposit.type || tx.orderId) continue;
           const offRampId = offRampWorkflowId(tx.id);
           let running = false;
           try {
             running = (await temporal.workflow.getHandle(offRampId).describe()).status.name === 'RUNNING';
           } catch (error) {
             if (!(error instanceof WorkflowNotFoundError)) throw error;
-            const snapshot = toTransactionSnapshot(tx);
+            const snapshot = snapshots.toTransactionSnapshot(tx);
             let action = 'reported (startMissing is off)';
             if (input.startMissing) {
               // Under the one-run policy: a process that ended meanwhile is left as it ended.

@@ -1,22 +1,19 @@
 /**
- * Activities of the on-ramp and off-ramp processes (issue 5): re-reading resources by ID (a webhook is only a
- * trigger), forwarding a re-read snapshot to the process that owns it (signal-with-start), finding the end user of
- * a deposit wallet, discovering the off-ramp's later transactions by polling, and checking the gas wallet.
+ * Activities of the on-ramp and off-ramp processes: re-reading resources by ID (a webhook is only a trigger),
+ * forwarding a re-read snapshot to the process that owns it (signal-with-start), finding the end user of a deposit
+ * wallet, and discovering the off-ramp's later transactions by polling. The gas wallet's check is in
+ * operations/gas-monitor/activities.ts.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { CHAINS } from '../src/operator/assumptions';
-import type { Order, Transaction } from '../src/operator/schemas';
-import { loadRampActivityConfig, type RampActivityConfig } from '../src/config/ramps';
 import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../src/config/encryption';
 import { endUserWorkflowId } from '../src/client/ids';
 import { endUserSearchValue } from '../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../src/temporal/search-attributes';
-import { accountStateQuery, offRampLinkedSignal, offRampTransactionSignal, onRampOrderSignal, onRampTransactionSignal } from '../workflows/messages';
+import { offRampLinkedSignal, offRampTransactionSignal, onRampOrderSignal, onRampTransactionSignal } from '../workflows/messages';
 import { type ProcessSignalOutcome, signalWithStartProcess } from '../src/temporal/process-start';
 import {
   type ForwardOutcome,
-  type GasCheck,
   offRampWorkflowId,
   type OffRampTransactionSignal,
   onRampWorkflowId,
@@ -25,10 +22,7 @@ import {
 } from '../workflows/ramp-types';
 import type { WorkflowTimings } from '../workflows/types';
 import type { ActivityDeps } from './deps';
-import { callOperator } from './operator-failure';
-import { cancellable } from './cancellable';
-
-export const ACCOUNT_SETUP_WORKFLOW_ID = 'account-setup';
+import * as snapshots from './shared/snapshots';
 
 /** findEndUserByWallet's answer. */
 export interface EndUserOfWallet {
@@ -37,50 +31,8 @@ export interface EndUserOfWallet {
   endUserSearchValue: string;
 }
 
-export function toTransactionSnapshot(tx: Transaction, readAt = new Date().toISOString()): TransactionSnapshot {
-  return {
-    id: tx.id,
-    status: tx.status,
-    type: tx.type,
-    subtype: tx.subtype ?? null,
-    walletId: tx.walletId,
-    network: tx.network ?? null,
-    asset: tx.asset ?? null,
-    amount: tx.amount ?? null,
-    relatedTransactionId: tx.relatedTransactionId ?? null,
-    orderId: tx.orderId ?? null,
-    readAt,
-  };
-}
-
-export function toOrderSnapshot(order: Order, readAt = new Date().toISOString()): OrderSnapshot {
-  return {
-    id: order.id,
-    orderReference: order.orderReference,
-    status: order.status,
-    direction: order.direction ?? null,
-    coinFrom: order.coinFrom ?? null,
-    coinTo: order.coinTo ?? null,
-    chainTo: order.chainTo ?? null,
-    amountFrom: order.amountFrom ?? null,
-    amountTo: order.amountTo ?? null,
-    transactionId: order.transactionId ?? null,
-    readAt,
-  };
-}
-
 function forwardOutcome(outcome: ProcessSignalOutcome): ForwardOutcome {
   return outcome.delivered ? { workflowId: outcome.workflowId } : { workflowId: outcome.workflowId, closed: outcome.closed };
-}
-
-/** Compares two non-negative decimal strings exactly (BigInt, no floating point): -1, 0 or 1. */
-export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
-  const [ai = '0', af = ''] = a.split('.');
-  const [bi = '0', bf = ''] = b.split('.');
-  const scale = Math.max(af.length, bf.length);
-  const av = BigInt(ai + af.padEnd(scale, '0'));
-  const bv = BigInt(bi + bf.padEnd(scale, '0'));
-  return av < bv ? -1 : av > bv ? 1 : 0;
 }
 
 /** Identifiers go into a visibility query: accept only characters that cannot break out of the quoted string. */
@@ -91,18 +43,12 @@ function visibilitySafe(value: string): string {
   return value;
 }
 
-export function createRampActivities({ operator, temporal, logger, ramps, encryption }: ActivityDeps) {
-  let settings: RampActivityConfig | undefined = ramps;
-  const config = () => (settings ??= loadRampActivityConfig());
+export function createRampActivities({ operator, temporal, encryption }: ActivityDeps) {
   let keys: Pick<PayloadEncryptionConfig, 'keys'> | undefined = encryption;
   const encryptionKeys = () => (keys ??= loadEncryptionConfig());
 
-  async function readTransaction(id: string): Promise<TransactionSnapshot> {
-    return toTransactionSnapshot(await callOperator(() => operator.getTransaction(id)));
-  }
-  async function readOrder(id: string): Promise<OrderSnapshot> {
-    return toOrderSnapshot(await callOperator(() => operator.getOrder(id)));
-  }
+  const readTransaction = (id: string) => snapshots.readTransaction(operator, id);
+  const readOrder = (id: string) => snapshots.readOrder(operator, id);
 
   return {
     /** Get Transaction by ID, reduced to the fields the processes use. */
@@ -225,37 +171,6 @@ export function createRampActivities({ operator, temporal, logger, ramps, encryp
       const transactionId = input.transactionId ?? order.transactionId ?? undefined;
       const deposit = transactionId ? await readTransaction(transactionId) : undefined;
       return { order, ...(deposit ? { deposit } : {}) };
-    },
-
-    /**
-     * The gas wallet's native balance on a network (GetWalletAddresses). The gas wallet is GAS_WALLET_ID or the
-     * account-setup workflow's gas wallet. Never throws for a missing gas wallet: the answer says so.
-     */
-    async checkGasWallet(input: { network: string }): Promise<GasCheck> {
-      const chain = Object.values(CHAINS).find((entry) => entry.network === input.network);
-      const asset = chain?.nativeAsset ?? 'unknown';
-      const minimum = config().gasMinimums[asset] ?? '0';
-      const base = { network: input.network, asset, minimum, checkedAt: new Date().toISOString() };
-      let gasWalletId = config().gasWalletId ?? null;
-      if (!gasWalletId) {
-        try {
-          const state = await cancellable(temporal, () => temporal.workflow.getHandle(ACCOUNT_SETUP_WORKFLOW_ID).query(accountStateQuery));
-          gasWalletId = state.wallets.gas?.walletId ?? null;
-        } catch (error) {
-          if (!(error instanceof WorkflowNotFoundError)) throw error;
-        }
-      }
-      if (!gasWalletId) {
-        return { ...base, gasWalletId: null, balance: null, shortfall: false, error: 'no gas wallet known (set GAS_WALLET_ID or run the account setup)' };
-      }
-      const walletId = gasWalletId;
-      const entries = await callOperator(() => operator.getWalletAddresses(walletId));
-      const entry = entries.find((candidate) => candidate.network.name === input.network);
-      if (!entry) return { ...base, gasWalletId, balance: null, shortfall: true, error: `the gas wallet has no address on ${input.network}` };
-      const balance = entry.balances.find((candidate) => candidate.asset === asset)?.amount ?? '0';
-      const shortfall = compareDecimals(balance, minimum) < 0;
-      logger.info({ gasWalletId, network: input.network, asset, balance, minimum, shortfall }, 'Gas wallet checked');
-      return { ...base, gasWalletId, balance, shortfall };
     },
   };
 }

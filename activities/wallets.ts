@@ -1,13 +1,7 @@
-import type { AddressOnNetwork } from '../workflows/types';
 import type { ActivityDeps } from './deps';
 import { type CreatedWallet, createWalletJournaled } from './creation-guard';
-import { callOperator } from './operator-failure';
 
 export type { CreatedWallet } from './creation-guard';
-
-export interface WalletAddressWithBalances extends AddressOnNetwork {
-  balances: { asset: string; amount: string }[];
-}
 
 /** The operator label of an end user's deposit wallet. */
 export const depositWalletExternalId = (endUserId: string) => `end-user:${endUserId}`;
@@ -28,16 +22,6 @@ export function createWalletActivities({ operator, temporal, logger }: ActivityD
         externalUserId: depositWalletExternalId(input.endUserId),
         logFields: { endUserId: input.endUserId },
       });
-    },
-
-    /** Every address of a wallet (all pages), with balances. */
-    async getWalletAddresses(input: { walletId: string }): Promise<WalletAddressWithBalances[]> {
-      const entries = await callOperator(() => operator.getWalletAddresses(input.walletId));
-      return entries.map((entry) => ({
-        network: entry.network.name,
-        address: entry.address,
-        balances: entry.balances.map(({ asset, amount }) => ({ asset, amount })),
-      }));
     },
   };
 }

@@ -4,14 +4,16 @@
  * 1. Structural: every key that can carry a credential (authorization, token, csrfToken, the CSRF headers,
  *    passcode, password, cookie) is censored by pino's redact paths, at the top level and nested a few levels.
  * 2. By value: secrets the process knows about (the passcode, the current and recent tokens) are registered
- *    with `registerSecret` and scrubbed from every line a logger of this module writes, whatever key or
- *    message text they hide in.
+ *    with `registerSecret` (src/secrets/known-secrets.ts) and scrubbed from every line a logger of this module
+ *    writes, whatever key or message text they hide in.
  */
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
+import { REDACTED, redactKnownSecrets } from './secrets/known-secrets';
 
 export type { Logger } from 'pino';
 
-export const REDACTED = '[REDACTED]';
+// The registry moved to src/secrets/known-secrets.ts; re-exported for the importers not yet moved.
+export { REDACTED, redactKnownSecrets, redactSecrets, registerSecret } from './secrets/known-secrets';
 
 /** Keys whose values are credentials wherever they appear. */
 export const SECRET_KEYS = [
@@ -47,43 +49,6 @@ export function secretRedactPaths(keys: readonly string[] = SECRET_KEYS, depth =
     }
   }
   return paths;
-}
-
-// ---------------------------------------------------------------------------------------------- known secret values
-
-/** Bounded so that a long-running worker that re-logs in every day does not grow without limit. */
-const MAX_KNOWN_SECRETS = 64;
-/** Shorter values would scrub ordinary words out of log lines. */
-const MIN_SECRET_LENGTH = 4;
-const knownSecrets = new Set<string>();
-
-/** Remembers a secret value so that every logger and `redactKnownSecrets` scrub it from text. */
-export function registerSecret(value: string | undefined | null): void {
-  if (!value || value.length < MIN_SECRET_LENGTH) return;
-  knownSecrets.delete(value);
-  knownSecrets.add(value);
-  while (knownSecrets.size > MAX_KNOWN_SECRETS) {
-    const oldest = knownSecrets.values().next().value;
-    if (oldest === undefined) break;
-    knownSecrets.delete(oldest);
-  }
-}
-
-/** Replaces every occurrence of each secret (also in its JSON-escaped form) with `[REDACTED]`. */
-export function redactSecrets(text: string, secrets: Iterable<string>): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
-    result = result.split(secret).join(REDACTED);
-    const jsonEscaped = JSON.stringify(secret).slice(1, -1);
-    if (jsonEscaped !== secret) result = result.split(jsonEscaped).join(REDACTED);
-  }
-  return result;
-}
-
-/** `redactSecrets` with every value registered through `registerSecret`. */
-export function redactKnownSecrets(text: string): string {
-  return knownSecrets.size === 0 ? text : redactSecrets(text, knownSecrets);
 }
 
 // ---------------------------------------------------------------------------------------------- logger

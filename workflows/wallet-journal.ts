@@ -9,7 +9,35 @@
  * lost: an orphan whose ID cannot be learnt through the spec). Nothing the operator may have created goes
  * unrecorded.
  */
-import type { OrphanWallet, UnconfirmedCreation } from './types';
+import type { AccountWalletRole } from '../src/domain/vocabulary';
+
+/** A wallet the operator created for this user that is not the one shown (see docs/architecture.md). */
+export interface OrphanWallet {
+  walletId: string;
+  recordedAt: string;
+  reason: string;
+}
+
+/** The operator's answer to a CreateWallet request, journaled by the creation activity (the walletCreated signal). */
+export interface WalletCreatedSignal {
+  walletId: string;
+  externalUserId: string;
+  attempt: number;
+  /** Set by the account setup's wallet creation: which account wallet this is. */
+  role?: AccountWalletRole;
+  /** Earlier attempts that sent CreateWallet and never got a usable answer: the operator may hold a wallet we never saw. */
+  unconfirmedAttempts?: number[];
+  /** The journaled request this answers (a WalletCreationRequest); absent in older journals. */
+  requestId?: string;
+}
+
+/** A CreateWallet request whose answer never arrived (crash, timeout, 5xx): a possible orphan whose ID we cannot know. */
+export interface UnconfirmedCreation {
+  attempt: number;
+  recordedAt: string;
+  /** The journaled CreateWallet request without an answer; absent for entries of the older heartbeat-based journal. */
+  requestId?: string;
+}
 
 /** A CreateWallet request, journaled by the creation activity before it is sent. */
 export interface WalletCreationRequest {
@@ -27,7 +55,7 @@ export interface WalletCreationRequestSignal {
   attempt: number;
   externalUserId: string;
   /** The account setup's wallet role; absent for an end user's deposit wallet. */
-  role?: 'master' | 'gas';
+  role?: AccountWalletRole;
 }
 
 /** Adds a request once (a redelivered signal changes nothing). */

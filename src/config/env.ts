@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DECIMAL_PATTERN } from '../domain/decimal';
 
 export type Env = Record<string, string | undefined>;
 
@@ -20,3 +21,7 @@ export const booleanFlag = (defaultValue: boolean) =>
     .transform((value) => (value === undefined ? defaultValue : ['true', '1', 'yes'].includes(value)));
 
 export const port = (defaultPort: number) => z.coerce.number().int().min(0).max(65535).default(defaultPort);
+
+/** A non-negative decimal string (amounts are never numbers), with a default; `example` shows the form. */
+export const decimalText = (defaultValue: string, example = '0.5') =>
+  z.string().regex(DECIMAL_PATTERN, `must be a decimal string such as "${example}"`).default(defaultValue);

@@ -1,39 +1,11 @@
-import { inspect } from 'node:util';
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, DEFAULT_ROUTES, MAX_PAGE_SIZE, type RouteName, type Routes } from '../operator/assumptions';
-import { registerSecret } from '../logging';
+import { DEFAULT_PAGE_SIZE, DEFAULT_ROUTES, MAX_PAGE_SIZE, type RouteName, type Routes } from '../domain/operator-routes';
+import { SecretString } from '../secrets/secret-string';
 import { durationMs } from './duration';
 import { type Env, parseSection } from './env';
 
-/**
- * A secret configuration value. It prints as `[REDACTED]` through JSON, util.inspect and string conversion,
- * so that logging a whole configuration object cannot leak it; `reveal()` is the one way to read it.
- */
-export class SecretString {
-  readonly #value: string;
-
-  constructor(value: string) {
-    this.#value = value;
-    // Known to the logger and to operator error messages, which scrub it wherever it turns up (e.g. echoed back).
-    registerSecret(value);
-  }
-
-  reveal(): string {
-    return this.#value;
-  }
-
-  toJSON(): string {
-    return '[REDACTED]';
-  }
-
-  toString(): string {
-    return '[REDACTED]';
-  }
-
-  [inspect.custom](): string {
-    return '[REDACTED]';
-  }
-}
+// SecretString moved to src/secrets/secret-string.ts; re-exported for the importers not yet moved.
+export { SecretString };
 
 const ROUTE_TEMPLATE = /^(GET|POST|PUT|PATCH|DELETE) \/\S*$/;
 const routeNames = Object.keys(DEFAULT_ROUTES) as RouteName[];

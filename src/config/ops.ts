@@ -10,11 +10,8 @@
  * ALERTS_WORKFLOW_ID          the incident store (default ops/alerts), read from src/config/ramps.ts by the activity
  */
 import { z } from 'zod';
-import { DECIMAL_PATTERN } from '../operator/schemas';
 import { durationMs } from './duration';
-import { type Env, parseSection } from './env';
-
-const decimalText = (defaultValue: string) => z.string().regex(DECIMAL_PATTERN, 'must be a decimal string such as "0.5"').default(defaultValue);
+import { decimalText, type Env, parseSection } from './env';
 
 const opsEnv = z.object({
   GAS_MONITOR_INTERVAL: durationMs('5m'),

@@ -3,11 +3,8 @@
  * below which it counts as a shortfall, and the optional alert webhook.
  */
 import { z } from 'zod';
-import { DECIMAL_PATTERN } from '../operator/schemas';
 import { durationMs } from './duration';
-import { type Env, parseSection } from './env';
-
-const decimalText = (defaultValue: string) => z.string().regex(DECIMAL_PATTERN, 'must be a decimal string such as "0.5"').default(defaultValue);
+import { decimalText, type Env, parseSection } from './env';
 
 const rampsEnv = z.object({
   /** When unset, the gas wallet is read from the account-setup workflow's state. */

@@ -7,19 +7,15 @@
  */
 import { z } from 'zod';
 import { durationMs, parseDurationMs } from './duration';
-import { booleanFlag, parseSection, port, type Env } from './env';
-import { DECIMAL_PATTERN } from '../operator/schemas';
+import { booleanFlag, decimalText, parseSection, port, type Env } from './env';
+import { DECIMAL_PATTERN } from '../domain/decimal';
 import { faultsConfigSchema, type FaultsConfig } from '../sandbox/faults-schema';
 
 /** The spec's delivery limits: at most 5 attempts in total, and no retry delay over 30 minutes. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
 export const MAX_RETRY_DELAY_MS = 30 * 60_000;
 
-const decimalText = (defaultValue: string) =>
-  z
-    .string()
-    .default(defaultValue)
-    .refine((value) => DECIMAL_PATTERN.test(value), 'must be a decimal string such as "0.002"');
+const gasCost = (defaultValue: string) => decimalText(defaultValue, '0.002');
 
 /** "1m,5m,15m,30m": the delays before attempts 2, 3, 4 and 5. */
 const deliveryDelays = z
@@ -85,10 +81,10 @@ const envSchema = z.object({
   SANDBOX_STEP_DELAY: durationMs('2s'),
   SANDBOX_FAULTS_JSON: faultsJson,
   SANDBOX_SEED: z.coerce.number().int().min(0).max(0xffffffff).optional(),
-  SANDBOX_GAS_TOPUP_ETH: decimalText('0.002'),
-  SANDBOX_GAS_TOPUP_TRX: decimalText('30'),
-  SANDBOX_GAS_SWEEP_ETH: decimalText('0.001'),
-  SANDBOX_GAS_SWEEP_TRX: decimalText('15'),
+  SANDBOX_GAS_TOPUP_ETH: gasCost('0.002'),
+  SANDBOX_GAS_TOPUP_TRX: gasCost('30'),
+  SANDBOX_GAS_SWEEP_ETH: gasCost('0.001'),
+  SANDBOX_GAS_SWEEP_TRX: gasCost('15'),
   SANDBOX_INSECURE_TLS: booleanFlag(true),
   SANDBOX_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WorkflowTimings } from '../../workflows/types';
+import type { WorkflowTimings } from '../domain/timings';
 import { durationMs } from './duration';
 import { type Env, parseSection } from './env';
 

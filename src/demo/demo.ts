@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { RampClient } from '../client/ramp-client';
 import { NETWORKS } from '../operator/assumptions';
 import type { SandboxConfig } from '../config/sandbox';
-import { formatAmount, parseAmount } from '../sandbox/decimal';
+import { formatAmount, parseAmount } from '../domain/decimal';
 import type { OffRampState, OnRampState } from '../../workflows/ramp-types';
 
 export interface ScenarioResult {

@@ -1,101 +1,29 @@
 /**
- * Everything the operator's spec leaves open, in one place. The client uses these defaults, the sandbox
- * serves exactly these, and the README lists them under "Assumptions". Routes can be overridden by
- * configuration (OPERATOR_ROUTES_JSON) for a real operator that differs.
+ * Moved: the operator's open points live in src/domain/vocabulary.ts (networks, chains, currencies, transaction
+ * kinds) and src/domain/operator-routes.ts (routes, headers, page sizes, error statuses), where configuration, the
+ * sandbox and the workflows can import them without the operator client; the account's wallet labels are in
+ * src/domain/ids.ts. This module re-exports them for the importers not yet moved.
  */
+import { ACCOUNT_WALLET_LABELS } from '../domain/ids';
 
-/** Route templates; `{id}` is replaced with the URL-encoded identifier. */
-export const DEFAULT_ROUTES = {
-  /** ASSUMED: POST with body `{}`. */
-  startSession: 'POST /auth/private/v1/sessions',
-  /** ASSUMED: POST with `{ sessionId, email, passcode }`. */
-  authenticate: 'POST /auth/private/v1/sessions/authenticate',
-  /** From the spec. */
-  currentVaultNetworks: 'GET /api/wallets/private/v1/current-vault-networks',
-  createWallet: 'POST /wallets/private/v1/wallets',
-  /** From the spec; paging parameters `?page=N&limit=M` are ASSUMED. */
-  getWalletAddresses: 'GET /wallets/private/v1/wallets/{id}/addresses',
-  createQuote: 'POST /core-conversions/private/v1/quotes',
-  /** Create is from the spec; list (`?page=N&limit=M`), get and delete paths are ASSUMED. */
-  listTransactionRecipients: 'GET /webhooks/private/v1/recipients',
-  getTransactionRecipient: 'GET /webhooks/private/v1/recipients/{id}',
-  createTransactionRecipients: 'POST /webhooks/private/v1/recipients',
-  deleteTransactionRecipient: 'DELETE /webhooks/private/v1/recipients/{id}',
-  listOrderRecipients: 'GET /webhooks/private/v1/order-recipients',
-  getOrderRecipient: 'GET /webhooks/private/v1/order-recipients/{id}',
-  createOrderRecipients: 'POST /webhooks/private/v1/order-recipients',
-  deleteOrderRecipient: 'DELETE /webhooks/private/v1/order-recipients/{id}',
-  /** ASSUMED paths. */
-  getTransaction: 'GET /wallets/private/v1/transactions/{id}',
-  getOrder: 'GET /core-conversions/private/v1/orders/{id}',
-  /**
-   * ASSUMED (issue 6, not in the spec): the transactions of one wallet, newest first, unpaged. Reconciliation uses
-   * it to find deposits whose every webhook was lost; without it only balances can be checked (see
-   * docs/operations.md).
-   */
-  listWalletTransactions: 'GET /wallets/private/v1/wallets/{id}/transactions',
-} as const;
+export {
+  CSRF_HEADER_NAMES,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_ROUTES,
+  DELIVERY_IS_SIGNED,
+  ERROR_STATUSES,
+  MAX_PAGE_SIZE,
+  type RouteName,
+  type Routes,
+} from '../domain/operator-routes';
+export {
+  CHAINS,
+  type ChainCode,
+  FIAT_CURRENCIES,
+  NETWORKS,
+  TOKENS,
+  TRANSACTION_KINDS,
+} from '../domain/vocabulary';
 
-export type RouteName = keyof typeof DEFAULT_ROUTES;
-export type Routes = Record<RouteName, string>;
-
-/** The spec names both; which is authoritative is not shown, so we send both and the sandbox accepts either. */
-export const CSRF_HEADER_NAMES = ['x-csrf-token', 'x-irs-csrf-token'] as const;
-
-/** Observed page size of list responses. */
-export const DEFAULT_PAGE_SIZE = 10;
-/** ASSUMED largest page size the operator accepts. */
-export const MAX_PAGE_SIZE = 100;
-
-/** Observed network names; the complete list is not shown in the spec. */
-export const NETWORKS = {
-  ethereum: 'networks/ethereum-mainnet',
-  tron: 'networks/tron-mainnet',
-} as const;
-
-/** ASSUMED mapping of the quote's chain codes to network names and native (gas) assets. */
-export const CHAINS = {
-  ETH: { network: NETWORKS.ethereum, nativeAsset: 'ETH', displayName: 'Ethereum Mainnet' },
-  TRX: { network: NETWORKS.tron, nativeAsset: 'TRX', displayName: 'Tron Mainnet' },
-} as const;
-export type ChainCode = keyof typeof CHAINS;
-
-/** ASSUMED currency corridors: the fiat and tokens the quote endpoint accepts (MXN and USDT are observed). */
-export const FIAT_CURRENCIES = ['MXN'] as const;
-export const TOKENS = ['USDT', 'USDC'] as const;
-
-/** ASSUMED labels that tell the account's two wallets apart (the spec: "told apart by externalUserId"). */
-export const MASTER_WALLET_EXTERNAL_ID = 'ramp-orchestrator/master';
-export const GAS_WALLET_EXTERNAL_ID = 'ramp-orchestrator/gas';
-
-/**
- * ASSUMED error body: `{ "error": { "code", "message" } }`, with these HTTP statuses:
- * 400 validation, 401 missing/invalid/expired bearer token, 403 missing or wrong CSRF value,
- * 404 not found, 409 conflict, 422 unprocessable, 429 rate limited, 5xx operator fault.
- */
-export const ERROR_STATUSES = {
-  validation: 400,
-  unauthenticated: 401,
-  csrf: 403,
-  notFound: 404,
-  conflict: 409,
-  unprocessable: 422,
-  rateLimited: 429,
-} as const;
-
-/** ASSUMED: deliveries carry no signature; the secret path segment of the recipient URL is the credential. */
-export const DELIVERY_IS_SIGNED = false;
-
-/**
- * ASSUMED transaction types and subtypes the sandbox emits and the product routes on:
- * - `Deposit`/`external` incoming crypto (end-user deposit wallet, or the master wallet on on-ramp);
- * - `Internal Transfer`/`gas-top-up` from the gas wallet to a deposit wallet on its first deposit;
- * - `AutoSweep`/`sponsored-sweep` from the deposit wallet to the master wallet, gas paid by the gas wallet;
- * - `AutoSwap`/`order-settlement` the order transaction that ends `completed` when fiat is settled.
- */
-export const TRANSACTION_KINDS = {
-  deposit: { type: 'Deposit', subtype: 'external' },
-  gasTopUp: { type: 'Internal Transfer', subtype: 'gas-top-up' },
-  sweep: { type: 'AutoSweep', subtype: 'sponsored-sweep' },
-  orderSettlement: { type: 'AutoSwap', subtype: 'order-settlement' },
-} as const;
+export const MASTER_WALLET_EXTERNAL_ID = ACCOUNT_WALLET_LABELS.master;
+export const GAS_WALLET_EXTERNAL_ID = ACCOUNT_WALLET_LABELS.gas;

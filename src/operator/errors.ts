@@ -6,7 +6,7 @@
  * redaction first, so an operator that echoes a token cannot leak it through us.
  */
 import type { z } from 'zod';
-import { redactKnownSecrets } from '../logging';
+import { redactKnownSecrets } from '../secrets/known-secrets';
 import { errorBody } from './schemas';
 
 export type OperatorErrorCode =

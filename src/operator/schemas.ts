@@ -3,12 +3,21 @@
  * Both the operator client and the sandbox use these, so the two halves cannot drift apart.
  *
  * Responses are parsed tolerantly (`looseObject`: unknown fields pass through) while the fields we rely on
- * are validated strictly. Fields marked ASSUMED are not in the spec; see ./assumptions.ts and the README.
+ * are validated strictly. Fields marked ASSUMED are not in the spec; see src/domain/vocabulary.ts,
+ * src/domain/operator-routes.ts and the README.
  */
 import { z } from 'zod';
+import { DECIMAL_PATTERN } from '../domain/decimal';
+import {
+  KNOWN_EVENT_TYPES,
+  ORDER_STATUSES,
+  RAMP_DIRECTIONS,
+  RESOURCE_KINDS,
+  TRANSACTION_STATUSES,
+} from '../domain/vocabulary';
 
 /** Amounts are decimal strings end to end (never JS numbers): digits, optional fraction, no sign or exponent. */
-export const DECIMAL_PATTERN = /^(0|[1-9]\d*)(\.\d+)?$/;
+export { DECIMAL_PATTERN };
 export const decimalString = z.string().regex(DECIMAL_PATTERN, 'must be a non-negative decimal string such as "100.50"');
 export const positiveDecimalString = decimalString.refine((value) => /[1-9]/.test(value), 'must be greater than zero');
 
@@ -157,29 +166,18 @@ export type Quote = z.infer<typeof quote>;
 
 // ---------------------------------------------------------------------------------------------- orders and transactions
 
-export const ORDER_STATUSES = ['awaiting_funds', 'executed', 'expired', 'failed'] as const;
+export { ORDER_STATUSES };
 export const orderStatus = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof orderStatus>;
 
 /** The spec's transaction statuses plus `completed`, which the off-ramp's final order transaction carries. */
-export const TRANSACTION_STATUSES = [
-  'created',
-  'published',
-  'mined',
-  'confirmed',
-  'completed',
-  'failed',
-  'declined',
-  'canceled',
-  'dropped',
-  'expired',
-] as const;
+export { TRANSACTION_STATUSES };
 export const transactionStatus = z.enum(TRANSACTION_STATUSES);
 export type TransactionStatus = z.infer<typeof transactionStatus>;
 
 export const TRANSACTION_TYPES = ['Deposit', 'Internal Transfer', 'AutoSweep', 'AutoSwap', 'Withdrawal'] as const;
 
-export const ORDER_DIRECTIONS = ['on-ramp', 'off-ramp'] as const;
+export const ORDER_DIRECTIONS = RAMP_DIRECTIONS;
 export const orderDirection = z.enum(ORDER_DIRECTIONS);
 export type OrderDirection = z.infer<typeof orderDirection>;
 
@@ -229,7 +227,7 @@ export type Transaction = z.infer<typeof transaction>;
 
 // ---------------------------------------------------------------------------------------------- webhook recipients
 
-export const RECIPIENT_KINDS = ['transaction', 'order'] as const;
+export const RECIPIENT_KINDS = RESOURCE_KINDS;
 export type RecipientKind = (typeof RECIPIENT_KINDS)[number];
 
 export const httpsUrl = z
@@ -270,7 +268,7 @@ export const orderUpdatedEvent = z.looseObject({
   payload: z.looseObject({ id: z.string().min(1), newStatus: z.string().min(1), orderReference: z.string().min(1) }),
 });
 
-export const KNOWN_EVENT_TYPES = ['transaction-created', 'transaction-updated', 'order-created', 'order-updated'] as const;
+export { KNOWN_EVENT_TYPES };
 export type KnownEventType = (typeof KNOWN_EVENT_TYPES)[number];
 
 export const knownEvent = z.discriminatedUnion('eventType', [
@@ -292,5 +290,4 @@ export type UnknownEvent = z.infer<typeof unknownEvent>;
 export const webhookDelivery = z.looseObject({ data: unknownEvent });
 export type WebhookDelivery = z.infer<typeof webhookDelivery>;
 
-export const TRANSACTION_EVENT_TYPES: readonly string[] = ['transaction-created', 'transaction-updated'];
-export const ORDER_EVENT_TYPES: readonly string[] = ['order-created', 'order-updated'];
+export { ORDER_EVENT_TYPES, TRANSACTION_EVENT_TYPES } from '../domain/vocabulary';

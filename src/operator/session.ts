@@ -10,8 +10,8 @@
 import { inspect } from 'node:util';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { SecretString } from '../config/operator';
-import { registerSecret } from '../logging';
+import { registerSecret } from '../secrets/known-secrets';
+import type { SecretString } from '../secrets/secret-string';
 import { CSRF_HEADER_NAMES } from './assumptions';
 import { describeIssues, OperatorError, OperatorResponseError } from './errors';
 import type { OperatorTransport } from './http';

@@ -3,11 +3,8 @@
  * against the sandbox in test/integration). Covers the patterns every ramp process uses: update-with-start,
  * a signal (the wallet-creation journal), a query, and search attributes.
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client, Connection } from '@temporalio/client';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import pino from 'pino';
 import { createActivities, type RampActivities } from '../../activities';
 import type { OperatorClient } from '../../src/operator/client';
@@ -16,6 +13,7 @@ import { endUserWorkflowId } from '../../src/client/ids';
 import { EndUserId, WalletId } from '../../src/temporal/search-attributes';
 import { endUserWorkflow } from '../../workflows/end-user';
 import { endUserStateQuery } from '../../workflows/messages';
+import { recordHistory } from '../helpers/histories';
 import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../helpers/temporal';
 
 /** A stand-in operator that counts wallet creations; enough for workflow-level behaviour. */
@@ -80,10 +78,7 @@ describe('end-user workflow on the real Temporal dev server', () => {
     expect(description.typedSearchAttributes.get(EndUserId)).toBe(endUserId);
     expect(description.typedSearchAttributes.get(WalletId)).toBe('wallet-1');
 
-    if (process.env.RECORD_HISTORIES === '1') {
-      const history = await client.workflow.getHandle(endUserWorkflowId(endUserId)).fetchHistory();
-      writeFileSync(path.join(__dirname, '..', 'histories', 'end-user-wallet-created.json'), historyToJSON(history));
-    }
+    await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-wallet-created', { running: true });
   });
 
   test('a completion lost after the journal signal does not create a second wallet', async () => {
@@ -131,6 +126,10 @@ describe('end-user workflow on the real Temporal dev server', () => {
     const latest = await client.workflow.getHandle(endUserWorkflowId(endUserId)).describe();
     expect(latest.runId).not.toBe(handle.firstExecutionRunId);
     expect(latest.typedSearchAttributes.get(WalletId)).toBe(first.walletId);
+    // The first run, which ended by continuing as new with the carried state.
+    await recordHistory(client, handle.workflowId, 'end-user-continued-as-new', {
+      runId: handle.firstExecutionRunId,
+    });
   });
 
   test('an invalid end user ID is refused before reaching Temporal', async () => {

@@ -1,7 +1,8 @@
 /**
  * Every recorded history under test/histories must replay against today's workflow code without a
  * nondeterminism error: the guard that makes changes to running workflows safe (patch, then record a new one).
- * Record new histories with `RECORD_HISTORIES=1 npm test`.
+ * Record new histories with `RECORD_HISTORIES=1 npm test`; a history already recorded is kept
+ * (test/helpers/histories.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

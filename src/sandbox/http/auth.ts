@@ -4,24 +4,18 @@
  * either header name (`x-csrf-token` or `x-irs-csrf-token`; every header that is present must match).
  * Tokens are looked up by their SHA-256 digest and compared in constant time; they never reach a log.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { CSRF_HEADER_NAMES, ERROR_STATUSES } from '../../operator/assumptions';
 import type { SandboxContext } from '../context';
+import { sameSha256Hex, sha256Hex } from '../../secrets/compare';
 import { SandboxError } from '../errors';
 
-export const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 export const newSecret = (): string => randomBytes(32).toString('base64url');
 
 const unauthenticated = (code: string, message: string) =>
   new SandboxError(ERROR_STATUSES.unauthenticated, code, message);
 const forbidden = (code: string, message: string) => new SandboxError(ERROR_STATUSES.csrf, code, message);
-
-function sameDigest(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 export function requireAuth(ctx: SandboxContext) {
   return (req: Request, _res: Response, next: NextFunction): void => {
@@ -29,7 +23,7 @@ export function requireAuth(ctx: SandboxContext) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match)
       throw unauthenticated('unauthenticated', 'A bearer token is required (Authorization: Bearer <token>)');
-    const record = ctx.state.tokens.get(digest(match[1]!));
+    const record = ctx.state.tokens.get(sha256Hex(match[1]!));
     if (!record) throw unauthenticated('invalid_token', 'The bearer token is not valid');
     if (record.expiresAt <= ctx.clock.now())
       throw unauthenticated('token_expired', 'The bearer token has expired; log in again');
@@ -38,7 +32,7 @@ export function requireAuth(ctx: SandboxContext) {
     );
     if (values.length === 0)
       throw forbidden('csrf_missing', `A CSRF token is required (${CSRF_HEADER_NAMES.join(' or ')})`);
-    if (!values.every((value) => sameDigest(digest(value), record.csrfDigest))) {
+    if (!values.every((value) => sameSha256Hex(sha256Hex(value), record.csrfDigest))) {
       throw forbidden('csrf_invalid', 'The CSRF token does not match the session');
     }
     next();

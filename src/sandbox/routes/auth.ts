@@ -9,7 +9,8 @@ import { ERROR_STATUSES } from '../../operator/assumptions';
 import { authenticationRequest } from '../../operator/schemas';
 import type { SandboxContext } from '../context';
 import { parseOr400, SandboxError } from '../errors';
-import { digest, newSecret } from '../http/auth';
+import { newSecret } from '../http/auth';
+import { sameSecret, sha256Hex } from '../../secrets/compare';
 import { sendData } from '../http/respond';
 import type { OperatorHandlers } from './types';
 
@@ -44,14 +45,14 @@ export function authHandlers(ctx: SandboxContext): OperatorHandlers<'startSessio
       if (session.expiresAt <= ctx.clock.now())
         throw unauthenticated('session_expired', 'The login session ID has expired; start a new session');
       const emailOk = body.email.toLowerCase() === ctx.config.email.toLowerCase();
-      const passcodeOk = digest(body.passcode) === digest(ctx.config.passcode);
+      const passcodeOk = sameSecret(body.passcode, ctx.config.passcode);
       if (!emailOk || !passcodeOk)
         throw unauthenticated('invalid_credentials', 'The e-mail or the passcode is wrong');
       const token = newSecret();
       const csrfToken = newSecret();
       const now = ctx.clock.now();
       const expiresAt = now + (ctx.faults.tokenLifetimeMs ?? ctx.config.tokenLifetimeMs);
-      ctx.state.tokens.set(digest(token), { csrfDigest: digest(csrfToken), issuedAt: now, expiresAt });
+      ctx.state.tokens.set(sha256Hex(token), { csrfDigest: sha256Hex(csrfToken), issuedAt: now, expiresAt });
       sendData(res, 200, {
         id: session.id,
         isCompleted: true,

@@ -2,13 +2,11 @@
  * Account setup against the sandbox: master + gas wallets on Ethereum and Tron, both recipient kinds registered,
  * idempotent on a second run, durable and readable later (query, memo, search attribute).
  */
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { NETWORKS } from '../../../src/operator/assumptions';
 import { orderRecipientUrl, transactionRecipientUrl } from '../../../src/config/receiver';
 import { RampStatus } from '../../../src/temporal/search-attributes';
 import { formatAccountSetup } from '../../../src/commands/account-setup';
+import { recordHistory } from '../../helpers/histories';
 import { type Stack, startStack, testReceiver } from './helpers';
 
 describe('account setup (real dev server + sandbox over HTTP)', () => {
@@ -30,12 +28,7 @@ describe('account setup (real dev server + sandbox over HTTP)', () => {
     const first = await ramp.setupAccount();
     const second = await ramp.setupAccount();
     // The account-setup workflow stays open: its history so far is what the replay test checks.
-    if (process.env.RECORD_HISTORIES === '1') {
-      writeFileSync(
-        path.join(__dirname, '..', '..', 'histories', 'account-setup-twice.json'),
-        historyToJSON(await ramp.temporal.workflow.getHandle(workflowId).fetchHistory()),
-      );
-    }
+    await recordHistory(ramp.temporal, workflowId, 'account-setup-twice', { running: true });
 
     const calls = sandbox.calls();
     const createWallets = calls.filter((call) => call.route === 'createWallet' && call.status < 300);

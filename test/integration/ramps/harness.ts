@@ -223,11 +223,7 @@ export function postToReceiver(url: string, body: string, contentType = 'applica
  * has ended, or as it stands with `running` (long-lived workflows that never end by themselves).
  */
 export async function recordHistory(client: Client, workflowId: string, name: string, options: { running?: boolean } = {}): Promise<void> {
-  if (process.env.RECORD_HISTORIES !== '1') return;
-  const { writeFileSync } = await import('node:fs');
-  const path = await import('node:path');
-  const { historyToJSON } = await import('@temporalio/common/lib/proto-utils.js');
-  const handle = client.workflow.getHandle(workflowId);
-  if (!options.running) await handle.result().catch(() => undefined);
-  writeFileSync(path.join(__dirname, '..', '..', 'histories', `${name}.json`), historyToJSON(await handle.fetchHistory()));
+  // Never overwrites a recorded history (test/helpers/histories.ts says why).
+  const histories = await import('../../helpers/histories');
+  await histories.recordHistory(client, workflowId, name, options);
 }

@@ -1,0 +1,47 @@
+/**
+ * Gas wallet activities: the stuck off-ramp's check of the gas wallet (checkGasWallet) and the gas monitor's
+ * assessment against the Autoswaps it must still cover (assessGasWallet).
+ */
+import { loadRampActivityConfig, type RampActivityConfig } from '../../../src/config/ramps';
+import { compareDecimals, multiplyDecimal } from '../../../src/domain/decimal';
+import type { GasAssessment, GasCheck } from '../../../workflows/operations/gas-monitor/types';
+import type { ActivityDeps } from '../../deps';
+import { readGasWallet } from './gas-wallet';
+
+export function createGasMonitorActivities(deps: ActivityDeps) {
+  let settings: RampActivityConfig | undefined = deps.ramps;
+  const config = () => (settings ??= loadRampActivityConfig());
+
+  return {
+    /**
+     * The gas wallet's native balance on a network (GetWalletAddresses). The gas wallet is GAS_WALLET_ID or the
+     * account-setup workflow's gas wallet. Never throws for a missing gas wallet: the answer says so.
+     */
+    async checkGasWallet(input: { network: string }): Promise<GasCheck> {
+      return readGasWallet(deps, config(), input.network);
+    },
+
+    /**
+     * The gas wallet's native balance on a network against max(minimum, costPerAutoswap x autoswapsAhead).
+     * The cost per Autoswap is configuration (GAS_AUTOSWAP_COST_*: top-up + sweep, the worst case).
+     */
+    async assessGasWallet(input: {
+      network: string;
+      autoswapsAhead: number;
+      autoswapCosts: Record<string, string>;
+    }): Promise<GasAssessment> {
+      const check = await readGasWallet(deps, config(), input.network);
+      const cost = input.autoswapCosts[check.asset] ?? null;
+      const ahead = cost ? multiplyDecimal(cost, input.autoswapsAhead) : '0';
+      const required = compareDecimals(ahead, check.minimum) > 0 ? ahead : check.minimum;
+      const base = { ...check, costPerAutoswap: cost, autoswapsAhead: input.autoswapsAhead, required };
+      if (!check.gasWalletId) return { ...base, low: false, reason: null };
+      if (check.balance === null) return { ...base, low: true, reason: 'no-address' };
+      if (compareDecimals(check.balance, check.minimum) < 0)
+        return { ...base, low: true, reason: 'below-minimum' };
+      if (compareDecimals(check.balance, required) < 0)
+        return { ...base, low: true, reason: 'below-autoswaps-ahead' };
+      return { ...base, low: false, reason: null };
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Operator resources as the processes see them: a transaction or an order re-read by ID, reduced to the fields the
+ * workflows use (workflows/ramps/shared/snapshots.ts). Read by the router, the ramp processes' polls and
+ * reconciliation.
+ */
+import type { OperatorClient } from '../../src/operator/client';
+import type { Order, Transaction } from '../../src/operator/schemas';
+import type { OrderSnapshot, TransactionSnapshot } from '../../workflows/ramps/shared/snapshots';
+import { callOperator } from './operator-failure';
+
+export function toTransactionSnapshot(
+  tx: Transaction,
+  readAt = new Date().toISOString(),
+): TransactionSnapshot {
+  return {
+    id: tx.id,
+    status: tx.status,
+    type: tx.type,
+    subtype: tx.subtype ?? null,
+    walletId: tx.walletId,
+    network: tx.network ?? null,
+    asset: tx.asset ?? null,
+    amount: tx.amount ?? null,
+    relatedTransactionId: tx.relatedTransactionId ?? null,
+    orderId: tx.orderId ?? null,
+    readAt,
+  };
+}
+
+export function toOrderSnapshot(order: Order, readAt = new Date().toISOString()): OrderSnapshot {
+  return {
+    id: order.id,
+    orderReference: order.orderReference,
+    status: order.status,
+    direction: order.direction ?? null,
+    coinFrom: order.coinFrom ?? null,
+    coinTo: order.coinTo ?? null,
+    chainTo: order.chainTo ?? null,
+    amountFrom: order.amountFrom ?? null,
+    amountTo: order.amountTo ?? null,
+    transactionId: order.transactionId ?? null,
+    readAt,
+  };
+}
+
+/** Get Transaction by ID, as a snapshot; operator errors become the failures the retry policy understands. */
+export async function readTransaction(operator: OperatorClient, id: string): Promise<TransactionSnapshot> {
+  return toTransactionSnapshot(await callOperator(() => operator.getTransaction(id)));
+}
+
+/** Get Order by ID, as a snapshot. */
+export async function readOrder(operator: OperatorClient, id: string): Promise<OrderSnapshot> {
+  return toOrderSnapshot(await callOperator(() => operator.getOrder(id)));
+}

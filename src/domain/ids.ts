@@ -1,0 +1,77 @@
+/**
+ * Every workflow ID, schedule ID and operator wallet label, built (and, where something reads one back, parsed)
+ * in one place. Workflow IDs are readable in the Web UI and are the one-run-per-process key: their formats must
+ * never change, or a running process and a new delivery would stop meeting under the same ID. Workflow-safe.
+ */
+import type { AccountWalletRole, ResourceKind } from './vocabulary';
+
+/** The workflow types the worker registers (workflows/index.ts exports exactly these functions). */
+export const WORKFLOW_TYPES = {
+  endUser: 'endUserWorkflow',
+  accountSetup: 'accountSetupWorkflow',
+  quote: 'quoteWorkflow',
+  webhookRouter: 'webhookRouterWorkflow',
+  offRamp: 'offRampWorkflow',
+  onRamp: 'onRampWorkflow',
+  unknownEvents: 'unknownEventsWorkflow',
+  alerts: 'alertsWorkflow',
+  gasMonitor: 'gasMonitorWorkflow',
+  reconcile: 'reconcileWorkflow',
+} as const;
+export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
+
+// ---------------------------------------------------------------------------------------------- processes
+
+const END_USER_PREFIX = 'end-user/';
+
+export const endUserWorkflowId = (endUserId: string) => `${END_USER_PREFIX}${endUserId}`;
+
+/** The end user an end-user/<id> workflow ID names, or undefined for any other workflow ID. */
+export function endUserIdFromWorkflowId(workflowId: string): string | undefined {
+  return workflowId.startsWith(END_USER_PREFIX) ? workflowId.slice(END_USER_PREFIX.length) : undefined;
+}
+
+export const offRampWorkflowId = (depositTransactionId: string) => `offramp/${depositTransactionId}`;
+export const onRampWorkflowId = (orderReference: string) => `onramp/${orderReference}`;
+/** The router of one operator resource: transaction/<id> or order/<id>. */
+export const routerWorkflowId = (kind: ResourceKind, resourceId: string) => `${kind}/${resourceId}`;
+export const UNKNOWN_EVENTS_WORKFLOW_ID = 'webhooks/unknown-events';
+export const quoteWorkflowId = (uuid: string) => `quote/${uuid}`;
+
+// ---------------------------------------------------------------------------------------------- singletons
+
+/** The two long-lived processes whose IDs are configurable (tests sharing one server pass their own). */
+export interface ProcessIds {
+  accountSetupWorkflowId: string;
+  /** The incident store (ALERTS_WORKFLOW_ID). */
+  alertsWorkflowId: string;
+}
+
+export const DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID = 'account-setup';
+export const DEFAULT_ALERTS_WORKFLOW_ID = 'ops/alerts';
+export const DEFAULT_PROCESS_IDS: Readonly<ProcessIds> = {
+  accountSetupWorkflowId: DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID,
+  alertsWorkflowId: DEFAULT_ALERTS_WORKFLOW_ID,
+};
+
+// ---------------------------------------------------------------------------------------------- schedules
+
+export const GAS_MONITOR_SCHEDULE_ID = 'gas-monitor';
+export const RECONCILE_SCHEDULE_ID = 'reconcile';
+
+/** The workflow a schedule starts: ops/<prefix><name> (the prefix keeps tests sharing a server apart). */
+export const scheduledWorkflowId = (prefix: string, name: string) => `ops/${prefix}${name}`;
+
+/** A reconciliation run started by hand (npm run reconcile), named by when it started. */
+export const manualReconcileWorkflowId = (at: Date) => `ops/reconcile-manual-${at.toISOString()}`;
+
+// ---------------------------------------------------------------------------------------------- operator labels
+
+/** The operator's externalUserId of an end user's deposit wallet (operators close wallets by this label). */
+export const depositWalletLabel = (endUserId: string) => `end-user:${endUserId}`;
+
+/** ASSUMED labels that tell the account's two wallets apart (the spec: "told apart by externalUserId"). */
+export const ACCOUNT_WALLET_LABELS = {
+  master: 'ramp-orchestrator/master',
+  gas: 'ramp-orchestrator/gas',
+} as const satisfies Record<AccountWalletRole, string>;

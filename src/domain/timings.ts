@@ -1,0 +1,30 @@
+/**
+ * Every duration a workflow uses, in milliseconds. Workflows cannot read the environment, so the starter loads
+ * these from configuration (src/config/timings.ts) and passes them in the workflow input; a continued-as-new run
+ * carries them on. Tests shorten time by passing smaller values.
+ */
+export interface WorkflowTimings {
+  /** Start-to-close of one operator call attempt. */
+  activityStartToCloseMs: number;
+  /** Schedule-to-close of an operator call, retries included. */
+  activityScheduleToCloseMs: number;
+  /** First retry delay of an operator call; doubles up to the maximum. */
+  activityRetryInitialMs: number;
+  activityRetryMaximumMs: number;
+  /** Heartbeat timeout of activities that heartbeat (wallet creation). */
+  activityHeartbeatMs: number;
+  /** Deadline of each step of an on-ramp or off-ramp process before it polls / is flagged. */
+  stepDeadlineMs: number;
+  /** First poll delay when an expected event is late; doubles up to the maximum. */
+  pollInitialMs: number;
+  pollMaximumMs: number;
+  /** How long a process keeps waiting (polling) after it is flagged stuck before it gives up. */
+  processTimeoutMs: number;
+  /** Quote validity assumed when the operator's expires_at is missing (25 s per spec). */
+  quoteTtlMs: number;
+  /**
+   * How long a router keeps re-reading a resource the operator answers 404 for (its read can lag its own webhook
+   * briefly; a resource it never knows is a forged or misrouted event). Absent in older inputs: the process timeout.
+   */
+  unknownResourceTimeoutMs?: number;
+}

@@ -1,0 +1,42 @@
+/**
+ * Writes recorded histories for the replay test (test/temporal/replay.test.ts). A recorded history is evidence of
+ * how workflows that ran with older code behave, so an existing file is never overwritten: recording again with
+ * today's code would replace, for example, the only history of a branch taken before a patch. To record a history
+ * again on purpose, delete its file first.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+
+export const HISTORIES_DIR = path.join(__dirname, '..', 'histories');
+
+export interface RecordHistoryOptions {
+  /** Record the history as it stands (long-lived workflows that never end by themselves). */
+  running?: boolean;
+  /** One run of the workflow (e.g. the first of a chain of continue-as-new runs); the latest run when absent. */
+  runId?: string;
+}
+
+/**
+ * With RECORD_HISTORIES=1, writes a workflow's history to test/histories/<name>.json, once the run has ended
+ * (or as it stands with `running`); does nothing, saying so, when that file already exists.
+ */
+export async function recordHistory(
+  client: Client,
+  workflowId: string,
+  name: string,
+  options: RecordHistoryOptions = {},
+): Promise<void> {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  const file = path.join(HISTORIES_DIR, `${name}.json`);
+  if (existsSync(file)) {
+    process.stdout.write(`[histories] ${name}.json exists and is kept (delete it to record it again)\n`);
+    return;
+  }
+  // A named run is waited for alone, not through the runs it continued as.
+  const handle = client.workflow.getHandle(workflowId, options.runId, { followRuns: !options.runId });
+  if (!options.running) await handle.result().catch(() => undefined);
+  writeFileSync(file, historyToJSON(await handle.fetchHistory()));
+  process.stdout.write(`[histories] recorded ${name}.json\n`);
+}

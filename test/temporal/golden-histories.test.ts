@@ -1,0 +1,449 @@
+/**
+ * Scripted runs of the paths no other recorded history covers (a deposit settled after the end user was linked by
+ * activity, a first snapshot that comes late, failures, timeouts, polls, the router's retry, a quote, unknown
+ * events). Each runs on the real dev server against stub activities and checks where the process ended; with
+ * RECORD_HISTORIES=1 it also records its history, which the replay test then checks against every later version
+ * of the workflow code. Existing files are kept (test/helpers/histories.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Client, Connection } from '@temporalio/client';
+import type { RampActivities } from '../../activities';
+import {
+  offRampStateQuery,
+  offRampTransactionSignal,
+  onRampOrderSignal,
+  unknownEventSignal,
+  unknownEventsQuery,
+  webhookEventSignal,
+} from '../../workflows/messages';
+import type {
+  AlertInput,
+  OffRampState,
+  OnRampState,
+  OrderSnapshot,
+  RouterState,
+  TransactionSnapshot,
+} from '../../workflows/ramp-types';
+import type { QuoteRequestInput, QuoteResult, WorkflowTimings } from '../../workflows/types';
+import { recordHistory } from '../helpers/histories';
+import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker } from '../helpers/temporal';
+
+const TRON = 'networks/tron-mainnet';
+
+function tx(id: string, extra: Partial<TransactionSnapshot> = {}): TransactionSnapshot {
+  return {
+    id,
+    status: 'completed',
+    type: 'Deposit',
+    subtype: null,
+    walletId: 'wallet-golden',
+    network: TRON,
+    asset: 'USDT',
+    amount: '50',
+    relatedTransactionId: null,
+    orderId: null,
+    readAt: new Date().toISOString(),
+    ...extra,
+  };
+}
+
+function order(id: string, extra: Partial<OrderSnapshot> = {}): OrderSnapshot {
+  return {
+    id,
+    orderReference: `ref-${id}`,
+    status: 'awaiting_funds',
+    direction: 'off-ramp',
+    coinFrom: 'USDT',
+    coinTo: 'MXN',
+    chainTo: null,
+    amountFrom: '50',
+    amountTo: '858.18',
+    transactionId: null,
+    readAt: new Date().toISOString(),
+    ...extra,
+  };
+}
+
+/** Polls `read` until `done` holds (queries answer from the last completed workflow task). */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('golden histories: scripted runs of paths the other recorded histories do not cover', () => {
+  let client: Client;
+  let connection: Connection;
+  let running: RunningTestWorker | undefined;
+
+  beforeAll(async () => {
+    ({ client, connection } = await connectTestClient());
+  });
+  afterEach(async () => {
+    await running?.stop();
+    running = undefined;
+  });
+  afterAll(async () => {
+    await connection.close();
+  });
+
+  async function worker(activities: Partial<Record<keyof RampActivities, unknown>>): Promise<string> {
+    running = await startTestWorker(activities as unknown as RampActivities);
+    return running.taskQueue;
+  }
+
+  /** An off-ramp started the way the router starts one: signal-with-start with the deposit's snapshot. */
+  function startOffRamp(taskQueue: string, deposit: TransactionSnapshot, timings: WorkflowTimings) {
+    return client.workflow.signalWithStart('offRampWorkflow', {
+      workflowId: `offramp/${deposit.id}`,
+      taskQueue,
+      args: [{ depositTransactionId: deposit.id, timings }],
+      signal: offRampTransactionSignal,
+      signalArgs: [{ role: 'deposit', transaction: deposit }],
+    });
+  }
+
+  /** An on-ramp of a known end user whose order event arrives first. */
+  function startOnRamp(taskQueue: string, opened: OrderSnapshot) {
+    return client.workflow.signalWithStart('onRampWorkflow', {
+      workflowId: `onramp/${opened.orderReference}`,
+      taskQueue,
+      args: [
+        {
+          orderReference: opened.orderReference,
+          endUserId: 'user-golden',
+          timings: fastTimings({ stepDeadlineMs: 300 }),
+        },
+      ],
+      signal: onRampOrderSignal,
+      signalArgs: [opened],
+    });
+  }
+
+  test('off-ramp: end user linked by activity, then settled by events', async () => {
+    const depositId = `dep-${randomUUID()}`;
+    const swap = order(`order-${randomUUID()}`, { status: 'executed' });
+    const linked: unknown[] = [];
+    const taskQueue = await worker({
+      findEndUserByWallet: () =>
+        Promise.resolve({ endUserId: 'user-golden', endUserSearchValue: 'user-golden' }),
+      linkOffRampToEndUser: (input: unknown) => {
+        linked.push(input);
+        return Promise.resolve();
+      },
+      readOrderSnapshot: () => Promise.resolve(swap),
+      pollOffRamp: () => Promise.reject(new Error('not expected: every step has its event in time')),
+    });
+    const handle = await startOffRamp(
+      taskQueue,
+      tx(depositId, { status: 'mined' }),
+      fastTimings({ stepDeadlineMs: 30_000 }),
+    );
+    const stateIs = (status: OffRampState['status']) =>
+      eventually(
+        () => handle.query(offRampStateQuery),
+        (state) => state.status === status,
+        status,
+      );
+    await stateIs('awaiting-deposit-confirmation');
+    await handle.signal(offRampTransactionSignal, {
+      role: 'deposit',
+      transaction: tx(depositId, { status: 'confirmed' }),
+    });
+    await stateIs('awaiting-sweep');
+    const sweepId = `sweep-${randomUUID()}`;
+    await handle.signal(offRampTransactionSignal, {
+      role: 'sweep',
+      transaction: tx(sweepId, { type: 'AutoSweep', status: 'published', relatedTransactionId: depositId }),
+    });
+    await stateIs('awaiting-sweep-confirmation');
+    await handle.signal(offRampTransactionSignal, {
+      role: 'sweep',
+      transaction: tx(sweepId, {
+        type: 'AutoSweep',
+        status: 'confirmed',
+        relatedTransactionId: depositId,
+        orderId: swap.id,
+      }),
+    });
+    await stateIs('awaiting-settlement');
+    // The order transaction's event: the process then reads its order (the fiat amount) and settles.
+    await handle.signal(offRampTransactionSignal, {
+      role: 'orderTransaction',
+      transaction: tx(`order-tx-${randomUUID()}`, {
+        type: 'AutoSwap',
+        status: 'completed',
+        relatedTransactionId: depositId,
+        orderId: swap.id,
+      }),
+    });
+
+    const state = (await handle.result()) as OffRampState;
+    expect(state).toMatchObject({ status: 'settled', endUserId: 'user-golden', orderId: swap.id, polls: 0 });
+    expect(state.step).toBe(`Settled: 858.18 MXN (order ${swap.id})`);
+    expect(linked).toEqual([{ endUserId: 'user-golden', depositTransactionId: depositId }]);
+    await recordHistory(client, handle.workflowId, 'offramp-linked-by-activity-settled');
+  });
+
+  test('off-ramp: no snapshot in its first activation; the timer fires and a poll reads the deposit', async () => {
+    // Started without a snapshot (a signal-with-start delivers one in the first activation, which skips the wait).
+    const depositId = `dep-${randomUUID()}`;
+    const sweepId = `sweep-${randomUUID()}`;
+    const swap = order(`order-${randomUUID()}`, { status: 'executed' });
+    const polls: unknown[] = [];
+    const taskQueue = await worker({
+      pollOffRamp: (input: unknown) => {
+        polls.push(input);
+        return Promise.resolve({
+          deposit: tx(depositId, { status: 'confirmed', relatedTransactionId: sweepId }),
+          sweep: tx(sweepId, {
+            type: 'AutoSweep',
+            status: 'confirmed',
+            relatedTransactionId: depositId,
+            orderId: swap.id,
+          }),
+        });
+      },
+      findEndUserByWallet: () =>
+        Promise.reject(
+          ApplicationFailure.nonRetryable('no end-user workflow owns the wallet', 'WalletOwnerNotFound'),
+        ),
+      readOrderSnapshot: () => Promise.resolve(swap),
+    });
+    const handle = await client.workflow.start('offRampWorkflow', {
+      workflowId: `offramp/${depositId}`,
+      taskQueue,
+      args: [{ depositTransactionId: depositId, timings: fastTimings({ activityStartToCloseMs: 1_000 }) }],
+    });
+
+    const state = (await handle.result()) as OffRampState;
+    expect(state).toMatchObject({ status: 'settled', unattributed: true, endUserId: null, polls: 1 });
+    expect(polls).toEqual([{ depositTransactionId: depositId }]);
+    await recordHistory(client, handle.workflowId, 'offramp-first-snapshot-late');
+  });
+
+  test('off-ramp: a poll answers a failed deposit', async () => {
+    const depositId = `dep-${randomUUID()}`;
+    const taskQueue = await worker({
+      findEndUserByWallet: () =>
+        Promise.resolve({ endUserId: 'user-golden', endUserSearchValue: 'user-golden' }),
+      linkOffRampToEndUser: () => Promise.resolve(),
+      pollOffRamp: () => Promise.resolve({ deposit: tx(depositId, { status: 'failed' }) }),
+    });
+    const handle = await startOffRamp(
+      taskQueue,
+      tx(depositId, { status: 'mined' }),
+      fastTimings({ stepDeadlineMs: 300 }),
+    );
+
+    const state = (await handle.result()) as OffRampState;
+    expect(state).toMatchObject({
+      status: 'failed',
+      failure: { transactionId: depositId, role: 'deposit', status: 'failed' },
+    });
+    expect(state.step).toBe(`Failed: deposit ${depositId} is failed`);
+    await recordHistory(client, handle.workflowId, 'offramp-failed');
+  });
+
+  test('off-ramp: no progress until its process timeout, which raises an alert', async () => {
+    const depositId = `dep-${randomUUID()}`;
+    const alerts: AlertInput[] = [];
+    const taskQueue = await worker({
+      findEndUserByWallet: () =>
+        Promise.resolve({ endUserId: 'user-golden', endUserSearchValue: 'user-golden' }),
+      linkOffRampToEndUser: () => Promise.resolve(),
+      pollOffRamp: () => Promise.resolve({ deposit: tx(depositId, { status: 'mined' }) }),
+      raiseAlert: (alert: AlertInput) => {
+        alerts.push(alert);
+        return Promise.resolve({ delivered: 'log', key: `${alert.kind}:${depositId}`, isNew: true });
+      },
+    });
+    const handle = await startOffRamp(
+      taskQueue,
+      tx(depositId, { status: 'mined' }),
+      fastTimings({ stepDeadlineMs: 300, pollMaximumMs: 400, processTimeoutMs: 1_500 }),
+    );
+
+    const state = (await handle.result()) as OffRampState;
+    expect(state).toMatchObject({ status: 'timed-out', alertsRaised: 1 });
+    expect(state.polls).toBeGreaterThan(0);
+    expect(alerts.map((alert) => alert.kind)).toEqual(['process-timed-out']);
+    await recordHistory(client, handle.workflowId, 'offramp-timed-out');
+  });
+
+  test('on-ramp: one order event, then silence; polls find the order executed and the deposit confirmed', async () => {
+    const orderId = `order-${randomUUID()}`;
+    const depositId = `dep-${randomUUID()}`;
+    const opened = order(orderId, { direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT', chainTo: 'TRX' });
+    const answers = [
+      { order: { ...opened, status: 'executed', transactionId: depositId } },
+      {
+        order: { ...opened, status: 'executed', transactionId: depositId },
+        deposit: tx(depositId, { status: 'confirmed', orderId, amount: '49.5' }),
+      },
+    ];
+    const polls: unknown[] = [];
+    const taskQueue = await worker({
+      pollOnRamp: (input: unknown) => {
+        polls.push(input);
+        return Promise.resolve(answers[Math.min(polls.length, answers.length) - 1]);
+      },
+    });
+    const handle = await startOnRamp(taskQueue, opened);
+
+    const state = (await handle.result()) as OnRampState;
+    expect(state).toMatchObject({ status: 'settled', cryptoAmount: '49.5', asset: 'USDT', polls: 2 });
+    // The order names the deposit, but the poll asks for it by ID only once the process has seen it.
+    expect(polls).toEqual([{ orderId }, { orderId }]);
+    await recordHistory(client, handle.workflowId, 'onramp-polled-settled');
+  });
+
+  test('on-ramp: a poll finds the order expired', async () => {
+    const opened = order(`order-${randomUUID()}`, { direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT' });
+    const taskQueue = await worker({
+      pollOnRamp: () => Promise.resolve({ order: { ...opened, status: 'expired' } }),
+    });
+    const handle = await startOnRamp(taskQueue, opened);
+
+    const state = (await handle.result()) as OnRampState;
+    expect(state).toMatchObject({
+      status: 'expired',
+      step: 'Order expired',
+      failure: { resource: 'order', id: opened.id, status: 'expired' },
+    });
+    await recordHistory(client, handle.workflowId, 'onramp-expired');
+  });
+
+  test('on-ramp: no event at all and no end user; it times out', async () => {
+    const reference = `ref-${randomUUID()}`;
+    const taskQueue = await worker({
+      pollOnRamp: () => Promise.reject(new Error('not expected: without an order there is nothing to poll')),
+    });
+    const handle = await client.workflow.start('onRampWorkflow', {
+      workflowId: `onramp/${reference}`,
+      taskQueue,
+      args: [{ orderReference: reference, timings: fastTimings({ processTimeoutMs: 1_000 }) }],
+    });
+
+    const state = (await handle.result()) as OnRampState;
+    expect(state).toMatchObject({ status: 'timed-out', unattributed: true, endUserId: null, polls: 0 });
+    await recordHistory(client, handle.workflowId, 'onramp-timed-out-unattributed');
+  });
+
+  test('transaction router: a failed read is retried after a timer, then the event is forwarded', async () => {
+    const depositId = `dep-${randomUUID()}`;
+    let reads = 0;
+    const forwards: unknown[] = [];
+    const taskQueue = await worker({
+      readTransactionSnapshot: () => {
+        reads += 1;
+        if (reads === 1) {
+          return Promise.reject(
+            ApplicationFailure.create({
+              type: 'OperatorRejected',
+              message: 'operator answered 409',
+              nonRetryable: true,
+              details: [{ operation: 'getTransaction', code: 'conflict', status: 409 }],
+            }),
+          );
+        }
+        return Promise.resolve(tx(depositId, { status: 'mined' }));
+      },
+      forwardToOffRamp: (input: unknown) => {
+        forwards.push(input);
+        return Promise.resolve({ workflowId: `offramp/${depositId}` });
+      },
+    });
+    const timings: WorkflowTimings = fastTimings();
+    const handle = await client.workflow.signalWithStart('webhookRouterWorkflow', {
+      workflowId: `transaction/${depositId}`,
+      taskQueue,
+      args: [{ kind: 'transaction', resourceId: depositId, timings }],
+      signal: webhookEventSignal,
+      signalArgs: [
+        {
+          eventType: 'transaction-created',
+          resourceId: depositId,
+          newStatus: 'mined',
+          receivedAt: new Date().toISOString(),
+        },
+      ],
+    });
+
+    const state = (await handle.result()) as RouterState;
+    expect(reads).toBe(2);
+    expect(state).toMatchObject({ lastStatus: 'mined', forwardedTo: [`offramp/${depositId}`] });
+    expect(state.lastFailure?.what).toBe(`re-read or forward of transaction ${depositId}`);
+    expect(forwards).toHaveLength(1);
+    await recordHistory(client, handle.workflowId, 'transaction-router-retry');
+  });
+
+  test('quote: one createQuote', async () => {
+    const request: QuoteRequestInput = {
+      direction: 'off-ramp',
+      coinFrom: 'USDT',
+      coinTo: 'MXN',
+      chainFrom: 'TRX',
+      amountFrom: '100',
+    };
+    const quoted: QuoteResult = {
+      ...request,
+      targetAmount: '1716.36',
+      expiresAt: new Date(Date.now() + 25_000).toISOString(),
+      quoteId: 'quote-golden',
+      quotedAt: new Date().toISOString(),
+    };
+    const taskQueue = await worker({ createQuote: () => Promise.resolve(quoted) });
+    const handle = await client.workflow.start('quoteWorkflow', {
+      workflowId: `quote/${randomUUID()}`,
+      taskQueue,
+      args: [{ request, timings: fastTimings() }],
+    });
+
+    expect(await handle.result()).toEqual(quoted);
+    await recordHistory(client, handle.workflowId, 'quote');
+  });
+
+  test('unknown events: two deliveries kept', async () => {
+    const taskQueue = await worker({});
+    const receivedAt = new Date().toISOString();
+    // Its own ID: the receiver's singleton webhooks/unknown-events may be in use by another test of the run.
+    const handle = await client.workflow.signalWithStart('unknownEventsWorkflow', {
+      workflowId: `webhooks/unknown-events-${randomUUID()}`,
+      taskQueue,
+      args: [{}],
+      signal: unknownEventSignal,
+      signalArgs: [
+        {
+          eventType: 'wallet-frozen',
+          resourceId: 'wallet-1',
+          kindPath: 'transaction',
+          receivedAt,
+          payloadKeys: ['id'],
+        },
+      ],
+    });
+    await handle.signal(unknownEventSignal, {
+      eventType: 'order-amended',
+      resourceId: null,
+      kindPath: 'order',
+      receivedAt,
+      payloadKeys: ['eventType', 'note'],
+    });
+
+    const events = await eventually(
+      () => handle.query(unknownEventsQuery),
+      (kept) => kept.length === 2,
+      'two unknown events',
+    );
+    expect(events.map((event) => event.eventType)).toEqual(['wallet-frozen', 'order-amended']);
+    // The workflow never ends by itself (it continues as new when its history grows): its history so far.
+    await recordHistory(client, handle.workflowId, 'unknown-events', { running: true });
+    await handle.terminate('golden history recorded');
+  });
+});

@@ -1,0 +1,58 @@
+import {
+  ACCOUNT_WALLET_LABELS,
+  DEFAULT_PROCESS_IDS,
+  depositWalletLabel,
+  endUserIdFromWorkflowId,
+  endUserWorkflowId,
+  manualReconcileWorkflowId,
+  offRampWorkflowId,
+  onRampWorkflowId,
+  quoteWorkflowId,
+  routerWorkflowId,
+  scheduledWorkflowId,
+  UNKNOWN_EVENTS_WORKFLOW_ID,
+  WORKFLOW_TYPES,
+} from '../../../src/domain/ids';
+import * as workflows from '../../../workflows';
+
+// Running processes and recorded histories carry these formats: a change here is a breaking change.
+describe('workflow IDs and labels', () => {
+  test('each process ID has its fixed format', () => {
+    expect(endUserWorkflowId('alice')).toBe('end-user/alice');
+    expect(offRampWorkflowId('tx-1')).toBe('offramp/tx-1');
+    expect(onRampWorkflowId('ref-1')).toBe('onramp/ref-1');
+    expect(routerWorkflowId('transaction', 'tx-1')).toBe('transaction/tx-1');
+    expect(routerWorkflowId('order', 'o-1')).toBe('order/o-1');
+    expect(UNKNOWN_EVENTS_WORKFLOW_ID).toBe('webhooks/unknown-events');
+    expect(quoteWorkflowId('0b6c')).toBe('quote/0b6c');
+    expect(DEFAULT_PROCESS_IDS).toEqual({
+      accountSetupWorkflowId: 'account-setup',
+      alertsWorkflowId: 'ops/alerts',
+    });
+    expect(scheduledWorkflowId('', 'gas-monitor')).toBe('ops/gas-monitor');
+    expect(scheduledWorkflowId('t1-', 'reconcile')).toBe('ops/t1-reconcile');
+    expect(manualReconcileWorkflowId(new Date('2026-01-02T03:04:05.000Z'))).toBe(
+      'ops/reconcile-manual-2026-01-02T03:04:05.000Z',
+    );
+  });
+
+  test('an end-user workflow ID gives back its end user, any other ID nothing', () => {
+    for (const endUserId of ['alice', 'a:b@c.d', 'end-user']) {
+      expect(endUserIdFromWorkflowId(endUserWorkflowId(endUserId))).toBe(endUserId);
+    }
+    expect(endUserIdFromWorkflowId('offramp/tx-1')).toBeUndefined();
+    expect(endUserIdFromWorkflowId('end-user')).toBeUndefined();
+  });
+
+  test('operator wallet labels', () => {
+    expect(depositWalletLabel('alice')).toBe('end-user:alice');
+    expect(ACCOUNT_WALLET_LABELS).toEqual({
+      master: 'ramp-orchestrator/master',
+      gas: 'ramp-orchestrator/gas',
+    });
+  });
+
+  test('WORKFLOW_TYPES are exactly the workflows the worker bundles', () => {
+    expect(Object.values(WORKFLOW_TYPES).sort()).toEqual(Object.keys(workflows).sort());
+  });
+});
