@@ -20,13 +20,20 @@ import { startReceiver, type RunningReceiver } from '../../../src/webhooks';
 import type { OffRampState, OnRampState } from '../../../workflows/ramp-types';
 import type { WorkflowTimings } from '../../../workflows/types';
 import { fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../../helpers/temporal';
+import { recordHistory as recordHistoryOnce } from '../../helpers/histories';
 
 export const EMAIL = 'ramps-tests@example.com';
 export const PASSCODE = 'ramps-tests-passcode-5d2a';
 export const TRON = 'networks/tron-mainnet';
 
 export const rampTimings = (): WorkflowTimings =>
-  fastTimings({ stepDeadlineMs: 1_500, pollInitialMs: 200, pollMaximumMs: 800, processTimeoutMs: 90_000, activityRetryMaximumMs: 300 });
+  fastTimings({
+    stepDeadlineMs: 1_500,
+    pollInitialMs: 200,
+    pollMaximumMs: 800,
+    processTimeoutMs: 90_000,
+    activityRetryMaximumMs: 300,
+  });
 
 export function captureLines(): { logger: Logger; lines: () => Array<Record<string, unknown>> } {
   const chunks: string[] = [];
@@ -77,7 +84,11 @@ export interface StackOptions {
   timings?: Partial<WorkflowTimings>;
 }
 
-export async function startRampStack(client: Client, connection: Connection, options: StackOptions = {}): Promise<RampStack> {
+export async function startRampStack(
+  client: Client,
+  connection: Connection,
+  options: StackOptions = {},
+): Promise<RampStack> {
   const sandbox = await startSandbox({
     port: 0,
     host: '127.0.0.1',
@@ -91,13 +102,30 @@ export async function startRampStack(client: Client, connection: Connection, opt
   });
   const { logger, lines } = captureLines();
   const operator = new OperatorClient({
-    config: loadOperatorConfig({ OPERATOR_BASE_URL: sandbox.url, OPERATOR_EMAIL: EMAIL, OPERATOR_PASSCODE: PASSCODE }),
+    config: loadOperatorConfig({
+      OPERATOR_BASE_URL: sandbox.url,
+      OPERATOR_EMAIL: EMAIL,
+      OPERATOR_PASSCODE: PASSCODE,
+    }),
     logger,
   });
-  const master = await operator.createWallet({ networks: ['networks/ethereum-mainnet', TRON], externalUserId: 'ramp-orchestrator/master' });
-  const gas = await operator.createWallet({ networks: ['networks/ethereum-mainnet', TRON], externalUserId: 'ramp-orchestrator/gas' });
-  await sandboxCall(sandbox, 'PUT', '/sandbox/v1/account', { masterWalletId: master.id, gasWalletId: gas.id });
-  if (options.gasTrx !== '0') await sandboxCall(sandbox, 'POST', `/sandbox/v1/wallets/${gas.id}/balances`, { asset: 'TRX', amount: options.gasTrx ?? '1000' });
+  const master = await operator.createWallet({
+    networks: ['networks/ethereum-mainnet', TRON],
+    externalUserId: 'ramp-orchestrator/master',
+  });
+  const gas = await operator.createWallet({
+    networks: ['networks/ethereum-mainnet', TRON],
+    externalUserId: 'ramp-orchestrator/gas',
+  });
+  await sandboxCall(sandbox, 'PUT', '/sandbox/v1/account', {
+    masterWalletId: master.id,
+    gasWalletId: gas.id,
+  });
+  if (options.gasTrx !== '0')
+    await sandboxCall(sandbox, 'POST', `/sandbox/v1/wallets/${gas.id}/balances`, {
+      asset: 'TRX',
+      amount: options.gasTrx ?? '1000',
+    });
 
   const timings = { ...rampTimings(), ...options.timings };
   // Issue 6: each stack has its own incident store (tests share one dev server).
@@ -107,7 +135,12 @@ export async function startRampStack(client: Client, connection: Connection, opt
       operator,
       temporal: client,
       logger,
-      ramps: { gasWalletId: gas.id, gasMinimums: { ETH: '0.002', TRX: '30' }, alertWebhookTimeoutMs: 1000, alertsWorkflowId },
+      ramps: {
+        gasWalletId: gas.id,
+        gasMinimums: { ETH: '0.002', TRX: '30' },
+        alertWebhookTimeoutMs: 1000,
+        alertsWorkflowId,
+      },
       encryption: options.encryption ?? { keys: [] },
     }),
     undefined,
@@ -124,10 +157,22 @@ export async function startRampStack(client: Client, connection: Connection, opt
     bodyLimit: '16kb',
     temporalTimeoutMs: options.temporalTimeoutMs ?? 10_000,
   };
-  const receiver = await startReceiver(receiverConfig, { temporal: options.receiverTemporal ?? client, taskQueue: worker.taskQueue, timings, logger });
+  const receiver = await startReceiver(receiverConfig, {
+    temporal: options.receiverTemporal ?? client,
+    taskQueue: worker.taskQueue,
+    timings,
+    logger,
+  });
   await operator.createRecipients('transaction', [receiver.recipientUrls.transaction]);
   await operator.createRecipients('order', [receiver.recipientUrls.order]);
-  const ramp = new RampClient({ connection, namespace: testServer().namespace, taskQueue: worker.taskQueue, timings, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}), ...(options.encryption ? { encryption: options.encryption } : {}) });
+  const ramp = new RampClient({
+    connection,
+    namespace: testServer().namespace,
+    taskQueue: worker.taskQueue,
+    timings,
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    ...(options.encryption ? { encryption: options.encryption } : {}),
+  });
   return {
     sandbox,
     operator,
@@ -149,7 +194,12 @@ export async function startRampStack(client: Client, connection: Connection, opt
   };
 }
 
-export async function sandboxCall(sandbox: RunningSandbox, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+export async function sandboxCall(
+  sandbox: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
   const response = await fetch(`${sandbox.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
@@ -169,16 +219,37 @@ export async function endUserWithWallet(stack: RampStack, endUserId = `user-${ra
 }
 
 export async function depositCrypto(stack: RampStack, address: string, amount = '50'): Promise<string> {
-  const data = await sandboxCall(stack.sandbox, 'POST', '/sandbox/v1/offramp/deposits', { address, coin: 'USDT', amount });
+  const data = await sandboxCall(stack.sandbox, 'POST', '/sandbox/v1/offramp/deposits', {
+    address,
+    coin: 'USDT',
+    amount,
+  });
   return String(data.transactionId);
 }
 
-export async function depositFiat(stack: RampStack, reference: string, outcome: 'executed' | 'expired' | 'failed' = 'executed') {
-  const data = await sandboxCall(stack.sandbox, 'POST', '/sandbox/v1/onramp/deposits', { reference, amount: '1000', coinTo: 'USDT', chainTo: 'TRX', outcome });
-  return { orderId: String(data.orderId), transactionId: typeof data.transactionId === 'string' ? data.transactionId : null };
+export async function depositFiat(
+  stack: RampStack,
+  reference: string,
+  outcome: 'executed' | 'expired' | 'failed' = 'executed',
+) {
+  const data = await sandboxCall(stack.sandbox, 'POST', '/sandbox/v1/onramp/deposits', {
+    reference,
+    amount: '1000',
+    coinTo: 'USDT',
+    chainTo: 'TRX',
+    outcome,
+  });
+  return {
+    orderId: String(data.orderId),
+    transactionId: typeof data.transactionId === 'string' ? data.transactionId : null,
+  };
 }
 
-export async function waitFor<T>(what: string, read: () => Promise<T | undefined> | T | undefined, timeoutMs = 45_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  read: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 45_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -188,12 +259,19 @@ export async function waitFor<T>(what: string, read: () => Promise<T | undefined
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${last instanceof Error ? last.message : JSON.stringify(last)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}${last ? ` (last error: ${last instanceof Error ? last.message : JSON.stringify(last)})` : ''}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-export const offRampEnded = (stack: RampStack, depositId: string, statuses = ['settled', 'failed', 'timed-out']) =>
+export const offRampEnded = (
+  stack: RampStack,
+  depositId: string,
+  statuses = ['settled', 'failed', 'timed-out'],
+) =>
   waitFor<OffRampState>(`off-ramp ${depositId} to end`, async () => {
     const state = await stack.ramp.getOffRamp(depositId);
     return statuses.includes(state.status) ? state : undefined;
@@ -206,13 +284,27 @@ export const onRampEnded = (stack: RampStack, reference: string) =>
   });
 
 /** POSTs a delivery to the receiver over HTTPS (self-signed certificate accepted), like the operator does. */
-export function postToReceiver(url: string, body: string, contentType = 'application/json'): Promise<{ status: number; body: string }> {
+export function postToReceiver(
+  url: string,
+  body: string,
+  contentType = 'application/json',
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = https.request(url, { method: 'POST', rejectUnauthorized: false, headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-    });
+    const request = https.request(
+      url,
+      {
+        method: 'POST',
+        rejectUnauthorized: false,
+        headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+        );
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -222,8 +314,12 @@ export function postToReceiver(url: string, body: string, contentType = 'applica
  * With RECORD_HISTORIES=1, writes a workflow's history to test/histories/<name>.json for the replay test: once it
  * has ended, or as it stands with `running` (long-lived workflows that never end by themselves).
  */
-export async function recordHistory(client: Client, workflowId: string, name: string, options: { running?: boolean } = {}): Promise<void> {
+export async function recordHistory(
+  client: Client,
+  workflowId: string,
+  name: string,
+  options: { running?: boolean } = {},
+): Promise<void> {
   // Never overwrites a recorded history (test/helpers/histories.ts says why).
-  const histories = await import('../../helpers/histories');
-  await histories.recordHistory(client, workflowId, name, options);
+  await recordHistoryOnce(client, workflowId, name, options);
 }
