@@ -17,32 +17,17 @@
  * `timeoutMs` (HTTP_TEMPORAL_TIMEOUT): past it render() fails with TemporalDeadlineError (the endpoint answers 503).
  */
 import type { Client } from '@temporalio/client';
+import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
+import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
 import { UNKNOWN_RESOURCE_STATUS } from '../../workflows/ramp-types';
 import { withTemporalDeadline } from '../http/errors';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Logger } from 'pino';
 
-export const OFF_RAMP_STATUSES = [
-  'awaiting-deposit-confirmation',
-  'awaiting-sweep',
-  'awaiting-sweep-confirmation',
-  'awaiting-settlement',
-  'stuck',
-  'settled',
-  'failed',
-  'timed-out',
-] as const;
-export const ON_RAMP_STATUSES = [
-  'awaiting-order',
-  'awaiting-execution',
-  'awaiting-deposit',
-  'awaiting-confirmation',
-  'settled',
-  'expired',
-  'failed',
-  'timed-out',
-] as const;
+// Defined once, by the processes that own them; re-exported for the metrics' readers.
+export { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
+export { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
 
 const KINDS: Record<string, string> = { transactions: 'transaction', orders: 'order' };
 
