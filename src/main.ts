@@ -8,7 +8,6 @@
  *   status 0 only if every scenario ended as expected.
  */
 import path from 'node:path';
-import { Client } from '@temporalio/client';
 import { createActivities } from '../activities';
 import { startApiServer } from './api/server';
 import { plannedWebUi, useTemporalServer } from './app/temporal-server';
@@ -32,11 +31,9 @@ import { RampMetrics } from './observability/metrics';
 import { startSandbox } from './sandbox/server';
 import { untilStopSignal } from './services/until-stop-signal';
 import { devServerCodecArgs, startCodecServer } from './temporal/codec-server';
-import { dataConverterFromConfig } from './temporal/data-converter';
 import { installRuntime } from './temporal/runtime';
-import { connectClient, connectWorker } from './temporal/connection';
 import { applySchedules } from './temporal/schedules';
-import { createRampWorker } from './temporal/worker';
+import { connectRampWorker, connectTemporal } from './temporal/wiring';
 import { startReceiver } from './webhooks/receiver';
 import { withTemporalDeadline } from './http/errors';
 
@@ -104,12 +101,11 @@ async function main(): Promise<number> {
     const demoConfig = sandboxMode ? loadDemoConfig() : undefined;
     const loadedReceiverConfig = loadReceiverConfig();
     const encryption = loadEncryptionConfig();
-    const dataConverter = dataConverterFromConfig(encryption);
     const http = loadHttpConfig();
     // Fixed before either starts: the codec server must allow the origin of the Web UI actually served.
     const webUi = await plannedWebUi(temporalConfig);
     let codecArgs: string[] = [];
-    if (dataConverter) {
+    if (encryption.keys.length > 0) {
       // Started before the dev server so its Web UI can be pointed at the codec endpoint.
       const codec = await startCodecServer(encryption, { logger, webUi, timeouts: http.timeouts });
       stoppers.push(() => codec.close());
@@ -142,20 +138,16 @@ async function main(): Promise<number> {
     const operator = createOperatorClient(logger, operatorOverrides);
     say(`[operator] ${operator.config.baseUrl}`);
 
-    const clientConnection = await connectClient(temporalConfig, server.address);
-    stoppers.push(() => clientConnection.close());
-    const temporal = new Client({
-      connection: clientConnection,
-      namespace: temporalConfig.namespace,
-      ...(dataConverter ? { dataConverter } : {}),
-    });
+    const connected = await connectTemporal({ temporal: temporalConfig, encryption, address: server.address });
+    stoppers.push(() => connected.close());
+    const temporal = connected.client;
 
     const ramp = new RampClient({
-      connection: clientConnection,
+      connection: connected.connection,
       namespace: temporalConfig.namespace,
       taskQueue: temporalConfig.taskQueue,
       timings,
-      ...(dataConverter ? { dataConverter, encryption } : {}),
+      ...(connected.dataConverter ? { dataConverter: connected.dataConverter, encryption } : {}),
     });
     const openAlerts = async () =>
       (await withTemporalDeadline(http.temporalTimeoutMs, () => ramp.listAlerts(), temporal)).open.length;
@@ -188,13 +180,10 @@ async function main(): Promise<number> {
       : loadedReceiverConfig;
     say(`[receiver] webhooks over HTTPS on ${receiver.url} (paths carry the secret segments; never logged)`);
 
-    const workerConnection = await connectWorker(temporalConfig, server.address);
-    stoppers.push(() => workerConnection.close());
-    const worker = await createRampWorker({
-      connection: workerConnection,
-      namespace: temporalConfig.namespace,
-      taskQueue: temporalConfig.taskQueue,
-      ...(dataConverter ? { dataConverter } : {}),
+    const worker = await connectRampWorker({
+      temporal: temporalConfig,
+      address: server.address,
+      dataConverter: connected.dataConverter,
       activities: createActivities({
         operator: operator.client,
         temporal,
@@ -204,11 +193,8 @@ async function main(): Promise<number> {
         encryption,
       }),
     });
-    const workerRun = worker.run();
-    stoppers.push(async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await workerRun;
-    });
+    stoppers.push(() => worker.stop());
+    void worker.run();
     say(`[worker] running on task queue ${temporalConfig.taskQueue} (namespace ${temporalConfig.namespace})`);
     for (const schedule of await applySchedules(temporal, {
       taskQueue: temporalConfig.taskQueue,

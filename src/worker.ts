@@ -3,7 +3,6 @@
  * TEMPORAL_ADDRESS (required here) and the operator at OPERATOR_BASE_URL.
  */
 import http from 'node:http';
-import { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { createActivities } from '../activities';
 import { createOperatorClient } from './app/operator-from-config';
@@ -16,11 +15,9 @@ import { loadOpsConfig } from './config/ops';
 import { loadTemporalConfig } from './config/temporal';
 import { loadWorkflowTimings } from './config/timings';
 import { createLogger } from './logging';
-import { connectClient, connectWorker } from './temporal/connection';
-import { dataConverterFromConfig } from './temporal/data-converter';
 import { installRuntime } from './temporal/runtime';
 import { applySchedules } from './temporal/schedules';
-import { createRampWorker } from './temporal/worker';
+import { connectRampWorker, connectTemporal, requiredTemporalAddress } from './temporal/wiring';
 
 const COMMAND = defineCommand({
   usage: 'node dist/src/worker.js',
@@ -39,24 +36,17 @@ async function main(): Promise<void> {
   installRuntime(loadObservabilityConfig(), { logger }); // Prometheus metrics of the worker when TEMPORAL_METRICS_BIND_ADDRESS is set
   const temporalConfig = loadTemporalConfig();
   const encryption = loadEncryptionConfig();
-  const dataConverter = dataConverterFromConfig(encryption);
-  if (!temporalConfig.address)
-    throw new Error('TEMPORAL_ADDRESS is required for a stand-alone worker (npm start runs a local one).');
+  const address = requiredTemporalAddress(temporalConfig, 'worker');
   const operator = createOperatorClient(logger);
-  const clientConnection = await connectClient(temporalConfig, temporalConfig.address);
-  const temporal = new Client({
-    connection: clientConnection,
-    namespace: temporalConfig.namespace,
-    ...(dataConverter ? { dataConverter } : {}),
-  });
-  const workerConnection = await connectWorker(temporalConfig, temporalConfig.address);
-  const worker = await createRampWorker({
-    connection: workerConnection,
-    namespace: temporalConfig.namespace,
-    taskQueue: temporalConfig.taskQueue,
-    ...(dataConverter ? { dataConverter } : {}),
+  const connected = await connectTemporal({ temporal: temporalConfig, encryption, address });
+  const temporal = connected.client;
+  const rampWorker = await connectRampWorker({
+    temporal: temporalConfig,
+    address,
+    dataConverter: connected.dataConverter,
     activities: createActivities({ operator: operator.client, temporal, logger, encryption }),
   });
+  const { worker } = rampWorker;
   logger.info({ taskQueue: temporalConfig.taskQueue, namespace: temporalConfig.namespace }, 'Worker started');
   // A worker serves nothing of its own, so a container health check asks this: 200 while it polls, 503 after.
   const health =
@@ -81,10 +71,10 @@ async function main(): Promise<void> {
     ops: loadOpsConfig(),
   });
   logger.info({ schedules }, 'Schedules applied');
-  await worker.run(); // the SDK shuts the worker down gracefully on SIGINT/SIGTERM
+  await rampWorker.run(); // the SDK shuts the worker down gracefully on SIGINT/SIGTERM
   await health?.close();
-  await workerConnection.close();
-  await clientConnection.close();
+  await rampWorker.stop();
+  await connected.close();
 }
 
 main().catch((error: unknown) => {

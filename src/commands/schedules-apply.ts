@@ -2,11 +2,12 @@
  * `npm run schedules:apply`: creates or updates the operations schedules (gas-monitor, reconcile) with the
  * intervals of GAS_MONITOR_INTERVAL and RECONCILE_INTERVAL. Safe to run any number of times.
  */
+import { loadEncryptionConfig } from '../config/encryption';
 import { loadOpsConfig } from '../config/ops';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
-import { RampClient } from '../client/ramp-client';
 import { applySchedules } from '../temporal/schedules';
+import { connectTemporal, temporalAddress } from '../temporal/wiring';
 import { commandFlags, defineCommand } from './args';
 
 const COMMAND = defineCommand({
@@ -18,19 +19,22 @@ const COMMAND = defineCommand({
 
 async function main(): Promise<void> {
   commandFlags(COMMAND);
-  const client = await RampClient.connect();
+  const temporal = loadTemporalConfig();
+  const timings = loadWorkflowTimings();
+  const ops = loadOpsConfig();
+  const connected = await connectTemporal({
+    temporal,
+    encryption: loadEncryptionConfig(),
+    address: temporalAddress(temporal),
+  });
   try {
-    const applied = await applySchedules(client.temporal, {
-      taskQueue: loadTemporalConfig().taskQueue,
-      timings: loadWorkflowTimings(),
-      ops: loadOpsConfig(),
-    });
+    const applied = await applySchedules(connected.client, { taskQueue: temporal.taskQueue, timings, ops });
     for (const entry of applied)
       process.stdout.write(
         `${entry.action.padEnd(8)} schedule ${entry.scheduleId} (every ${entry.intervalMs} ms)\n`,
       );
   } finally {
-    await client.close();
+    await connected.close();
   }
 }
 

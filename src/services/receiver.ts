@@ -2,7 +2,6 @@
  * `npm run receiver`: the HTTPS webhook receiver alone, for deployments (docker-compose runs it). It connects to
  * TEMPORAL_ADDRESS and hands each delivery to Temporal before answering 200.
  */
-import { Client } from '@temporalio/client';
 import { createOperatorClient } from '../app/operator-from-config';
 import { loadEncryptionConfig } from '../config/encryption';
 import { loadHttpConfig } from '../config/http';
@@ -13,8 +12,7 @@ import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import { createLogger } from '../logging';
 import { RampMetrics } from '../observability/metrics';
-import { connectClient } from '../temporal/connection';
-import { dataConverterFromConfig } from '../temporal/data-converter';
+import { connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
 import { startReceiver } from '../webhooks/receiver';
 import { untilStopSignal } from './until-stop-signal';
 
@@ -30,17 +28,11 @@ async function main(): Promise<void> {
   commandFlags(COMMAND);
   const logger = createLogger({ name: 'receiver' });
   const temporalConfig = loadTemporalConfig();
-  if (!temporalConfig.address)
-    throw new Error('TEMPORAL_ADDRESS is required for a stand-alone receiver (npm start runs a local one).');
+  const address = requiredTemporalAddress(temporalConfig, 'receiver');
   const observability = loadObservabilityConfig();
   const http = loadHttpConfig();
-  const dataConverter = dataConverterFromConfig(loadEncryptionConfig());
-  const connection = await connectClient(temporalConfig, temporalConfig.address);
-  const temporal = new Client({
-    connection,
-    namespace: temporalConfig.namespace,
-    ...(dataConverter ? { dataConverter } : {}),
-  });
+  const connected = await connectTemporal({ temporal: temporalConfig, encryption: loadEncryptionConfig(), address });
+  const temporal = connected.client;
   const receiver = await startReceiver(loadReceiverConfig(), {
     temporal,
     taskQueue: temporalConfig.taskQueue,
@@ -57,7 +49,7 @@ async function main(): Promise<void> {
   });
   await untilStopSignal();
   await receiver.close();
-  await connection.close();
+  await connected.close();
 }
 
 main().catch((error: unknown) => {
