@@ -4,23 +4,23 @@
  */
 import http from 'node:http';
 import { z } from 'zod';
-import { createActivities } from '../activities';
-import { createOperatorClient } from './app/operator-from-config';
-import { listen } from './app/listen';
-import { commandFlags, defineCommand } from './commands/args';
-import { loadEncryptionConfig } from './config/encryption';
-import { parseSection, port } from './config/env';
-import { loadObservabilityConfig } from './config/observability';
-import { loadOpsConfig } from './config/ops';
-import { loadTemporalConfig } from './config/temporal';
-import { loadWorkflowTimings } from './config/timings';
-import { createLogger } from './logging';
-import { installRuntime } from './temporal/runtime';
-import { applySchedules } from './temporal/schedules';
-import { connectRampWorker, connectTemporal, requiredTemporalAddress } from './temporal/wiring';
+import { createActivities } from '../../activities';
+import { createOperatorClient } from '../app/operator-from-config';
+import { listen } from '../app/listen';
+import { commandFlags, defineCommand } from './args';
+import { loadEncryptionConfig } from '../config/encryption';
+import { parseSection, port } from '../config/env';
+import { loadObservabilityConfig } from '../config/observability';
+import { loadOpsConfig } from '../config/ops';
+import { loadTemporalConfig } from '../config/temporal';
+import { loadWorkflowTimings } from '../config/timings';
+import { createLogger } from '../logging';
+import { installRuntime } from '../temporal/runtime';
+import { applySchedules } from '../temporal/schedules';
+import { connectRampWorker, connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
 
 const COMMAND = defineCommand({
-  usage: 'node dist/src/worker.js',
+  usage: 'node dist/src/entry/worker.js',
   summary:
     'Runs a worker (every workflow and activity) on TEMPORAL_TASK_QUEUE against TEMPORAL_ADDRESS, until SIGINT or SIGTERM.',
   flags: {},

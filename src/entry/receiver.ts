@@ -7,17 +7,17 @@ import { loadEncryptionConfig } from '../config/encryption';
 import { loadHttpConfig } from '../config/http';
 import { loadObservabilityConfig } from '../config/observability';
 import { loadReceiverConfig } from '../config/receiver';
-import { commandFlags, defineCommand } from '../commands/args';
+import { commandFlags, defineCommand } from './args';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import { createLogger } from '../logging';
 import { RampMetrics } from '../observability/metrics';
 import { connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
 import { startReceiver } from '../webhooks/receiver';
-import { untilStopSignal } from './until-stop-signal';
+import { untilStopSignal } from './run';
 
 const COMMAND = defineCommand({
-  usage: 'node dist/src/services/receiver.js',
+  usage: 'node dist/src/entry/receiver.js',
   summary:
     'Serves the HTTPS webhook receiver (RECEIVER_* settings) against TEMPORAL_ADDRESS until SIGINT or SIGTERM; each ' +
     'delivery is in Temporal before it is answered 200.',

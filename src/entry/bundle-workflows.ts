@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { PREBUILT_BUNDLE_PATH, WORKFLOWS_PATH } from './worker';
+import { PREBUILT_BUNDLE_PATH, WORKFLOWS_PATH } from '../temporal/worker';
 
 async function main(): Promise<void> {
   const { code } = await bundleWorkflowCode({

@@ -1,11 +1,11 @@
 /** `npm run api`: the HTTP API alone, for deployments (docker-compose runs it). It connects to TEMPORAL_ADDRESS. */
 import { startApiServer } from '../api/server';
-import { commandFlags, defineCommand } from '../commands/args';
+import { commandFlags, defineCommand } from './args';
 import { loadTemporalConfig } from '../config/temporal';
-import { untilStopSignal } from './until-stop-signal';
+import { untilStopSignal } from './run';
 
 const COMMAND = defineCommand({
-  usage: 'node dist/src/services/api.js',
+  usage: 'node dist/src/entry/api.js',
   summary:
     'Serves the HTTP API (API_HOST, API_PORT, API_KEY) against TEMPORAL_ADDRESS until SIGINT or SIGTERM.',
   flags: {},

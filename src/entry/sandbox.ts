@@ -3,10 +3,10 @@
  * Prints its URL, the login e-mail (and the passcode when it is the public default) and the simulation
  * endpoints.
  */
-import { commandFlags, defineCommand } from '../commands/args';
+import { commandFlags, defineCommand } from './args';
 import { loadSandboxConfig } from '../config/sandbox';
-import { SIMULATION_ENDPOINTS } from './routes/simulation';
-import { startSandbox } from './server';
+import { SIMULATION_ENDPOINTS } from '../sandbox/routes/simulation';
+import { startSandbox } from '../sandbox/server';
 
 const COMMAND = defineCommand({
   usage: 'npm run sandbox --',
