@@ -34,7 +34,7 @@ function percentile(sorted: number[], share: number): number {
 }
 
 async function main(): Promise<void> {
-  const cli = await ensureTemporalCli({ log: () => undefined });
+  const cli = await ensureTemporalCli({ log: () => undefined, env: process.env });
   const server = await startDevServer({ cliPath: cli.path, namespace: 'bench', uiPort: null });
   const connected = await connectTemporal({ temporal: { namespace: 'bench', connection: {} }, address: server.address });
   const temporal = connected.client;

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { RampClient } from '../client/ramp-client';
 import { commandFlags, defineCommand } from './args';
+import { runMain } from './run';
 import { durationMs } from '../config/duration';
 import { parseSection } from '../config/env';
 import type { AccountSetupResult } from '../../workflows/types';
@@ -53,12 +54,13 @@ const COMMAND = defineCommand({
 
 async function main(): Promise<void> {
   commandFlags(COMMAND);
+  const env = process.env;
   const { ACCOUNT_SETUP_TIMEOUT: timeoutMs, ACCOUNT_SETUP_HINT_AFTER: hintMs } = parseSection(
     'account setup',
     commandEnv,
-    process.env,
+    env,
   );
-  const client = await RampClient.connect();
+  const client = await RampClient.connect({ env });
   const hint = setTimeout(() => {
     process.stderr.write('Still waiting for the account-setup workflow: is a worker running (npm start)?\n');
   }, hintMs);
@@ -81,9 +83,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`account:setup failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
+if (require.main === module) runMain(main, { failurePrefix: 'account:setup failed: ' });

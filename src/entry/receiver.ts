@@ -2,19 +2,20 @@
  * `npm run receiver`: the HTTPS webhook receiver alone, for deployments (docker-compose runs it). It connects to
  * TEMPORAL_ADDRESS and hands each delivery to Temporal before answering 200.
  */
-import { createOperatorClient } from '../app/operator-from-config';
 import { loadEncryptionConfig } from '../config/encryption';
 import { loadHttpConfig } from '../config/http';
 import { loadObservabilityConfig } from '../config/observability';
+import { loadOperatorConfig } from '../config/operator';
 import { loadReceiverConfig } from '../config/receiver';
 import { commandFlags, defineCommand } from './args';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
-import { createLogger } from '../logging';
+import { createLogger, loadLogLevel } from '../logging';
+import { OperatorClient } from '../operator/client';
 import { RampMetrics } from '../observability/metrics';
 import { connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
 import { startReceiver } from '../webhooks/receiver';
-import { untilStopSignal } from './run';
+import { runMain, untilStopSignal } from './run';
 
 const COMMAND = defineCommand({
   usage: 'node dist/src/entry/receiver.js',
@@ -26,20 +27,24 @@ const COMMAND = defineCommand({
 
 async function main(): Promise<void> {
   commandFlags(COMMAND);
-  const logger = createLogger({ name: 'receiver' });
-  const temporalConfig = loadTemporalConfig();
+  const env = process.env;
+  const logger = createLogger({ name: 'receiver', level: loadLogLevel(env) });
+  const temporalConfig = loadTemporalConfig(env);
   const address = requiredTemporalAddress(temporalConfig, 'receiver');
-  const observability = loadObservabilityConfig();
-  const http = loadHttpConfig();
-  const connected = await connectTemporal({ temporal: temporalConfig, encryption: loadEncryptionConfig(), address });
-  const temporal = connected.client;
-  const receiver = await startReceiver(loadReceiverConfig(), {
-    temporal,
+  const observability = loadObservabilityConfig(env);
+  const http = loadHttpConfig(env);
+  const encryption = loadEncryptionConfig(env);
+  const receiverConfig = loadReceiverConfig(env);
+  const timings = loadWorkflowTimings(env);
+  const operator = new OperatorClient({ config: loadOperatorConfig(env), logger });
+  const connected = await connectTemporal({ temporal: temporalConfig, encryption, address });
+  const receiver = await startReceiver(receiverConfig, {
+    temporal: connected.client,
     taskQueue: temporalConfig.taskQueue,
-    timings: loadWorkflowTimings(),
+    timings,
     logger,
     observability: {
-      operator: createOperatorClient(logger).client,
+      operator,
       timeoutMs: observability.readinessTimeoutMs,
       metricsToken: observability.metricsToken,
       metrics: new RampMetrics({ logger }),
@@ -52,7 +57,4 @@ async function main(): Promise<void> {
   await connected.close();
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runMain(main);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { commandFlags, defineCommand } from './args';
+import { runMain } from './run';
 import { durationMs } from '../config/duration';
 import { parseSection } from '../config/env';
 import { loadEncryptionConfig } from '../config/encryption';
@@ -40,12 +41,13 @@ const COMMAND = defineCommand({
 
 async function main(): Promise<void> {
   const json = commandFlags(COMMAND).json === true;
-  const { RECONCILE_TIMEOUT: timeoutMs } = parseSection('reconcile', commandEnv, process.env);
-  const temporal = loadTemporalConfig();
-  const timings = loadWorkflowTimings();
+  const env = process.env;
+  const { RECONCILE_TIMEOUT: timeoutMs } = parseSection('reconcile', commandEnv, env);
+  const temporal = loadTemporalConfig(env);
+  const timings = loadWorkflowTimings(env);
   const connected = await connectTemporal({
     temporal,
-    encryption: loadEncryptionConfig(),
+    encryption: loadEncryptionConfig(env),
     address: temporalAddress(temporal),
   });
   try {
@@ -62,9 +64,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`reconcile failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
+if (require.main === module) runMain(main, { failurePrefix: 'reconcile failed: ' });

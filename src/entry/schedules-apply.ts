@@ -9,6 +9,7 @@ import { loadWorkflowTimings } from '../config/timings';
 import { applySchedules } from '../temporal/schedules';
 import { connectTemporal, temporalAddress } from '../temporal/wiring';
 import { commandFlags, defineCommand } from './args';
+import { runMain } from './run';
 
 const COMMAND = defineCommand({
   usage: 'npm run schedules:apply --',
@@ -19,12 +20,13 @@ const COMMAND = defineCommand({
 
 async function main(): Promise<void> {
   commandFlags(COMMAND);
-  const temporal = loadTemporalConfig();
-  const timings = loadWorkflowTimings();
-  const ops = loadOpsConfig();
+  const env = process.env;
+  const temporal = loadTemporalConfig(env);
+  const timings = loadWorkflowTimings(env);
+  const ops = loadOpsConfig(env);
   const connected = await connectTemporal({
     temporal,
-    encryption: loadEncryptionConfig(),
+    encryption: loadEncryptionConfig(env),
     address: temporalAddress(temporal),
   });
   try {
@@ -38,11 +40,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(
-      `schedules:apply failed: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    process.exit(1);
-  });
-}
+runMain(main, { failurePrefix: 'schedules:apply failed: ' });

@@ -5,18 +5,20 @@
 import http from 'node:http';
 import { z } from 'zod';
 import { createActivities } from '../../activities';
-import { createOperatorClient } from '../app/operator-from-config';
 import { listen } from '../app/listen';
 import { commandFlags, defineCommand } from './args';
 import { loadEncryptionConfig } from '../config/encryption';
 import { parseSection, port } from '../config/env';
 import { loadObservabilityConfig } from '../config/observability';
+import { loadOperatorConfig } from '../config/operator';
 import { loadOpsConfig } from '../config/ops';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
-import { createLogger } from '../logging';
+import { createLogger, loadLogLevel } from '../logging';
+import { OperatorClient } from '../operator/client';
 import { installRuntime } from '../temporal/runtime';
 import { applySchedules } from '../temporal/schedules';
+import { runMain } from './run';
 import { connectRampWorker, connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
 
 const COMMAND = defineCommand({
@@ -31,20 +33,21 @@ const workerEnv = z.object({ WORKER_HEALTH_PORT: port(0).optional() });
 
 async function main(): Promise<void> {
   commandFlags(COMMAND);
-  const logger = createLogger({ name: 'worker' });
-  const { WORKER_HEALTH_PORT: healthPort } = parseSection('worker', workerEnv, process.env);
-  installRuntime(loadObservabilityConfig(), { logger }); // Prometheus metrics of the worker when TEMPORAL_METRICS_BIND_ADDRESS is set
-  const temporalConfig = loadTemporalConfig();
-  const encryption = loadEncryptionConfig();
+  const env = process.env;
+  const logger = createLogger({ name: 'worker', level: loadLogLevel(env) });
+  const { WORKER_HEALTH_PORT: healthPort } = parseSection('worker', workerEnv, env);
+  installRuntime(loadObservabilityConfig(env), { logger }); // Prometheus metrics of the worker when TEMPORAL_METRICS_BIND_ADDRESS is set
+  const temporalConfig = loadTemporalConfig(env);
+  const encryption = loadEncryptionConfig(env);
   const address = requiredTemporalAddress(temporalConfig, 'worker');
-  const operator = createOperatorClient(logger);
+  const operator = new OperatorClient({ config: loadOperatorConfig(env), logger });
   const connected = await connectTemporal({ temporal: temporalConfig, encryption, address });
   const temporal = connected.client;
   const rampWorker = await connectRampWorker({
     temporal: temporalConfig,
     address,
     dataConverter: connected.dataConverter,
-    activities: createActivities({ operator: operator.client, temporal, logger, encryption }),
+    activities: createActivities({ operator, temporal, logger, encryption }),
   });
   const { worker } = rampWorker;
   logger.info({ taskQueue: temporalConfig.taskQueue, namespace: temporalConfig.namespace }, 'Worker started');
@@ -67,8 +70,8 @@ async function main(): Promise<void> {
   // Idempotent: every worker start creates or updates the gas-monitor and reconcile schedules.
   const schedules = await applySchedules(temporal, {
     taskQueue: temporalConfig.taskQueue,
-    timings: loadWorkflowTimings(),
-    ops: loadOpsConfig(),
+    timings: loadWorkflowTimings(env),
+    ops: loadOpsConfig(env),
   });
   logger.info({ schedules }, 'Schedules applied');
   await rampWorker.run(); // the SDK shuts the worker down gracefully on SIGINT/SIGTERM
@@ -77,7 +80,4 @@ async function main(): Promise<void> {
   await connected.close();
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runMain(main);
