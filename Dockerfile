@@ -25,6 +25,6 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER 1000:1000
 # /healthz of whichever service runs here (HEALTHCHECK_URL; the worker serves it on WORKER_HEALTH_PORT).
-HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/src/services/healthcheck.js"]
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/src/entry/healthcheck.js"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "dist/src/worker.js"]
+CMD ["node", "dist/src/entry/worker.js"]

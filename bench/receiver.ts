@@ -5,12 +5,12 @@
  * process's memory. No worker runs: the measure is the receiver's hand-off (signal-with-start) before its 200.
  */
 import https from 'node:https';
-import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
 import { loadReceiverConfig } from '../src/config/receiver';
 import { loadWorkflowTimings } from '../src/config/timings';
 import { startDevServer } from '../src/temporal/dev-server';
 import { ensureTemporalCli } from '../src/temporal/install-cli';
+import { connectTemporal } from '../src/temporal/wiring';
 import { startReceiver } from '../src/webhooks/receiver';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 1000);
@@ -34,10 +34,10 @@ function percentile(sorted: number[], share: number): number {
 }
 
 async function main(): Promise<void> {
-  const cli = await ensureTemporalCli({ log: () => undefined });
+  const cli = await ensureTemporalCli({ log: () => undefined, env: process.env });
   const server = await startDevServer({ cliPath: cli.path, namespace: 'bench', uiPort: null });
-  const connection = await Connection.connect({ address: server.address });
-  const temporal = new Client({ connection, namespace: 'bench' });
+  const connected = await connectTemporal({ temporal: { namespace: 'bench', connection: {} }, address: server.address });
+  const temporal = connected.client;
   const receiver = await startReceiver(loadReceiverConfig({ RECEIVER_PORT: '0' }), {
     temporal,
     taskQueue: 'bench-no-worker',
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   } finally {
     await receiver.close();
     agent.destroy();
-    await connection.close();
+    await connected.close();
     await server.stop();
   }
 }

@@ -53,27 +53,31 @@ export function secretRedactPaths(keys: readonly string[] = SECRET_KEYS, depth =
 
 // ---------------------------------------------------------------------------------------------- logger
 
+export type LoggerLevel = Level | 'silent';
+
 export interface LoggerOptions {
-  /** Defaults to LOG_LEVEL from the environment, then `info`. */
-  level?: Level | 'silent';
+  /** Entry points pass loadLogLevel(env); `info` when neither this nor `env` is given. */
+  level?: LoggerLevel;
   /** Where lines go (tests pass a stream to capture them); stdout by default. */
   destination?: DestinationStream;
   name?: string;
   /** Bindings added to every line. */
   base?: Record<string, unknown>;
+  /** An environment to read LOG_LEVEL from when `level` is not given (never process.env by itself). */
   env?: Record<string, string | undefined>;
 }
 
 const LEVELS: readonly string[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function levelFromEnv(env: Record<string, string | undefined>): Level | 'silent' {
+/** LOG_LEVEL, case-insensitive; `info` when unset or not a level. */
+export function loadLogLevel(env: Record<string, string | undefined>): LoggerLevel {
   const fromEnv = env.LOG_LEVEL?.trim().toLowerCase();
-  if (fromEnv && LEVELS.includes(fromEnv)) return fromEnv as Level | 'silent';
+  if (fromEnv && LEVELS.includes(fromEnv)) return fromEnv as LoggerLevel;
   return 'info';
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const level = options.level ?? levelFromEnv(options.env ?? process.env);
+  const level = options.level ?? loadLogLevel(options.env ?? {});
   const pinoOptions: pino.LoggerOptions = {
     level,
     redact: { paths: secretRedactPaths(), censor: REDACTED },

@@ -1,9 +1,10 @@
 /**
  * startSandbox(): the sandbox operator on a real HTTP port (0 = ephemeral), bound to 127.0.0.1 by default.
- * Configuration comes from the environment (loadSandboxConfig) with `overrides` on top.
+ * Configuration is `base` (an entry point passes loadSandboxConfig(env); the defaults otherwise) with the other
+ * fields on top. It never reads the environment itself.
  */
 import { listen } from '../app/listen';
-import { loadHttpConfig } from '../config/http';
+import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import { createHttpServer } from '../http/server';
 import { loadSandboxConfig, validateSandboxConfig, type SandboxConfig } from '../config/sandbox';
 import type { FaultsConfigInput } from './faults-schema';
@@ -17,6 +18,10 @@ import type { FaultsConfig } from './faults-schema';
 import { loadSnapshot, restoreState, saveSnapshot, snapshotState } from './persistence';
 
 export interface SandboxOverrides extends Partial<Omit<SandboxConfig, 'faults'>> {
+  /** The configuration the overrides apply to; loadSandboxConfig({}) (every default) when absent. */
+  base?: SandboxConfig;
+  /** Header, request and keep-alive limits (HTTP_* settings); the defaults when absent. */
+  timeouts?: HttpServerTimeouts;
   faults?: FaultsConfigInput;
   /** Keep wallets, recipients, the account step, orders and transactions in this JSON file across restarts. */
   stateFile?: string;
@@ -43,8 +48,7 @@ export interface RunningSandbox {
 }
 
 export async function startSandbox(overrides: SandboxOverrides = {}): Promise<RunningSandbox> {
-  const base = loadSandboxConfig(process.env);
-  const { stateFile, ...configOverrides } = overrides;
+  const { stateFile, base = loadSandboxConfig({}), timeouts, ...configOverrides } = overrides;
   const config = validateSandboxConfig({
     ...base,
     ...configOverrides,
@@ -54,7 +58,7 @@ export async function startSandbox(overrides: SandboxOverrides = {}): Promise<Ru
   const persistence = stateFile ? persistState(core, stateFile) : undefined;
   const app = createSandboxApp(core);
   // The same header, request and keep-alive limits as our own servers (HTTP_* settings).
-  const server = createHttpServer(app, loadHttpConfig(process.env).timeouts);
+  const server = createHttpServer(app, timeouts ?? loadHttpConfig({}).timeouts);
 
   const listening = await listen(server, config.port, config.host, 'http');
   const { url, port } = listening;

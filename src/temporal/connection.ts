@@ -7,16 +7,16 @@ import type { TemporalConfig } from '../config/temporal';
  * (TLS with files already read, API key, gRPC metadata), at the given address (the dev server's when we run one).
  */
 export function connectionOptions(
-  config: TemporalConfig,
+  config: Pick<TemporalConfig, 'connection'>,
   address: string,
 ): ConnectionOptions & NativeConnectionOptions {
   return { ...config.connection, address };
 }
 
-export function connectClient(config: TemporalConfig, address: string): Promise<Connection> {
+export function connectClient(config: Pick<TemporalConfig, 'connection'>, address: string): Promise<Connection> {
   return Connection.connect({ ...connectionOptions(config, address), connectTimeout: '10s' });
 }
 
-export function connectWorker(config: TemporalConfig, address: string): Promise<NativeConnection> {
+export function connectWorker(config: Pick<TemporalConfig, 'connection'>, address: string): Promise<NativeConnection> {
   return NativeConnection.connect(connectionOptions(config, address));
 }

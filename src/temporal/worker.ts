@@ -15,7 +15,7 @@ export const WORKFLOWS_PATH = path.resolve(
   COMPILED ? 'index.js' : 'index.ts',
 );
 
-/** Written by `npm run build` (src/temporal/bundle-workflows.ts) at the root of dist/. */
+/** Written by `npm run build` (src/entry/bundle-workflows.ts) at the root of dist/. */
 export const PREBUILT_BUNDLE_PATH = path.resolve(__dirname, '..', '..', 'workflow-bundle.js');
 
 /**

@@ -464,26 +464,26 @@ export class ChaosStack {
     // not restarted.
     const sandbox = node(
       'sandbox',
-      'src/sandbox/main.ts',
+      'src/entry/sandbox.ts',
       (child) =>
         waitUntil('the sandbox to answer', () => httpOk(`${endpoints.sandboxUrl}/sandbox/v1`), child),
       false,
     );
-    const worker = node('worker', 'src/worker.ts', (child, since) =>
+    const worker = node('worker', 'src/entry/worker.ts', (child, since) =>
       waitUntil(
         '"Worker started"',
         () => Promise.resolve(child.logText(since).includes('"msg":"Worker started"')),
         child,
       ),
     );
-    const receiver = node('receiver', 'src/services/receiver.ts', (child) =>
+    const receiver = node('receiver', 'src/entry/receiver.ts', (child) =>
       waitUntil(
         'the receiver to answer',
         () => httpsOk(`${endpoints.receiverUrl}/healthz`, certificate.cert),
         child,
       ),
     );
-    const api = node('api', 'src/services/api.ts', (child) =>
+    const api = node('api', 'src/entry/api.ts', (child) =>
       waitUntil('the API to answer', () => httpOk(`${endpoints.apiUrl}/healthz`), child),
     );
 

@@ -306,12 +306,12 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
       SANDBOX_LOG_LEVEL: 'error',
       LOG_LEVEL: 'info',
     };
-    sandbox = node('sandbox', 'src/sandbox/main.js', ['--port', String(ports.sandbox)]);
+    sandbox = node('sandbox', 'src/entry/sandbox.js', ['--port', String(ports.sandbox)]);
     await sandbox.waitForOutput(/listening on/, 30_000);
-    receiver = node('receiver', 'src/services/receiver.js');
-    api = node('api', 'src/services/api.js');
-    workerA = node('worker-a', 'src/worker.js', [], { WORKER_HEALTH_PORT: String(ports.healthA) });
-    workerB = node('worker-b', 'src/worker.js', [], { WORKER_HEALTH_PORT: String(ports.healthB) });
+    receiver = node('receiver', 'src/entry/receiver.js');
+    api = node('api', 'src/entry/api.js');
+    workerA = node('worker-a', 'src/entry/worker.js', [], { WORKER_HEALTH_PORT: String(ports.healthA) });
+    workerB = node('worker-b', 'src/entry/worker.js', [], { WORKER_HEALTH_PORT: String(ports.healthB) });
     await Promise.all([
       waitForHttp200(`https://127.0.0.1:${ports.receiver}/healthz`, receiver, 60_000),
       waitForHttp200(`http://127.0.0.1:${ports.api}/healthz`, api, 60_000),
@@ -354,7 +354,7 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
   });
 
   test('the npm start story completes while one worker is SIGKILLed mid-story', async () => {
-    const demo = node('demo', 'src/commands/demo.js', ['--sandbox-url', `http://127.0.0.1:${ports.sandbox}`]);
+    const demo = node('demo', 'src/entry/demo.js', ['--sandbox-url', `http://127.0.0.1:${ports.sandbox}`]);
     // Kill worker A once the first off-ramp is under way: its tasks, sticky workflows and activities move to B.
     await demo.waitForOutput(/== 5\. demo-alice sells/, 180_000);
     const killed = await workerA.stop('SIGKILL');

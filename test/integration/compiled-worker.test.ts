@@ -1,5 +1,5 @@
 /**
- * The compiled build as production runs it: `npm run build`, then `node dist/src/worker.js` (plain node, no tsx)
+ * The compiled build as production runs it: `npm run build`, then `node dist/src/entry/worker.js` (plain node, no tsx)
  * with the workflow bundle made at build time, against the run's Temporal server and a sandbox operator. A
  * reconciliation runs on it to its end, after an account setup through the typed client.
  */
@@ -18,7 +18,7 @@ import { EMAIL, PASSCODE, startTestSandbox } from './client-backend/helpers';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-describe('the compiled worker (node dist/src/worker.js)', () => {
+describe('the compiled worker (node dist/src/entry/worker.js)', () => {
   let sandbox: RunningSandbox;
   let worker: Proc;
   const taskQueue = `compiled-${randomUUID()}`;
@@ -31,7 +31,7 @@ describe('the compiled worker (node dist/src/worker.js)', () => {
     expect(existsSync(path.join(ROOT, 'dist', 'workflow-bundle.js'))).toBe(true);
     sandbox = await startTestSandbox();
     const { address, namespace } = testServer();
-    worker = new Proc('compiled-worker', process.execPath, [path.join(ROOT, 'dist', 'src', 'worker.js')], {
+    worker = new Proc('compiled-worker', process.execPath, [path.join(ROOT, 'dist', 'src', 'entry', 'worker.js')], {
       cwd: ROOT,
       logFile: path.join(mkdtempSync(path.join(os.tmpdir(), 'compiled-worker-')), 'worker.log'),
       env: {

@@ -51,7 +51,7 @@ describe('npm start -- --once', () => {
     };
     const { code, output } = await run(
       path.join(ROOT, 'node_modules', '.bin', 'tsx'),
-      ['src/main.ts', '--once'],
+      ['src/entry/start.ts', '--once'],
       env,
       240_000,
     );

@@ -15,7 +15,7 @@ export const TEST_NAMESPACE = 'ramp-orchestrator-test';
 
 export default async function globalSetup(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  const cli = await ensureTemporalCli({ log });
+  const cli = await ensureTemporalCli({ log, env: process.env });
   const server = await startDevServer({
     cliPath: cli.path,
     namespace: TEST_NAMESPACE,

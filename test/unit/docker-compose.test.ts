@@ -124,7 +124,7 @@ describe('docker-compose.yml', () => {
     expect(new Set(ours.map((service) => service.image)).size).toBe(1);
     expect(ours.filter((service) => service.build !== undefined)).toHaveLength(1);
     for (const service of ours) {
-      expect(service.healthcheck?.test).toEqual(['CMD', 'node', 'dist/src/services/healthcheck.js']);
+      expect(service.healthcheck?.test).toEqual(['CMD', 'node', 'dist/src/entry/healthcheck.js']);
       expect(service.environment?.HEALTHCHECK_URL).toMatch(/^https?:\/\/127\.0\.0\.1:\d+\/healthz$/);
       expect(service.depends_on?.['temporal-namespace']?.condition).toBe('service_completed_successfully');
     }
@@ -157,12 +157,12 @@ describe('docker-compose.yml', () => {
     // What each service's entry point loads on top of the Temporal and operator settings.
     const extraConfig: Record<string, (env: Record<string, string>) => unknown> = {
       // The worker's account-setup activity registers the receiver's URLs, so it needs the receiver settings too.
-      'dist/src/worker.js': (resolved) => loadReceiverConfig(resolved),
-      'dist/src/services/receiver.js': (resolved) => [
+      'dist/src/entry/worker.js': (resolved) => loadReceiverConfig(resolved),
+      'dist/src/entry/receiver.js': (resolved) => [
         loadReceiverConfig(resolved),
         requireMetricsToken(resolved),
       ],
-      'dist/src/services/api.js': (resolved) => [loadApiConfig(resolved), requireMetricsToken(resolved)],
+      'dist/src/entry/api.js': (resolved) => [loadApiConfig(resolved), requireMetricsToken(resolved)],
     };
     const ours = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
     expect(ours.length).toBeGreaterThan(0);

@@ -2,12 +2,14 @@
  * `npm run schedules:apply`: creates or updates the operations schedules (gas-monitor, reconcile) with the
  * intervals of GAS_MONITOR_INTERVAL and RECONCILE_INTERVAL. Safe to run any number of times.
  */
+import { loadEncryptionConfig } from '../config/encryption';
 import { loadOpsConfig } from '../config/ops';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
-import { RampClient } from '../client/ramp-client';
 import { applySchedules } from '../temporal/schedules';
+import { connectTemporal, temporalAddress } from '../temporal/wiring';
 import { commandFlags, defineCommand } from './args';
+import { runMain } from './run';
 
 const COMMAND = defineCommand({
   usage: 'npm run schedules:apply --',
@@ -18,27 +20,24 @@ const COMMAND = defineCommand({
 
 async function main(): Promise<void> {
   commandFlags(COMMAND);
-  const client = await RampClient.connect();
+  const env = process.env;
+  const temporal = loadTemporalConfig(env);
+  const timings = loadWorkflowTimings(env);
+  const ops = loadOpsConfig(env);
+  const connected = await connectTemporal({
+    temporal,
+    encryption: loadEncryptionConfig(env),
+    address: temporalAddress(temporal),
+  });
   try {
-    const applied = await applySchedules(client.temporal, {
-      taskQueue: loadTemporalConfig().taskQueue,
-      timings: loadWorkflowTimings(),
-      ops: loadOpsConfig(),
-    });
+    const applied = await applySchedules(connected.client, { taskQueue: temporal.taskQueue, timings, ops });
     for (const entry of applied)
       process.stdout.write(
         `${entry.action.padEnd(8)} schedule ${entry.scheduleId} (every ${entry.intervalMs} ms)\n`,
       );
   } finally {
-    await client.close();
+    await connected.close();
   }
 }
 
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(
-      `schedules:apply failed: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    process.exit(1);
-  });
-}
+runMain(main, { failurePrefix: 'schedules:apply failed: ' });

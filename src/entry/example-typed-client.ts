@@ -3,6 +3,7 @@
  * another terminal: `npm run example:client`.
  */
 import { RampClient } from '../client/ramp-client';
+import { runMain } from './run';
 
 async function main(): Promise<void> {
   const ramp = await RampClient.connect(); // TEMPORAL_ADDRESS, or the local dev server
@@ -10,8 +11,16 @@ async function main(): Promise<void> {
     const wallet = await ramp.ensureDepositWallet('example-user-1');
     console.log('Deposit addresses of example-user-1:', wallet.addresses);
 
-    const quote = await ramp.quote({ direction: 'off-ramp', coinFrom: 'USDT', chainFrom: 'TRX', coinTo: 'MXN', amountFrom: '250' });
-    console.log(`250 USDT -> ${quote.targetAmount} MXN until ${quote.expiresAt} (valid now: ${ramp.isQuoteValid(quote)})`);
+    const quote = await ramp.quote({
+      direction: 'off-ramp',
+      coinFrom: 'USDT',
+      chainFrom: 'TRX',
+      coinTo: 'MXN',
+      amountFrom: '250',
+    });
+    console.log(
+      `250 USDT -> ${quote.targetAmount} MXN until ${quote.expiresAt} (valid now: ${ramp.isQuoteValid(quote)})`,
+    );
 
     const processes = await ramp.listProcesses({ endUserId: 'example-user-1' });
     console.log(`example-user-1 has ${processes.length} ramp process(es)`);
@@ -20,7 +29,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runMain(main);

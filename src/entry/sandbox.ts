@@ -3,10 +3,12 @@
  * Prints its URL, the login e-mail (and the passcode when it is the public default) and the simulation
  * endpoints.
  */
-import { commandFlags, defineCommand } from '../commands/args';
+import { commandFlags, defineCommand } from './args';
+import { runMain } from './run';
+import { loadHttpConfig } from '../config/http';
 import { loadSandboxConfig } from '../config/sandbox';
-import { SIMULATION_ENDPOINTS } from './routes/simulation';
-import { startSandbox } from './server';
+import { SIMULATION_ENDPOINTS } from '../sandbox/routes/simulation';
+import { startSandbox } from '../sandbox/server';
 
 const COMMAND = defineCommand({
   usage: 'npm run sandbox --',
@@ -31,11 +33,13 @@ function portFlag(value: string | undefined): number | undefined {
 }
 
 async function main(): Promise<void> {
-  const config = loadSandboxConfig(process.env);
+  const env = process.env;
+  const config = loadSandboxConfig(env);
+  const { timeouts } = loadHttpConfig(env);
   const port = portFlag(commandFlags(COMMAND).port);
-  const sandbox = await startSandbox(port === undefined ? {} : { port });
+  const sandbox = await startSandbox({ base: config, timeouts, ...(port === undefined ? {} : { port }) });
   const passcode =
-    process.env.SANDBOX_PASSCODE === undefined
+    env.SANDBOX_PASSCODE === undefined
       ? `${config.passcode} (default; set SANDBOX_PASSCODE to change it)`
       : '(from SANDBOX_PASSCODE)';
   const lines = [
@@ -71,7 +75,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(1);
-});
+runMain(main);

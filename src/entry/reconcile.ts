@@ -4,12 +4,14 @@
  * the wait. Exit code 0 when there are no findings, 2 when there are.
  */
 import { z } from 'zod';
-import { RampClient } from '../client/ramp-client';
 import { commandFlags, defineCommand } from './args';
+import { runMain } from './run';
 import { durationMs } from '../config/duration';
 import { parseSection } from '../config/env';
+import { loadEncryptionConfig } from '../config/encryption';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
+import { connectTemporal, temporalAddress } from '../temporal/wiring';
 import { findingsTable, type ReconcileResult } from '../../workflows/ops-types';
 import type { reconcileWorkflow } from '../../workflows/reconcile';
 
@@ -39,25 +41,27 @@ const COMMAND = defineCommand({
 
 async function main(): Promise<void> {
   const json = commandFlags(COMMAND).json === true;
-  const { RECONCILE_TIMEOUT: timeoutMs } = parseSection('reconcile', commandEnv, process.env);
-  const client = await RampClient.connect();
+  const env = process.env;
+  const { RECONCILE_TIMEOUT: timeoutMs } = parseSection('reconcile', commandEnv, env);
+  const temporal = loadTemporalConfig(env);
+  const timings = loadWorkflowTimings(env);
+  const connected = await connectTemporal({
+    temporal,
+    encryption: loadEncryptionConfig(env),
+    address: temporalAddress(temporal),
+  });
   try {
-    const result = await client.temporal.workflow.execute<typeof reconcileWorkflow>('reconcileWorkflow', {
+    const result = await connected.client.workflow.execute<typeof reconcileWorkflow>('reconcileWorkflow', {
       workflowId: `ops/reconcile-manual-${new Date().toISOString()}`,
-      taskQueue: loadTemporalConfig().taskQueue,
-      args: [{ timings: loadWorkflowTimings() }],
+      taskQueue: temporal.taskQueue,
+      args: [{ timings }],
       workflowExecutionTimeout: timeoutMs,
     });
     process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${formatReconcile(result)}\n`);
     if (result.findings.length > 0) process.exitCode = 2;
   } finally {
-    await client.close();
+    await connected.close();
   }
 }
 
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`reconcile failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
+if (require.main === module) runMain(main, { failurePrefix: 'reconcile failed: ' });

@@ -8,53 +8,38 @@
  *   status 0 only if every scenario ended as expected.
  */
 import path from 'node:path';
-import { Client } from '@temporalio/client';
-import { createActivities } from '../activities';
-import { startApiServer } from './api/server';
-import { plannedWebUi, useTemporalServer } from './app/temporal-server';
-import { createOperatorClient } from './app/operator-from-config';
-import { RampClient } from './client/ramp-client';
-import { DEV_API_KEY, loadApiConfig } from './config/api';
-import { commandFlags, defineCommand } from './commands/args';
-import { loadDemoConfig } from './config/demo';
-import { loadOpsConfig } from './config/ops';
-import { loadRampActivityConfig } from './config/ramps';
-import { isSandboxMode, loadReceiverConfig } from './config/receiver';
-import { loadSandboxConfig } from './config/sandbox';
-import { loadEncryptionConfig } from './config/encryption';
-import { loadHttpConfig } from './config/http';
-import { loadObservabilityConfig } from './config/observability';
-import { loadTemporalConfig } from './config/temporal';
-import { loadWorkflowTimings } from './config/timings';
-import { formatSummary, runDemo } from './demo/demo';
-import { createLogger } from './logging';
-import { RampMetrics } from './observability/metrics';
-import { startSandbox } from './sandbox/server';
-import { untilStopSignal } from './services/until-stop-signal';
-import { devServerCodecArgs, startCodecServer } from './temporal/codec-server';
-import { dataConverterFromConfig } from './temporal/data-converter';
-import { installRuntime } from './temporal/runtime';
-import { connectClient, connectWorker } from './temporal/connection';
-import { applySchedules } from './temporal/schedules';
-import { createRampWorker } from './temporal/worker';
-import { startReceiver } from './webhooks/receiver';
-import { withTemporalDeadline } from './http/errors';
+import { createActivities } from '../../activities';
+import { startApiServer } from '../api/server';
+import { plannedWebUi, useTemporalServer } from '../temporal/temporal-server';
+import { RampClient } from '../client/ramp-client';
+import { DEV_API_KEY, loadApiConfig } from '../config/api';
+import { commandFlags, defineCommand } from './args';
+import { loadDemoConfig } from '../config/demo';
+import { loadOpsConfig } from '../config/ops';
+import { loadRampActivityConfig } from '../config/ramps';
+import { isSandboxMode, loadReceiverConfig } from '../config/receiver';
+import { loadSandboxConfig } from '../config/sandbox';
+import { loadEncryptionConfig } from '../config/encryption';
+import { loadHttpConfig } from '../config/http';
+import { loadObservabilityConfig } from '../config/observability';
+import { loadOperatorConfig } from '../config/operator';
+import { loadTemporalConfig } from '../config/temporal';
+import { loadWorkflowTimings } from '../config/timings';
+import { formatSummary, runDemo } from '../demo/demo';
+import { createLogger, loadLogLevel } from '../logging';
+import { OperatorClient } from '../operator/client';
+import { RampMetrics } from '../observability/metrics';
+import { startSandbox } from '../sandbox/server';
+import { startEnvironment } from './environment';
+import { runMain, untilStopSignal } from './run';
+import { devServerCodecArgs, startCodecServer } from '../temporal/codec-server';
+import { installRuntime } from '../temporal/runtime';
+import { applySchedules } from '../temporal/schedules';
+import { connectRampWorker, connectTemporal } from '../temporal/wiring';
+import { startReceiver } from '../webhooks/receiver';
+import { withTemporalDeadline } from '../http/errors';
 
 type Stopper = () => Promise<void>;
-
-/**
- * Demo defaults, applied only when we run against our own sandbox and only where the environment is silent:
- * the sandbox runs 20 times faster than real chains, and a sweep that has not started 10 s after its deposit
- * confirmed counts as stuck, so the whole story takes about a minute. The demo's waits follow the step deadline
- * (src/config/demo.ts).
- */
-const SANDBOX_DEMO_DEFAULTS: Record<string, string> = {
-  SANDBOX_TIME_SCALE: '0.05',
-  RAMP_STEP_DEADLINE: '10s',
-  RAMP_POLL_INITIAL: '1s',
-  RAMP_POLL_MAXIMUM: '5s',
-  SANDBOX_LOG_LEVEL: 'error',
-};
 
 const COMMAND = defineCommand({
   usage: 'npm start --',
@@ -74,14 +59,11 @@ const COMMAND = defineCommand({
 async function main(): Promise<number> {
   const once = commandFlags(COMMAND).once === true;
   const say = (line: string) => process.stdout.write(`${line}\n`);
-  const sandboxMode = isSandboxMode();
-  if (sandboxMode) {
-    for (const [name, value] of Object.entries(SANDBOX_DEMO_DEFAULTS)) process.env[name] ??= value;
-  }
-  // Start-up and demo progress go to stdout as plain lines; the logger carries warnings, errors and alerts.
-  process.env.LOG_LEVEL ??= 'warn';
-  const logger = createLogger({ name: 'ramp-orchestrator' });
-  const observability = loadObservabilityConfig();
+  const sandboxMode = isSandboxMode(process.env);
+  // Demo defaults and a quieter logger, below what the environment sets (src/entry/environment.ts).
+  const env = startEnvironment(process.env);
+  const logger = createLogger({ name: 'ramp-orchestrator', level: loadLogLevel(env) });
+  const observability = loadObservabilityConfig(env);
   // We stop the worker ourselves, in order, on Ctrl-C.
   installRuntime(observability, { shutdownSignals: [], logger });
 
@@ -98,18 +80,17 @@ async function main(): Promise<number> {
   };
 
   try {
-    const temporalConfig = loadTemporalConfig();
-    const timings = loadWorkflowTimings();
+    const temporalConfig = loadTemporalConfig(env);
+    const timings = loadWorkflowTimings(env);
     // Read before anything starts, so a contradictory pair of settings stops the run at once.
-    const demoConfig = sandboxMode ? loadDemoConfig() : undefined;
-    const loadedReceiverConfig = loadReceiverConfig();
-    const encryption = loadEncryptionConfig();
-    const dataConverter = dataConverterFromConfig(encryption);
-    const http = loadHttpConfig();
+    const demoConfig = sandboxMode ? loadDemoConfig(env) : undefined;
+    const loadedReceiverConfig = loadReceiverConfig(env);
+    const encryption = loadEncryptionConfig(env);
+    const http = loadHttpConfig(env);
     // Fixed before either starts: the codec server must allow the origin of the Web UI actually served.
     const webUi = await plannedWebUi(temporalConfig);
     let codecArgs: string[] = [];
-    if (dataConverter) {
+    if (encryption.keys.length > 0) {
       // Started before the dev server so its Web UI can be pointed at the codec endpoint.
       const codec = await startCodecServer(encryption, { logger, webUi, timeouts: http.timeouts });
       stoppers.push(() => codec.close());
@@ -118,14 +99,16 @@ async function main(): Promise<number> {
         `[codec] payloads are encrypted (key ${encryption.keys[0]!.id}); codec server for the Web UI at ${codec.endpoint}`,
       );
     }
-    const server = await useTemporalServer(temporalConfig, say, codecArgs, webUi);
+    const server = await useTemporalServer(temporalConfig, say, codecArgs, webUi, env);
     stoppers.push(() => server.stop());
 
     let operatorOverrides: Record<string, string> = {};
     let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
     if (sandboxMode) {
-      const sandboxConfig = loadSandboxConfig();
+      const sandboxConfig = loadSandboxConfig(env);
       sandbox = await startSandbox({
+        base: sandboxConfig,
+        timeouts: http.timeouts,
         stateFile: path.join(temporalConfig.devServer.dataDir, 'sandbox-state.json'),
       });
       const started = sandbox;
@@ -139,29 +122,30 @@ async function main(): Promise<number> {
         `[sandbox] sandbox operator on ${sandbox.url} (simulation endpoints: ${sandbox.url}/sandbox/v1; time scale ${sandbox.config.timeScale})`,
       );
     }
-    const operator = createOperatorClient(logger, operatorOverrides);
-    say(`[operator] ${operator.config.baseUrl}`);
+    const operatorConfig = loadOperatorConfig({ ...env, ...operatorOverrides });
+    const operator = new OperatorClient({ config: operatorConfig, logger });
+    say(`[operator] ${operatorConfig.baseUrl}`);
 
-    const clientConnection = await connectClient(temporalConfig, server.address);
-    stoppers.push(() => clientConnection.close());
-    const temporal = new Client({
-      connection: clientConnection,
-      namespace: temporalConfig.namespace,
-      ...(dataConverter ? { dataConverter } : {}),
+    const connected = await connectTemporal({
+      temporal: temporalConfig,
+      encryption,
+      address: server.address,
     });
+    stoppers.push(() => connected.close());
+    const temporal = connected.client;
 
     const ramp = new RampClient({
-      connection: clientConnection,
+      connection: connected.connection,
       namespace: temporalConfig.namespace,
       taskQueue: temporalConfig.taskQueue,
       timings,
-      ...(dataConverter ? { dataConverter, encryption } : {}),
+      ...(connected.dataConverter ? { dataConverter: connected.dataConverter, encryption } : {}),
     });
     const openAlerts = async () =>
       (await withTemporalDeadline(http.temporalTimeoutMs, () => ramp.listAlerts(), temporal)).open.length;
     const health = {
       temporal,
-      operator: operator.client,
+      operator,
       timeoutMs: observability.readinessTimeoutMs,
       metricsToken: observability.metricsToken,
       logger,
@@ -188,38 +172,32 @@ async function main(): Promise<number> {
       : loadedReceiverConfig;
     say(`[receiver] webhooks over HTTPS on ${receiver.url} (paths carry the secret segments; never logged)`);
 
-    const workerConnection = await connectWorker(temporalConfig, server.address);
-    stoppers.push(() => workerConnection.close());
-    const worker = await createRampWorker({
-      connection: workerConnection,
-      namespace: temporalConfig.namespace,
-      taskQueue: temporalConfig.taskQueue,
-      ...(dataConverter ? { dataConverter } : {}),
+    const worker = await connectRampWorker({
+      temporal: temporalConfig,
+      address: server.address,
+      dataConverter: connected.dataConverter,
       activities: createActivities({
-        operator: operator.client,
+        operator,
         temporal,
         logger,
         receiver: receiverConfig,
-        ramps: loadRampActivityConfig(),
+        ramps: loadRampActivityConfig(env),
         encryption,
       }),
     });
-    const workerRun = worker.run();
-    stoppers.push(async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await workerRun;
-    });
+    stoppers.push(() => worker.stop());
+    void worker.run();
     say(`[worker] running on task queue ${temporalConfig.taskQueue} (namespace ${temporalConfig.namespace})`);
     for (const schedule of await applySchedules(temporal, {
       taskQueue: temporalConfig.taskQueue,
       timings,
-      ops: loadOpsConfig(),
+      ops: loadOpsConfig(env),
     })) {
       say(`[schedules] ${schedule.scheduleId} ${schedule.action} (every ${schedule.intervalMs / 1000} s)`);
     }
 
     const api = await startApiServer({
-      config: loadApiConfig(),
+      config: loadApiConfig(env),
       ramp,
       logger,
       health: { ...health, metrics: new RampMetrics({ ...metricsOptions, temporal }) },
@@ -227,7 +205,7 @@ async function main(): Promise<number> {
     });
     stoppers.push(() => api.close());
     // The dev key is public (sandbox mode only); a configured API_KEY is never printed.
-    const keyHint = process.env.API_KEY ? '<API_KEY>' : `${DEV_API_KEY} (dev key; set API_KEY to change it)`;
+    const keyHint = env.API_KEY ? '<API_KEY>' : `${DEV_API_KEY} (dev key; set API_KEY to change it)`;
     say(
       `[api] HTTP API on ${api.url} (Authorization: Bearer ${keyHint}); /healthz, /readyz and /metrics on it and the receiver`,
     );
@@ -237,13 +215,13 @@ async function main(): Promise<number> {
     if (uiLink) say(`[temporal] Web UI: ${uiLink}`);
 
     let exitCode = 0;
-    if (sandbox) {
+    if (sandbox && demoConfig) {
       const results = await runDemo({
         ramp,
         sandboxUrl: sandbox.url,
         sandboxConfig: sandbox.config,
         say,
-        scenarioTimeoutMs: (demoConfig ?? loadDemoConfig()).scenarioTimeoutMs,
+        scenarioTimeoutMs: demoConfig.scenarioTimeoutMs,
       });
       say(`\n== Summary\n${formatSummary(results)}`);
       if (uiLink) say(`\nEvery process is in the Web UI: ${uiLink}`);
@@ -268,10 +246,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runMain(main, { exitWhenDone: true });

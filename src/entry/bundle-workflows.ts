@@ -4,7 +4,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { PREBUILT_BUNDLE_PATH, WORKFLOWS_PATH } from './worker';
+import { PREBUILT_BUNDLE_PATH, WORKFLOWS_PATH } from '../temporal/worker';
+import { runMain } from './run';
 
 async function main(): Promise<void> {
   const { code } = await bundleWorkflowCode({
@@ -15,7 +16,4 @@ async function main(): Promise<void> {
   process.stdout.write(`workflow bundle: ${PREBUILT_BUNDLE_PATH} (${Math.round(code.length / 1024)} kB)\n`);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`workflow bundle failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+runMain(main, { failurePrefix: 'workflow bundle failed: ' });

@@ -10,6 +10,7 @@ import { loadDemoConfig } from '../config/demo';
 import { loadSandboxConfig } from '../config/sandbox';
 import { formatSummary, runDemo } from '../demo/demo';
 import { commandFlags, defineCommand } from './args';
+import { runMain } from './run';
 
 const COMMAND = defineCommand({
   usage: 'npm run demo --',
@@ -31,14 +32,16 @@ const COMMAND = defineCommand({
 async function main(): Promise<number> {
   const sandboxUrl = commandFlags(COMMAND)['sandbox-url'];
   if (!sandboxUrl) throw new Error('--sandbox-url is required');
-  const { scenarioTimeoutMs } = loadDemoConfig();
+  const env = process.env;
+  const { scenarioTimeoutMs } = loadDemoConfig(env);
+  const sandboxConfig = loadSandboxConfig(env);
   const say = (line: string) => process.stdout.write(`${line}\n`);
-  const ramp = await RampClient.connect();
+  const ramp = await RampClient.connect({ env });
   try {
     const results = await runDemo({
       ramp,
       sandboxUrl: sandboxUrl.replace(/\/+$/, ''),
-      sandboxConfig: loadSandboxConfig(process.env),
+      sandboxConfig,
       say,
       scenarioTimeoutMs,
     });
@@ -49,14 +52,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (require.main === module) {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runMain(main, { failurePrefix: 'demo failed: ' });

@@ -1,0 +1,56 @@
+/** `npm run api`: the HTTP API alone, for deployments (docker-compose runs it). It connects to TEMPORAL_ADDRESS. */
+import { startApiServer } from '../api/server';
+import { RampClient } from '../client/ramp-client';
+import { loadApiConfig } from '../config/api';
+import { loadHttpConfig } from '../config/http';
+import { loadObservabilityConfig } from '../config/observability';
+import { loadTemporalConfig } from '../config/temporal';
+import { createLogger, loadLogLevel } from '../logging';
+import { RampMetrics } from '../observability/metrics';
+import { requiredTemporalAddress } from '../temporal/wiring';
+import { commandFlags, defineCommand } from './args';
+import { runMain, untilStopSignal } from './run';
+
+const COMMAND = defineCommand({
+  usage: 'node dist/src/entry/api.js',
+  summary:
+    'Serves the HTTP API (API_HOST, API_PORT, API_KEY) against TEMPORAL_ADDRESS until SIGINT or SIGTERM.',
+  flags: {},
+});
+
+async function main(): Promise<void> {
+  commandFlags(COMMAND);
+  const env = process.env;
+  requiredTemporalAddress(loadTemporalConfig(env), 'API');
+  const logger = createLogger({ name: 'ramp-api', level: loadLogLevel(env) });
+  const config = loadApiConfig(env);
+  const http = loadHttpConfig(env);
+  const observability = loadObservabilityConfig(env);
+  const ramp = await RampClient.connect({ env });
+  try {
+    // /readyz checks Temporal; /metrics counts the processes.
+    const api = await startApiServer({
+      config,
+      ramp,
+      logger,
+      http,
+      health: {
+        temporal: ramp.temporal,
+        metrics: new RampMetrics({
+          temporal: ramp.temporal,
+          logger,
+          timeoutMs: http.temporalTimeoutMs,
+          cacheTtlMs: observability.metricsCacheTtlMs,
+        }),
+        metricsToken: observability.metricsToken,
+        timeoutMs: observability.readinessTimeoutMs,
+      },
+    });
+    await untilStopSignal();
+    await api.close();
+  } finally {
+    await ramp.close();
+  }
+}
+
+runMain(main);
