@@ -1,15 +1,19 @@
 /**
- * The operations schedules (issue 6), created or updated idempotently: `gas-monitor` (every GAS_MONITOR_INTERVAL)
+ * The operations schedules, created or updated idempotently: `gas-monitor` (every GAS_MONITOR_INTERVAL)
  * runs gasMonitorWorkflow, `reconcile` (every RECONCILE_INTERVAL) runs reconcileWorkflow. Overlapping runs are
  * skipped. Called when the worker starts and by `npm run schedules:apply`.
  */
 import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
 import type { OpsConfig } from '../config/ops';
-import type { WorkflowTimings } from '../../workflows/types';
-import type { GasMonitorInput, ReconcileInput } from '../../workflows/ops-types';
-
-export const GAS_MONITOR_SCHEDULE_ID = 'gas-monitor';
-export const RECONCILE_SCHEDULE_ID = 'reconcile';
+import {
+  GAS_MONITOR_SCHEDULE_ID,
+  RECONCILE_SCHEDULE_ID,
+  scheduledWorkflowId,
+  WORKFLOW_TYPES,
+} from '../domain/ids';
+import type { WorkflowTimings } from '../domain/timings';
+import type { GasMonitorInput } from '../../workflows/operations/gas-monitor/types';
+import type { ReconcileInput } from '../../workflows/operations/reconcile/types';
 
 export interface ScheduleSettings {
   taskQueue: string;
@@ -27,21 +31,37 @@ export interface AppliedSchedule {
 
 export function scheduleDefinitions(settings: ScheduleSettings): ScheduleOptions[] {
   const prefix = settings.idPrefix ?? '';
-  const gasInput: GasMonitorInput = { timings: settings.timings, autoswapsAhead: settings.ops.autoswapsAhead, autoswapCosts: settings.ops.autoswapCosts };
+  const gasInput: GasMonitorInput = {
+    timings: settings.timings,
+    autoswapsAhead: settings.ops.autoswapsAhead,
+    autoswapCosts: settings.ops.autoswapCosts,
+  };
   const reconcileInput: ReconcileInput = { timings: settings.timings };
   const common = { policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' } } as const;
   return [
     {
       scheduleId: `${prefix}${GAS_MONITOR_SCHEDULE_ID}`,
       spec: { intervals: [{ every: settings.ops.gasMonitorIntervalMs }] },
-      action: { type: 'startWorkflow', workflowType: 'gasMonitorWorkflow', workflowId: `ops/${prefix}gas-monitor`, taskQueue: settings.taskQueue, args: [gasInput] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: WORKFLOW_TYPES.gasMonitor,
+        workflowId: scheduledWorkflowId(prefix, GAS_MONITOR_SCHEDULE_ID),
+        taskQueue: settings.taskQueue,
+        args: [gasInput],
+      },
       memo: { description: 'Reads the gas wallet native balances and alerts before deposits strand' },
       ...common,
     },
     {
       scheduleId: `${prefix}${RECONCILE_SCHEDULE_ID}`,
       spec: { intervals: [{ every: settings.ops.reconcileIntervalMs }] },
-      action: { type: 'startWorkflow', workflowType: 'reconcileWorkflow', workflowId: `ops/${prefix}reconcile`, taskQueue: settings.taskQueue, args: [reconcileInput] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: WORKFLOW_TYPES.reconcile,
+        workflowId: scheduledWorkflowId(prefix, RECONCILE_SCHEDULE_ID),
+        taskQueue: settings.taskQueue,
+        args: [reconcileInput],
+      },
       memo: { description: 'Re-reads the operator for open processes and finds deposits nobody knows about' },
       ...common,
     },

@@ -3,8 +3,8 @@
  * assessment against the Autoswaps it must still cover (assessGasWallet).
  */
 import { loadRampActivityConfig, type RampActivityConfig } from '../../../src/config/ramps';
-import { compareDecimals, multiplyDecimal } from '../../../src/domain/decimal';
-import type { GasAssessment, GasCheck } from '../../../workflows/operations/gas-monitor/types';
+import { assessGas } from '../../../workflows/operations/gas-monitor/rules';
+import type { GasAssessment, GasCheck, GasHeadroom } from '../../../workflows/operations/gas-monitor/types';
 import type { ActivityDeps } from '../../deps';
 import { readGasWallet } from './gas-wallet';
 
@@ -25,23 +25,8 @@ export function createGasMonitorActivities(deps: ActivityDeps) {
      * The gas wallet's native balance on a network against max(minimum, costPerAutoswap x autoswapsAhead).
      * The cost per Autoswap is configuration (GAS_AUTOSWAP_COST_*: top-up + sweep, the worst case).
      */
-    async assessGasWallet(input: {
-      network: string;
-      autoswapsAhead: number;
-      autoswapCosts: Record<string, string>;
-    }): Promise<GasAssessment> {
-      const check = await readGasWallet(deps, config(), input.network);
-      const cost = input.autoswapCosts[check.asset] ?? null;
-      const ahead = cost ? multiplyDecimal(cost, input.autoswapsAhead) : '0';
-      const required = compareDecimals(ahead, check.minimum) > 0 ? ahead : check.minimum;
-      const base = { ...check, costPerAutoswap: cost, autoswapsAhead: input.autoswapsAhead, required };
-      if (!check.gasWalletId) return { ...base, low: false, reason: null };
-      if (check.balance === null) return { ...base, low: true, reason: 'no-address' };
-      if (compareDecimals(check.balance, check.minimum) < 0)
-        return { ...base, low: true, reason: 'below-minimum' };
-      if (compareDecimals(check.balance, required) < 0)
-        return { ...base, low: true, reason: 'below-autoswaps-ahead' };
-      return { ...base, low: false, reason: null };
+    async assessGasWallet(input: { network: string } & GasHeadroom): Promise<GasAssessment> {
+      return assessGas(await readGasWallet(deps, config(), input.network), input);
     },
   };
 }

@@ -1,8 +1,26 @@
-/** Pure rules of the incident store. Workflow-safe: no I/O, no Temporal calls. */
-import type { AlertInput } from './types';
+/**
+ * Pure rules of the incident store: opening, counting and closing incidents, and what the store shows (current
+ * details, search attributes). Workflow-safe: no I/O, no Temporal calls, no clock (`now` is passed in). The
+ * reducers change the state they are handed in place: the state query returns that same object.
+ */
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { Networks, RampStatus } from '../../../src/temporal/search-attributes';
+import type {
+  AlertInput,
+  AlertsInput,
+  AlertsState,
+  Incident,
+  RaiseAlertAnswer,
+  RaiseAlertRequest,
+  ResolveAlertAnswer,
+  ResolveAlertRequest,
+} from './types';
 
 /** How many resolved incidents the store keeps (newest first). */
 export const RESOLVED_KEPT = 50;
+
+/** What one run hands to the next when it continues as new. */
+export type CarriedAlertsState = NonNullable<AlertsInput['carried']>;
 
 /**
  * One incident per key: kind + deposit (a stranded deposit), kind + wallet + network (funds nobody accounts for),
@@ -21,4 +39,119 @@ export function incidentKey(kind: string, details: AlertInput['details']): strin
   const owner = text('walletOwner') ?? text('process');
   if (owner) return `${kind}/${owner}`;
   return kind;
+}
+
+/** The state of a new run: the carried incidents and counters, one more run, `since` kept from the first run. */
+export function newAlertsState(carried: CarriedAlertsState | undefined, now: string): AlertsState {
+  return {
+    open: carried?.open ?? [],
+    recentlyResolved: carried?.recentlyResolved ?? [],
+    raisedTotal: carried?.raisedTotal ?? 0,
+    resolvedTotal: carried?.resolvedTotal ?? 0,
+    runs: (carried?.runs ?? 0) + 1,
+    since: carried?.since ?? now,
+  };
+}
+
+export function carriedState(state: AlertsState): CarriedAlertsState {
+  return {
+    open: state.open,
+    recentlyResolved: state.recentlyResolved,
+    raisedTotal: state.raisedTotal,
+    resolvedTotal: state.resolvedTotal,
+    runs: state.runs,
+    since: state.since,
+  };
+}
+
+/**
+ * Opens an incident for the request's key, or counts one more occurrence of the open one. Only the raise that
+ * opened it (and its retries, same requestId) is told to notify.
+ */
+export function raise(state: AlertsState, request: RaiseAlertRequest, now: string): RaiseAlertAnswer {
+  const open = state.open.find((incident) => incident.key === request.key);
+  if (open) {
+    open.lastSeen = now;
+    open.occurrences += 1;
+    open.lastWorkflowId = request.workflowId;
+    open.details = request.details;
+    return {
+      key: open.key,
+      isNew: false,
+      notify: open.openedBy === request.requestId,
+      occurrences: open.occurrences,
+    };
+  }
+  const text = (name: string) => (typeof request.details[name] === 'string' ? request.details[name] : null);
+  const incident: Incident = {
+    key: request.key,
+    kind: request.kind,
+    network: text('network'),
+    depositTransactionId: text('depositTransactionId'),
+    message: request.message,
+    workflowId: request.workflowId,
+    lastWorkflowId: request.workflowId,
+    details: request.details,
+    firstSeen: now,
+    lastSeen: now,
+    occurrences: 1,
+    openedBy: request.requestId,
+  };
+  state.open.push(incident);
+  state.raisedTotal += 1;
+  return { key: incident.key, isNew: true, notify: true, occurrences: 1 };
+}
+
+/**
+ * Closes the open incident of the request's key and keeps it among the recently resolved. With none open, only
+ * a retry of the resolve that closed it notifies again (its webhook may have failed).
+ */
+export function resolve(state: AlertsState, request: ResolveAlertRequest, now: string): ResolveAlertAnswer {
+  const index = state.open.findIndex((incident) => incident.key === request.key);
+  if (index < 0) {
+    const resolved = state.recentlyResolved.find(
+      (incident) => incident.key === request.key && incident.resolvedBy === request.requestId,
+    );
+    return {
+      key: request.key,
+      wasOpen: false,
+      notify: !!resolved,
+      ...(resolved ? { incident: resolved } : {}),
+    };
+  }
+  const [incident] = state.open.splice(index, 1) as [Incident];
+  state.recentlyResolved.unshift({
+    ...incident,
+    resolvedAt: now,
+    resolution: request.resolution,
+    resolvedBy: request.requestId,
+  });
+  state.recentlyResolved.splice(RESOLVED_KEPT);
+  state.resolvedTotal += 1;
+  return { key: request.key, wasOpen: true, notify: true, incident };
+}
+
+/** The Web UI's current details: the open incidents, or an all-clear line with the totals. */
+export function currentDetails(state: AlertsState): string {
+  if (state.open.length === 0) {
+    return `All clear: no open incidents (${state.raisedTotal} raised, ${state.resolvedTotal} resolved since ${state.since})`;
+  }
+  const lines = state.open.map(
+    (incident) =>
+      `- ${incident.key}: ${incident.message} (first ${incident.firstSeen}, last ${incident.lastSeen}, x${incident.occurrences})`,
+  );
+  return `${state.open.length} open incident(s):\n${lines.join('\n')}`;
+}
+
+/** RampStatus `incidents-open` or `all-clear`; RampNetworks the networks with an open incident, each once. */
+export function searchAttributes(state: AlertsState): SearchAttributeUpdatePair[] {
+  const networks = [
+    ...new Set(
+      state.open.map((incident) => incident.network).filter((network): network is string => !!network),
+    ),
+  ];
+  return [
+    { key: RampStatus, value: state.open.length > 0 ? 'incidents-open' : 'all-clear' },
+    { key: Networks, value: networks },
+  ];
 }

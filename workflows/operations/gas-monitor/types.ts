@@ -14,14 +14,18 @@ export interface GasCheck {
   error?: string;
 }
 
-export interface GasMonitorInput {
-  timings: WorkflowTimings;
-  /** Networks whose native balance is checked; default Ethereum and Tron. */
-  networks?: string[];
+/** How far ahead the gas wallet must reach. */
+export interface GasHeadroom {
   /** The gas wallet must cover this many Autoswaps at `autoswapCosts` (0: the minimum only). */
   autoswapsAhead: number;
   /** Native asset -> what one Autoswap costs the gas wallet (decimal string). */
   autoswapCosts: Record<string, string>;
+}
+
+export interface GasMonitorInput extends GasHeadroom {
+  timings: WorkflowTimings;
+  /** Networks whose native balance is checked; default Ethereum and Tron. */
+  networks?: string[];
 }
 
 export interface GasAssessment extends GasCheck {

@@ -1,5 +1,6 @@
 /** Pure rules of reconciliation's findings. Workflow-safe: no I/O, no Temporal calls. */
-import type { ReconcileFinding } from './types';
+import type { AlertInput } from '../alerts/types';
+import type { ReconcileFinding, ReconcileResult } from './types';
 
 /** Plain-text table of findings, for the CLI and the Web UI's current details. */
 export function findingsTable(findings: ReconcileFinding[]): string {
@@ -18,4 +19,25 @@ export function findingsTable(findings: ReconcileFinding[]): string {
         .trimEnd(),
     )
     .join('\n');
+}
+
+/** The alert of funds in a deposit wallet that no open off-ramp accounts for (one incident per wallet and network). */
+export function unaccountedFundsAlert(finding: ReconcileFinding, workflowId: string): AlertInput {
+  return {
+    kind: 'unaccounted-funds',
+    message: `Deposit wallet ${finding.walletId ?? '?'} holds ${finding.amount ?? '?'} ${finding.asset ?? ''} on ${finding.network ?? '?'} that no open off-ramp accounts for`,
+    workflowId,
+    details: {
+      walletId: finding.walletId ?? null,
+      network: finding.network ?? null,
+      asset: finding.asset ?? null,
+      amount: finding.amount ?? null,
+      endUserId: finding.endUserId ?? null,
+    },
+  };
+}
+
+/** The Web UI's current details of a run: what was checked, then the findings table. */
+export function currentDetails(result: ReconcileResult): string {
+  return `${result.processesChecked} processes, ${result.walletsChecked} deposit wallets checked\n${findingsTable(result.findings)}`;
 }

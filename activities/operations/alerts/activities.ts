@@ -1,0 +1,126 @@
+/**
+ * Alerts. `raiseAlert` records the incident in the one incident store (the ops/alerts workflow,
+ * update-with-start, deduplicated by incident key) and notifies only when the store says this raise opened the
+ * incident: one structured pino error line (always) and, when ALERT_WEBHOOK_URL is set, a Slack-compatible POST
+ * `{ text }`, retried by the activity's retry policy until it is answered 2xx (the store recognises the retries by
+ * the activity's identity). `resolveAlert` closes an open incident and sends the resolved notice through the same
+ * sinks.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { loadRampActivityConfig, type RampActivityConfig } from '../../../src/config/ramps';
+import { DEFAULT_ALERTS_WORKFLOW_ID, WORKFLOW_TYPES } from '../../../src/domain/ids';
+import { incidentKey } from '../../../workflows/operations/alerts/incidents';
+import { raiseAlertUpdate, resolveAlertUpdate } from '../../../workflows/operations/alerts/messages';
+import type {
+  AlertInput,
+  RaiseAlertAnswer,
+  ResolveAlertAnswer,
+} from '../../../workflows/operations/alerts/types';
+import type { ActivityDeps } from '../../deps';
+import { cancellable } from '../../shared/cancellable';
+
+export function createAlertActivities({ logger, ramps, temporal }: ActivityDeps) {
+  let settings: RampActivityConfig | undefined = ramps;
+  const config = () => (settings ??= loadRampActivityConfig());
+
+  function storeOperation() {
+    return new WithStartWorkflowOperation(WORKFLOW_TYPES.alerts, {
+      workflowId: config().alertsWorkflowId ?? DEFAULT_ALERTS_WORKFLOW_ID,
+      taskQueue: Context.current().info.taskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      args: [{}],
+    });
+  }
+
+  /** The same across the activity's retries: the store lets the raise (or resolve) that acted notify again. */
+  function requestId(): string {
+    const { workflowExecution, activityId } = Context.current().info;
+    return `${workflowExecution?.workflowId ?? '-'}/${workflowExecution?.runId ?? '-'}/${activityId}`;
+  }
+
+  async function postWebhook(text: string): Promise<boolean> {
+    const url = config().alertWebhookUrl;
+    if (!url) return false;
+    let status: number;
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text }),
+        signal: AbortSignal.timeout(config().alertWebhookTimeoutMs),
+      });
+      status = response.status;
+    } catch (error) {
+      // The URL is a secret (it carries the webhook's token): only the error's kind is reported.
+      throw ApplicationFailure.create({
+        type: 'AlertWebhookUnavailable',
+        message: `alert webhook unreachable (${(error as Error).name})`,
+      });
+    }
+    if (status < 200 || status >= 300) {
+      throw ApplicationFailure.create({
+        type: 'AlertWebhookUnavailable',
+        message: `alert webhook answered HTTP ${status}`,
+      });
+    }
+    return true;
+  }
+
+  return {
+    async raiseAlert(
+      alert: AlertInput,
+    ): Promise<{ delivered: 'log' | 'log+webhook' | 'deduplicated'; key: string; isNew: boolean }> {
+      const key = incidentKey(alert.kind, alert.details);
+      const answer: RaiseAlertAnswer = await cancellable(temporal, () =>
+        temporal.workflow.executeUpdateWithStart(raiseAlertUpdate, {
+          args: [{ ...alert, key, requestId: requestId() }],
+          startWorkflowOperation: storeOperation(),
+        }),
+      );
+      if (!answer.notify) return { delivered: 'deduplicated', key, isNew: false };
+      // Once per incident: the raise that opened it logs on its first attempt; its retries only retry the webhook.
+      if (answer.isNew) {
+        logger.error(
+          { alert: { kind: alert.kind, key, workflowId: alert.workflowId, ...alert.details } },
+          `ALERT ${alert.kind}: ${alert.message}`,
+        );
+      }
+      const posted = await postWebhook(
+        `[ramp-orchestrator] ${alert.kind}: ${alert.message} (${alert.workflowId})`,
+      );
+      return { delivered: posted ? 'log+webhook' : 'log', key, isNew: answer.isNew };
+    },
+
+    /** Closes the incident of this kind and subject (same key rule as raiseAlert); a no-op when none is open. */
+    async resolveAlert(input: {
+      kind: AlertInput['kind'];
+      details: AlertInput['details'];
+      resolution: string;
+    }): Promise<{ key: string; wasOpen: boolean }> {
+      const key = incidentKey(input.kind, input.details);
+      const answer: ResolveAlertAnswer = await cancellable(temporal, () =>
+        temporal.workflow.executeUpdateWithStart(resolveAlertUpdate, {
+          args: [{ key, requestId: requestId(), resolution: input.resolution }],
+          startWorkflowOperation: storeOperation(),
+        }),
+      );
+      if (!answer.notify) return { key, wasOpen: false };
+      if (answer.wasOpen) {
+        logger.info(
+          {
+            alertResolved: {
+              kind: input.kind,
+              key,
+              firstSeen: answer.incident?.firstSeen ?? null,
+              occurrences: answer.incident?.occurrences ?? null,
+            },
+          },
+          `RESOLVED ${input.kind}: ${input.resolution}`,
+        );
+      }
+      await postWebhook(`[ramp-orchestrator] RESOLVED ${input.kind}: ${input.resolution}`);
+      return { key, wasOpen: answer.wasOpen };
+    },
+  };
+}

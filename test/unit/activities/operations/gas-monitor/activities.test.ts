@@ -1,0 +1,74 @@
+import pino from 'pino';
+import { createGasMonitorActivities } from '../../../../../activities/operations/gas-monitor/activities';
+import type { ActivityDeps } from '../../../../../activities/deps';
+import type { RampActivityConfig } from '../../../../../src/config/ramps';
+
+const TRON = 'networks/tron-mainnet';
+const ETHEREUM = 'networks/ethereum-mainnet';
+const SETTINGS: RampActivityConfig = {
+  gasWalletId: 'gas-1',
+  gasMinimums: { ETH: '0.002', TRX: '30' },
+  alertWebhookTimeoutMs: 1000,
+};
+const HEADROOM = { autoswapsAhead: 3, autoswapCosts: { ETH: '0.003', TRX: '45' } };
+
+/** A gas wallet with a TRX address holding `trx`, and no Ethereum address. */
+function activities(trx: string) {
+  const getWalletAddresses = jest.fn((_walletId: string) =>
+    Promise.resolve([
+      { id: 'a-1', address: 'T1', network: { name: TRON }, balances: [{ asset: 'TRX', amount: trx }] },
+    ]),
+  );
+  const deps = {
+    operator: { getWalletAddresses },
+    temporal: {},
+    logger: pino({ level: 'silent' }),
+    ramps: SETTINGS,
+  } as unknown as ActivityDeps;
+  return { activities: createGasMonitorActivities(deps), getWalletAddresses };
+}
+
+describe('the gas monitor activities', () => {
+  test('assessGasWallet reads the configured gas wallet and assesses it against the Autoswaps ahead', async () => {
+    const { activities: gas, getWalletAddresses } = activities('100');
+    const assessment = await gas.assessGasWallet({ network: TRON, ...HEADROOM });
+    expect(getWalletAddresses).toHaveBeenCalledWith('gas-1');
+    expect(assessment).toMatchObject({
+      gasWalletId: 'gas-1',
+      network: TRON,
+      asset: 'TRX',
+      balance: '100',
+      minimum: '30',
+      required: '135',
+      costPerAutoswap: '45',
+      autoswapsAhead: 3,
+      low: true,
+      reason: 'below-autoswaps-ahead',
+    });
+    expect(await gas.assessGasWallet({ network: TRON, ...HEADROOM, autoswapsAhead: 2 })).toMatchObject({
+      required: '90',
+      low: false,
+      reason: null,
+    });
+  });
+
+  test('a network the gas wallet has no address on is low for want of an address', async () => {
+    const { activities: gas } = activities('100');
+    expect(await gas.assessGasWallet({ network: ETHEREUM, ...HEADROOM })).toMatchObject({
+      asset: 'ETH',
+      balance: null,
+      low: true,
+      reason: 'no-address',
+      error: `the gas wallet has no address on ${ETHEREUM}`,
+    });
+  });
+
+  test('checkGasWallet compares with the minimum only', async () => {
+    const { activities: gas } = activities('29');
+    expect(await gas.checkGasWallet({ network: TRON })).toMatchObject({
+      balance: '29',
+      minimum: '30',
+      shortfall: true,
+    });
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * ops/alerts: the one place that holds open incidents. Every alert goes through the alert activity, which calls
+ * this workflow with update-with-start: `raiseAlert` opens an incident per key (kind + network, kind + deposit,
+ * kind + wallet) or counts one more occurrence of an open one; `resolveAlert` closes it. The answer tells the
+ * activity whether to notify the sinks (log line, webhook): one notification per incident, one resolved notice.
+ *
+ * No activities and no timers: the history is just the updates, and the workflow continues as new when it grows,
+ * carrying the open incidents. The Web UI shows the open incidents as current details; RampStatus is
+ * `incidents-open` or `all-clear` and RampNetworks lists the networks with an open incident.
+ */
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import { shouldContinueAsNew } from '../../shared/continue-as-new';
+import { carriedState, currentDetails, newAlertsState, raise, resolve, searchAttributes } from './incidents';
+import { alertsStateQuery, raiseAlertUpdate, resolveAlertUpdate } from './messages';
+import type { AlertsInput, RaiseAlertRequest } from './types';
+
+export async function alertsWorkflow(input: AlertsInput = {}): Promise<void> {
+  const state = newAlertsState(input.carried, new Date().toISOString());
+  // Every raise and every resolve that closes an incident is a new revision; the loop publishes the latest.
+  let revision = 1;
+  let published = 0;
+
+  // ---- message handlers
+
+  setHandler(alertsStateQuery, () => state);
+
+  setHandler(
+    raiseAlertUpdate,
+    (request) => {
+      revision += 1;
+      return raise(state, request, new Date().toISOString());
+    },
+    {
+      validator: (request: RaiseAlertRequest) => {
+        if (
+          !request ||
+          typeof request.key !== 'string' ||
+          request.key === '' ||
+          typeof request.requestId !== 'string'
+        ) {
+          throw new Error('raiseAlert needs a key and a requestId');
+        }
+      },
+    },
+  );
+
+  setHandler(resolveAlertUpdate, (request) => {
+    const answer = resolve(state, request, new Date().toISOString());
+    if (answer.wasOpen) revision += 1;
+    return answer;
+  });
+
+  // ---- main loop: publish each revision; hand over to a new run when the history grows
+
+  for (;;) {
+    await condition(() => revision !== published || shouldContinueAsNew());
+    if (revision !== published) {
+      published = revision;
+      setCurrentDetails(currentDetails(state));
+      upsertSearchAttributes(searchAttributes(state));
+      continue;
+    }
+    await condition(allHandlersFinished);
+    await continueAsNew<typeof alertsWorkflow>({ carried: carriedState(state) });
+  }
+}
