@@ -1,42 +1,5 @@
-/**
- * A router whose resource the operator does not know. The operator's read can lag its own webhook for a moment,
- * so a 404 is read again; but a resource it never knows (a forged or misrouted event) must not keep a router
- * re-reading for the whole process timeout. Pure rules, workflow-safe.
- */
-import type { WorkflowTimings } from './types';
-
-/** True when a failed activity is the operator's 404 (activities/operator-failure.ts puts the HTTP status in details). */
-export function isOperatorNotFound(error: unknown): boolean {
-  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
-    const failure = cause as { type?: unknown; details?: unknown };
-    if (failure.type === 'OperatorRejected' && Array.isArray(failure.details)) {
-      return failure.details.some(
-        (detail) =>
-          typeof detail === 'object' && detail !== null && (detail as { status?: unknown }).status === 404,
-      );
-    }
-  }
-  return false;
-}
-
-/** How long 404s are read again before the router gives up (older inputs: the process timeout, as before). */
-export function unknownResourceTimeoutMs(timings: WorkflowTimings): number {
-  return timings.unknownResourceTimeoutMs ?? timings.processTimeoutMs;
-}
-
-/**
- * The wait before the next read of an unknown resource: doubling without the poll maximum, so the reads of one
- * router are logarithmic in the timeout (a rate limit per process), and never past the give-up time.
- */
-export function unknownResourceRetry(
-  timings: WorkflowTimings,
-  clock: { firstNotFoundAtMs: number; delayMs: number; nowMs: number },
-): { giveUp: boolean; waitMs: number; nextDelayMs: number } {
-  const remainingMs = clock.firstNotFoundAtMs + unknownResourceTimeoutMs(timings) - clock.nowMs;
-  if (remainingMs <= 0) return { giveUp: true, waitMs: 0, nextDelayMs: clock.delayMs };
-  return {
-    giveUp: false,
-    waitMs: Math.max(1, Math.min(clock.delayMs, remainingMs)),
-    nextDelayMs: clock.delayMs * 2,
-  };
-}
+export {
+  isOperatorNotFound,
+  unknownResourceRetry,
+  unknownResourceTimeoutMs,
+} from './ramps/router/unknown-resource';

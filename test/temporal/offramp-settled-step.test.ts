@@ -7,8 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
 import type { RampActivities } from '../../activities';
-import { offRampTransactionSignal } from '../../workflows/messages';
-import type { OffRampState, OrderSnapshot, TransactionSnapshot } from '../../workflows/ramp-types';
+import { offRampWorkflowId, WORKFLOW_TYPES } from '../../src/domain/ids';
+import { offRampTransactionSignal } from '../../workflows/ramps/offramp/messages';
+import type { OffRampState } from '../../workflows/ramps/offramp/types';
+import type { OrderSnapshot, TransactionSnapshot } from '../../workflows/ramps/shared/snapshots';
 import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker } from '../helpers/temporal';
 
 const readAt = new Date().toISOString();
@@ -59,8 +61,8 @@ describe('off-ramp settled at its first evaluation', () => {
       readOrderSnapshot: () => Promise.resolve(order),
     } as unknown as RampActivities;
     running = await startTestWorker(activities);
-    const handle = await client.workflow.signalWithStart('offRampWorkflow', {
-      workflowId: `offramp/${depositId}`,
+    const handle = await client.workflow.signalWithStart(WORKFLOW_TYPES.offRamp, {
+      workflowId: offRampWorkflowId(depositId),
       taskQueue: running.taskQueue,
       args: [{ depositTransactionId: depositId, timings: fastTimings() }],
       signal: offRampTransactionSignal,

@@ -2,6 +2,80 @@
 import { TRANSACTION_KINDS } from '../../../src/domain/vocabulary';
 import type { OffRampRole } from '../offramp/types';
 import type { TransactionSnapshot } from '../shared/snapshots';
+import type { AlertInput } from '../../operations/alerts/types';
+import type { ForwardOutcome, LateEvent, RouterState, WebhookEventSignal } from './types';
+
+/** How many events (and late events) a router keeps for people looking in. */
+export const KEEP_EVENTS = 20;
+
+/** Counts a delivery and keeps the last `keep` of them. */
+export function recordEvent(state: RouterState, event: WebhookEventSignal, keep = KEEP_EVENTS): void {
+  state.eventsReceived += 1;
+  state.events.push(event);
+  if (state.events.length > keep) state.events.shift();
+}
+
+/**
+ * A re-read status already forwarded changes nothing: the batch counts as duplicates. Otherwise the status is
+ * remembered as the last one forwarded.
+ */
+export function isDuplicate(state: RouterState, status: string, batchSize: number): boolean {
+  if (status === state.lastStatus) {
+    state.duplicates += batchSize;
+    return true;
+  }
+  state.lastStatus = status;
+  return false;
+}
+
+/** A forward's answer; histories recorded before processes ran once per ID answer the workflow ID alone. */
+export function forwardOutcomeOf(answer: ForwardOutcome | string): ForwardOutcome {
+  return typeof answer === 'string' ? { workflowId: answer } : answer;
+}
+
+/**
+ * Records where an event went. A process that had already ended is not run again: the event is kept as late.
+ * Only a process that gave up (`timed-out`) may have missed money that moved since, so only then is an alert due.
+ */
+export function recordForward(
+  state: RouterState,
+  outcome: ForwardOutcome,
+  resourceStatus: string,
+  at: string,
+  keep = KEEP_EVENTS,
+): { late?: LateEvent; raiseLateAlert: boolean } {
+  if (!state.forwardedTo.includes(outcome.workflowId)) state.forwardedTo.push(outcome.workflowId);
+  if (!outcome.closed) return { raiseLateAlert: false };
+  const processStatus = outcome.closed.status ?? outcome.closed.executionStatus;
+  const late: LateEvent = { workflowId: outcome.workflowId, processStatus, resourceStatus, at };
+  const kept = (state.lateEvents ??= []);
+  kept.push(late);
+  if (kept.length > keep) kept.shift();
+  return { late, raiseLateAlert: processStatus === 'timed-out' };
+}
+
+/** The incident for an event that came after its process gave up. */
+export function lateEventAlert(
+  kind: RouterState['kind'],
+  resourceId: string,
+  late: LateEvent,
+): Omit<AlertInput, 'workflowId'> {
+  return {
+    kind: 'late-event-after-timeout',
+    message: `${kind} ${resourceId} is now ${late.resourceStatus}, after ${late.workflowId} gave up (timed-out): settle it by hand with the operator's records`,
+    details: {
+      process: late.workflowId,
+      resource: `${kind}/${resourceId}`,
+      resourceStatus: late.resourceStatus,
+    },
+  };
+}
+
+/** The router's details once its inbox is empty. */
+export function forwardedDetails(state: RouterState): string {
+  const late = state.lateEvents?.length ? ` (${state.lateEvents.length} late: process already ended)` : '';
+  return `Forwarded to ${state.forwardedTo.join(', ') || 'nobody'}${late}`;
+}
 
 export type TransactionRoute =
   | { kind: 'offramp'; depositTransactionId: string; role: OffRampRole }

@@ -1,0 +1,324 @@
+/**
+ * Pure rules of an off-ramp: how a re-read snapshot applies, which status the snapshots add up to, what it shows
+ * and publishes, and which alerts it raises. Workflow-safe: no I/O, no Temporal calls, no clock (`now` is passed in).
+ * Reducers change the state object they are given (the query answers that very object); evaluators only read it.
+ */
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import {
+  DepositTransactionId,
+  EndUserId,
+  Networks,
+  RampDirection,
+  RampStatus,
+  WalletId,
+} from '../../../src/temporal/search-attributes';
+import type { AlertKind } from '../../operations/alerts/types';
+import type { GasCheck } from '../../operations/gas-monitor/types';
+import {
+  isConfirmedOrLater,
+  isFailedTransaction,
+  ORDER_FAILURES,
+  orderRank,
+  type OrderSnapshot,
+  transactionRank,
+  type TransactionSnapshot,
+} from '../shared/snapshots';
+import type { OffRampRole, OffRampState, OffRampStatus } from './types';
+
+/** The transactions of an off-ramp, in the order their failures take precedence. */
+export const OFF_RAMP_ROLES: readonly OffRampRole[] = ['deposit', 'gasTopUp', 'sweep', 'orderTransaction'];
+export const TERMINAL_OFF_RAMP_STATUSES: readonly OffRampStatus[] = ['settled', 'failed', 'timed-out'];
+
+export const STEP_TEXT: Record<OffRampStatus, string> = {
+  'awaiting-deposit-confirmation':
+    'Step 1/5: deposit seen, waiting for it to confirm (gas top-up on a first deposit)',
+  'awaiting-sweep': 'Step 3/5: deposit confirmed, waiting for the sponsored sweep to start',
+  'awaiting-sweep-confirmation': 'Step 4/5: sweep started, waiting for it to confirm',
+  'awaiting-settlement': 'Step 5/5: sweep confirmed, waiting for the order transaction to complete',
+  stuck: 'STUCK: the sweep did not start in time (gas wallet checked, alert raised); still waiting',
+  settled: 'Settled',
+  failed: 'Failed',
+  'timed-out': 'Timed out',
+};
+
+/** The two stuck alerts; the one raised is resolved when the deposit settles. */
+export type StuckAlertKind = Extract<AlertKind, 'gas-shortfall' | 'sweep-not-started'>;
+
+/** An alert as the off-ramp raises it (the workflow adds its own ID). */
+export interface OffRampAlert<K extends AlertKind = AlertKind> {
+  kind: K;
+  message: string;
+  details: Record<string, string | number | boolean | null>;
+}
+
+/** What pollOffRamp is asked to read: the deposit, and every other transaction (and the order) known so far. */
+export interface OffRampPollRequest {
+  depositTransactionId: string;
+  sweepId?: string;
+  gasTopUpId?: string;
+  orderTransactionId?: string;
+  orderId?: string;
+}
+
+/** What pollOffRamp answers. */
+export interface OffRampPollResult {
+  deposit: TransactionSnapshot;
+  sweep?: TransactionSnapshot;
+  gasTopUp?: TransactionSnapshot;
+  orderTransaction?: TransactionSnapshot;
+  order?: OrderSnapshot;
+}
+
+/** findEndUserByWallet's answer: recorded histories hold the end user ID alone (a string). */
+export type EndUserLookup = string | { endUserId: string; endUserSearchValue: string };
+
+export function newOffRampState(depositTransactionId: string, startedAt: string): OffRampState {
+  return {
+    depositTransactionId,
+    status: 'awaiting-deposit-confirmation',
+    step: STEP_TEXT['awaiting-deposit-confirmation'],
+    endUserId: null,
+    unattributed: false,
+    alertsRaised: 0,
+    eventsApplied: 0,
+    duplicates: 0,
+    polls: 0,
+    startedAt,
+  };
+}
+
+/**
+ * Applies a re-read transaction if it moves its role forward; never backwards. A repeat of the same status keeps
+ * the snapshot but picks up links it did not have (revised, not applied), and counts as a duplicate when it came
+ * from an event. A deposit with another ID is not this process's.
+ */
+export function applyTransaction(
+  state: OffRampState,
+  role: OffRampRole,
+  tx: TransactionSnapshot,
+  fromEvent: boolean,
+): { revised: boolean; applied: boolean } {
+  if (role === 'deposit' && tx.id !== state.depositTransactionId) return { revised: false, applied: false };
+  const current = state[role];
+  if (current && (current.id !== tx.id || transactionRank(tx.status) <= transactionRank(current.status))) {
+    let revised = false;
+    if (
+      current.id === tx.id &&
+      (tx.relatedTransactionId !== current.relatedTransactionId || tx.orderId !== current.orderId)
+    ) {
+      state[role] = {
+        ...current,
+        relatedTransactionId: current.relatedTransactionId ?? tx.relatedTransactionId,
+        orderId: current.orderId ?? tx.orderId,
+      };
+      revised = true;
+    }
+    if (fromEvent) state.duplicates += 1;
+    return { revised, applied: false };
+  }
+  state[role] = tx;
+  if (fromEvent) state.eventsApplied += 1;
+  return { revised: true, applied: true };
+}
+
+export function applyOrder(state: OffRampState, order: OrderSnapshot): { revised: boolean } {
+  if (state.order && orderRank(order.status) <= orderRank(state.order.status)) return { revised: false };
+  state.order = order;
+  return { revised: true };
+}
+
+/** Applies a poll's answer: deposit, sweep, gas top-up, order transaction, then the order. */
+export function applyPoll(state: OffRampState, found: OffRampPollResult): { revised: boolean } {
+  let revised = applyTransaction(state, 'deposit', found.deposit, false).revised;
+  if (found.sweep) revised = applyTransaction(state, 'sweep', found.sweep, false).revised || revised;
+  if (found.gasTopUp) revised = applyTransaction(state, 'gasTopUp', found.gasTopUp, false).revised || revised;
+  if (found.orderTransaction)
+    revised = applyTransaction(state, 'orderTransaction', found.orderTransaction, false).revised || revised;
+  if (found.order) revised = applyOrder(state, found.order).revised || revised;
+  return { revised };
+}
+
+export function pollRequest(state: OffRampState): OffRampPollRequest {
+  return {
+    depositTransactionId: state.depositTransactionId,
+    ...(state.sweep ? { sweepId: state.sweep.id } : {}),
+    ...(state.gasTopUp ? { gasTopUpId: state.gasTopUp.id } : {}),
+    ...(state.orderTransaction ? { orderTransactionId: state.orderTransaction.id } : {}),
+    ...(state.order ? { orderId: state.order.id } : {}),
+  };
+}
+
+/**
+ * The status the snapshots add up to: a failed transaction (in role order), then a failed order, then settled
+ * (the order transaction completed or the order executed, and the order known), then the sweep and deposit steps.
+ */
+export function evaluate(state: OffRampState): { status: OffRampStatus; failure?: OffRampState['failure'] } {
+  for (const role of OFF_RAMP_ROLES) {
+    const tx = state[role];
+    if (tx && isFailedTransaction(tx)) {
+      return { status: 'failed', failure: { transactionId: tx.id, role, status: tx.status } };
+    }
+  }
+  if (state.order && ORDER_FAILURES.includes(state.order.status)) {
+    return {
+      status: 'failed',
+      failure: { transactionId: state.order.id, role: 'order', status: state.order.status },
+    };
+  }
+  const orderDone = state.orderTransaction?.status === 'completed' || state.order?.status === 'executed';
+  if (orderDone && state.order) return { status: 'settled' };
+  if (orderDone || isConfirmedOrLater(state.sweep)) return { status: 'awaiting-settlement' };
+  if (state.sweep) return { status: 'awaiting-sweep-confirmation' };
+  if (isConfirmedOrLater(state.deposit)) return { status: state.stuckSince ? 'stuck' : 'awaiting-sweep' };
+  return { status: 'awaiting-deposit-confirmation' };
+}
+
+/** evaluate(), keeping a failure it finds on the state (a failure once seen is never cleared). */
+export function evaluateInto(state: OffRampState): OffRampStatus {
+  const { status, failure } = evaluate(state);
+  if (failure) state.failure = failure;
+  return status;
+}
+
+/** The settled fields, from the order (undefined without one). */
+export function settlementOf(
+  state: OffRampState,
+): Pick<OffRampState, 'fiatAmount' | 'fiatCurrency' | 'orderId'> | undefined {
+  if (!state.order) return undefined;
+  return {
+    fiatAmount: state.order.amountTo ?? undefined,
+    fiatCurrency: state.order.coinTo ?? undefined,
+    orderId: state.order.id,
+  };
+}
+
+export function stepText(status: OffRampStatus, state: OffRampState): string {
+  if (status === 'settled') {
+    return `Settled: ${state.fiatAmount ?? '?'} ${state.fiatCurrency ?? ''} (order ${state.orderId ?? '?'})`.replace(
+      '  ',
+      ' ',
+    );
+  }
+  if (status === 'failed' && state.failure) {
+    return `Failed: ${state.failure.role} ${state.failure.transactionId} is ${state.failure.status}`;
+  }
+  return STEP_TEXT[status];
+}
+
+/** The Web UI's current details. */
+export function currentDetails(state: OffRampState): string {
+  const owner = state.endUserId ? ` of end user ${state.endUserId}` : ' (unattributed)';
+  return `${state.step}\nDeposit ${state.depositTransactionId}${owner}`;
+}
+
+/** The search attributes an off-ramp publishes, in the order it always has. */
+export function searchAttributes(
+  state: OffRampState,
+  status: OffRampStatus,
+  endUserSearchValue: string | null,
+): SearchAttributeUpdatePair[] {
+  return [
+    { key: RampDirection, value: 'off-ramp' },
+    { key: RampStatus, value: status },
+    { key: DepositTransactionId, value: state.depositTransactionId },
+    ...(endUserSearchValue ? [{ key: EndUserId, value: endUserSearchValue }] : []),
+    ...(state.deposit ? [{ key: WalletId, value: state.deposit.walletId }] : []),
+    ...(state.deposit?.network ? [{ key: Networks, value: [state.deposit.network] }] : []),
+  ];
+}
+
+/**
+ * The order to read once the sweep is confirmed: the fiat amount is on the AutoSwap order, which no webhook of its
+ * own brings. Its ID is on the order transaction (completion event) or the sweep.
+ */
+export function orderToRead(status: OffRampStatus, state: OffRampState): string | undefined {
+  if (status !== 'awaiting-settlement' && status !== 'settled') return undefined;
+  if (state.order) return undefined;
+  return state.orderTransaction?.orderId ?? state.sweep?.orderId ?? undefined;
+}
+
+export function isTerminal(status: OffRampStatus): boolean {
+  return TERMINAL_OFF_RAMP_STATUSES.includes(status);
+}
+
+/** The sweep did not start in time: the process checks the gas wallet and alerts, once. */
+export function shouldMarkStuck(status: OffRampStatus, state: OffRampState): boolean {
+  return status === 'awaiting-sweep' && !state.stuckSince;
+}
+
+/** The network the stuck sweep is on, as the gas check and its alert name it. */
+export function stuckNetwork(state: OffRampState): string {
+  return state.deposit?.network ?? 'unknown';
+}
+
+/** What the process records when the gas wallet could not be checked (it alerts anyway). */
+export function unavailableGasCheck(network: string, message: string, checkedAt: string): GasCheck {
+  return {
+    gasWalletId: null,
+    network,
+    asset: '?',
+    balance: null,
+    minimum: '?',
+    shortfall: false,
+    checkedAt,
+    error: message,
+  };
+}
+
+/** The stuck alert: a gas shortfall when the gas wallet is short, otherwise a sweep that did not start. */
+export function stuckAlert(
+  state: OffRampState,
+  network: string,
+  gas: GasCheck,
+): OffRampAlert<StuckAlertKind> {
+  const id = state.depositTransactionId;
+  const details = {
+    depositTransactionId: id,
+    endUserId: state.endUserId,
+    network,
+    gasWalletId: gas.gasWalletId,
+    asset: gas.asset,
+    balance: gas.balance,
+    minimum: gas.minimum,
+  };
+  if (gas.shortfall) {
+    return {
+      kind: 'gas-shortfall',
+      message: `Gas wallet ${gas.gasWalletId ?? '?'} holds ${gas.balance ?? '?'} ${gas.asset} on ${network} (minimum ${gas.minimum}): the Autoswap of deposit ${id} is stranded until it is funded`,
+      details,
+    };
+  }
+  return {
+    kind: 'sweep-not-started',
+    message: `The sweep of deposit ${id} did not start in time (gas wallet balance ${gas.balance ?? 'unknown'} ${gas.asset})`,
+    details,
+  };
+}
+
+export function timedOutAlert(state: OffRampState, status: OffRampStatus): OffRampAlert<'process-timed-out'> {
+  const id = state.depositTransactionId;
+  return {
+    kind: 'process-timed-out',
+    message: `Off-ramp of deposit ${id} did not finish within its process timeout (last step: ${state.step})`,
+    details: { depositTransactionId: id, status },
+  };
+}
+
+/** Closes the stuck incident once the deposit settles. */
+export function stuckResolution(
+  state: OffRampState,
+  kind: StuckAlertKind,
+): { kind: StuckAlertKind; details: { depositTransactionId: string }; resolution: string } {
+  return {
+    kind,
+    details: { depositTransactionId: state.depositTransactionId },
+    resolution: `Deposit ${state.depositTransactionId} settled (order ${state.orderId ?? '?'})`,
+  };
+}
+
+/** The end user and RampEndUserId value of a lookup answer (a string answer is both). */
+export function endUserOfLookup(found: EndUserLookup): { endUserId: string; endUserSearchValue: string } {
+  return typeof found === 'string'
+    ? { endUserId: found, endUserSearchValue: found }
+    : { endUserId: found.endUserId, endUserSearchValue: found.endUserSearchValue };
+}

@@ -1,0 +1,239 @@
+/**
+ * offramp/<depositTransactionId>: one Autoswap (spec §6, off-ramp sequence) from the deposit to the settled order.
+ *
+ *   deposit seen -> (gas top-up on a first deposit) -> deposit confirmed -> sweep started -> sweep confirmed
+ *   -> order transaction completed: settled (fiat amount, order id)
+ *
+ * Started by the first re-read transaction that belongs to the deposit (transaction/<id> signal-with-starts it, so
+ * a sweep event that overtakes its deposit event still lands). It finds its end user from the deposit wallet
+ * (RampWalletId) and tells end-user/<id>, which lists its deposits (through the linkOffRampToEndUser activity, so
+ * its history names no end-user/<id> workflow; RampEndUserId holds a pseudonym when payload encryption is on).
+ * Every step has a deadline (stepDeadlineMs): when the next event is late the process polls the operator with
+ * backoff, so it reaches its end with no webhook at all after the first. When the sweep does not start in time it
+ * is `stuck`: it checks the gas wallet's native balance, raises one alert, and keeps waiting, so a late sweep
+ * (after the gas wallet is funded) still settles it.
+ *
+ * How this loop differs from the on-ramp's, and why each difference stays (each changes the commands recorded):
+ * it waits for its first snapshot (it is only ever started by one); it finds its own end user; it publishes on
+ * status changes only; it can always poll (it knows its deposit); it reads its order at settlement (no webhook
+ * brings it); it can be stuck for lack of gas; it raises an alert when it times out.
+ */
+import {
+  condition,
+  getExternalWorkflowHandle,
+  log,
+  patched,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { RampActivities } from '../../../activities';
+import { errorMessage } from '../../../src/domain/errors';
+import { endUserWorkflowId } from '../../../src/domain/ids';
+import { offRampLinkedSignal } from '../../end-user/messages';
+import type { GasCheck } from '../../operations/gas-monitor/types';
+import { operatorActivityOptions } from '../../shared/activity-options';
+import { StepClock } from '../shared/step-clock';
+import { failureNote } from '../shared/step-timing';
+import { offRampStateQuery, offRampTransactionSignal } from './messages';
+import {
+  applyOrder,
+  applyPoll,
+  applyTransaction,
+  currentDetails,
+  type EndUserLookup,
+  endUserOfLookup,
+  evaluateInto,
+  isTerminal,
+  newOffRampState,
+  type OffRampAlert,
+  orderToRead,
+  pollRequest,
+  searchAttributes,
+  settlementOf,
+  shouldMarkStuck,
+  stepText,
+  stuckAlert,
+  type StuckAlertKind,
+  stuckNetwork,
+  stuckResolution,
+  timedOutAlert,
+  unavailableGasCheck,
+} from './state';
+import type { OffRampInput, OffRampState, OffRampStatus } from './types';
+
+export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState> {
+  const { depositTransactionId, timings } = input;
+  const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
+  // Visibility is eventually consistent: a bounded number of lookups, then the process runs unattributed.
+  const lookup = proxyActivities<RampActivities>({
+    ...operatorActivityOptions(timings),
+    retry: {
+      initialInterval: timings.activityRetryInitialMs,
+      maximumInterval: timings.activityRetryMaximumMs,
+      backoffCoefficient: 2,
+      maximumAttempts: 6,
+    },
+  });
+  const alerts = proxyActivities<RampActivities>(operatorActivityOptions(timings));
+
+  const clock = new StepClock(timings, Date.now());
+  const state = newOffRampState(depositTransactionId, new Date(clock.startedAtMs).toISOString());
+  let revision = 0;
+  /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by findEndUserByWallet). */
+  let endUserSearchValue: string | null = null;
+  /** The kind of the stuck alert raised, so the incident is resolved when the deposit settles. */
+  let stuckAlertKind: StuckAlertKind | undefined;
+
+  // ---- messages
+  setHandler(offRampTransactionSignal, ({ role, transaction }) => {
+    if (applyTransaction(state, role, transaction, true).revised) revision += 1;
+  });
+  setHandler(offRampStateQuery, () => state);
+
+  // ---- first snapshot and owner
+  // Only ever started by a snapshot; it usually is the deposit itself, otherwise (reordered events) read it.
+  await condition(() => revision > 0, timings.activityStartToCloseMs);
+  if (!state.deposit) await tolerate('deposit read', poll);
+  if (state.deposit) await linkEndUser(state.deposit.walletId);
+
+  // ---- the loop
+  let status = evaluateInto(state);
+  publish(status);
+  clock.stepStarted();
+  for (;;) {
+    const orderId = orderToRead(status, state);
+    if (orderId) {
+      await tolerate('order read', async () => {
+        if (applyOrder(state, await activities.readOrderSnapshot({ id: orderId })).revised) revision += 1;
+      });
+    }
+    const next = evaluateInto(state);
+    if (next === 'settled') Object.assign(state, settlementOf(state));
+    // Publishes on status changes only: publishing on revisions would add upserts to recorded histories.
+    if (next !== status) {
+      status = next;
+      clock.stepStarted();
+      publish(status);
+    }
+    if (isTerminal(status)) break;
+    if (clock.processTimedOut()) {
+      await alert(timedOutAlert(state, status));
+      status = 'timed-out';
+      publish(status);
+      break;
+    }
+    const step = await clock.waitForEventOrDeadline(
+      () => revision,
+      () => true,
+    );
+    if (!step.poll) continue;
+    // The next event is late: ask the operator.
+    await tolerate('poll', poll);
+    clock.afterPoll(step.late);
+    if (shouldMarkStuck(evaluateInto(state), state)) await markStuck();
+  }
+  // The stranded-deposit incident closes when the deposit settles (the incident store sends the notice).
+  if (status === 'settled' && stuckAlertKind && state.alertsRaised > 0 && patched('alerts-incident-store')) {
+    try {
+      await alerts.resolveAlert(stuckResolution(state, stuckAlertKind));
+    } catch (error) {
+      log.error('Alert could not be resolved', { error: errorMessage(error) });
+    }
+  }
+  state.endedAt = new Date().toISOString();
+  return state;
+
+  function publish(next: OffRampStatus): void {
+    state.status = next;
+    // A process settled at its first evaluation (events overtaken by a late start) publishes before the loop
+    // body ran: read the settlement here, or the step says "Settled: ? (order ?)".
+    if (next === 'settled') Object.assign(state, settlementOf(state));
+    state.step = stepText(next, state);
+    setCurrentDetails(currentDetails(state));
+    upsertSearchAttributes(searchAttributes(state, next, endUserSearchValue));
+  }
+
+  async function poll(): Promise<void> {
+    state.polls += 1;
+    const found = await activities.pollOffRamp(pollRequest(state));
+    if (applyPoll(state, found).revised) revision += 1;
+  }
+
+  /** Runs an operator read; a failure is recorded and logged, and the loop simply reads again later. */
+  async function tolerate(what: string, read: () => Promise<void>): Promise<void> {
+    try {
+      await read();
+    } catch (error) {
+      state.lastFailure = failureNote(what, error);
+      log.warn('Operator read failed; the off-ramp keeps waiting and reads again', {
+        depositTransactionId,
+        what,
+        error: state.lastFailure.message,
+      });
+    }
+  }
+
+  async function alert({ kind, message, details }: OffRampAlert): Promise<void> {
+    try {
+      await alerts.raiseAlert({ kind, message, workflowId: workflowInfo().workflowId, details });
+      state.alertsRaised += 1;
+    } catch (error) {
+      log.error('Alert could not be raised', { kind, error: errorMessage(error) });
+    }
+  }
+
+  async function markStuck(): Promise<void> {
+    state.stuckSince = new Date().toISOString();
+    const network = stuckNetwork(state);
+    let gas: GasCheck;
+    try {
+      gas = await activities.checkGasWallet({ network });
+    } catch (error) {
+      // A gas check that cannot be made must not end the process (least of all when gas is the problem): alert anyway.
+      state.lastFailure = failureNote('gas wallet check', error);
+      gas = unavailableGasCheck(network, state.lastFailure.message, new Date().toISOString());
+    }
+    state.gasCheck = gas;
+    revision += 1;
+    if (state.alertsRaised > 0) return;
+    const stuck = stuckAlert(state, network, gas);
+    stuckAlertKind = stuck.kind;
+    await alert(stuck);
+  }
+
+  async function linkEndUser(walletId: string): Promise<void> {
+    try {
+      const found: EndUserLookup = await lookup.findEndUserByWallet({ walletId });
+      const owner = endUserOfLookup(found);
+      state.endUserId = owner.endUserId;
+      endUserSearchValue = owner.endUserSearchValue;
+    } catch {
+      state.unattributed = true;
+      log.warn('No end user owns the deposit wallet; the off-ramp runs unattributed', {
+        depositTransactionId,
+        walletId,
+      });
+    }
+    if (!state.endUserId) return;
+    if (patched('link-end-user-by-activity')) {
+      // An activity signals end-user/<id>: this history then holds no end-user workflow ID in clear.
+      try {
+        await activities.linkOffRampToEndUser({ endUserId: state.endUserId, depositTransactionId });
+      } catch (error) {
+        log.warn('Could not tell the end user workflow about its deposit', { error: errorMessage(error) });
+      }
+    } else {
+      // Histories recorded before that patch signalled the end user from here.
+      try {
+        await getExternalWorkflowHandle(endUserWorkflowId(state.endUserId)).signal(offRampLinkedSignal, {
+          depositTransactionId,
+        });
+      } catch (error) {
+        log.warn('Could not tell the end user workflow about its deposit', { error: errorMessage(error) });
+      }
+    }
+  }
+}

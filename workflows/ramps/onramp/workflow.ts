@@ -1,0 +1,130 @@
+/**
+ * onramp/<orderReference>: one on-ramp (spec §6, on-ramp sequence) for an order reference.
+ *
+ *   order created (awaiting_funds) -> order executed -> crypto deposit to the master wallet -> deposit confirmed:
+ *   settled. Or the order ends expired / failed.
+ *
+ * Started by the typed client (startOnRamp: end user and optional quote shown) or by the first event of an order
+ * whose reference no client call announced (then flagged unattributed until a startOnRamp names its end user).
+ * The master-wallet Deposit finds this process through its orderId (Get Order gives the reference).
+ * Each step has a deadline; a late event makes it poll Get Order / Get Transaction with backoff. Before the
+ * first order event there is nothing to poll (the operator has no lookup by reference), so it waits.
+ *
+ * How this loop differs from the off-ramp's, and why each difference stays (each changes the commands recorded):
+ * it may start with no event, so it waits for none before its loop; the client names its end user (no lookup);
+ * it publishes on every revision too, because an attribution can come at any step and must reach RampEndUserId;
+ * it cannot poll before its first order; its poll reads the order every time; it raises no alert when it times
+ * out (adding one would add commands and need a patch).
+ */
+import {
+  log,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { RampActivities } from '../../../activities';
+import { operatorActivityOptions } from '../../shared/activity-options';
+import { StepClock } from '../shared/step-clock';
+import { failureNote } from '../shared/step-timing';
+import {
+  onRampAttributionSignal,
+  onRampOrderSignal,
+  onRampStateQuery,
+  onRampTransactionSignal,
+} from './messages';
+import {
+  applyAttribution,
+  applyDeposit,
+  applyOrder,
+  applyPoll,
+  canPoll,
+  currentDetails,
+  evaluateInto,
+  initialSearchValue,
+  isTerminal,
+  newOnRampState,
+  pollRequest,
+  searchAttributes,
+  settlementOf,
+  stepText,
+} from './state';
+import type { OnRampInput, OnRampState, OnRampStatus } from './types';
+
+export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
+  const { timings } = input;
+  const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
+  const clock = new StepClock(timings, Date.now());
+  const state = newOnRampState(input, new Date(clock.startedAtMs).toISOString());
+  let revision = 0;
+  /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by the typed client). */
+  let endUserSearchValue = initialSearchValue(input);
+
+  // ---- messages
+  setHandler(onRampOrderSignal, (order) => {
+    if (applyOrder(state, order, true).revised) revision += 1;
+  });
+  setHandler(onRampTransactionSignal, (tx) => {
+    if (applyDeposit(state, tx, true).revised) revision += 1;
+  });
+  setHandler(onRampAttributionSignal, (attribution) => {
+    const applied = applyAttribution(state, endUserSearchValue, attribution);
+    endUserSearchValue = applied.endUserSearchValue;
+    if (applied.revised) revision += 1;
+  });
+  setHandler(onRampStateQuery, () => state);
+
+  // ---- the loop (no first snapshot to wait for: startOnRamp may start it before any event)
+  let status = evaluateInto(state);
+  publish(status);
+  clock.stepStarted();
+  let publishedRevision = revision;
+  for (;;) {
+    const next = evaluateInto(state);
+    if (next === 'settled') Object.assign(state, settlementOf(state));
+    // Publishes on revisions too: an attribution can come at any step and must reach RampEndUserId.
+    if (next !== status || revision !== publishedRevision) {
+      if (next !== status) clock.stepStarted();
+      status = next;
+      publishedRevision = revision;
+      publish(status);
+    }
+    if (isTerminal(status)) break;
+    if (clock.processTimedOut()) {
+      status = 'timed-out';
+      publish(status);
+      break;
+    }
+    // Without an order ID there is nothing to poll: wait for an event (or the process timeout).
+    const step = await clock.waitForEventOrDeadline(
+      () => revision,
+      () => canPoll(state),
+    );
+    const request = pollRequest(state);
+    if (!step.poll || !request) continue;
+    state.polls += 1;
+    try {
+      const found = await activities.pollOnRamp(request);
+      if (applyPoll(state, found).revised) revision += 1;
+    } catch (error) {
+      // A failed poll is noted and tried again at the next one: it never ends the process.
+      state.lastFailure = failureNote('poll', error);
+      log.warn('Operator poll failed; the on-ramp keeps waiting and polls again', {
+        orderReference: state.orderReference,
+        error: state.lastFailure.message,
+      });
+    }
+    clock.afterPoll(step.late);
+  }
+  state.endedAt = new Date().toISOString();
+  return state;
+
+  function publish(next: OnRampStatus): void {
+    state.status = next;
+    // Settled at the first evaluation: read the settlement before the loop body ran.
+    if (next === 'settled') Object.assign(state, settlementOf(state));
+    state.step = stepText(next, state);
+    setCurrentDetails(currentDetails(state));
+    upsertSearchAttributes(searchAttributes(state, next, endUserSearchValue));
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * transaction/<id> and order/<id>: the receiver's durable inbox for one operator resource.
+ *
+ * The receiver signal-with-starts this workflow and answers 200 once the signal is in Temporal. The workflow then
+ * re-reads the resource by ID (the payload is only a hint), works out which process owns it and forwards the
+ * fresh snapshot there (signal-with-start, so an event that arrives before its process exists still lands).
+ * Several deliveries that arrive together are coalesced into one read. It ends as soon as its inbox is empty;
+ * a later delivery for the same resource starts a new run under the same ID (its history stays small).
+ */
+import {
+  condition,
+  log,
+  patched,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { RampActivities } from '../../../activities';
+import { errorMessage } from '../../../src/domain/errors';
+import { RampStatus } from '../../../src/temporal/search-attributes';
+import { operatorActivityOptions } from '../../shared/activity-options';
+import { failureNote, nextPollDelayMs } from '../shared/step-timing';
+import { routerStateQuery, webhookEventSignal } from './messages';
+import {
+  forwardedDetails,
+  forwardOutcomeOf,
+  isDuplicate,
+  lateEventAlert,
+  recordEvent,
+  recordForward,
+  routeTransaction,
+} from './state';
+import {
+  type ForwardOutcome,
+  type RouterInput,
+  type RouterState,
+  UNKNOWN_RESOURCE_STATUS,
+  type WebhookEventSignal,
+} from './types';
+import { isOperatorNotFound, recordGiveUp, recordNotFound, unknownResourceRetry } from './unknown-resource';
+
+export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterState> {
+  const { kind, resourceId, timings } = input;
+  const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
+  const state: RouterState = {
+    kind,
+    resourceId,
+    eventsReceived: 0,
+    duplicates: 0,
+    forwardedTo: [],
+    events: [],
+  };
+  const inbox: WebhookEventSignal[] = [];
+
+  // ---- messages
+  setHandler(webhookEventSignal, (event) => {
+    inbox.push(event);
+    recordEvent(state, event);
+  });
+  setHandler(routerStateQuery, () => state);
+
+  // ---- the loop
+  // Started by signal-with-start: the first event is in the inbox before this line runs.
+  await condition(() => inbox.length > 0, timings.activityStartToCloseMs);
+  // The receiver already answered 200: this run is the event's only copy, so a failed read or forward (operator
+  // outage, a 404 while the operator's read lags its own webhook) keeps the batch and tries again with backoff.
+  const giveUpAtMs = Date.now() + timings.processTimeoutMs;
+  let retryDelayMs = timings.pollInitialMs;
+  /** When the operator first answered 404 for this resource (reset by a successful read). */
+  let firstNotFoundAtMs: number | undefined;
+  while (inbox.length > 0) {
+    const batch = inbox.splice(0);
+    try {
+      await handle(batch);
+      retryDelayMs = timings.pollInitialMs;
+      firstNotFoundAtMs = undefined;
+    } catch (error) {
+      if (Date.now() >= giveUpAtMs) throw error;
+      inbox.unshift(...batch);
+      state.lastFailure = failureNote(`re-read or forward of ${kind} ${resourceId}`, error);
+      let waitMs = retryDelayMs;
+      let nextDelayMs = nextPollDelayMs(timings, retryDelayMs);
+      if (isOperatorNotFound(error) && patched('router-unknown-resource')) {
+        firstNotFoundAtMs ??= Date.now();
+        recordNotFound(state, firstNotFoundAtMs);
+        const retry = unknownResourceRetry(timings, {
+          firstNotFoundAtMs,
+          delayMs: retryDelayMs,
+          nowMs: Date.now(),
+        });
+        if (retry.giveUp) {
+          giveUpUnknownResource(inbox.splice(0).length);
+          break;
+        }
+        ({ waitMs, nextDelayMs } = retry);
+      }
+      log.warn('Router could not finish; retrying', {
+        kind,
+        resourceId,
+        retryInMs: waitMs,
+        error: state.lastFailure.message,
+      });
+      setCurrentDetails(
+        `Re-read or forward of ${kind} ${resourceId} failed; retrying in ${Math.round(waitMs / 1000)} s`,
+      );
+      await sleep(waitMs);
+      retryDelayMs = nextDelayMs;
+    }
+  }
+  if (!state.unknownResource?.gaveUpAt) setCurrentDetails(forwardedDetails(state));
+  return state;
+
+  /** Ends the router for a resource the operator never knew: recorded, searchable, counted in metrics. */
+  function giveUpUnknownResource(dropped: number): void {
+    const why = recordGiveUp(state, timings, dropped, new Date().toISOString());
+    log.warn('Router gave up on a resource the operator does not know', {
+      kind,
+      resourceId,
+      reads: state.unknownResource?.reads,
+      eventsDropped: dropped,
+    });
+    setCurrentDetails(`Unknown resource: ${why}`);
+    upsertSearchAttributes([{ key: RampStatus, value: UNKNOWN_RESOURCE_STATUS }]);
+  }
+
+  async function handle(batch: WebhookEventSignal[]): Promise<void> {
+    setCurrentDetails(
+      `Re-reading ${kind} ${resourceId} after ${batch.map((event) => event.eventType).join(', ')}`,
+    );
+    if (kind === 'transaction') {
+      const tx = await activities.readTransactionSnapshot({ id: resourceId });
+      if (isDuplicate(state, tx.status, batch.length)) return;
+      const route = routeTransaction(tx);
+      if (route.kind === 'offramp') {
+        await remember(
+          tx.status,
+          await activities.forwardToOffRamp({
+            depositTransactionId: route.depositTransactionId,
+            signal: { role: route.role, transaction: tx },
+            timings,
+          }),
+        );
+      } else if (route.kind === 'onramp-order') {
+        const order = await activities.readOrderSnapshot({ id: route.orderId });
+        await remember(
+          tx.status,
+          await activities.forwardToOnRamp({
+            orderReference: order.orderReference,
+            order,
+            transaction: tx,
+            timings,
+          }),
+        );
+      } else {
+        state.unroutable = route.reason;
+        log.warn('Transaction belongs to no ramp process', {
+          transactionId: resourceId,
+          reason: route.reason,
+        });
+      }
+    } else {
+      const order = await activities.readOrderSnapshot({ id: resourceId });
+      if (isDuplicate(state, order.status, batch.length)) return;
+      if (order.direction === 'off-ramp') {
+        // ASSUMED not sent; the off-ramp reads its AutoSwap order itself (through its sweep), so nothing to forward.
+        state.unroutable = 'off-ramp order: read by its off-ramp process';
+      } else {
+        await remember(
+          order.status,
+          await activities.forwardToOnRamp({ orderReference: order.orderReference, order, timings }),
+        );
+      }
+    }
+  }
+
+  /**
+   * A process that had already ended is not run again (src/temporal/process-start.ts): the event is kept on this
+   * router as late, and one that gave up is raised as an incident; its outcome stays as it ended.
+   */
+  async function remember(resourceStatus: string, answer: ForwardOutcome | string): Promise<void> {
+    const outcome = forwardOutcomeOf(answer);
+    const { late, raiseLateAlert } = recordForward(state, outcome, resourceStatus, new Date().toISOString());
+    if (!late) return;
+    log.warn('Event for a process that has already ended: recorded, not applied', {
+      kind,
+      resourceId,
+      process: outcome.workflowId,
+      processStatus: late.processStatus,
+      resourceStatus,
+    });
+    if (raiseLateAlert && patched('late-event-after-timeout')) {
+      try {
+        const alert = lateEventAlert(kind, resourceId, late);
+        await activities.raiseAlert({
+          kind: alert.kind,
+          message: alert.message,
+          workflowId: workflowInfo().workflowId,
+          details: alert.details,
+        });
+      } catch (error) {
+        // Not retried through the batch: the event is recorded above, and a second forward would record it twice.
+        log.error('Late-event incident could not be raised', {
+          process: outcome.workflowId,
+          error: errorMessage(error),
+        });
+      }
+    }
+  }
+}
