@@ -22,7 +22,7 @@ export const walletCreationRequestedSignal =
 export const walletCreatedSignal = defineSignal<[WalletCreatedSignal]>('walletCreated');
 /**
  * Reads of the wallet-creation journal through an update. Creation activities now read the journal from the owner's
- * history (activities/creation-guard.ts: no worker and no update slot needed); the handlers stay for activities of
+ * history (activities/end-user/wallet-creation.ts: no worker and no update slot needed); the handlers stay for activities of
  * workers deployed before that, which may still be retrying.
  */
 export const depositWalletJournalUpdate = defineUpdate<WalletCreatedSignal | null, []>(
