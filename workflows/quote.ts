@@ -1,27 +1,2 @@
-/**
- * quote/<uuid>: a short workflow around one Create quote activity. Quotes are reads: nothing to keep after the
- * answer, but running them as a workflow gives the retry policy, the timeouts, and a readable record in the Web UI.
- * The activity's budget is the quote's own life: an answer later than that is of no use to the waiting caller.
- */
-import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
-import type { RampActivities } from '../activities';
-import { RampDirection, RampStatus } from '../src/temporal/search-attributes';
-import { operatorActivityOptions } from './activity-options';
-import type { QuoteResult, QuoteWorkflowInput } from './types';
-
-export async function quoteWorkflow(input: QuoteWorkflowInput): Promise<QuoteResult> {
-  const { timings, request } = input;
-  const budgetMs = Math.min(timings.activityScheduleToCloseMs, timings.quoteTtlMs);
-  const { createQuote } = proxyActivities<RampActivities>({
-    ...operatorActivityOptions(timings),
-    startToCloseTimeout: Math.min(timings.activityStartToCloseMs, budgetMs),
-    scheduleToCloseTimeout: budgetMs,
-  });
-  upsertSearchAttributes([
-    { key: RampDirection, value: request.direction },
-    { key: RampStatus, value: 'quoting' },
-  ]);
-  const quote = await createQuote(request);
-  upsertSearchAttributes([{ key: RampStatus, value: 'quoted' }]);
-  return quote;
-}
+/** Moved: the quote process lives in workflows/quote/. */
+export { quoteWorkflow } from './quote/workflow';

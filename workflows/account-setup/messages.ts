@@ -5,7 +5,7 @@
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { AccountWalletRole } from '../../src/domain/vocabulary';
-import type { WalletCreatedSignal } from '../wallet-journal';
+import type { WalletCreatedSignal } from '../end-user/wallet-journal';
 import type { AccountSetupResult, AccountSetupState } from './types';
 
 /**

@@ -6,7 +6,7 @@ import type {
   UnconfirmedCreation,
   WalletCreatedSignal,
   WalletCreationRequest,
-} from '../wallet-journal';
+} from '../end-user/wallet-journal';
 
 export interface AccountWallet {
   role: AccountWalletRole;
@@ -55,7 +55,7 @@ export interface AccountSetupCarriedState {
   journal: Partial<Record<AccountWalletRole, WalletCreatedSignal>>;
   recipients: AccountRecipient[];
   orphanWallets: (OrphanWallet & { role: AccountWalletRole })[];
-  /** Every CreateWallet request, per role, journaled before it was sent (workflows/wallet-journal.ts). */
+  /** Every CreateWallet request, per role, journaled before it was sent (workflows/end-user/wallet-journal.ts). */
   creationRequests?: Partial<Record<AccountWalletRole, WalletCreationRequest[]>>;
   /** CreateWallet requests per role that were sent without an answer: possible orphans whose ID cannot be known. */
   unconfirmedCreations?: Partial<Record<AccountWalletRole, UnconfirmedCreation[]>>;

@@ -3,14 +3,14 @@
  * workflows: they never change.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { WalletCreatedSignal, WalletCreationRequestSignal } from '../wallet-journal';
+import type { WalletCreatedSignal, WalletCreationRequestSignal } from './wallet-journal';
 import type { DepositWallet, EndUserState } from './types';
 
 /** Creates the user's deposit wallet if needed and answers its addresses once they exist. */
 export const ensureDepositWalletUpdate = defineUpdate<DepositWallet, []>('ensureDepositWallet');
 /**
  * Written by the wallet-creation activity before it sends CreateWallet: durable once the server accepts it, so a
- * request whose answer is lost (crash, timeout) is still on record (workflows/wallet-journal.ts). The account
+ * request whose answer is lost (crash, timeout) is still on record (workflows/end-user/wallet-journal.ts). The account
  * setup handles it too.
  */
 export const walletCreationRequestedSignal =
@@ -22,7 +22,7 @@ export const walletCreationRequestedSignal =
 export const walletCreatedSignal = defineSignal<[WalletCreatedSignal]>('walletCreated');
 /**
  * Reads of the wallet-creation journal through an update. Creation activities now read the journal from the owner's
- * history (activities/creation-guard.ts: no worker and no update slot needed); the handlers stay for activities of
+ * history (activities/end-user/wallet-creation.ts: no worker and no update slot needed); the handlers stay for activities of
  * workers deployed before that, which may still be retrying.
  */
 export const depositWalletJournalUpdate = defineUpdate<WalletCreatedSignal | null, []>(

@@ -6,7 +6,7 @@ import type {
   UnconfirmedCreation,
   WalletCreatedSignal,
   WalletCreationRequest,
-} from '../wallet-journal';
+} from './wallet-journal';
 
 export interface DepositWallet {
   walletId: string;
@@ -38,7 +38,7 @@ export interface EndUserCarriedState {
   runs: number;
   /** Off-ramp processes (deposit transaction IDs) of this user, as each reported itself. */
   offRamps?: string[];
-  /** Every CreateWallet request, journaled before it was sent (workflows/wallet-journal.ts). */
+  /** Every CreateWallet request, journaled before it was sent (workflows/end-user/wallet-journal.ts). */
   creationRequests?: WalletCreationRequest[];
   /** Extra wallets (orphans + unconfirmed creations) already raised as an incident. */
   extraWalletsReported?: number;

@@ -1,0 +1,213 @@
+/**
+ * account-setup: one long-lived workflow per namespace (fixed ID, src/domain/ids.ts). It creates the account's
+ * master and gas wallets on the Ethereum and Tron networks, reads their addresses, registers our receiver for both
+ * webhook recipient kinds (list first, add only what is missing, remove only stale recipients it created itself),
+ * and keeps the result: a query answers it, the memo and RampStatus show it in the Web UI.
+ *
+ * `setupAccount` updates (update-with-start) each trigger a pass; a pass reuses the wallets already recorded and
+ * re-checks the recipients, so running the setup twice creates nothing new. Wallet creation journals the
+ * operator's answer (walletCreated signal carrying the role) exactly like the end user's deposit wallet.
+ */
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  log,
+  proxyActivities,
+  setHandler,
+  upsertMemo,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { RampActivities } from '../../activities';
+import { errorMessage } from '../../src/domain/errors';
+import { ACCOUNT_WALLET_ROLES, type AccountWalletRole, RESOURCE_KINDS } from '../../src/domain/vocabulary';
+import { raiseExtraWalletIncident } from '../end-user/extra-wallet-incident';
+import { walletCreatedSignal, walletCreationRequestedSignal } from '../end-user/messages';
+import {
+  chooseWallet,
+  extraWalletAlert,
+  extraWalletsDue,
+  journalAnswer,
+  journalRequest,
+  recordOrphan,
+  refreshUnconfirmed,
+  settleActivityAnswer,
+} from '../end-user/wallet-journal';
+import { operatorActivityOptions } from '../shared/activity-options';
+import { shouldContinueAsNew } from '../shared/continue-as-new';
+import { accountStateQuery, accountWalletJournalUpdate, setupAccountUpdate } from './messages';
+import {
+  accountWallet,
+  carriedState,
+  ensuredRecipient,
+  extraAccountWallets,
+  isAccountWalletRole,
+  newAccountSetupState,
+  publishedValues,
+  roleJournal,
+  setupResult,
+  staleRecipients,
+  unconfirmedCreationCount,
+  withRecipient,
+} from './state';
+import type { AccountRecipient, AccountSetupInput, AccountSetupResult, AccountWallet } from './types';
+
+export async function accountSetupWorkflow(input: AccountSetupInput): Promise<void> {
+  const { timings } = input;
+  const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings, { heartbeat: true }));
+  const alerts = proxyActivities<RampActivities>(operatorActivityOptions(timings));
+  const now = () => new Date().toISOString();
+
+  const state = newAccountSetupState(input.carried, now());
+  /** Passes requested by updates, and the request number the last finished pass covered. */
+  let requested = 0;
+  let covered = 0;
+  /** The role whose wallet is being created right now (its newest request still waits for its answer). */
+  let creating: AccountWalletRole | undefined;
+
+  // ---- handlers: they register no command, so adding one keeps old histories replaying.
+  setHandler(accountStateQuery, () => state);
+  setHandler(accountWalletJournalUpdate, (role) => state.journal[role] ?? null);
+  setHandler(walletCreationRequestedSignal, (request) => {
+    const role = request.role;
+    if (!isAccountWalletRole(role)) return;
+    journalRequest(roleJournal(state, role), request, creating === role, now());
+  });
+  setHandler(walletCreatedSignal, (created) => {
+    const role = created.role;
+    if (!isAccountWalletRole(role)) return;
+    const orphanWalletId = journalAnswer(roleJournal(state, role), created, creating === role, now());
+    if (orphanWalletId) keepOrphan(role, orphanWalletId, 'second CreateWallet answer journaled');
+  });
+  setHandler(setupAccountUpdate, async (): Promise<AccountSetupResult> => {
+    const mine = ++requested;
+    await condition(() => covered >= mine);
+    if (state.status === 'ready' && state.result) return state.result;
+    throw ApplicationFailure.create({
+      type: 'AccountSetupFailed',
+      message: `The account setup failed: ${state.lastError ?? 'unknown error'}`,
+    });
+  });
+
+  function keepOrphan(role: AccountWalletRole, walletId: string, reason: string): void {
+    const orphan = { role, walletId, reason, recordedAt: now() };
+    if (recordOrphan(state.orphanWallets, state.wallets[role]?.walletId, orphan)) {
+      log.warn('Orphan account wallet recorded (its address is never handed out)', {
+        role,
+        walletId,
+        reason,
+      });
+    }
+  }
+
+  function publish(): void {
+    const { searchAttributes, memo } = publishedValues(state);
+    upsertSearchAttributes(searchAttributes);
+    upsertMemo(memo);
+  }
+
+  async function ensureWallet(role: AccountWalletRole): Promise<AccountWallet> {
+    const recorded = state.wallets[role];
+    if (recorded) return recorded;
+    const journal = roleJournal(state, role);
+    creating = role;
+    let created;
+    try {
+      created =
+        state.journal[role] ??
+        (await activities.createAccountWallet({ role, workflowId: workflowInfo().workflowId }));
+    } finally {
+      creating = undefined;
+      refreshUnconfirmed(journal, false);
+    }
+    if (created.requestId && journal.requests) {
+      settleActivityAnswer(journal, created, now());
+      refreshUnconfirmed(journal, false);
+    }
+    const { chosen, orphanWalletId } = chooseWallet<{ walletId: string; externalUserId: string }>(
+      state.journal[role],
+      created,
+    );
+    if (orphanWalletId) keepOrphan(role, orphanWalletId, 'activity answered a different wallet');
+    const addresses = await activities.getWalletAddresses({ walletId: chosen.walletId });
+    const wallet = accountWallet(role, chosen, addresses, now());
+    state.wallets[role] = wallet;
+    return wallet;
+  }
+
+  async function ensureRecipients(): Promise<{ added: AccountRecipient[]; removed: AccountRecipient[] }> {
+    const added: AccountRecipient[] = [];
+    const removed: AccountRecipient[] = [];
+    for (const kind of RESOURCE_KINDS) {
+      const answer = await activities.ensureWebhookRecipient({ kind });
+      const current = ensuredRecipient(state.recipients, kind, answer, now());
+      if (answer.created) added.push(current);
+      const stale = staleRecipients(state.recipients, kind, current.id);
+      if (stale.length > 0) {
+        const listed = await activities.listWebhookRecipients({ kind });
+        for (const old of stale) {
+          const still = listed.find((entry) => entry.id === old.id);
+          if (still && !still.matchesReceiver) {
+            await activities.deleteWebhookRecipient({ kind, id: old.id });
+            removed.push(old);
+          }
+        }
+      }
+      state.recipients = withRecipient(state.recipients, current);
+    }
+    return { added, removed };
+  }
+
+  async function runSetup(): Promise<void> {
+    state.status = 'running';
+    publish();
+    try {
+      const wallets: Partial<Record<AccountWalletRole, AccountWallet>> = {};
+      for (const role of ACCOUNT_WALLET_ROLES) wallets[role] = await ensureWallet(role);
+      const changes = await ensureRecipients();
+      state.setupRuns += 1;
+      state.result = setupResult(state, wallets.master!, wallets.gas!, changes, now());
+      state.status = 'ready';
+      delete state.lastError;
+    } catch (error) {
+      state.status = 'failed';
+      state.lastError = errorMessage(error);
+      log.error('Account setup failed', { error: state.lastError });
+    }
+    publish();
+  }
+
+  /** Every account wallet the operator may hold besides the ones recorded is an incident for the operations team. */
+  async function raiseExtraWallets(): Promise<void> {
+    const count = extraAccountWallets(state);
+    await raiseExtraWalletIncident(alerts.raiseAlert, () =>
+      extraWalletAlert({ kind: 'account' }, workflowInfo().workflowId, {
+        orphanWallets: state.orphanWallets.length,
+        unconfirmedCreations: unconfirmedCreationCount(state),
+      }),
+    );
+    state.extraWalletsReported = count;
+  }
+
+  // ---- the loop: one pass per batch of requests, report extra wallets, hand over to a new run when history grows.
+  const extraWalletsToRaise = () => extraWalletsDue(extraAccountWallets(state), state.extraWalletsReported);
+  publish();
+  for (;;) {
+    await condition(() => requested > covered || extraWalletsToRaise() || shouldContinueAsNew());
+    if (requested > covered) {
+      const passFor = requested;
+      await runSetup();
+      covered = passFor;
+      continue;
+    }
+    if (extraWalletsToRaise()) {
+      await raiseExtraWallets();
+      continue;
+    }
+    // Let running handlers finish, then carry the state over.
+    await condition(allHandlersFinished);
+    await continueAsNew<typeof accountSetupWorkflow>({ timings, carried: carriedState(state) });
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * Raising the extra-wallet incident from a wallet's owner (the end user, the account setup): the workflow side of
+ * the journal rules in wallet-journal.ts. Histories recorded before the incident existed hold no alert, hence the
+ * patch; a failed raise is logged and not retried here (the activity already retried it).
+ */
+import { log, patched } from '@temporalio/workflow';
+import { errorMessage } from '../../src/domain/errors';
+import type { AlertInput } from '../operations/alerts/types';
+
+export async function raiseExtraWalletIncident(
+  raiseAlert: (alert: AlertInput) => Promise<unknown>,
+  alert: () => AlertInput,
+  logFields: Record<string, string> = {},
+): Promise<void> {
+  if (!patched('extra-wallet-incident')) return;
+  try {
+    await raiseAlert(alert());
+  } catch (error) {
+    log.error('Extra wallet incident could not be raised', { ...logFields, error: errorMessage(error) });
+  }
+}

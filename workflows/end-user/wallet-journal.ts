@@ -1,0 +1,266 @@
+/**
+ * The wallet-creation journal kept by the workflow that owns a wallet (end-user/<id>, account-setup). Pure rules,
+ * workflow-safe: no I/O, no Temporal calls, so unit tests exercise them directly.
+ *
+ * The operator's CreateWallet has no idempotency key and no lookup by label. So the creation activity writes a
+ * request into this journal (a durable signal) before it sends CreateWallet, and the operator's answer after it
+ * arrives. Whatever instant a worker dies at, every wallet the operator may hold for the label is then either the
+ * wallet shown, a recorded orphan (its answer arrived: we know its ID), or an unanswered request (sent, answer
+ * lost: an orphan whose ID cannot be learnt through the spec). Nothing the operator may have created goes
+ * unrecorded.
+ */
+import { depositWalletLabel } from '../../src/domain/ids';
+import type { AccountWalletRole } from '../../src/domain/vocabulary';
+import type { AlertInput } from '../operations/alerts/types';
+
+/** A wallet the operator created for this user that is not the one shown (see docs/architecture.md). */
+export interface OrphanWallet {
+  walletId: string;
+  recordedAt: string;
+  reason: string;
+}
+
+/** The operator's answer to a CreateWallet request, journaled by the creation activity (the walletCreated signal). */
+export interface WalletCreatedSignal {
+  walletId: string;
+  externalUserId: string;
+  attempt: number;
+  /** Set by the account setup's wallet creation: which account wallet this is. */
+  role?: AccountWalletRole;
+  /** Earlier attempts that sent CreateWallet and never got a usable answer: the operator may hold a wallet we never saw. */
+  unconfirmedAttempts?: number[];
+  /** The journaled request this answers (a WalletCreationRequest); absent in older journals. */
+  requestId?: string;
+}
+
+/** A CreateWallet request whose answer never arrived (crash, timeout, 5xx): a possible orphan whose ID we cannot know. */
+export interface UnconfirmedCreation {
+  attempt: number;
+  recordedAt: string;
+  /** The journaled CreateWallet request without an answer; absent for entries of the older heartbeat-based journal. */
+  requestId?: string;
+}
+
+/** A CreateWallet request, journaled by the creation activity before it is sent. */
+export interface WalletCreationRequest {
+  /** Unique per activity attempt: `<run>/<activity>#<attempt>`. */
+  requestId: string;
+  attempt: number;
+  requestedAt: string;
+  /** Set once the operator's answer is journaled (or the activity returned it). */
+  answeredWalletId?: string;
+}
+
+/** What the creation activity sends before CreateWallet (the signal's argument). */
+export interface WalletCreationRequestSignal {
+  requestId: string;
+  attempt: number;
+  externalUserId: string;
+  /** The account setup's wallet role; absent for an end user's deposit wallet. */
+  role?: AccountWalletRole;
+}
+
+/** Adds a request once (a redelivered signal changes nothing). */
+export function withRequest(
+  requests: readonly WalletCreationRequest[],
+  request: { requestId: string; attempt: number },
+  now: string,
+): WalletCreationRequest[] {
+  if (requests.some((entry) => entry.requestId === request.requestId)) return [...requests];
+  return [...requests, { requestId: request.requestId, attempt: request.attempt, requestedAt: now }];
+}
+
+/** Marks the request that produced `walletId` as answered. An answer for an unknown request is recorded as one. */
+export function withAnswer(
+  requests: readonly WalletCreationRequest[],
+  answer: { requestId?: string; attempt: number; walletId: string },
+  now: string,
+): WalletCreationRequest[] {
+  if (!answer.requestId) return [...requests];
+  const known = requests.some((entry) => entry.requestId === answer.requestId);
+  const all = known
+    ? [...requests]
+    : withRequest(requests, { requestId: answer.requestId, attempt: answer.attempt }, now);
+  return all.map((entry) =>
+    entry.requestId === answer.requestId && !entry.answeredWalletId
+      ? { ...entry, answeredWalletId: answer.walletId }
+      : entry,
+  );
+}
+
+/**
+ * Requests that reached (or may have reached) the operator without an answer we kept. While a creation is in
+ * flight its newest request is still waiting for its answer and is not counted yet.
+ */
+export function unansweredRequests(
+  requests: readonly WalletCreationRequest[],
+  creationInFlight: boolean,
+): WalletCreationRequest[] {
+  const last = requests[requests.length - 1];
+  return requests.filter((entry) => !entry.answeredWalletId && !(creationInFlight && entry === last));
+}
+
+/**
+ * The unconfirmed creations to show: entries recorded without a request ID (from an older journal format) are
+ * kept, and every unanswered request is listed.
+ */
+export function unconfirmedCreations(
+  recorded: readonly UnconfirmedCreation[] | undefined,
+  requests: readonly WalletCreationRequest[],
+  creationInFlight: boolean,
+): UnconfirmedCreation[] {
+  const legacy = (recorded ?? []).filter((entry) => entry.requestId === undefined);
+  const pending = unansweredRequests(requests, creationInFlight).map((entry) => ({
+    attempt: entry.attempt,
+    requestId: entry.requestId,
+    recordedAt: entry.requestedAt,
+  }));
+  return [...legacy, ...pending];
+}
+
+/** Every wallet the operator may hold for the label besides the one shown. */
+export function extraWalletCount(
+  orphans: readonly OrphanWallet[],
+  unconfirmed: readonly UnconfirmedCreation[] | undefined,
+): number {
+  return orphans.length + (unconfirmed?.length ?? 0);
+}
+
+// ------------------------------------------------------------------------------------------- the owners' handlers
+
+/**
+ * One wallet's journal as its owner keeps it: the end user's deposit wallet, or one of the account's wallet roles.
+ * The two owners lay their state out differently (both layouts are carried across runs and answered by queries, so
+ * they stay as they are); each hands the rules below a view onto its own fields.
+ */
+export interface JournalView {
+  requests: WalletCreationRequest[] | undefined;
+  unconfirmed: UnconfirmedCreation[] | undefined;
+  /** The first answer journaled: the wallet the operator created first. */
+  journaled: WalletCreatedSignal | undefined;
+}
+
+/** Lists the requests sent without an answer (possible orphans whose ID cannot be known). */
+export function refreshUnconfirmed(journal: JournalView, creationInFlight: boolean): void {
+  const requests = journal.requests;
+  if (!requests?.length) return;
+  journal.unconfirmed = unconfirmedCreations(journal.unconfirmed, requests, creationInFlight);
+}
+
+/** The walletCreationRequested signal: the request is on record (once) before CreateWallet is sent. */
+export function journalRequest(
+  journal: JournalView,
+  request: { requestId: string; attempt: number },
+  creationInFlight: boolean,
+  now: string,
+): void {
+  journal.requests = withRequest(journal.requests ?? [], request, now);
+  refreshUnconfirmed(journal, creationInFlight);
+}
+
+/**
+ * The walletCreated signal: the answer settles its request and the first answer becomes the journaled wallet.
+ * Answers the wallet ID of a later answer that names another wallet: an orphan for the owner to record.
+ */
+export function journalAnswer(
+  journal: JournalView,
+  created: WalletCreatedSignal,
+  creationInFlight: boolean,
+  now: string,
+): string | undefined {
+  if (created.requestId) journal.requests = withAnswer(journal.requests ?? [], created, now);
+  let orphanWalletId: string | undefined;
+  if (!journal.journaled) journal.journaled = created;
+  else if (journal.journaled.walletId !== created.walletId) orphanWalletId = created.walletId;
+  refreshUnconfirmed(journal, creationInFlight);
+  return orphanWalletId;
+}
+
+/**
+ * Attempts named by an answer of the older heartbeat-based journal, which sent CreateWallet and never got a usable
+ * answer: each becomes an unconfirmed creation once. Answers the attempts that are new.
+ */
+export function journalUnansweredAttempts(
+  journal: JournalView,
+  attempts: readonly number[] | undefined,
+  now: string,
+): number[] {
+  const added: number[] = [];
+  for (const attempt of attempts ?? []) {
+    const unconfirmed = (journal.unconfirmed ??= []);
+    if (unconfirmed.some((entry) => entry.attempt === attempt)) continue;
+    unconfirmed.push({ attempt, recordedAt: now });
+    added.push(attempt);
+  }
+  return added;
+}
+
+/** The creation activity's own answer settles its request, even when its journal signal was lost. */
+export function settleActivityAnswer(
+  journal: JournalView,
+  created: { walletId: string; requestId?: string },
+  now: string,
+): void {
+  if (created.requestId)
+    journal.requests = withAnswer(journal.requests ?? [], { ...created, attempt: 0 }, now);
+}
+
+/**
+ * The wallet to keep once the creation activity answered: the journaled one (the operator created it first; its
+ * journal may have arrived while the activity ran). The activity's answer, when it names another, is an orphan.
+ */
+export function chooseWallet<W extends { walletId: string }>(
+  journaled: W | undefined,
+  created: W,
+): { chosen: W; orphanWalletId?: string } {
+  const chosen = journaled ?? created;
+  return created.walletId === chosen.walletId ? { chosen } : { chosen, orphanWalletId: created.walletId };
+}
+
+/** Records a wallet that is not shown, once; never the wallet shown. True when it is new (the owner logs it). */
+export function recordOrphan<O extends OrphanWallet>(
+  orphans: O[],
+  shownWalletId: string | undefined,
+  orphan: O,
+): boolean {
+  if (shownWalletId === orphan.walletId || orphans.some((entry) => entry.walletId === orphan.walletId))
+    return false;
+  orphans.push(orphan);
+  return true;
+}
+
+/** An incident is due when more extra wallets are known than the last one reported. */
+export function extraWalletsDue(count: number, reported: number | undefined): boolean {
+  return count > (reported ?? 0);
+}
+
+/** Whose wallets the extra-wallet incident is about: an end user's deposit wallet, or the account's wallets. */
+export type ExtraWalletOwner =
+  { kind: 'end-user'; endUserId: string; shownWalletId: string | undefined } | { kind: 'account' };
+
+/** The extra-wallet incident: every wallet the operator may hold besides the ones shown, for operations to close. */
+export function extraWalletAlert(
+  owner: ExtraWalletOwner,
+  workflowId: string,
+  counts: { orphanWallets: number; unconfirmedCreations: number },
+): AlertInput {
+  const count = counts.orphanWallets + counts.unconfirmedCreations;
+  if (owner.kind === 'account') {
+    return {
+      kind: 'extra-wallet',
+      message: `The operator may hold ${count} account wallet(s) besides the master and gas wallets recorded: close them with the operator by label`,
+      workflowId,
+      details: { walletOwner: workflowId, ...counts },
+    };
+  }
+  const { endUserId } = owner;
+  return {
+    kind: 'extra-wallet',
+    message:
+      `The operator may hold ${count} deposit wallet(s) for end user ${endUserId} besides the one shown ` +
+      `(${counts.orphanWallets} with a known ID, ${counts.unconfirmedCreations} requested without an answer): ` +
+      `close them with the operator by label ${depositWalletLabel(endUserId)}`,
+    workflowId,
+    details: { walletOwner: workflowId, endUserId, shownWalletId: owner.shownWalletId ?? null, ...counts },
+  };
+}

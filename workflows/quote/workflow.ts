@@ -1,0 +1,25 @@
+/**
+ * quote/<uuid>: a short workflow around one Create quote activity. Quotes are reads: nothing to keep after the
+ * answer, but running them as a workflow gives the retry policy, the timeouts, and a readable record in the Web UI.
+ */
+import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import type { RampActivities } from '../../activities';
+import { RampDirection, RampStatus } from '../../src/temporal/search-attributes';
+import { operatorActivityOptions } from '../shared/activity-options';
+import { quoteActivityBudget } from './state';
+import type { QuoteResult, QuoteWorkflowInput } from './types';
+
+export async function quoteWorkflow(input: QuoteWorkflowInput): Promise<QuoteResult> {
+  const { timings, request } = input;
+  const { createQuote } = proxyActivities<RampActivities>({
+    ...operatorActivityOptions(timings),
+    ...quoteActivityBudget(timings),
+  });
+  upsertSearchAttributes([
+    { key: RampDirection, value: request.direction },
+    { key: RampStatus, value: 'quoting' },
+  ]);
+  const quote = await createQuote(request);
+  upsertSearchAttributes([{ key: RampStatus, value: 'quoted' }]);
+  return quote;
+}
