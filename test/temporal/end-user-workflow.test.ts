@@ -11,7 +11,7 @@ import type { OperatorClient } from '../../src/operator/client';
 import { RampClient } from '../../src/client/ramp-client';
 import { endUserWorkflowId } from '../../src/client/ids';
 import { EndUserId, WalletId } from '../../src/temporal/search-attributes';
-import { endUserWorkflow } from '../../workflows/end-user';
+import { endUserWorkflow } from '../../workflows/end-user/workflow';
 import { endUserStateQuery } from '../../workflows/messages';
 import { recordHistory } from '../helpers/histories';
 import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../helpers/temporal';

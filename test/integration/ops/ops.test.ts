@@ -7,7 +7,7 @@ import type { Client, Connection } from '@temporalio/client';
 import { loadOpsConfig } from '../../../src/config/ops';
 import { applySchedules } from '../../../src/temporal/schedules';
 import { offRampWorkflowId } from '../../../workflows/ramp-types';
-import type { reconcileWorkflow } from '../../../workflows/reconcile';
+import type { reconcileWorkflow } from '../../../workflows/operations/reconcile/workflow';
 import { connectTestClient } from '../../helpers/temporal';
 import { depositCrypto, endUserWithWallet, offRampEnded, type RampStack, recordHistory, sandboxCall, startRampStack, waitFor } from '../ramps/harness';
 

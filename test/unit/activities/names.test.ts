@@ -17,8 +17,6 @@ describe('activity names', () => {
       'findEndUserByWallet',
       'forwardToOffRamp',
       'forwardToOnRamp',
-      'getOrder',
-      'getTransaction',
       'getWalletAddresses',
       'linkOffRampToEndUser',
       'listWebhookRecipients',
@@ -29,7 +27,6 @@ describe('activity names', () => {
       'readTransactionSnapshot',
       'reconcileDepositWallets',
       'reconcileOpenProcesses',
-      'refreshOperatorSession',
       'resolveAlert',
     ]);
   });
