@@ -15,8 +15,8 @@ import { RampClient } from '../client/ramp-client';
 import { DEV_API_KEY, loadApiConfig } from '../config/api';
 import { commandFlags, defineCommand } from './args';
 import { loadDemoConfig } from '../config/demo';
-import { loadOpsConfig } from '../config/ops';
-import { loadRampActivityConfig } from '../config/ramps';
+import { loadOperationsConfig } from '../config/operations';
+import { loadProcessIds } from '../config/process-ids';
 import { isSandboxMode, loadReceiverConfig } from '../config/receiver';
 import { loadSandboxConfig } from '../config/sandbox';
 import { loadEncryptionConfig } from '../config/encryption';
@@ -87,6 +87,7 @@ async function main(): Promise<number> {
     const loadedReceiverConfig = loadReceiverConfig(env);
     const encryption = loadEncryptionConfig(env);
     const http = loadHttpConfig(env);
+    const operations = loadOperationsConfig(env);
     // Fixed before either starts: the codec server must allow the origin of the Web UI actually served.
     const webUi = await plannedWebUi(temporalConfig);
     let codecArgs: string[] = [];
@@ -180,9 +181,13 @@ async function main(): Promise<number> {
         operator,
         temporal,
         logger,
-        receiver: receiverConfig,
-        ramps: loadRampActivityConfig(env),
-        encryption,
+        config: {
+          receiver: () => receiverConfig,
+          gas: operations.gas,
+          alerts: operations.alerts,
+          processIds: loadProcessIds(env),
+          encryption,
+        },
       }),
     });
     stoppers.push(() => worker.stop());
@@ -191,7 +196,7 @@ async function main(): Promise<number> {
     for (const schedule of await applySchedules(temporal, {
       taskQueue: temporalConfig.taskQueue,
       timings,
-      ops: loadOpsConfig(env),
+      ops: operations.schedules,
     })) {
       say(`[schedules] ${schedule.scheduleId} ${schedule.action} (every ${schedule.intervalMs / 1000} s)`);
     }

@@ -18,7 +18,9 @@ import type { RunningSandbox } from '../../../src/sandbox/server';
 import type { EndUserState } from '../../../workflows/types';
 import { connectTestClient, fastTimings, startTestWorker, testServer } from '../../helpers/temporal';
 import { recordHistory } from '../ramps/harness';
-import { operatorEnv, operatorFor, startTestSandbox, testReceiver, waitFor } from './helpers';
+import { operatorEnv, operatorFor, startTestSandbox, waitFor } from './helpers';
+import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
+import { testActivityConfig } from '../../helpers/activities';
 
 const API_KEY = 'worker-crash-api-key-2b7e';
 const SLOW_MS = 2_500;
@@ -140,12 +142,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
             operator: operatorFor(sandbox),
             temporal: client,
             logger: pino({ level: 'silent' }),
-            receiver: testReceiver(),
-            ramps: {
-              gasMinimums: { ETH: '0.002', TRX: '30' },
-              alertWebhookTimeoutMs: 1000,
-              alertsWorkflowId,
-            },
+            config: testActivityConfig({ processIds: { ...DEFAULT_PROCESS_IDS, alertsWorkflowId } }),
           }),
           taskQueue,
         );

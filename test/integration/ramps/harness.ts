@@ -13,6 +13,7 @@ import { RampClient } from '../../../src/client/ramp-client';
 import type { PayloadEncryptionConfig } from '../../../src/config/encryption';
 import { loadOperatorConfig, SecretString } from '../../../src/config/operator';
 import type { ReceiverConfig } from '../../../src/config/receiver';
+import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
 import { createLogger, type Logger } from '../../../src/logging';
 import { OperatorClient } from '../../../src/operator/client';
 import { startSandbox, type RunningSandbox, type SandboxOverrides } from '../../../src/sandbox/server';
@@ -21,6 +22,7 @@ import type { OffRampState, OnRampState } from '../../../workflows/ramp-types';
 import type { WorkflowTimings } from '../../../workflows/types';
 import { fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../../helpers/temporal';
 import { recordHistory as recordHistoryOnce } from '../../helpers/histories';
+import { testActivityConfig } from '../../helpers/activities';
 
 export const EMAIL = 'ramps-tests@example.com';
 export const PASSCODE = 'ramps-tests-passcode-5d2a';
@@ -128,20 +130,19 @@ export async function startRampStack(
     });
 
   const timings = { ...rampTimings(), ...options.timings };
-  // Issue 6: each stack has its own incident store (tests share one dev server).
+  // Each stack has its own incident store (tests share one dev server).
   const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
   const worker = await startTestWorker(
     createActivities({
       operator,
       temporal: client,
       logger,
-      ramps: {
-        gasWalletId: gas.id,
-        gasMinimums: { ETH: '0.002', TRX: '30' },
-        alertWebhookTimeoutMs: 1000,
-        alertsWorkflowId,
-      },
-      encryption: options.encryption ?? { keys: [] },
+      config: testActivityConfig({
+        gas: { walletId: gas.id, minimums: { ETH: '0.002', TRX: '30' } },
+        alerts: { webhookTimeoutMs: 1000 },
+        processIds: { ...DEFAULT_PROCESS_IDS, alertsWorkflowId },
+        encryption: options.encryption ?? { keys: [] },
+      }),
     }),
     undefined,
     options.dataConverter ? { dataConverter: options.dataConverter } : {},

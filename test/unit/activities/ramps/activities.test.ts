@@ -5,6 +5,7 @@ import { createOffRampActivities } from '../../../../activities/ramps/offramp/ac
 import { createOnRampActivities } from '../../../../activities/ramps/onramp/activities';
 import { createRouterActivities, forwardOutcome } from '../../../../activities/ramps/router/activities';
 import { EndUserId } from '../../../../src/temporal/search-attributes';
+import { testActivityConfig } from '../../../helpers/activities';
 
 type Raw = Record<string, unknown>;
 
@@ -33,7 +34,11 @@ function operator(transactions: Record<string, Raw>, orders: Record<string, Raw>
 }
 
 function deps(extra: Partial<Record<keyof ActivityDeps, unknown>>): ActivityDeps {
-  return { logger: pino({ level: 'silent' }), encryption: { keys: [] }, ...extra } as unknown as ActivityDeps;
+  return {
+    logger: pino({ level: 'silent' }),
+    config: testActivityConfig(),
+    ...extra,
+  } as unknown as ActivityDeps;
 }
 
 describe('ramp activities', () => {

@@ -1,15 +1,11 @@
 import pino from 'pino';
 import { createGasMonitorActivities } from '../../../../../activities/operations/gas-monitor/activities';
 import type { ActivityDeps } from '../../../../../activities/deps';
-import type { RampActivityConfig } from '../../../../../src/config/ramps';
+import { testActivityConfig } from '../../../../helpers/activities';
 
 const TRON = 'networks/tron-mainnet';
 const ETHEREUM = 'networks/ethereum-mainnet';
-const SETTINGS: RampActivityConfig = {
-  gasWalletId: 'gas-1',
-  gasMinimums: { ETH: '0.002', TRX: '30' },
-  alertWebhookTimeoutMs: 1000,
-};
+const CONFIG = testActivityConfig({ gas: { walletId: 'gas-1', minimums: { ETH: '0.002', TRX: '30' } } });
 const HEADROOM = { autoswapsAhead: 3, autoswapCosts: { ETH: '0.003', TRX: '45' } };
 
 /** A gas wallet with a TRX address holding `trx`, and no Ethereum address. */
@@ -23,7 +19,7 @@ function activities(trx: string) {
     operator: { getWalletAddresses },
     temporal: {},
     logger: pino({ level: 'silent' }),
-    ramps: SETTINGS,
+    config: CONFIG,
   } as unknown as ActivityDeps;
   return { activities: createGasMonitorActivities(deps), getWalletAddresses };
 }
