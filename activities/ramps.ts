@@ -7,7 +7,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../src/config/encryption';
-import { endUserWorkflowId } from '../src/client/ids';
+import { endUserWorkflowId } from '../src/domain/ids';
 import { endUserSearchValue } from '../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../src/temporal/search-attributes';
 import { offRampLinkedSignal, offRampTransactionSignal, onRampOrderSignal, onRampTransactionSignal } from '../workflows/messages';
