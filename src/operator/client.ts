@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { OperatorConfig } from '../config/operator';
 import type { RouteName } from './assumptions';
-import { describeIssues, OperatorError, OperatorResponseError, OperatorValidationError } from './errors';
+import { formatIssues } from '../domain/errors';
+import { OperatorError, OperatorResponseError, OperatorValidationError } from './errors';
 import { type FetchLike, type OperatorRequest, type OperatorResponse, OperatorTransport } from './http';
 import {
   createRecipientsRequest,
@@ -259,14 +260,14 @@ function recipientRoutes(kind: RecipientKind) {
 
 function validate<T extends z.ZodType>(operation: string, schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);
-  if (!result.success) throw new OperatorValidationError(operation, describeIssues(result.error));
+  if (!result.success) throw new OperatorValidationError(operation, formatIssues(result.error.issues));
   return result.data;
 }
 
 function parse<T extends z.ZodType>(operation: string, schema: T, response: OperatorResponse): z.output<T> {
   const result = schema.safeParse(response.body);
   if (!result.success)
-    throw new OperatorResponseError(operation, response.status, describeIssues(result.error));
+    throw new OperatorResponseError(operation, response.status, formatIssues(result.error.issues));
   return result.data;
 }
 
