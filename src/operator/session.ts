@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { registerSecret } from '../secrets/known-secrets';
 import type { SecretString } from '../secrets/secret-string';
-import { CSRF_HEADER_NAMES } from './assumptions';
+import { CSRF_HEADER_NAMES } from '../domain/operator-routes';
 import { formatIssues } from '../domain/errors';
 import { OperatorError, OperatorResponseError } from './errors';
 import type { OperatorTransport } from './http';
