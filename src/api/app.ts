@@ -4,7 +4,7 @@
  */
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import type { SecretString } from '../config/operator';
+import type { SecretString } from '../secrets/secret-string';
 import { requestLogger } from '../app/request-logging';
 import { withTemporalDeadline } from '../http/errors';
 import { healthRouter, type HealthRouterOptions } from '../observability/health';
@@ -40,9 +40,6 @@ export function createApiApp(deps: ApiDeps): Express {
   app.set('query parser', 'simple');
   app.use(requestLogger(deps.logger));
   app.use(healthRouter({ logger: deps.logger, ...deps.health }));
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
   app.use(requireApiKey(deps.apiKey));
   app.use(express.json({ limit: '64kb', strict: true }));
   app.use(endUsersRouter(deps.ramp, call));

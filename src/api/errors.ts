@@ -20,7 +20,7 @@ import {
   ProcessEndedError,
   QuoteExpiredError,
 } from '../client/errors';
-import { zodIssues } from '../client/quote-input';
+import { formatIssues } from '../domain/errors';
 import {
   type ErrorAnswer,
   isTemporalUnavailable,
@@ -45,7 +45,7 @@ export class ApiError extends Error {
 /** Parses input with a zod schema or throws a 400 listing every issue. */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new ApiError(400, 'invalid_input', `Invalid ${what}`, zodIssues(result.error));
+  if (!result.success) throw new ApiError(400, 'invalid_input', `Invalid ${what}`, formatIssues(result.error.issues));
   return result.data;
 }
 

@@ -3,8 +3,9 @@
  * InvalidInputError before anything reaches Temporal or the operator.
  */
 import { z } from 'zod';
-import { CHAINS, FIAT_CURRENCIES, TOKENS } from '../operator/assumptions';
-import type { QuoteRequestInput } from '../../workflows/types';
+import { formatIssues } from '../domain/errors';
+import { CHAINS, FIAT_CURRENCIES, TOKENS } from '../domain/vocabulary';
+import type { QuoteRequestInput } from '../../workflows/quote/types';
 import { InvalidInputError } from './errors';
 
 const CHAIN_CODES = Object.keys(CHAINS) as [keyof typeof CHAINS, ...(keyof typeof CHAINS)[]];
@@ -13,7 +14,10 @@ const CHAIN_CODES = Object.keys(CHAINS) as [keyof typeof CHAINS, ...(keyof typeo
 export const amountSchema = z
   .string({ error: 'must be a decimal string such as "100.50"' })
   .max(40, 'must be at most 40 characters')
-  .regex(/^(0|[1-9]\d{0,29})(\.\d{1,18})?$/, 'must be a non-negative decimal string such as "100.50" (at most 18 decimals)')
+  .regex(
+    /^(0|[1-9]\d{0,29})(\.\d{1,18})?$/,
+    'must be a non-negative decimal string such as "100.50" (at most 18 decimals)',
+  )
   .refine((value) => /[1-9]/.test(value), 'must be greater than zero');
 
 const fiat = z.enum(FIAT_CURRENCIES, { error: `must be one of ${FIAT_CURRENCIES.join(', ')}` });
@@ -23,18 +27,27 @@ const chain = z.enum(CHAIN_CODES, { error: `must be one of ${CHAIN_CODES.join(',
 export const quoteRequestSchema = z.discriminatedUnion(
   'direction',
   [
-    z.strictObject({ direction: z.literal('on-ramp'), coinFrom: fiat, coinTo: token, chainTo: chain, amountFrom: amountSchema }),
-    z.strictObject({ direction: z.literal('off-ramp'), coinFrom: token, chainFrom: chain, coinTo: fiat, amountFrom: amountSchema }),
+    z.strictObject({
+      direction: z.literal('on-ramp'),
+      coinFrom: fiat,
+      coinTo: token,
+      chainTo: chain,
+      amountFrom: amountSchema,
+    }),
+    z.strictObject({
+      direction: z.literal('off-ramp'),
+      coinFrom: token,
+      chainFrom: chain,
+      coinTo: fiat,
+      amountFrom: amountSchema,
+    }),
   ],
   { error: 'direction: must be "on-ramp" or "off-ramp"' },
 );
 
-export function zodIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
-}
-
 export function parseQuoteRequest(value: unknown): QuoteRequestInput {
   const result = quoteRequestSchema.safeParse(value);
-  if (!result.success) throw new InvalidInputError('Invalid quote request', zodIssues(result.error));
+  if (!result.success)
+    throw new InvalidInputError('Invalid quote request', formatIssues(result.error.issues));
   return result.data;
 }

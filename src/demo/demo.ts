@@ -7,10 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RampClient } from '../client/ramp-client';
-import { NETWORKS } from '../operator/assumptions';
 import type { SandboxConfig } from '../config/sandbox';
 import { formatAmount, parseAmount } from '../domain/decimal';
-import type { OffRampState, OnRampState } from '../../workflows/ramp-types';
+import { CHAINS } from '../domain/vocabulary';
+import type { OffRampState, OffRampStatus } from '../../workflows/ramps/offramp/types';
+import type { OnRampState, OnRampStatus } from '../../workflows/ramps/onramp/types';
 
 export interface ScenarioResult {
   scenario: string;
@@ -31,7 +32,17 @@ export interface DemoOptions {
   pollIntervalMs?: number;
 }
 
-const TRON = NETWORKS.tron;
+const TRON = CHAINS.TRX.network;
+const TRX = CHAINS.TRX.nativeAsset;
+const ETH = CHAINS.ETH.nativeAsset;
+/** The statuses after which a process changes no more (the demo waits for one of them). */
+const OFF_RAMP_ENDED: readonly OffRampStatus[] = ['settled', 'failed', 'timed-out'];
+const ON_RAMP_ENDED: readonly OnRampStatus[] = ['settled', 'expired', 'failed', 'timed-out'];
+
+/** One row of the summary: ok when the process reached the status the scenario expects. */
+function scenarioResult(scenario: string, expected: string, actual: string | undefined, details: string): ScenarioResult {
+  return { scenario, expected, actual: actual ?? 'not started', ok: actual === expected, details };
+}
 
 async function simulate<T>(sandboxUrl: string, method: 'POST' | 'PUT' | 'GET', path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${sandboxUrl}/sandbox/v1${path}`, {
@@ -123,12 +134,12 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   const aliceNeeds = parseAmount(gasCost.topUp) + parseAmount(gasCost.sweep);
   const remainder = parseAmount('5');
   const gasWallet = await simulate<{ balances?: Array<{ asset: string; amount: string }> }>(sandboxUrl, 'GET', `/wallets/${account.gasWallet.walletId}`);
-  const current = nativeBalance(gasWallet, 'TRX');
+  const current = nativeBalance(gasWallet, TRX);
   const funding = aliceNeeds + remainder - current;
   if (funding > 0n) {
-    await simulate(sandboxUrl, 'POST', `/wallets/${account.gasWallet.walletId}/balances`, { asset: 'TRX', amount: formatAmount(funding) });
+    await simulate(sandboxUrl, 'POST', `/wallets/${account.gasWallet.walletId}/balances`, { asset: TRX, amount: formatAmount(funding) });
   }
-  await simulate(sandboxUrl, 'POST', `/wallets/${account.gasWallet.walletId}/balances`, { asset: 'ETH', amount: '0.01' });
+  await simulate(sandboxUrl, 'POST', `/wallets/${account.gasWallet.walletId}/balances`, { asset: ETH, amount: '0.01' });
   say(`    gas wallet holds ${formatAmount(current + (funding > 0n ? funding : 0n))} TRX (one top-up ${gasCost.topUp} + one sweep ${gasCost.sweep}, and a little)`);
 
   say('\n== 4. A quote, shown before the deposit');
@@ -141,16 +152,17 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   const aliceOffRamp = await follow<OffRampState>(
     'off-ramp',
     () => ramp.getOffRamp(aliceDeposit.transactionId),
-    (state) => ['settled', 'failed', 'timed-out'].includes(state.status),
+    (state) => OFF_RAMP_ENDED.includes(state.status),
     options,
   );
-  results.push({
-    scenario: 'off-ramp demo-alice',
-    expected: 'settled',
-    actual: aliceOffRamp?.status ?? 'not started',
-    ok: aliceOffRamp?.status === 'settled',
-    details: aliceOffRamp?.fiatAmount ? `${aliceOffRamp.fiatAmount} ${aliceOffRamp.fiatCurrency ?? 'MXN'}, order ${aliceOffRamp.orderId ?? '?'}` : '',
-  });
+  results.push(
+    scenarioResult(
+      'off-ramp demo-alice',
+      'settled',
+      aliceOffRamp?.status,
+      aliceOffRamp?.fiatAmount ? `${aliceOffRamp.fiatAmount} ${aliceOffRamp.fiatCurrency ?? 'MXN'}, order ${aliceOffRamp.orderId ?? '?'}` : '',
+    ),
+  );
 
   say('\n== 6. demo-alice buys USDT with 1725.00 MXN (on-ramp)');
   const reference = `demo-${runTag}`;
@@ -162,16 +174,17 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   const onRamp = await follow<OnRampState>(
     'on-ramp',
     () => ramp.getOnRamp(reference),
-    (state) => ['settled', 'expired', 'failed', 'timed-out'].includes(state.status),
+    (state) => ON_RAMP_ENDED.includes(state.status),
     options,
   );
-  results.push({
-    scenario: 'on-ramp demo-alice',
-    expected: 'settled',
-    actual: onRamp?.status ?? 'not started',
-    ok: onRamp?.status === 'settled',
-    details: onRamp?.cryptoAmount ? `${onRamp.cryptoAmount} ${onRamp.asset ?? 'USDT'} to the master wallet` : '',
-  });
+  results.push(
+    scenarioResult(
+      'on-ramp demo-alice',
+      'settled',
+      onRamp?.status,
+      onRamp?.cryptoAmount ? `${onRamp.cryptoAmount} ${onRamp.asset ?? 'USDT'} to the master wallet` : '',
+    ),
+  );
 
   say('\n== 7. demo-bob sells 50 USDT, but the gas wallet cannot pay');
   const bobDeposit = await simulate<{ transactionId: string }>(sandboxUrl, 'POST', '/offramp/deposits', { address: bobTron, coin: 'USDT', amount: '50' });
@@ -179,17 +192,18 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   const bobOffRamp = await follow<OffRampState>(
     'off-ramp',
     () => ramp.getOffRamp(bobDeposit.transactionId),
-    (state) => ['stuck', 'settled', 'failed', 'timed-out'].includes(state.status) && (state.status !== 'stuck' || state.alertsRaised > 0),
+    (state) => (state.status === 'stuck' && state.alertsRaised > 0) || OFF_RAMP_ENDED.includes(state.status),
     options,
   );
   const shortfall = bobOffRamp?.gasCheck;
-  results.push({
-    scenario: 'off-ramp demo-bob (no gas)',
-    expected: 'stuck + alert',
-    actual: `${bobOffRamp?.status ?? 'not started'}${bobOffRamp && bobOffRamp.alertsRaised > 0 ? ' + alert' : ''}`,
-    ok: bobOffRamp?.status === 'stuck' && bobOffRamp.alertsRaised > 0,
-    details: shortfall ? `gas ${shortfall.asset} balance ${shortfall.balance ?? '?'} < ${shortfall.minimum}` : '',
-  });
+  results.push(
+    scenarioResult(
+      'off-ramp demo-bob (no gas)',
+      'stuck + alert',
+      bobOffRamp && `${bobOffRamp.status}${bobOffRamp.alertsRaised > 0 ? ' + alert' : ''}`,
+      shortfall ? `gas ${shortfall.asset} balance ${shortfall.balance ?? '?'} < ${shortfall.minimum}` : '',
+    ),
+  );
   return results;
 }
 

@@ -9,20 +9,14 @@
  *   configured they are open only on a server bound to loopback; elsewhere /metrics answers 401 and /readyz gives
  *   the verdict alone.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { Router, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { sendAnswer, sendError, temporalUnavailableAnswer } from '../http/errors';
 import { isLoopbackHost } from '../http/host';
 import type { SessionStatus } from '../operator/session';
+import { sameSecret } from '../secrets/compare';
 import type { RampMetrics } from './metrics';
-
-function sameText(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 export interface ReadinessProbe {
   name: string;
@@ -142,7 +136,7 @@ export function healthRouter(options: HealthRouterOptions): Router {
   const mayReadDetails = (req: Request): boolean => {
     const expected = options.metricsToken?.reveal();
     if (expected === undefined) return loopback;
-    return sameText(req.headers.authorization ?? '', `Bearer ${expected}`);
+    return sameSecret(req.headers.authorization ?? '', `Bearer ${expected}`);
   };
   const router = Router();
 

@@ -17,19 +17,26 @@
  * `timeoutMs` (HTTP_TEMPORAL_TIMEOUT): past it render() fails with TemporalDeadlineError (the endpoint answers 503).
  */
 import type { Client } from '@temporalio/client';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { WORKFLOW_TYPES } from '../domain/ids';
+import { RESOURCE_KIND_OF_PATH, type RampDirection } from '../domain/vocabulary';
+import { withTemporalDeadline } from '../http/errors';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
-import { UNKNOWN_RESOURCE_STATUS } from '../../workflows/ramp-types';
-import { withTemporalDeadline } from '../http/errors';
-import type { NextFunction, Request, Response } from 'express';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { Logger } from 'pino';
+import { UNKNOWN_RESOURCE_STATUS } from '../../workflows/ramps/router/types';
 
 // Defined once, by the processes that own them; re-exported for the metrics' readers.
 export { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 export { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
 
-const KINDS: Record<string, string> = { transactions: 'transaction', orders: 'order' };
+/** Every status of each direction (a direction without its list does not type-check). */
+const STATUSES_OF: Record<RampDirection, readonly string[]> = {
+  'off-ramp': OFF_RAMP_STATUSES,
+  'on-ramp': ON_RAMP_STATUSES,
+};
+const DIRECTIONS = Object.keys(STATUSES_OF) as RampDirection[];
 
 export interface RampMetricsOptions {
   /** Enables ramp_processes / ramp_processes_started (visibility counts). */
@@ -49,10 +56,9 @@ interface TemporalFigures {
   openAlerts: number | null;
 }
 
-const QUERIES: Array<{ direction: string; status: string | null }> = [
-  ...(['off-ramp', 'on-ramp'] as const).map((direction) => ({ direction, status: null })),
-  ...OFF_RAMP_STATUSES.map((status) => ({ direction: 'off-ramp', status })),
-  ...ON_RAMP_STATUSES.map((status) => ({ direction: 'on-ramp', status })),
+const QUERIES: Array<{ direction: RampDirection; status: string | null }> = [
+  ...DIRECTIONS.map((direction) => ({ direction, status: null })),
+  ...DIRECTIONS.flatMap((direction) => STATUSES_OF[direction].map((status) => ({ direction, status }))),
 ];
 
 export class RampMetrics {
@@ -119,7 +125,7 @@ export class RampMetrics {
     return (req: Request, res: Response, next: NextFunction) => {
       const match = /^\/webhooks\/([^/]+)\//.exec(req.path);
       if (req.method === 'POST' && match) {
-        const kind = Object.hasOwn(KINDS, match[1]!) ? KINDS[match[1]!]! : 'other';
+        const kind = Object.hasOwn(RESOURCE_KIND_OF_PATH, match[1]!) ? RESOURCE_KIND_OF_PATH[match[1]!]! : 'other';
         res.once('finish', () => this.deliveries.inc({ kind, answer: String(res.statusCode) }));
       }
       next();
@@ -179,7 +185,7 @@ export class RampMetrics {
             : Promise.resolve([]),
           temporal
             ? temporal.workflow
-                .count(`WorkflowType = 'webhookRouterWorkflow' AND RampStatus = '${UNKNOWN_RESOURCE_STATUS}'`)
+                .count(`WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND RampStatus = '${UNKNOWN_RESOURCE_STATUS}'`)
                 .then(({ count }) => count)
             : Promise.resolve(null),
           openAlerts ? openAlerts() : Promise.resolve(null),

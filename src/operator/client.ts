@@ -1,13 +1,15 @@
 /**
- * The typed operator client: one method per operation of spec/operator-api.md, every response checked
+ * The typed operator client: one method per operation of the operator's API specification (not in this
+ * repository: ../shared/spec/operator-api.md from the project root), every response checked
  * against the shared schemas (unknown fields kept), every failure an OperatorError classified for retries.
  * It does not retry on its own (that is the activities' retry policy), except the one re-login on a 401.
  */
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { OperatorConfig } from '../config/operator';
-import type { RouteName } from './assumptions';
-import { describeIssues, OperatorError, OperatorResponseError, OperatorValidationError } from './errors';
+import type { RouteName } from '../domain/operator-routes';
+import { formatIssues } from '../domain/errors';
+import { OperatorError, OperatorResponseError, OperatorValidationError } from './errors';
 import { type FetchLike, type OperatorRequest, type OperatorResponse, OperatorTransport } from './http';
 import {
   createRecipientsRequest,
@@ -227,7 +229,7 @@ export class OperatorClient {
     return parse('getOrder', orderResponse, response).data;
   }
 
-  /** ASSUMED route (issue 6): every transaction of a wallet, newest first (reconciliation only). */
+  /** ASSUMED route: every transaction of a wallet, newest first (reconciliation only). */
   async listWalletTransactions(walletId: string): Promise<Transaction[]> {
     const response = await this.#authenticated({
       operation: 'listWalletTransactions',
@@ -259,14 +261,14 @@ function recipientRoutes(kind: RecipientKind) {
 
 function validate<T extends z.ZodType>(operation: string, schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);
-  if (!result.success) throw new OperatorValidationError(operation, describeIssues(result.error));
+  if (!result.success) throw new OperatorValidationError(operation, formatIssues(result.error.issues));
   return result.data;
 }
 
 function parse<T extends z.ZodType>(operation: string, schema: T, response: OperatorResponse): z.output<T> {
   const result = schema.safeParse(response.body);
   if (!result.success)
-    throw new OperatorResponseError(operation, response.status, describeIssues(result.error));
+    throw new OperatorResponseError(operation, response.status, formatIssues(result.error.issues));
   return result.data;
 }
 

@@ -5,7 +5,6 @@
  * Messages never carry request headers; text that comes from the operator passes through the known-secret
  * redaction first, so an operator that echoes a token cannot leak it through us.
  */
-import type { z } from 'zod';
 import { redactKnownSecrets } from '../secrets/known-secrets';
 import { errorBody } from './schemas';
 
@@ -92,11 +91,6 @@ export class OperatorValidationError extends OperatorError {
     super(`invalid ${operation} request: ${issues.join('; ')}`, { operation, code: 'invalid_request', retryable: false });
     this.issues = issues;
   }
-}
-
-/** zod issues as `path: message` lines; zod's messages describe the expectation, not the offending value. */
-export function describeIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
 }
 
 const STATUS_CODES: Record<number, OperatorErrorCode> = {

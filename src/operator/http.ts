@@ -4,7 +4,7 @@
  * It knows nothing about login; the session manager hands it the authentication headers.
  */
 import type { Logger } from 'pino';
-import type { RouteName, Routes } from './assumptions';
+import type { RouteName, Routes } from '../domain/operator-routes';
 import { encodeRouteParameter, RouteParameterError } from '../validation/identifiers';
 import {
   errorFromFetchFailure,

@@ -1,5 +1,6 @@
 /**
- * The operator's contract: every resource, envelope and event of spec/operator-api.md as zod schemas.
+ * The operator's contract: every resource, envelope and event of the operator's API specification as zod schemas
+ * (the specification is not in this repository: it lives at ../shared/spec/operator-api.md from the project root).
  * Both the operator client and the sandbox use these, so the two halves cannot drift apart.
  *
  * Responses are parsed tolerantly (`looseObject`: unknown fields pass through) while the fields we rely on
@@ -52,7 +53,6 @@ export const recipientPagination = z.looseObject({
 });
 export type RecipientPagination = z.infer<typeof recipientPagination>;
 
-export const dataEnvelope = <T extends z.ZodType>(data: T) => z.looseObject({ data });
 export const listEnvelope = <T extends z.ZodType, P extends z.ZodType>(item: T, pagination: P) =>
   z.looseObject({ data: z.array(item), pagination });
 
@@ -76,15 +76,6 @@ export const authenticationRequest = z.object({
   passcode: z.string().min(1),
 });
 export type AuthenticationRequest = z.infer<typeof authenticationRequest>;
-
-export const authenticatedSession = z.looseObject({
-  token: z.string().min(1),
-  csrfToken: z.string().min(1),
-  expiresAt: isoTimestamp,
-});
-export type AuthenticatedSession = z.infer<typeof authenticatedSession>;
-
-export const authenticationResponse = z.looseObject({ data: z.looseObject({ session: authenticatedSession }) });
 
 // ---------------------------------------------------------------------------------------------- wallets
 
@@ -175,10 +166,7 @@ export { TRANSACTION_STATUSES };
 export const transactionStatus = z.enum(TRANSACTION_STATUSES);
 export type TransactionStatus = z.infer<typeof transactionStatus>;
 
-export const TRANSACTION_TYPES = ['Deposit', 'Internal Transfer', 'AutoSweep', 'AutoSwap', 'Withdrawal'] as const;
-
-export const ORDER_DIRECTIONS = RAMP_DIRECTIONS;
-export const orderDirection = z.enum(ORDER_DIRECTIONS);
+export const orderDirection = z.enum(RAMP_DIRECTIONS);
 export type OrderDirection = z.infer<typeof orderDirection>;
 
 /**

@@ -12,8 +12,9 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { registerSecret } from '../secrets/known-secrets';
 import type { SecretString } from '../secrets/secret-string';
-import { CSRF_HEADER_NAMES } from './assumptions';
-import { describeIssues, OperatorError, OperatorResponseError } from './errors';
+import { CSRF_HEADER_NAMES } from '../domain/operator-routes';
+import { formatIssues } from '../domain/errors';
+import { OperatorError, OperatorResponseError } from './errors';
 import type { OperatorTransport } from './http';
 
 export interface SessionManagerOptions {
@@ -140,7 +141,7 @@ export class SessionManager {
     const started = await transport.send({ operation: 'startSession', body: {} });
     const loginSession = startSessionResponse.safeParse(started.body);
     if (!loginSession.success) {
-      throw new OperatorResponseError('startSession', started.status, describeIssues(loginSession.error));
+      throw new OperatorResponseError('startSession', started.status, formatIssues(loginSession.error.issues));
     }
 
     const authenticated = await transport.send({
@@ -149,7 +150,7 @@ export class SessionManager {
     });
     const parsed = authenticationResponse.safeParse(authenticated.body);
     if (!parsed.success) {
-      throw new OperatorResponseError('authenticate', authenticated.status, describeIssues(parsed.error));
+      throw new OperatorResponseError('authenticate', authenticated.status, formatIssues(parsed.error.issues));
     }
     const { token, csrfToken, expiresAt } = parsed.data.data.session;
     // Registered before anything else can log or throw, so the values are scrubbed wherever they surface.

@@ -3,7 +3,7 @@
  * 0x41 followed by a 20-byte account (34 characters, starting with `T`).
  */
 import { createHash } from 'node:crypto';
-import { NETWORKS } from '../operator/assumptions';
+import { NETWORKS } from '../domain/vocabulary';
 import type { Random } from './random';
 
 const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

@@ -4,7 +4,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { clientErrorOf } from '../http/errors';
-import type { RouteName } from '../operator/assumptions';
+import type { RouteName } from '../domain/operator-routes';
 import type { SandboxCore } from './core';
 import { SandboxError } from './errors';
 import { sendError } from './http/respond';

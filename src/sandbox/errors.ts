@@ -1,9 +1,13 @@
 /**
- * Errors the sandbox answers with: `{ error: { code, message } }` and an HTTP status
- * (the ASSUMED error body of src/operator/assumptions.ts). Messages never carry secrets.
+ * Errors the sandbox answers with: `{ error: { code, message } }` and an HTTP status (the operator's ASSUMED error
+ * body and statuses, src/domain/operator-routes.ts). Messages never carry secrets.
+ *
+ * Not our servers' envelope (src/http/errors.ts) on purpose, even where the shapes coincide: the emulator follows
+ * the operator's contract, which our operator client parses, and must change only when the operator's does.
  */
 import type { z } from 'zod';
-import { ERROR_STATUSES } from '../operator/assumptions';
+import { formatIssues } from '../domain/errors';
+import { ERROR_STATUSES } from '../domain/operator-routes';
 
 export class SandboxError extends Error {
   constructor(
@@ -31,10 +35,7 @@ export function parseOr400<T extends z.ZodType>(
 ): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.map(
-    (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
-  );
-  throw badRequest('validation_error', `Invalid ${what}: ${problems.join('; ')}`);
+  throw badRequest('validation_error', `Invalid ${what}: ${formatIssues(result.error.issues).join('; ')}`);
 }
 
 export const errorBodyOf = (error: SandboxError) => ({ error: { code: error.code, message: error.message } });

@@ -1,5 +1,5 @@
 /** The networks the sandbox supports, as the operator's Network objects. */
-import { CHAINS } from '../operator/assumptions';
+import { CHAINS } from '../domain/vocabulary';
 import type { Network } from '../operator/schemas';
 
 export const NETWORK_OBJECTS: ReadonlyMap<string, Network> = new Map(

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { RecipientKind } from '../operator/schemas';
+import { RESOURCE_KINDS, type ResourceKind } from '../domain/vocabulary';
 import type { AccountSetup, OrderRecord, RecipientRecord, SandboxState, TransactionRecord, WalletRecord } from './state';
 
 const SNAPSHOT_VERSION = 1;
@@ -22,7 +22,7 @@ export interface SandboxSnapshot {
   version: number;
   savedAt: string;
   wallets: WalletSnapshot[];
-  recipients: Record<RecipientKind, RecipientRecord[]>;
+  recipients: Record<ResourceKind, RecipientRecord[]>;
   orders: OrderRecord[];
   transactions: TransactionRecord[];
   account: AccountSetup | null;
@@ -41,10 +41,9 @@ export function snapshotState(state: SandboxState, now = new Date()): SandboxSna
       ]),
       approvedNetworks: [...wallet.approvedNetworks],
     })),
-    recipients: {
-      transaction: [...state.recipients.transaction.values()],
-      order: [...state.recipients.order.values()],
-    },
+    recipients: Object.fromEntries(
+      RESOURCE_KINDS.map((kind) => [kind, [...state.recipients[kind].values()]]),
+    ) as Record<ResourceKind, RecipientRecord[]>,
     orders: [...state.orders.values()],
     transactions: [...state.transactions.values()],
     account: state.account,
@@ -65,7 +64,7 @@ export function restoreState(state: SandboxState, snapshot: SandboxSnapshot): vo
     state.wallets.set(wallet.id, wallet);
     for (const [network, address] of wallet.addresses) state.addresses.set(address, { walletId: wallet.id, network });
   }
-  for (const kind of ['transaction', 'order'] as const) {
+  for (const kind of RESOURCE_KINDS) {
     for (const recipient of snapshot.recipients[kind]) state.recipients[kind].set(recipient.id, recipient);
   }
   for (const order of snapshot.orders) {

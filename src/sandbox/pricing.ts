@@ -3,8 +3,8 @@
  * 1 USDT = 17.25 MXN (same for USDC); fee 0.5 % of the converted amount; tokens are rounded down to
  * 6 decimals, MXN to 2.
  */
-import { FIAT_CURRENCIES, TOKENS } from '../operator/assumptions';
-import { formatAmount, parseAmount, truncate, UNIT } from './decimal';
+import { FIAT_CURRENCIES, TOKENS } from '../domain/vocabulary';
+import { formatAmount, parseAmount, truncate, UNIT } from '../domain/decimal';
 
 export const RATES_MXN_PER_TOKEN: Record<(typeof TOKENS)[number], string> = { USDT: '17.25', USDC: '17.25' };
 export const FEE_BASIS_POINTS = 50n;

@@ -4,8 +4,8 @@
  * Amounts are BigInt units of 10^-18 inside, decimal strings outside.
  */
 import type { OrderDirection, OrderStatus, RecipientKind, TransactionStatus } from '../operator/schemas';
-import type { RouteName } from '../operator/assumptions';
-import { formatAmount } from './decimal';
+import type { RouteName } from '../domain/operator-routes';
+import { formatAmount } from '../domain/decimal';
 import { conflict, notFound } from './errors';
 
 export interface LoginSessionRecord {

@@ -14,7 +14,6 @@
  * - Every error is the JSON envelope of src/http/errors.ts.
  * Neither keys nor payload contents are logged.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -24,6 +23,7 @@ import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import { jsonErrorHandler, sendError } from '../http/errors';
 import { hostHeaderName, isLoopbackHost } from '../http/host';
 import { createHttpServer } from '../http/server';
+import { sameSecret } from '../secrets/compare';
 import { EncryptionCodec } from './encryption-codec';
 
 export interface JsonPayload {
@@ -67,12 +67,6 @@ export interface CodecServerOptions {
 }
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
-
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 export function createCodecServer(options: CodecServerOptions): express.Express {
   const allowedOrigins = new Set(options.corsOrigins.map((origin) => origin.replace(/\/+$/, '')));
@@ -124,7 +118,7 @@ export function createCodecServer(options: CodecServerOptions): express.Express 
     if (expected === undefined) return next();
     const header = req.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
-    if (!given || !sameToken(given, expected)) {
+    if (!given || !sameSecret(given, expected)) {
       res.setHeader('www-authenticate', 'Bearer');
       sendError(res, 401, 'unauthorized', 'A valid bearer token is required');
       return;

@@ -15,31 +15,35 @@
  * The payload's status is never acted on: the router re-reads the resource by ID.
  * The request URL (it carries the secret) is never logged.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { listen } from '../app/listen';
-import { requestLogger } from '../app/request-logging';
-import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
-import { jsonErrorHandler, sendAnswer, sendError, temporalUnavailableAnswer } from '../http/errors';
-import { createHttpsServer } from '../http/server';
-import { identifierIssue } from '../validation/identifiers';
 import type { Client } from '@temporalio/client';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { ReceiverConfig } from '../config/receiver';
-import { KNOWN_EVENT_TYPES, knownEvent, webhookDelivery } from '../operator/schemas';
-import { getLocalCertificate } from '../tls/local-certificate';
+import { listen } from '../app/listen';
+import { requestLogger } from '../app/request-logging';
+import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
+import { orderRecipientUrl, type ReceiverConfig, transactionRecipientUrl } from '../config/receiver';
+import { formatIssues } from '../domain/errors';
+import { routerWorkflowId, UNKNOWN_EVENTS_WORKFLOW_ID, WORKFLOW_TYPES } from '../domain/ids';
+import type { WorkflowTimings } from '../domain/timings';
+import {
+  KNOWN_EVENT_TYPES,
+  RESOURCE_KIND_OF_PATH,
+  type ResourceKind,
+  TRANSACTION_EVENT_TYPES,
+} from '../domain/vocabulary';
+import { jsonErrorHandler, sendAnswer, sendError, temporalUnavailableAnswer } from '../http/errors';
+import { createHttpsServer } from '../http/server';
 import { healthRouter, type HealthRouterOptions, warnIfMetricsClosed } from '../observability/health';
 import { RampMetrics } from '../observability/metrics';
-import { unknownEventSignal, webhookEventSignal } from '../../workflows/messages';
-import {
-  type ResourceKind,
-  routerWorkflowId,
-  UNKNOWN_EVENTS_WORKFLOW_ID,
-  type UnknownEventRecord,
-  type WebhookEventSignal,
-} from '../../workflows/ramp-types';
-import type { WorkflowTimings } from '../../workflows/types';
+import { knownEvent, webhookDelivery } from '../operator/schemas';
+import { sameSecret } from '../secrets/compare';
+import { getLocalCertificate } from '../tls/local-certificate';
+import { identifierIssue } from '../validation/identifiers';
+import { webhookEventSignal } from '../../workflows/ramps/router/messages';
+import type { WebhookEventSignal } from '../../workflows/ramps/router/types';
+import { unknownEventSignal } from '../../workflows/ramps/unknown-events/messages';
+import type { UnknownEventRecord } from '../../workflows/ramps/unknown-events/types';
 
 export interface ReceiverDeps {
   /** Client of the namespace the worker serves. */
@@ -65,17 +69,8 @@ export interface RunningReceiver {
   close(): Promise<void>;
 }
 
-const KIND_OF_PATH: Record<string, ResourceKind> = { transactions: 'transaction', orders: 'order' };
 const DEFAULT_BODY_LIMIT = '16kb';
 const DEFAULT_TEMPORAL_TIMEOUT_MS = 10_000;
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-const problem = sendError;
 
 /** Why the payload's IDs cannot be used (issues name the field and the rule, never the value), or []. */
 function payloadIdIssues(payload: Record<string, unknown>, required: boolean): string[] {
@@ -107,13 +102,9 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
     metrics.deliveryCounter(),
     healthRouter({ temporal, logger, ...deps.observability, metrics, bindHost: config.host }),
   );
-  app.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
-  });
-
   // The secret is checked before the body is read: an unauthenticated caller gets 404 and nothing is parsed.
   app.post('/webhooks/:kind/:secret', (req: Request, res: Response, next: NextFunction) => {
-    const kind = KIND_OF_PATH[String(req.params.kind)];
+    const kind = RESOURCE_KIND_OF_PATH[String(req.params.kind)];
     const expected =
       kind === 'transaction'
         ? config.transactionSecret.reveal()
@@ -121,12 +112,12 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
           ? config.orderSecret.reveal()
           : undefined;
     if (!kind || expected === undefined || !sameSecret(String(req.params.secret), expected)) {
-      problem(res, 404, 'not_found', 'Not found');
+      sendError(res, 404, 'not_found', 'Not found');
       return;
     }
     res.locals.kind = kind;
     if (!req.is('application/json')) {
-      problem(res, 415, 'unsupported_media_type', 'Deliveries must be application/json');
+      sendError(res, 415, 'unsupported_media_type', 'Deliveries must be application/json');
       return;
     }
     next();
@@ -138,12 +129,12 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
       const pathKind = res.locals.kind as ResourceKind;
       const parsed = webhookDelivery.safeParse(req.body);
       if (!parsed.success) {
-        problem(
+        sendError(
           res,
           400,
           'invalid_delivery',
           'The body is not { data: { eventType, payload } }',
-          parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+          formatIssues(parsed.error.issues),
         );
         return;
       }
@@ -154,19 +145,19 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
       let start: () => Promise<unknown>;
       if (!known.success) {
         if ((KNOWN_EVENT_TYPES as readonly string[]).includes(eventType)) {
-          problem(
+          sendError(
             res,
             400,
             'invalid_delivery',
             `The payload of ${eventType} is incomplete`,
-            known.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+            formatIssues(known.error.issues),
           );
           return;
         }
         // Kept as a record only, but an ID we could not use for anything else is not kept either.
         const idIssues = payloadIdIssues(payload, false);
         if (idIssues.length > 0) {
-          problem(res, 400, 'invalid_delivery', 'The payload holds an invalid identifier', idIssues);
+          sendError(res, 400, 'invalid_delivery', 'The payload holds an invalid identifier', idIssues);
           return;
         }
         const record: UnknownEventRecord = {
@@ -184,7 +175,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
         );
         workflowId = UNKNOWN_EVENTS_WORKFLOW_ID;
         start = () =>
-          temporal.workflow.signalWithStart('unknownEventsWorkflow', {
+          temporal.workflow.signalWithStart(WORKFLOW_TYPES.unknownEvents, {
             workflowId,
             taskQueue,
             args: [{}],
@@ -193,13 +184,13 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
           });
       } else {
         const event = known.data;
-        const resourceKind: ResourceKind = event.eventType.startsWith('transaction-')
+        const resourceKind: ResourceKind = TRANSACTION_EVENT_TYPES.includes(event.eventType)
           ? 'transaction'
           : 'order';
         const resourceId = event.payload.id;
         const idIssues = payloadIdIssues(event.payload, true);
         if (idIssues.length > 0) {
-          problem(res, 400, 'invalid_delivery', 'The payload holds an invalid identifier', idIssues);
+          sendError(res, 400, 'invalid_delivery', 'The payload holds an invalid identifier', idIssues);
           return;
         }
         if (resourceKind !== pathKind)
@@ -220,7 +211,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
         };
         workflowId = routerWorkflowId(resourceKind, resourceId);
         start = () =>
-          temporal.workflow.signalWithStart('webhookRouterWorkflow', {
+          temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookRouter, {
             workflowId,
             taskQueue,
             args: [{ kind: resourceKind, resourceId, timings }],
@@ -246,7 +237,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
     },
   );
 
-  app.use((_req: Request, res: Response) => problem(res, 404, 'not_found', 'Not found'));
+  app.use((_req: Request, res: Response) => sendError(res, 404, 'not_found', 'Not found'));
   // Body-parser and router errors (malformed JSON or percent-encoding, too large, encodings) are JSON 4xx; anything
   // else is ours (500). Never echoes the URL: it carries the secret.
   app.use(jsonErrorHandler({ logger, component: 'Receiver' }));
@@ -284,8 +275,8 @@ export async function startReceiver(config: ReceiverConfig, deps: ReceiverDeps):
     url,
     port,
     recipientUrls: {
-      transaction: `${base}/webhooks/transactions/${config.transactionSecret.reveal()}`,
-      order: `${base}/webhooks/orders/${config.orderSecret.reveal()}`,
+      transaction: transactionRecipientUrl({ ...config, publicUrl: base }),
+      order: orderRecipientUrl({ ...config, publicUrl: base }),
     },
     close,
   };

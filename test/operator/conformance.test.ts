@@ -2,7 +2,8 @@
  * The operator client against the sandbox over HTTP: every endpoint, paging, the authentication and CSRF
  * rules, error classification, the https-only recipient rule and the quote life.
  */
-import { DECIMAL_PATTERN, NETWORKS } from '../../src/operator';
+import { DECIMAL_PATTERN } from '../../src/domain/decimal';
+import { NETWORKS } from '../../src/domain/vocabulary';
 import type { OperatorClient } from '../../src/operator/client';
 import { OperatorError, OperatorValidationError } from '../../src/operator/errors';
 import { OperatorTransport } from '../../src/operator/http';

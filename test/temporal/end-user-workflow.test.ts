@@ -9,7 +9,7 @@ import pino from 'pino';
 import { createActivities, type RampActivities } from '../../activities';
 import type { OperatorClient } from '../../src/operator/client';
 import { RampClient } from '../../src/client/ramp-client';
-import { endUserWorkflowId } from '../../src/client/ids';
+import { endUserWorkflowId } from '../../src/domain/ids';
 import { EndUserId, WalletId } from '../../src/temporal/search-attributes';
 import { endUserWorkflow } from '../../workflows/end-user/workflow';
 import { endUserStateQuery } from '../../workflows/messages';

@@ -24,11 +24,11 @@
  * relatedTransactionId names the sweep; once the AutoSwap order exists, the sweep's orderId names it.
  */
 import { z } from 'zod';
-import { CHAINS, TOKENS, TRANSACTION_KINDS, type ChainCode } from '../../operator/assumptions';
+import { CHAINS, TOKENS, TRANSACTION_KINDS, type ChainCode } from '../../domain/vocabulary';
 import { positiveDecimalString } from '../../operator/schemas';
 import { ethereumAddress, tronAddress } from '../addresses';
 import type { SandboxContext } from '../context';
-import { formatAmount, parseAmount } from '../decimal';
+import { formatAmount, parseAmount } from '../../domain/decimal';
 import { badRequest, notFound } from '../errors';
 import { tokenToFiat } from '../pricing';
 import type { TransactionRecord, WalletRecord } from '../state';
@@ -229,7 +229,7 @@ export class OffRampFlows {
       orderId: null,
     });
     run.sweepId = sweep.id;
-    // ASSUMED link (issue 5): the deposit names its sweep once it starts, so a client that lost the webhooks can
+    // ASSUMED link: the deposit names its sweep once it starts, so a client that lost the webhooks can
     // discover the sweep by polling Get Transaction of the deposit (no event is sent for this change).
     const deposit = state.transactions.get(run.depositId);
     if (deposit) {
@@ -282,7 +282,7 @@ export class OffRampFlows {
       true,
     );
     run.orderId = order.id;
-    // ASSUMED link (issue 5): the sweep names the AutoSwap order it funded (Get Order gives status and fiat amount).
+    // ASSUMED link: the sweep names the AutoSwap order it funded (Get Order gives status and fiat amount).
     sweep.orderId = order.id;
     sweep.updatedAt = this.ctx.clock.iso();
     run.orderTransactionId = orderTransaction.id;

@@ -7,14 +7,14 @@
  * transaction follows. Delays are scaled by the time scale.
  */
 import { z } from 'zod';
-import { CHAINS, TOKENS, TRANSACTION_KINDS } from '../../operator/assumptions';
+import { CHAINS, TOKENS, TRANSACTION_KINDS } from '../../domain/vocabulary';
 import { positiveDecimalString } from '../../operator/schemas';
 import { ethereumAddress, tronAddress } from '../addresses';
 import type { SandboxContext } from '../context';
 import { conflict } from '../errors';
 import { fiatToToken } from '../pricing';
 import type { OrderRecord } from '../state';
-import { parseAmount } from '../decimal';
+import { parseAmount } from '../../domain/decimal';
 import { createOrder, createTransaction, updateOrder, updateTransaction } from './records';
 import { useQuote } from './quotes';
 

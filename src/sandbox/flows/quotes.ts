@@ -3,7 +3,7 @@
  * A quote is "used" by the on-ramp simulation (`quoteId` of POST /sandbox/v1/onramp/deposits): after
  * expires_at it is refused with 409 `quote_expired`, and a quote is used at most once (409 `quote_used`).
  */
-import { CHAINS } from '../../operator/assumptions';
+import { CHAINS, FIAT_CURRENCIES, TOKENS } from '../../domain/vocabulary';
 import type { OffRampQuoteRequest, OnRampQuoteRequest } from '../../operator/schemas';
 import type { SandboxContext } from '../context';
 import { badRequest, conflict, notFound } from '../errors';
@@ -27,8 +27,8 @@ export function createQuote(
     expiresAtMs: now + ctx.config.quoteTtlMs,
   };
   if ('chainTo' in request) {
-    if (!isFiat(request.coinFrom)) throw unsupported('coinFrom', request.coinFrom, ['MXN']);
-    if (!isToken(request.coinTo)) throw unsupported('coinTo', request.coinTo, ['USDT', 'USDC']);
+    if (!isFiat(request.coinFrom)) throw unsupported('coinFrom', request.coinFrom, FIAT_CURRENCIES);
+    if (!isToken(request.coinTo)) throw unsupported('coinTo', request.coinTo, TOKENS);
     if (!isChainCode(request.chainTo)) throw unsupported('chainTo', request.chainTo, chains);
     const record: QuoteRecord = {
       ...base,
@@ -41,9 +41,9 @@ export function createQuote(
     ctx.state.quotes.set(record.id, record);
     return record;
   }
-  if (!isToken(request.coinFrom)) throw unsupported('coinFrom', request.coinFrom, ['USDT', 'USDC']);
+  if (!isToken(request.coinFrom)) throw unsupported('coinFrom', request.coinFrom, TOKENS);
   if (!isChainCode(request.chainFrom)) throw unsupported('chainFrom', request.chainFrom, chains);
-  if (!isFiat(request.coinTo)) throw unsupported('coinTo', request.coinTo, ['MXN']);
+  if (!isFiat(request.coinTo)) throw unsupported('coinTo', request.coinTo, FIAT_CURRENCIES);
   const record: QuoteRecord = {
     ...base,
     direction: 'off-ramp',

@@ -1,5 +1,5 @@
 /** Creating and moving orders and transactions, publishing the matching events. */
-import { CHAINS, type ChainCode } from '../../operator/assumptions';
+import { CHAINS, type ChainCode } from '../../domain/vocabulary';
 import type { OrderStatus, TransactionStatus } from '../../operator/schemas';
 import { transactionHash } from '../addresses';
 import type { SandboxContext } from '../context';

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { CSRF_HEADER_NAMES, ERROR_STATUSES } from '../../operator/assumptions';
+import { CSRF_HEADER_NAMES, ERROR_STATUSES } from '../../domain/operator-routes';
 import type { SandboxContext } from '../context';
 import { sameSha256Hex, sha256Hex } from '../../secrets/compare';
 import { SandboxError } from '../errors';

@@ -1,7 +1,7 @@
 /** Response helpers shared by every route: envelopes, errors, paging. */
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../operator/assumptions';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/operator-routes';
 import { errorBodyOf, parseOr400, type SandboxError } from '../errors';
 
 export function sendData(res: Response, status: number, data: unknown, pagination?: unknown): void {

@@ -1,11 +1,11 @@
 /**
- * The two login steps (ASSUMED paths and bodies, see src/operator/assumptions.ts):
+ * The two login steps (ASSUMED paths and bodies, see src/domain/operator-routes.ts):
  * StartSession answers a login session whose ID expires after SANDBOX_SESSION_ID_LIFETIME and can be
  * used once (any Authentication attempt consumes it); Authentication checks e-mail and passcode (401
  * otherwise) and issues a bearer and a CSRF token that live SANDBOX_TOKEN_LIFETIME.
  */
 import { randomUUID } from 'node:crypto';
-import { ERROR_STATUSES } from '../../operator/assumptions';
+import { ERROR_STATUSES } from '../../domain/operator-routes';
 import { authenticationRequest } from '../../operator/schemas';
 import type { SandboxContext } from '../context';
 import { parseOr400, SandboxError } from '../errors';

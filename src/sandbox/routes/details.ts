@@ -18,7 +18,7 @@ export function detailHandlers(ctx: SandboxContext): OperatorHandlers<'getTransa
       if (!record) throw notFound('order', id);
       sendData(res, 200, { ...record });
     },
-    /** ASSUMED route (issue 6): a wallet's transactions, newest first. */
+    /** ASSUMED route: a wallet's transactions, newest first. */
     listWalletTransactions(req, res) {
       const wallet = ctx.state.wallet(param(req, 'id'));
       const records = [...ctx.state.transactions.values()].filter((record) => record.walletId === wallet.id).reverse();

@@ -3,7 +3,7 @@
  * bearer + CSRF check (all but the two login steps), then its handler.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { DEFAULT_ROUTES, type RouteName } from '../../operator/assumptions';
+import { DEFAULT_ROUTES, type RouteName } from '../../domain/operator-routes';
 import type { SandboxContext } from '../context';
 import { SandboxError } from '../errors';
 import { requireAuth } from '../http/auth';

@@ -4,11 +4,11 @@
  */
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { CHAINS, NETWORKS } from '../../operator/assumptions';
+import { CHAINS, NETWORKS } from '../../domain/vocabulary';
 import { positiveDecimalString } from '../../operator/schemas';
 import { parseDurationMs } from '../../config/duration';
 import type { SandboxCore } from '../core';
-import { formatAmount, parseAmount } from '../decimal';
+import { formatAmount, parseAmount } from '../../domain/decimal';
 import { badRequest, notFound, parseOr400 } from '../errors';
 import { faultsRequestSchema } from '../faults-schema';
 import { offRampDepositRequest } from '../flows/offramp';
@@ -97,7 +97,7 @@ export function simulationRouter(core: SandboxCore): Router {
   router.get('/', (_req, res) => {
     sendData(res, 200, {
       description:
-        'Sandbox operator: emulates the operator API (see src/operator/assumptions.ts for routes) plus these simulation endpoints.',
+        'Sandbox operator: emulates the operator API (see src/domain/operator-routes.ts for routes) plus these simulation endpoints.',
       login: { email: ctx.config.email },
       accountConfigured: ctx.state.account !== null,
       endpoints: SIMULATION_ENDPOINTS.map(([method, path, description]) => ({ method, path, description })),
@@ -170,10 +170,13 @@ export function simulationRouter(core: SandboxCore): Router {
     let network: string | undefined;
     if (body.network !== undefined)
       network = isChainCode(body.network) ? CHAINS[body.network].network : body.network;
-    else if (body.asset === 'ETH') network = NETWORKS.ethereum;
-    else if (body.asset === 'TRX') network = NETWORKS.tron;
+    // A chain's native asset names its network; any other asset needs the network given.
+    else network = Object.values(CHAINS).find((chain) => chain.nativeAsset === body.asset)?.network;
     if (network === undefined)
-      throw badRequest('network_required', `Give the network of ${body.asset} (a network name or ETH/TRX)`);
+      throw badRequest(
+        'network_required',
+        `Give the network of ${body.asset} (a network name or ${Object.keys(CHAINS).join('/')})`,
+      );
     if (!wallet.addresses.has(network))
       throw badRequest('wallet_network_missing', `Wallet ${wallet.id} is not on ${network}`);
     ctx.state.credit(wallet.id, network, body.asset, parseAmount(body.amount));

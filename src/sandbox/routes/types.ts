@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { RouteName } from '../../operator/assumptions';
+import type { RouteName } from '../../domain/operator-routes';
 
 export type Handler = (req: Request, res: Response) => void | Promise<void>;
 export type OperatorHandlers<K extends RouteName = RouteName> = Record<K, Handler>;

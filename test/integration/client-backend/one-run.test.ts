@@ -8,7 +8,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '../../../src/api/app';
 import { SecretString } from '../../../src/config/operator';
-import { endUserWorkflowId } from '../../../src/client/ids';
+import { endUserWorkflowId } from '../../../src/domain/ids';
 import { endUserWorkflow } from '../../../workflows/end-user/workflow';
 import { type Stack, startStack } from './helpers';
 

@@ -2,7 +2,7 @@
 import pino from 'pino';
 import { createApiApp } from '../../../src/api/app';
 import type { RampApi } from '../../../src/api/types';
-import { SecretString } from '../../../src/config/operator';
+import { SecretString } from '../../../src/secrets/secret-string';
 
 export const API_KEY = 'unit-test-api-key-0123456789';
 export const AUTH = { Authorization: `Bearer ${API_KEY}` };

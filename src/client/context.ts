@@ -1,0 +1,30 @@
+/**
+ * What every call of the typed client needs: the Temporal client, where and how processes start, the two
+ * configurable process IDs, the clock for quote checks and the keys of the end user pseudonym. RampClient builds
+ * one; the per-process modules beside this file take it as their first argument.
+ */
+import type { Client } from '@temporalio/client';
+import type { PayloadEncryptionConfig } from '../config/encryption';
+import type { ProcessIds } from '../domain/ids';
+import type { WorkflowTimings } from '../domain/timings';
+import { endUserSearchValue } from '../temporal/end-user-pseudonym';
+
+export interface ClientContext {
+  readonly temporal: Client;
+  readonly taskQueue: string;
+  readonly timings: WorkflowTimings;
+  readonly processIds: Readonly<ProcessIds>;
+  /** Epoch milliseconds. */
+  readonly now: () => number;
+  readonly encryption: Pick<PayloadEncryptionConfig, 'keys'> | undefined;
+}
+
+/**
+ * `{ endUserSearchValue }` (the pseudonym) when encryption keys are configured; nothing otherwise (older workers
+ * ignore it).
+ */
+export function searchValueField(context: ClientContext, endUserId: string): { endUserSearchValue?: string } {
+  return context.encryption?.keys.length
+    ? { endUserSearchValue: endUserSearchValue(endUserId, context.encryption) }
+    : {};
+}

@@ -1,0 +1,56 @@
+/** end-user/<id>: the deposit wallet of an end user (update-with-start) and its state. */
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
+import { endUserWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
+import { describeProcess, ONE_RUN_PER_PROCESS } from '../temporal/process-start';
+import { parseEndUserId } from '../validation/identifiers';
+import type { endUserWorkflow } from '../../workflows/end-user';
+import { endUserStateQuery, ensureDepositWalletUpdate } from '../../workflows/end-user/messages';
+import type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
+import { type ClientContext, searchValueField } from './context';
+import { NotFoundError, ProcessEndedError } from './errors';
+
+export async function ensureDepositWallet(context: ClientContext, endUserId: string): Promise<DepositWallet> {
+  const id = parseEndUserId(endUserId);
+  const workflowId = endUserWorkflowId(id);
+  const startWorkflowOperation = new WithStartWorkflowOperation<typeof endUserWorkflow>(
+    WORKFLOW_TYPES.endUser,
+    {
+      workflowId,
+      taskQueue: context.taskQueue,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: ONE_RUN_PER_PROCESS,
+      args: [{ endUserId: id, ...searchValueField(context, id), timings: context.timings }],
+    },
+  );
+  try {
+    return await context.temporal.workflow.executeUpdateWithStart(ensureDepositWalletUpdate, {
+      startWorkflowOperation,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    // The user's process was closed by hand (it never ends by itself): a new run would create a second wallet.
+    // A process closed before its first task ran cannot answer a query: then it has no wallet either.
+    const ended = await getEndUser(context, id).catch(() => undefined);
+    if (ended?.wallet) return ended.wallet;
+    const { executionStatus } = await describeProcess(context.temporal, workflowId);
+    throw new ProcessEndedError(
+      `The process of end user ${id} has ended (${executionStatus}) without a deposit wallet; it is not started again`,
+      workflowId,
+      executionStatus,
+    );
+  }
+}
+
+export async function getEndUser(context: ClientContext, endUserId: string): Promise<EndUserState> {
+  const id = parseEndUserId(endUserId);
+  try {
+    return await context.temporal.workflow.getHandle(endUserWorkflowId(id)).query(endUserStateQuery);
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`No end user ${id}`);
+    throw error;
+  }
+}

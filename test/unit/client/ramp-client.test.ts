@@ -1,0 +1,177 @@
+import type { Client, Connection } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { ClientContext } from '../../../src/client/context';
+import { InvalidInputError, QuoteExpiredError } from '../../../src/client/errors';
+import { listAlerts } from '../../../src/client/operations';
+import { assertQuoteValid, isQuoteValid, requestOf } from '../../../src/client/quote';
+import { processIdsOf, RampClient } from '../../../src/client/ramp-client';
+import { processQuery } from '../../../src/client/ramps';
+import { EncryptionKey } from '../../../src/config/encryption';
+import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
+import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
+import type { QuoteResult } from '../../../workflows/quote/types';
+
+const timings = {} as ClientContext['timings'];
+
+/** A context whose Temporal client answers queries from `answer` and records the workflow IDs it was asked about. */
+function contextWith(
+  answer: (workflowId: string) => Promise<unknown>,
+  overrides: Partial<ClientContext> = {},
+) {
+  const asked: string[] = [];
+  const temporal = {
+    workflow: {
+      getHandle: (workflowId: string) => ({
+        query: () => {
+          asked.push(workflowId);
+          return answer(workflowId);
+        },
+      }),
+    },
+  } as unknown as Client;
+  const context: ClientContext = {
+    temporal,
+    taskQueue: 'q',
+    timings,
+    processIds: DEFAULT_PROCESS_IDS,
+    now: () => Date.parse('2026-01-01T00:00:00.000Z'),
+    encryption: undefined,
+    ...overrides,
+  };
+  return { context, asked };
+}
+
+describe('process IDs of the typed client', () => {
+  test('default to DEFAULT_PROCESS_IDS', () => {
+    expect(processIdsOf({})).toEqual(DEFAULT_PROCESS_IDS);
+  });
+
+  test('accountSetupWorkflowId is an alias that keeps the alerts ID of the base', () => {
+    expect(processIdsOf({ accountSetupWorkflowId: 'account-setup-t1' })).toEqual({
+      accountSetupWorkflowId: 'account-setup-t1',
+      alertsWorkflowId: 'ops/alerts',
+    });
+    expect(
+      processIdsOf(
+        { accountSetupWorkflowId: 'a1' },
+        { accountSetupWorkflowId: 'account-setup', alertsWorkflowId: 'ops/alerts-env' },
+      ),
+    ).toEqual({ accountSetupWorkflowId: 'a1', alertsWorkflowId: 'ops/alerts-env' });
+  });
+
+  test('processIds win over the alias and the base', () => {
+    const processIds = { accountSetupWorkflowId: 'a2', alertsWorkflowId: 'ops/alerts-2' };
+    expect(processIdsOf({ processIds, accountSetupWorkflowId: 'ignored' })).toEqual(processIds);
+  });
+
+  test('the constructor keeps its options and exposes the IDs it uses', () => {
+    const connection = {} as Connection;
+    const options = { connection, namespace: 'ns', taskQueue: 'q', timings };
+    expect(new RampClient(options).processIds).toEqual(DEFAULT_PROCESS_IDS);
+    expect(
+      new RampClient({ ...options, accountSetupWorkflowId: 'a3' }).processIds.accountSetupWorkflowId,
+    ).toBe('a3');
+  });
+});
+
+describe('listAlerts', () => {
+  test('reads the incident store named by processIds, or the workflow ID asked for', async () => {
+    const state = { open: [], recentlyResolved: [], raisedTotal: 1, resolvedTotal: 1, runs: 1, since: 'x' };
+    const { context, asked } = contextWith(() => Promise.resolve(state), {
+      processIds: { accountSetupWorkflowId: 'account-setup', alertsWorkflowId: 'ops/alerts-t9' },
+    });
+    await expect(listAlerts(context)).resolves.toBe(state);
+    await listAlerts(context, { workflowId: 'ops/other' });
+    expect(asked).toEqual(['ops/alerts-t9', 'ops/other']);
+  });
+
+  test('answers the empty store, dated now, before the first alert', async () => {
+    const { context } = contextWith((workflowId) =>
+      Promise.reject(new WorkflowNotFoundError('not found', workflowId, undefined)),
+    );
+    await expect(listAlerts(context)).resolves.toEqual({
+      open: [],
+      recentlyResolved: [],
+      raisedTotal: 0,
+      resolvedTotal: 0,
+      runs: 0,
+      since: '2026-01-01T00:00:00.000Z',
+    });
+  });
+});
+
+describe('the process list query', () => {
+  test('both directions unless one is asked for', () => {
+    expect(processQuery({ encryption: undefined }, {}, undefined)).toBe(
+      "RampDirection IN ('on-ramp', 'off-ramp')",
+    );
+    expect(
+      processQuery({ encryption: undefined }, { direction: 'off-ramp', status: 'stuck' }, undefined),
+    ).toBe("RampDirection = 'off-ramp' AND RampStatus = 'stuck'");
+  });
+
+  test('an end user is searched by ID, and by pseudonym when keys are configured', () => {
+    expect(processQuery({ encryption: undefined }, {}, 'alice')).toBe(
+      "RampDirection IN ('on-ramp', 'off-ramp') AND RampEndUserId IN ('alice')",
+    );
+    const encryption = { keys: [new EncryptionKey('k1', Buffer.alloc(32, 1))] };
+    const query = processQuery({ encryption }, {}, 'alice');
+    expect(query).toContain(`'${endUserSearchValue('alice', encryption)}'`);
+    expect(query).toContain("'alice'");
+  });
+
+  test('a status that is not lower-case words and dashes is refused before any query', () => {
+    expect(() => processQuery({ encryption: undefined }, { status: "x' OR 1=1" }, undefined)).toThrow(
+      InvalidInputError,
+    );
+  });
+});
+
+describe('quote validity', () => {
+  const now = () => 1_000;
+  const at = (ms: number) => ({ expiresAt: new Date(ms).toISOString() });
+
+  test('a quote is valid while now + minValidityMs is before expiresAt', () => {
+    expect(isQuoteValid({ now }, at(1_001))).toBe(true);
+    expect(isQuoteValid({ now }, at(1_000))).toBe(false);
+    expect(isQuoteValid({ now }, at(1_500), 500)).toBe(false);
+    expect(isQuoteValid({ now }, { expiresAt: 'soon' })).toBe(false);
+  });
+
+  test('assertQuoteValid throws QuoteExpiredError naming expiresAt', () => {
+    expect(() => assertQuoteValid({ now }, at(2_000))).not.toThrow();
+    expect(() => assertQuoteValid({ now }, at(500))).toThrow(QuoteExpiredError);
+  });
+
+  test('a requote asks for the same conversion, with the chain of its direction only', () => {
+    const base = { coinTo: 'USDT', amountFrom: '10', targetAmount: '1', expiresAt: 'x', quotedAt: 'y' };
+    const onRamp: QuoteResult = {
+      ...base,
+      direction: 'on-ramp',
+      coinFrom: 'MXN',
+      chainTo: 'TRX',
+      chainFrom: 'ETH',
+    };
+    expect(requestOf(onRamp)).toEqual({
+      direction: 'on-ramp',
+      coinFrom: 'MXN',
+      coinTo: 'USDT',
+      chainTo: 'TRX',
+      amountFrom: '10',
+    });
+    const offRamp: QuoteResult = {
+      ...base,
+      direction: 'off-ramp',
+      coinFrom: 'USDT',
+      coinTo: 'MXN',
+      chainFrom: 'TRX',
+    };
+    expect(requestOf(offRamp)).toEqual({
+      direction: 'off-ramp',
+      coinFrom: 'USDT',
+      coinTo: 'MXN',
+      chainFrom: 'TRX',
+      amountFrom: '10',
+    });
+  });
+});
