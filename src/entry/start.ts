@@ -90,6 +90,8 @@ async function main(): Promise<number> {
     const encryption = loadEncryptionConfig(env);
     const http = loadHttpConfig(env);
     const operations = loadOperationsConfig(env);
+    // The client and the activities address the same account setup and incident store.
+    const processIds = loadProcessIds(env);
     // Fixed before either starts: the codec server must allow the origin of the Web UI actually served.
     const webUi = await plannedWebUi(temporalConfig);
     let codecArgs: string[] = [];
@@ -142,6 +144,7 @@ async function main(): Promise<number> {
       namespace: temporalConfig.namespace,
       taskQueue: temporalConfig.taskQueue,
       timings,
+      processIds,
       ...(connected.dataConverter ? { dataConverter: connected.dataConverter, encryption } : {}),
     });
     const openAlerts = async () =>
@@ -187,7 +190,7 @@ async function main(): Promise<number> {
           receiver: () => receiverConfig,
           gas: operations.gas,
           alerts: operations.alerts,
-          processIds: loadProcessIds(env),
+          processIds,
           encryption,
         },
       }),

@@ -79,7 +79,7 @@ export async function startStack(options: { sandbox?: SandboxOverrides; timings?
     namespace: testServer().namespace,
     taskQueue: worker.taskQueue,
     timings,
-    accountSetupWorkflowId: processIds.accountSetupWorkflowId,
+    processIds,
   });
   return {
     sandbox,

@@ -97,12 +97,13 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
       const { client, connection } = await connectTestClient();
       const taskQueue = `crash-${randomUUID()}`;
       const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
+      const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId };
       const timings = fastTimings({
         activityHeartbeatMs: 3_000,
         activityStartToCloseMs: 8_000,
         activityScheduleToCloseMs: 90_000,
       });
-      const ramp = new RampClient({ connection, namespace: testServer().namespace, taskQueue, timings });
+      const ramp = new RampClient({ connection, namespace: testServer().namespace, taskQueue, timings, processIds });
       const endUserId = `crash-${point}-${randomUUID().slice(0, 8)}`;
       const label = `end-user:${endUserId}`;
       const operatorWallets = () =>
@@ -142,7 +143,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
             operator: operatorFor(sandbox),
             temporal: client,
             logger: pino({ level: 'silent' }),
-            config: testActivityConfig({ processIds: { ...DEFAULT_PROCESS_IDS, alertsWorkflowId } }),
+            config: testActivityConfig({ processIds }),
           }),
           taskQueue,
         );

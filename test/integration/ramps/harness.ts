@@ -132,6 +132,7 @@ export async function startRampStack(
   const timings = { ...rampTimings(), ...options.timings };
   // Each stack has its own incident store (tests share one dev server).
   const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
+  const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId };
   const worker = await startTestWorker(
     createActivities({
       operator,
@@ -140,7 +141,7 @@ export async function startRampStack(
       config: testActivityConfig({
         gas: { walletId: gas.id, minimums: { ETH: '0.002', TRX: '30' } },
         alerts: { webhookTimeoutMs: 1000 },
-        processIds: { ...DEFAULT_PROCESS_IDS, alertsWorkflowId },
+        processIds,
         encryption: options.encryption ?? { keys: [] },
       }),
     }),
@@ -171,6 +172,7 @@ export async function startRampStack(
     namespace: testServer().namespace,
     taskQueue: worker.taskQueue,
     timings,
+    processIds,
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...(options.encryption ? { encryption: options.encryption } : {}),
   });
