@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { z } from 'zod';
 import { createActivities } from '../../activities';
-import { listen } from '../app/listen';
+import { listen } from '../http/listen';
 import { commandFlags, defineCommand } from './args';
 import { loadEncryptionConfig } from '../config/encryption';
 import { parseSection, port } from '../config/env';

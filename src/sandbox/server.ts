@@ -3,7 +3,7 @@
  * Configuration is `base` (an entry point passes loadSandboxConfig(env); the defaults otherwise) with the other
  * fields on top. It never reads the environment itself.
  */
-import { listen } from '../app/listen';
+import { listen } from '../http/listen';
 import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import { createHttpServer } from '../http/server';
 import { loadSandboxConfig, validateSandboxConfig, type SandboxConfig } from '../config/sandbox';
