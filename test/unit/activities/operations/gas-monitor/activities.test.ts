@@ -1,3 +1,4 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { createGasMonitorActivities } from '../../../../../activities/operations/gas-monitor/activities';
 import type { ActivityDeps } from '../../../../../activities/deps';
@@ -66,5 +67,33 @@ describe('the gas monitor activities', () => {
       minimum: '30',
       shortfall: true,
     });
+  });
+});
+
+describe('the gas wallet without GAS_WALLET_ID', () => {
+  test("is the configured account setup's gas wallet", async () => {
+    const query = jest.fn(() => Promise.resolve({ wallets: { gas: { walletId: 'gas-from-setup' } } }));
+    const getHandle = jest.fn((_workflowId: string) => ({ query }));
+    const getWalletAddresses = jest.fn((_walletId: string) =>
+      Promise.resolve([
+        { id: 'a-1', address: 'T1', network: { name: TRON }, balances: [{ asset: 'TRX', amount: '50' }] },
+      ]),
+    );
+    const deps = {
+      operator: { getWalletAddresses },
+      temporal: {
+        workflow: { getHandle },
+        withAbortSignal: (_signal: AbortSignal, call: () => Promise<unknown>) => call(),
+      },
+      logger: pino({ level: 'silent' }),
+      config: testActivityConfig({
+        processIds: { accountSetupWorkflowId: 'account-setup-test', alertsWorkflowId: 'ops/alerts' },
+      }),
+    } as unknown as ActivityDeps;
+    const gas = createGasMonitorActivities(deps);
+    const check = await new MockActivityEnvironment().run(() => gas.checkGasWallet({ network: TRON }));
+    expect(getHandle).toHaveBeenCalledWith('account-setup-test');
+    expect(getWalletAddresses).toHaveBeenCalledWith('gas-from-setup');
+    expect(check).toMatchObject({ gasWalletId: 'gas-from-setup', balance: '50', shortfall: false });
   });
 });
