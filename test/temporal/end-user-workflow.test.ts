@@ -12,7 +12,7 @@ import { RampClient } from '../../src/client/ramp-client';
 import { endUserWorkflowId } from '../../src/domain/ids';
 import { EndUserId, WalletId } from '../../src/temporal/search-attributes';
 import { endUserWorkflow } from '../../workflows/end-user/workflow';
-import { endUserStateQuery } from '../../workflows/messages';
+import { endUserStateQuery } from '../../workflows/end-user/messages';
 import { recordHistory } from '../helpers/histories';
 import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../helpers/temporal';
 import { testActivityConfig } from '../helpers/activities';

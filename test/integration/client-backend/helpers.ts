@@ -12,7 +12,7 @@ import { loadReceiverConfig } from '../../../src/config/receiver';
 import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
 import { OperatorClient } from '../../../src/operator/client';
 import { startSandbox, type RunningSandbox, type SandboxOverrides } from '../../../src/sandbox/server';
-import type { WorkflowTimings } from '../../../workflows/types';
+import type { WorkflowTimings } from '../../../src/domain/timings';
 import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../../helpers/temporal';
 import { testActivityConfig } from '../../helpers/activities';
 

@@ -15,7 +15,7 @@ import { createApiApp } from '../../../src/api/app';
 import { RampClient } from '../../../src/client/ramp-client';
 import { SecretString } from '../../../src/config/operator';
 import type { RunningSandbox } from '../../../src/sandbox/server';
-import type { EndUserState } from '../../../workflows/types';
+import type { EndUserState } from '../../../workflows/end-user/types';
 import { connectTestClient, fastTimings, startTestWorker, testServer } from '../../helpers/temporal';
 import { recordHistory } from '../ramps/harness';
 import { operatorEnv, operatorFor, startTestSandbox, waitFor } from './helpers';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
 import { loadOperationsConfig } from '../../../src/config/operations';
 import { applySchedules } from '../../../src/temporal/schedules';
-import { offRampWorkflowId } from '../../../workflows/ramp-types';
+import { offRampWorkflowId } from '../../../src/domain/ids';
 import type { reconcileWorkflow } from '../../../workflows/operations/reconcile/workflow';
 import { connectTestClient } from '../../helpers/temporal';
 import { depositCrypto, endUserWithWallet, offRampEnded, type RampStack, recordHistory, sandboxCall, startRampStack, waitFor } from '../ramps/harness';
