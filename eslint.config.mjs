@@ -71,6 +71,40 @@ export default tseslint.config(
     },
   },
   {
+    // Configuration sits under everything that reads it: it imports only src/domain, src/secrets and itself.
+    files: ['src/config/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(workflows|activities)(/|$)|^\\.\\./(sandbox|operator|client|temporal|api|webhooks|observability|logging|http|entry)(/|$)',
+              message: 'config imports only src/domain, src/secrets and its own helpers.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/src/config/*'],
+              importNamePattern: '^load',
+              message: 'Activities get their configuration through ActivityDeps.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -1,9 +1,27 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import type { ReceiverConfig } from '../src/config/receiver';
-import type { OperatorClient } from '../src/operator/client';
-import type { RampActivityConfig } from '../src/config/ramps';
 import type { PayloadEncryptionConfig } from '../src/config/encryption';
+import type { OperationsConfig } from '../src/config/operations';
+import type { ReceiverConfig } from '../src/config/receiver';
+import type { ProcessIds } from '../src/domain/ids';
+import type { OperatorClient } from '../src/operator/client';
+
+/** The configuration the activities read, loaded once by the entry point that builds them. */
+export interface ActivityConfig {
+  /**
+   * The receiver whose URLs the account setup registers. A thunk, so that a worker that never runs the account
+   * setup starts without the receiver's secrets.
+   */
+  receiver: () => ReceiverConfig;
+  /** The gas wallet and its minimums (checkGasWallet, assessGasWallet). */
+  gas: OperationsConfig['gas'];
+  /** The alert webhook (raiseAlert, resolveAlert). */
+  alerts: OperationsConfig['alerts'];
+  /** The account setup's and the incident store's workflow IDs, the same the typed client uses. */
+  processIds: ProcessIds;
+  /** The payload encryption keys, for the end user pseudonym in the RampEndUserId search attribute. */
+  encryption: Pick<PayloadEncryptionConfig, 'keys'>;
+}
 
 /** What every activity factory receives: injected, so tests can pass a client pointed at the sandbox. */
 export interface ActivityDeps {
@@ -11,13 +29,5 @@ export interface ActivityDeps {
   /** Used by activities that journal into a workflow (wallet creation) or route events. */
   temporal: Client;
   logger: Logger;
-  /** The receiver whose URLs the account setup registers; loaded from the environment when absent. */
-  receiver?: ReceiverConfig;
-  /** Gas wallet, shortfall thresholds and alert webhook of the ramp activities (issue 5); loaded from the environment when absent. */
-  ramps?: RampActivityConfig;
-  /**
-   * The payload encryption keys, for the end user pseudonym in the RampEndUserId search attribute
-   * (src/temporal/end-user-pseudonym.ts); loaded from PAYLOAD_ENCRYPTION_KEYS when absent.
-   */
-  encryption?: Pick<PayloadEncryptionConfig, 'keys'>;
+  config: ActivityConfig;
 }

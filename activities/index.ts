@@ -1,32 +1,30 @@
+import { createAccountSetupActivities } from './account-setup/activities';
 import type { ActivityDeps } from './deps';
-import { createWalletActivities } from './wallets';
-import { createAlertActivities } from './alerts';
-import { createRampActivities } from './ramps';
-import { createAccountActivities } from './account';
-import { createQuoteActivities } from './quotes';
-import { createRecipientActivities } from './recipients';
-import { createResourceActivities } from './resources';
-import { createSessionActivities } from './session';
-import { createOpsActivities } from './ops';
+import { createEndUserActivities } from './end-user/activities';
+import { createAlertActivities } from './operations/alerts/activities';
 import { createGasMonitorActivities } from './operations/gas-monitor/activities';
+import { createReconcileActivities } from './operations/reconcile/activities';
+import { createQuoteActivities } from './quote/activities';
+import { createOffRampActivities } from './ramps/offramp/activities';
+import { createOnRampActivities } from './ramps/onramp/activities';
+import { createRouterActivities } from './ramps/router/activities';
 import { createWalletAddressActivities } from './shared/wallets';
 
 export type { ActivityDeps } from './deps';
 
-/** Every activity the worker registers, built from injected dependencies. */
+/** Every activity the worker registers, built from injected dependencies; the keys are the activity type names. */
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createWalletActivities(deps),
+    ...createEndUserActivities(deps),
     ...createWalletAddressActivities(deps),
-    ...createRampActivities(deps),
-    ...createAlertActivities(deps),
-    ...createSessionActivities(deps),
-    ...createAccountActivities(deps),
+    ...createAccountSetupActivities(deps),
     ...createQuoteActivities(deps),
-    ...createRecipientActivities(deps),
-    ...createResourceActivities(deps),
-    ...createOpsActivities(deps),
+    ...createRouterActivities(deps),
+    ...createOffRampActivities(deps),
+    ...createOnRampActivities(deps),
+    ...createAlertActivities(deps),
     ...createGasMonitorActivities(deps),
+    ...createReconcileActivities(deps),
   };
 }
 

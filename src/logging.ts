@@ -7,7 +7,8 @@
  *    with `registerSecret` (src/secrets/known-secrets.ts) and scrubbed from every line a logger of this module
  *    writes, whatever key or message text they hide in.
  */
-import pino, { type DestinationStream, type Level, type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { loadLogLevel, type LoggerLevel } from './config/logging';
 import { REDACTED, redactKnownSecrets } from './secrets/known-secrets';
 
 export type { Logger } from 'pino';
@@ -53,7 +54,7 @@ export function secretRedactPaths(keys: readonly string[] = SECRET_KEYS, depth =
 
 // ---------------------------------------------------------------------------------------------- logger
 
-export type LoggerLevel = Level | 'silent';
+export type { LoggerLevel };
 
 export interface LoggerOptions {
   /** Entry points pass loadLogLevel(env); `info` when neither this nor `env` is given. */
@@ -65,15 +66,6 @@ export interface LoggerOptions {
   base?: Record<string, unknown>;
   /** An environment to read LOG_LEVEL from when `level` is not given (never process.env by itself). */
   env?: Record<string, string | undefined>;
-}
-
-const LEVELS: readonly string[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-/** LOG_LEVEL, case-insensitive; `info` when unset or not a level. */
-export function loadLogLevel(env: Record<string, string | undefined>): LoggerLevel {
-  const fromEnv = env.LOG_LEVEL?.trim().toLowerCase();
-  if (fromEnv && LEVELS.includes(fromEnv)) return fromEnv as LoggerLevel;
-  return 'info';
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {

@@ -1,12 +1,11 @@
 // The worker bundles this file: every workflow the task queue runs is exported here.
-export { endUserWorkflow } from './end-user';
-export { accountSetupWorkflow } from './account-setup';
-export { quoteWorkflow } from './quote';
-export { webhookRouterWorkflow } from './webhook-router';
-export { offRampWorkflow } from './offramp';
-export { onRampWorkflow } from './onramp';
-export { unknownEventsWorkflow } from './unknown-events';
-// ---- operations (issue 6)
-export { alertsWorkflow } from './alerts';
-export { gasMonitorWorkflow } from './gas-monitor';
-export { reconcileWorkflow } from './reconcile';
+export { endUserWorkflow } from './end-user/workflow';
+export { accountSetupWorkflow } from './account-setup/workflow';
+export { quoteWorkflow } from './quote/workflow';
+export { webhookRouterWorkflow } from './ramps/router/workflow';
+export { offRampWorkflow } from './ramps/offramp/workflow';
+export { onRampWorkflow } from './ramps/onramp/workflow';
+export { unknownEventsWorkflow } from './ramps/unknown-events/workflow';
+export { alertsWorkflow } from './operations/alerts/workflow';
+export { gasMonitorWorkflow } from './operations/gas-monitor/workflow';
+export { reconcileWorkflow } from './operations/reconcile/workflow';

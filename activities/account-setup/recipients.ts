@@ -1,11 +1,5 @@
 import { Context } from '@temporalio/activity';
-import {
-  loadReceiverConfig,
-  orderRecipientUrl,
-  type ReceiverConfig,
-  redactedRecipientUrl,
-  transactionRecipientUrl,
-} from '../../src/config/receiver';
+import { orderRecipientUrl, redactedRecipientUrl, transactionRecipientUrl } from '../../src/config/receiver';
 import { MAX_PAGES } from '../../src/operator/client';
 import { OperatorError } from '../../src/operator/errors';
 import type { RecipientKind, WebhookRecipient } from '../../src/operator/schemas';
@@ -25,9 +19,8 @@ export interface RecipientView {
   createdAt: string;
 }
 
-export function createRecipientActivities({ operator, logger, receiver }: ActivityDeps) {
-  let loaded: ReceiverConfig | undefined = receiver;
-  const receiverConfig = () => (loaded ??= loadReceiverConfig());
+export function createRecipientActivities({ operator, logger, config }: ActivityDeps) {
+  const receiverConfig = () => config.receiver();
   const ourUrl = (kind: RecipientKind) =>
     kind === 'transaction' ? transactionRecipientUrl(receiverConfig()) : orderRecipientUrl(receiverConfig());
 

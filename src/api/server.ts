@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { listen } from '../app/listen';
+import { listen } from '../http/listen';
 import type { ApiConfig } from '../config/api';
 import { type HttpConfig, loadHttpConfig } from '../config/http';
 import { createHttpServer } from '../http/server';

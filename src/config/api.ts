@@ -3,9 +3,8 @@
  * OPERATOR_BASE_URL) it defaults to DEV_API_KEY, a documented development-only key.
  */
 import { z } from 'zod';
-import { type Env, parseSection, port } from './env';
-import { SecretString } from './operator';
-import { isSandboxMode } from './receiver';
+import { type Env, isSandboxMode, parseSection, port } from './env';
+import { SecretString } from '../secrets/secret-string';
 
 /** DEV-ONLY API key, accepted only in sandbox mode. Never use it in production. */
 export const DEV_API_KEY = 'dev-only-api-key-4c2f8e1a9b7d3f5e';
@@ -22,7 +21,7 @@ export interface ApiConfig {
   apiKey: SecretString;
 }
 
-export function loadApiConfig(env: Env = process.env): ApiConfig {
+export function loadApiConfig(env: Env): ApiConfig {
   const raw = parseSection('API', apiEnv, env);
   if (!raw.API_KEY && !isSandboxMode(env)) {
     throw new Error('Invalid API configuration:\n  API_KEY: required when OPERATOR_BASE_URL is set (the dev key is for sandbox mode only)');

@@ -32,7 +32,7 @@ const demoEnv = z.object({
     }),
 });
 
-export function loadDemoConfig(env: Env = process.env): DemoConfig {
+export function loadDemoConfig(env: Env): DemoConfig {
   const { stepDeadlineMs } = loadWorkflowTimings(env);
   const explicit = parseSection('demo', demoEnv, env).DEMO_SCENARIO_TIMEOUT;
   if (explicit !== undefined && explicit <= stepDeadlineMs) {

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { type Env, parseSection, port } from './env';
-import { SecretString } from './operator';
+import { SecretString } from '../secrets/secret-string';
 
 export const KEY_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -91,7 +91,7 @@ export function parseEncryptionKeys(value: string | undefined): EncryptionKey[] 
   return keys;
 }
 
-export function loadEncryptionConfig(env: Env = process.env): PayloadEncryptionConfig {
+export function loadEncryptionConfig(env: Env): PayloadEncryptionConfig {
   const raw = parseSection('payload encryption', encryptionEnv, env);
   return {
     keys: parseEncryptionKeys(raw.PAYLOAD_ENCRYPTION_KEYS),

@@ -1,13 +1,19 @@
 import { z } from 'zod';
 import { DECIMAL_PATTERN } from '../domain/decimal';
+import { formatIssues } from '../domain/errors';
 
 export type Env = Record<string, string | undefined>;
+
+/** Sandbox mode: no real operator configured. */
+export function isSandboxMode(env: Env): boolean {
+  return !env.OPERATOR_BASE_URL || env.OPERATOR_BASE_URL.trim() === '';
+}
 
 /** Parses one configuration section from the environment and fails with every problem listed at once. */
 export function parseSection<T extends z.ZodType>(section: string, schema: T, env: Env): z.output<T> {
   const result = schema.safeParse(env);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    const problems = formatIssues(result.error.issues, '  ');
     throw new Error(`Invalid ${section} configuration:\n${problems.join('\n')}`);
   }
   return result.data;

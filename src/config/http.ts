@@ -39,7 +39,7 @@ export interface HttpConfig {
   temporalTimeoutMs: number;
 }
 
-export function loadHttpConfig(env: Env = process.env): HttpConfig {
+export function loadHttpConfig(env: Env): HttpConfig {
   const raw = parseSection('HTTP', httpEnv, env);
   return {
     timeouts: {

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { durationMs } from './duration';
 import { type Env, parseSection } from './env';
-import { SecretString } from './operator';
+import { SecretString } from '../secrets/secret-string';
 
 const observabilityEnv = z.object({
   TEMPORAL_METRICS_BIND_ADDRESS: z
@@ -29,7 +29,7 @@ export interface ObservabilityConfig {
   readinessTimeoutMs: number;
 }
 
-export function loadObservabilityConfig(env: Env = process.env): ObservabilityConfig {
+export function loadObservabilityConfig(env: Env): ObservabilityConfig {
   const raw = parseSection('observability', observabilityEnv, env);
   return {
     temporalMetricsBindAddress: raw.TEMPORAL_METRICS_BIND_ADDRESS,

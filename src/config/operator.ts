@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, DEFAULT_ROUTES, MAX_PAGE_SIZE, type RouteName, type Routes } from '../domain/operator-routes';
+import { formatIssues } from '../domain/errors';
 import { SecretString } from '../secrets/secret-string';
 import { durationMs } from './duration';
 import { type Env, parseSection } from './env';
@@ -26,9 +27,7 @@ const routeOverrides = z
       .strictObject(Object.fromEntries(routeNames.map((name) => [name, z.string().regex(ROUTE_TEMPLATE, 'must look like "GET /path/{id}"').optional()])))
       .safeParse(parsed);
     if (!result.success) {
-      for (const issue of result.error.issues) {
-        ctx.addIssue({ code: 'custom', message: `${issue.path.join('.') || '(root)'}: ${issue.message}` });
-      }
+      for (const message of formatIssues(result.error.issues)) ctx.addIssue({ code: 'custom', message });
       return z.NEVER;
     }
     return result.data;
@@ -59,7 +58,7 @@ export interface OperatorConfig {
   pageSize: number;
 }
 
-export function loadOperatorConfig(env: Env = process.env): OperatorConfig {
+export function loadOperatorConfig(env: Env): OperatorConfig {
   const parsed = parseSection('operator', operatorEnv, env);
   return {
     baseUrl: parsed.OPERATOR_BASE_URL.replace(/\/+$/, ''),

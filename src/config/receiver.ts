@@ -11,17 +11,12 @@
  */
 import { z } from 'zod';
 import { durationMs } from './duration';
-import { type Env, parseSection, port } from './env';
-import { SecretString } from './operator';
+import { type Env, isSandboxMode, parseSection, port } from './env';
+import { SecretString } from '../secrets/secret-string';
 
 /** DEV-ONLY defaults, used only in sandbox mode. Never use them against a real operator. */
 export const DEV_TRANSACTION_SECRET = 'dev-only-tx-7f3a9c1e5b2d48e6a0c4f8b1d3e5a7c9';
 export const DEV_ORDER_SECRET = 'dev-only-order-2b8e4d6f0a1c3e5f7a9b1c3d5e7f9a0b';
-
-/** Sandbox mode: no real operator configured. */
-export function isSandboxMode(env: Env = process.env): boolean {
-  return !env.OPERATOR_BASE_URL || env.OPERATOR_BASE_URL.trim() === '';
-}
 
 const secretSegment = z
   .string()
@@ -71,7 +66,7 @@ export interface ReceiverConfig {
   temporalTimeoutMs?: number;
 }
 
-export function loadReceiverConfig(env: Env = process.env): ReceiverConfig {
+export function loadReceiverConfig(env: Env): ReceiverConfig {
   const raw = parseSection('receiver', receiverEnv, env);
   const sandbox = isSandboxMode(env);
   const missing = [

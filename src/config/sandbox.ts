@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { durationMs, parseDurationMs } from './duration';
 import { booleanFlag, decimalText, parseSection, port, type Env } from './env';
 import { DECIMAL_PATTERN } from '../domain/decimal';
-import { faultsConfigSchema, type FaultsConfig } from '../sandbox/faults-schema';
+import { formatIssues } from '../domain/errors';
+import { faultsConfigSchema, type FaultsConfig } from './sandbox-faults';
 
 /** The spec's delivery limits: at most 5 attempts in total, and no retry delay over 30 minutes. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
@@ -125,7 +126,7 @@ export interface SandboxConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
-export function loadSandboxConfig(env: Env = process.env): SandboxConfig {
+export function loadSandboxConfig(env: Env): SandboxConfig {
   const parsed = parseSection('sandbox', envSchema, env);
   return {
     port: parsed.SANDBOX_PORT,
@@ -167,7 +168,7 @@ export function validateSandboxConfig(config: SandboxConfig): SandboxConfig {
   }
   const faults = faultsConfigSchema.safeParse(config.faults);
   if (!faults.success)
-    problems.push(...faults.error.issues.map((issue) => `faults.${issue.path.join('.')}: ${issue.message}`));
+    problems.push(...formatIssues(faults.error.issues, 'faults.'));
   if (problems.length > 0) throw new Error(`Invalid sandbox configuration:\n  ${problems.join('\n  ')}`);
   return { ...config, faults: faults.data! };
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PROJECT_ROOT } from '../app/project-root';
-import { registerSecret } from '../logging';
+import { registerSecret } from '../secrets/known-secrets';
 import { type ClientConnectConfig, loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig';
 import type { NativeConnectionOptions, TLSConfig } from '@temporalio/worker';
 import { type Env, parseSection, port } from './env';
@@ -53,7 +53,7 @@ export interface TemporalConfig {
   devServer: { ip: string; port: number; uiPort: number; dataDir: string };
 }
 
-export function loadTemporalConfig(env: Env = process.env, projectRoot = PROJECT_ROOT): TemporalConfig {
+export function loadTemporalConfig(env: Env, projectRoot = PROJECT_ROOT): TemporalConfig {
   const raw = parseSection('Temporal', temporalSchema, env);
   const renamed = Object.keys(RENAMED).filter((name) => env[name] !== undefined);
   if (renamed.length > 0) {

@@ -18,7 +18,7 @@ const timingsSchema = z.object({
   RAMP_UNKNOWN_RESOURCE_TIMEOUT: durationMs('10m'),
 });
 
-export function loadWorkflowTimings(env: Env = process.env): WorkflowTimings {
+export function loadWorkflowTimings(env: Env): WorkflowTimings {
   const raw = parseSection('workflow timings', timingsSchema, env);
   return {
     activityStartToCloseMs: raw.RAMP_ACTIVITY_START_TO_CLOSE,

@@ -12,7 +12,7 @@ import { commandFlags, defineCommand } from './args';
 import { runMain } from './run';
 import { durationMs } from '../config/duration';
 import { parseSection } from '../config/env';
-import type { AccountSetupResult } from '../../workflows/types';
+import type { AccountSetupResult } from '../../workflows/account-setup/types';
 
 const commandEnv = z.object({
   ACCOUNT_SETUP_TIMEOUT: durationMs('5m'),

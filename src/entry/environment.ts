@@ -3,7 +3,7 @@
  * written back into process.env; the entry point passes this object to every loader.
  */
 import type { Env } from '../config/env';
-import { isSandboxMode } from '../config/receiver';
+import { isSandboxMode } from '../config/env';
 
 /** Defaults below the given environment: a variable that is set, even to '', wins. */
 export function withDefaults(defaults: Env, env: Env): Env {

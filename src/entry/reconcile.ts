@@ -12,8 +12,9 @@ import { loadEncryptionConfig } from '../config/encryption';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import { connectTemporal, temporalAddress } from '../temporal/wiring';
-import { findingsTable, type ReconcileResult } from '../../workflows/ops-types';
-import type { reconcileWorkflow } from '../../workflows/reconcile';
+import { findingsTable } from '../../workflows/operations/reconcile/findings';
+import type { ReconcileResult } from '../../workflows/operations/reconcile/types';
+import type { reconcileWorkflow } from '../../workflows/operations/reconcile/workflow';
 
 const commandEnv = z.object({ RECONCILE_TIMEOUT: durationMs('10m') });
 

@@ -3,7 +3,7 @@
  * intervals of GAS_MONITOR_INTERVAL and RECONCILE_INTERVAL. Safe to run any number of times.
  */
 import { loadEncryptionConfig } from '../config/encryption';
-import { loadOpsConfig } from '../config/ops';
+import { loadOperationsConfig } from '../config/operations';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import { applySchedules } from '../temporal/schedules';
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const env = process.env;
   const temporal = loadTemporalConfig(env);
   const timings = loadWorkflowTimings(env);
-  const ops = loadOpsConfig(env);
+  const ops = loadOperationsConfig(env).schedules;
   const connected = await connectTemporal({
     temporal,
     encryption: loadEncryptionConfig(env),

@@ -15,9 +15,10 @@ import { RampClient } from '../client/ramp-client';
 import { DEV_API_KEY, loadApiConfig } from '../config/api';
 import { commandFlags, defineCommand } from './args';
 import { loadDemoConfig } from '../config/demo';
-import { loadOpsConfig } from '../config/ops';
-import { loadRampActivityConfig } from '../config/ramps';
-import { isSandboxMode, loadReceiverConfig } from '../config/receiver';
+import { loadOperationsConfig } from '../config/operations';
+import { loadProcessIds } from '../config/process-ids';
+import { isSandboxMode } from '../config/env';
+import { loadReceiverConfig } from '../config/receiver';
 import { loadSandboxConfig } from '../config/sandbox';
 import { loadEncryptionConfig } from '../config/encryption';
 import { loadHttpConfig } from '../config/http';
@@ -26,7 +27,8 @@ import { loadOperatorConfig } from '../config/operator';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import { formatSummary, runDemo } from '../demo/demo';
-import { createLogger, loadLogLevel } from '../logging';
+import { loadLogLevel } from '../config/logging';
+import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { RampMetrics } from '../observability/metrics';
 import { startSandbox } from '../sandbox/server';
@@ -87,6 +89,9 @@ async function main(): Promise<number> {
     const loadedReceiverConfig = loadReceiverConfig(env);
     const encryption = loadEncryptionConfig(env);
     const http = loadHttpConfig(env);
+    const operations = loadOperationsConfig(env);
+    // The client and the activities address the same account setup and incident store.
+    const processIds = loadProcessIds(env);
     // Fixed before either starts: the codec server must allow the origin of the Web UI actually served.
     const webUi = await plannedWebUi(temporalConfig);
     let codecArgs: string[] = [];
@@ -139,6 +144,7 @@ async function main(): Promise<number> {
       namespace: temporalConfig.namespace,
       taskQueue: temporalConfig.taskQueue,
       timings,
+      processIds,
       ...(connected.dataConverter ? { dataConverter: connected.dataConverter, encryption } : {}),
     });
     const openAlerts = async () =>
@@ -180,9 +186,13 @@ async function main(): Promise<number> {
         operator,
         temporal,
         logger,
-        receiver: receiverConfig,
-        ramps: loadRampActivityConfig(env),
-        encryption,
+        config: {
+          receiver: () => receiverConfig,
+          gas: operations.gas,
+          alerts: operations.alerts,
+          processIds,
+          encryption,
+        },
       }),
     });
     stoppers.push(() => worker.stop());
@@ -191,7 +201,7 @@ async function main(): Promise<number> {
     for (const schedule of await applySchedules(temporal, {
       taskQueue: temporalConfig.taskQueue,
       timings,
-      ops: loadOpsConfig(env),
+      ops: operations.schedules,
     })) {
       say(`[schedules] ${schedule.scheduleId} ${schedule.action} (every ${schedule.intervalMs / 1000} s)`);
     }

@@ -5,16 +5,19 @@
 import http from 'node:http';
 import { z } from 'zod';
 import { createActivities } from '../../activities';
-import { listen } from '../app/listen';
+import { listen } from '../http/listen';
 import { commandFlags, defineCommand } from './args';
 import { loadEncryptionConfig } from '../config/encryption';
 import { parseSection, port } from '../config/env';
 import { loadObservabilityConfig } from '../config/observability';
 import { loadOperatorConfig } from '../config/operator';
-import { loadOpsConfig } from '../config/ops';
+import { loadOperationsConfig } from '../config/operations';
+import { loadProcessIds } from '../config/process-ids';
+import { loadReceiverConfig, type ReceiverConfig } from '../config/receiver';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
-import { createLogger, loadLogLevel } from '../logging';
+import { loadLogLevel } from '../config/logging';
+import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { installRuntime } from '../temporal/runtime';
 import { applySchedules } from '../temporal/schedules';
@@ -39,6 +42,9 @@ async function main(): Promise<void> {
   installRuntime(loadObservabilityConfig(env), { logger }); // Prometheus metrics of the worker when TEMPORAL_METRICS_BIND_ADDRESS is set
   const temporalConfig = loadTemporalConfig(env);
   const encryption = loadEncryptionConfig(env);
+  const operations = loadOperationsConfig(env);
+  // Loaded on first use: a worker that never runs the account setup needs no receiver secrets.
+  let receiver: ReceiverConfig | undefined;
   const address = requiredTemporalAddress(temporalConfig, 'worker');
   const operator = new OperatorClient({ config: loadOperatorConfig(env), logger });
   const connected = await connectTemporal({ temporal: temporalConfig, encryption, address });
@@ -47,7 +53,18 @@ async function main(): Promise<void> {
     temporal: temporalConfig,
     address,
     dataConverter: connected.dataConverter,
-    activities: createActivities({ operator, temporal, logger, encryption }),
+    activities: createActivities({
+      operator,
+      temporal,
+      logger,
+      config: {
+        receiver: () => (receiver ??= loadReceiverConfig(env)),
+        gas: operations.gas,
+        alerts: operations.alerts,
+        processIds: loadProcessIds(env),
+        encryption,
+      },
+    }),
   });
   const { worker } = rampWorker;
   logger.info({ taskQueue: temporalConfig.taskQueue, namespace: temporalConfig.namespace }, 'Worker started');
@@ -71,7 +88,7 @@ async function main(): Promise<void> {
   const schedules = await applySchedules(temporal, {
     taskQueue: temporalConfig.taskQueue,
     timings: loadWorkflowTimings(env),
-    ops: loadOpsConfig(env),
+    ops: operations.schedules,
   });
   logger.info({ schedules }, 'Schedules applied');
   await rampWorker.run(); // the SDK shuts the worker down gracefully on SIGINT/SIGTERM

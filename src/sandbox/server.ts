@@ -3,18 +3,18 @@
  * Configuration is `base` (an entry point passes loadSandboxConfig(env); the defaults otherwise) with the other
  * fields on top. It never reads the environment itself.
  */
-import { listen } from '../app/listen';
+import { listen } from '../http/listen';
 import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import { createHttpServer } from '../http/server';
 import { loadSandboxConfig, validateSandboxConfig, type SandboxConfig } from '../config/sandbox';
-import type { FaultsConfigInput } from './faults-schema';
+import type { FaultsConfigInput } from '../config/sandbox-faults';
 import { createSandboxApp } from './app';
 import { createSandboxCore, type SandboxCore } from './core';
 import type { SandboxContext } from './context';
 import type { DeliveryAttemptRecord, SandboxEvent } from './delivery';
 import type { OffRampFlows } from './flows/offramp';
 import type { CallRecord, SandboxState } from './state';
-import type { FaultsConfig } from './faults-schema';
+import type { FaultsConfig } from '../config/sandbox-faults';
 import { loadSnapshot, restoreState, saveSnapshot, snapshotState } from './persistence';
 
 export interface SandboxOverrides extends Partial<Omit<SandboxConfig, 'faults'>> {

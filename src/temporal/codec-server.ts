@@ -233,7 +233,7 @@ export async function startCodecServer(
       allowedHosts,
       ...(options.logger ? { logger: options.logger } : {}),
     }),
-    options.timeouts ?? loadHttpConfig().timeouts,
+    options.timeouts ?? loadHttpConfig(process.env).timeouts,
   );
   const listening = await listen(server, port, host, 'http');
   const { url } = listening;

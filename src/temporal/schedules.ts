@@ -4,7 +4,7 @@
  * skipped. Called when the worker starts and by `npm run schedules:apply`.
  */
 import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
-import type { OpsConfig } from '../config/ops';
+import type { SchedulesConfig } from '../config/operations';
 import {
   GAS_MONITOR_SCHEDULE_ID,
   RECONCILE_SCHEDULE_ID,
@@ -18,7 +18,7 @@ import type { ReconcileInput } from '../../workflows/operations/reconcile/types'
 export interface ScheduleSettings {
   taskQueue: string;
   timings: WorkflowTimings;
-  ops: OpsConfig;
+  ops: SchedulesConfig;
   /** Prefix of the schedule IDs (tests sharing a server pass their own); none by default. */
   idPrefix?: string;
 }

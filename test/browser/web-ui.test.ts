@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client, Connection } from '@temporalio/client';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { offRampWorkflowId } from '../../workflows/ramp-types';
+import { offRampWorkflowId } from '../../src/domain/ids';
 import { connectTestClient, testServer } from '../helpers/temporal';
 import { depositCrypto, endUserWithWallet, offRampEnded, type RampStack, startRampStack, waitFor } from '../integration/ramps/harness';
 

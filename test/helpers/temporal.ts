@@ -8,7 +8,7 @@ import type { DataConverter } from '@temporalio/common';
 import { DefaultLogger, GracefulShutdownPeriodExpiredError, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { RampActivities } from '../../activities';
 import { createRampWorker } from '../../src/temporal/worker';
-import type { WorkflowTimings } from '../../workflows/types';
+import type { WorkflowTimings } from '../../src/domain/timings';
 
 // Keep the SDK's own logging to warnings so test output stays readable; once per jest module registry.
 try {

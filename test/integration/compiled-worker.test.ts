@@ -13,7 +13,7 @@ import type { RunningSandbox } from '../../src/sandbox/server';
 import { RampClient } from '../../src/client/ramp-client';
 import { Proc } from '../helpers/processes';
 import { connectTestClient, fastTimings, testServer } from '../helpers/temporal';
-import type { reconcileWorkflow } from '../../workflows/reconcile';
+import type { reconcileWorkflow } from '../../workflows/operations/reconcile/workflow';
 import { EMAIL, PASSCODE, startTestSandbox } from './client-backend/helpers';
 
 const ROOT = path.join(__dirname, '..', '..');

@@ -11,10 +11,11 @@ import type { OperatorClient } from '../../src/operator/client';
 import { RampClient } from '../../src/client/ramp-client';
 import { endUserWorkflowId } from '../../src/domain/ids';
 import { EndUserId, WalletId } from '../../src/temporal/search-attributes';
-import { endUserWorkflow } from '../../workflows/end-user';
-import { endUserStateQuery } from '../../workflows/messages';
+import { endUserWorkflow } from '../../workflows/end-user/workflow';
+import { endUserStateQuery } from '../../workflows/end-user/messages';
 import { recordHistory } from '../helpers/histories';
 import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../helpers/temporal';
+import { testActivityConfig } from '../helpers/activities';
 
 /** A stand-in operator that counts wallet creations; enough for workflow-level behaviour. */
 function countingOperator() {
@@ -60,7 +61,7 @@ describe('end-user workflow on the real Temporal dev server', () => {
 
   test('20 concurrent update-with-start calls create one wallet and every caller gets it', async () => {
     const { created, operator } = countingOperator();
-    running = await startTestWorker(createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }) }));
+    running = await startTestWorker(createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }), config: testActivityConfig() }));
     const ramp = rampClient(running.taskQueue);
     const endUserId = `user-${Date.now()}`;
 
@@ -83,7 +84,7 @@ describe('end-user workflow on the real Temporal dev server', () => {
 
   test('a completion lost after the journal signal does not create a second wallet', async () => {
     const { created, operator } = countingOperator();
-    const real = createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }) });
+    const real = createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }), config: testActivityConfig() });
     const activities: RampActivities = {
       ...real,
       // Attempt 1 reaches the operator and journals, then "dies" before reporting: the retry must reuse the journal.
@@ -107,7 +108,7 @@ describe('end-user workflow on the real Temporal dev server', () => {
 
   test('continues as new before its history grows large, carrying the wallet; callers keep getting it', async () => {
     const { created, operator } = countingOperator();
-    running = await startTestWorker(createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }) }));
+    running = await startTestWorker(createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }), config: testActivityConfig() }));
     const endUserId = `long-${Date.now()}`;
     const handle = await client.workflow.start(endUserWorkflow, {
       workflowId: endUserWorkflowId(endUserId),

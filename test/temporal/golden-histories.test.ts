@@ -9,23 +9,17 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client, Connection } from '@temporalio/client';
 import type { RampActivities } from '../../activities';
-import {
-  offRampStateQuery,
-  offRampTransactionSignal,
-  onRampOrderSignal,
-  unknownEventSignal,
-  unknownEventsQuery,
-  webhookEventSignal,
-} from '../../workflows/messages';
-import type {
-  AlertInput,
-  OffRampState,
-  OnRampState,
-  OrderSnapshot,
-  RouterState,
-  TransactionSnapshot,
-} from '../../workflows/ramp-types';
-import type { QuoteRequestInput, QuoteResult, WorkflowTimings } from '../../workflows/types';
+import { offRampStateQuery, offRampTransactionSignal } from '../../workflows/ramps/offramp/messages';
+import { onRampOrderSignal } from '../../workflows/ramps/onramp/messages';
+import { webhookEventSignal } from '../../workflows/ramps/router/messages';
+import { unknownEventSignal, unknownEventsQuery } from '../../workflows/ramps/unknown-events/messages';
+import type { AlertInput } from '../../workflows/operations/alerts/types';
+import type { OffRampState } from '../../workflows/ramps/offramp/types';
+import type { OnRampState } from '../../workflows/ramps/onramp/types';
+import type { RouterState } from '../../workflows/ramps/router/types';
+import type { OrderSnapshot, TransactionSnapshot } from '../../workflows/ramps/shared/snapshots';
+import type { WorkflowTimings } from '../../src/domain/timings';
+import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
 import { recordHistory } from '../helpers/histories';
 import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker } from '../helpers/temporal';
 

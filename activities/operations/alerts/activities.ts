@@ -8,8 +8,7 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WithStartWorkflowOperation } from '@temporalio/client';
-import { loadRampActivityConfig, type RampActivityConfig } from '../../../src/config/ramps';
-import { DEFAULT_ALERTS_WORKFLOW_ID, WORKFLOW_TYPES } from '../../../src/domain/ids';
+import { WORKFLOW_TYPES } from '../../../src/domain/ids';
 import { incidentKey } from '../../../workflows/operations/alerts/incidents';
 import { raiseAlertUpdate, resolveAlertUpdate } from '../../../workflows/operations/alerts/messages';
 import type {
@@ -20,13 +19,10 @@ import type {
 import type { ActivityDeps } from '../../deps';
 import { cancellable } from '../../shared/cancellable';
 
-export function createAlertActivities({ logger, ramps, temporal }: ActivityDeps) {
-  let settings: RampActivityConfig | undefined = ramps;
-  const config = () => (settings ??= loadRampActivityConfig());
-
+export function createAlertActivities({ logger, config, temporal }: ActivityDeps) {
   function storeOperation() {
     return new WithStartWorkflowOperation(WORKFLOW_TYPES.alerts, {
-      workflowId: config().alertsWorkflowId ?? DEFAULT_ALERTS_WORKFLOW_ID,
+      workflowId: config.processIds.alertsWorkflowId,
       taskQueue: Context.current().info.taskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
       args: [{}],
@@ -40,7 +36,7 @@ export function createAlertActivities({ logger, ramps, temporal }: ActivityDeps)
   }
 
   async function postWebhook(text: string): Promise<boolean> {
-    const url = config().alertWebhookUrl;
+    const url = config.alerts.webhookUrl;
     if (!url) return false;
     let status: number;
     try {
@@ -48,7 +44,7 @@ export function createAlertActivities({ logger, ramps, temporal }: ActivityDeps)
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ text }),
-        signal: AbortSignal.timeout(config().alertWebhookTimeoutMs),
+        signal: AbortSignal.timeout(config.alerts.webhookTimeoutMs),
       });
       status = response.status;
     } catch (error) {

@@ -2,23 +2,19 @@
  * Gas wallet activities: the stuck off-ramp's check of the gas wallet (checkGasWallet) and the gas monitor's
  * assessment against the Autoswaps it must still cover (assessGasWallet).
  */
-import { loadRampActivityConfig, type RampActivityConfig } from '../../../src/config/ramps';
 import { assessGas } from '../../../workflows/operations/gas-monitor/rules';
 import type { GasAssessment, GasCheck, GasHeadroom } from '../../../workflows/operations/gas-monitor/types';
 import type { ActivityDeps } from '../../deps';
 import { readGasWallet } from './gas-wallet';
 
 export function createGasMonitorActivities(deps: ActivityDeps) {
-  let settings: RampActivityConfig | undefined = deps.ramps;
-  const config = () => (settings ??= loadRampActivityConfig());
-
   return {
     /**
      * The gas wallet's native balance on a network (GetWalletAddresses). The gas wallet is GAS_WALLET_ID or the
      * account-setup workflow's gas wallet. Never throws for a missing gas wallet: the answer says so.
      */
     async checkGasWallet(input: { network: string }): Promise<GasCheck> {
-      return readGasWallet(deps, config(), input.network);
+      return readGasWallet(deps, input.network);
     },
 
     /**
@@ -26,7 +22,7 @@ export function createGasMonitorActivities(deps: ActivityDeps) {
      * The cost per Autoswap is configuration (GAS_AUTOSWAP_COST_*: top-up + sweep, the worst case).
      */
     async assessGasWallet(input: { network: string } & GasHeadroom): Promise<GasAssessment> {
-      return assessGas(await readGasWallet(deps, config(), input.network), input);
+      return assessGas(await readGasWallet(deps, input.network), input);
     },
   };
 }

@@ -3,9 +3,7 @@
  * (checkGasWallet) and the gas monitor's assessment (assessGasWallet).
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { RampActivityConfig } from '../../../src/config/ramps';
 import { compareDecimals } from '../../../src/domain/decimal';
-import { DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID } from '../../../src/domain/ids';
 import { nativeAssetOfNetwork } from '../../../src/domain/vocabulary';
 import { accountStateQuery } from '../../../workflows/account-setup/messages';
 import type { GasCheck } from '../../../workflows/operations/gas-monitor/types';
@@ -19,18 +17,17 @@ import { callOperator } from '../../shared/operator-failure';
  * answer says so.
  */
 export async function readGasWallet(
-  { operator, temporal, logger }: Pick<ActivityDeps, 'operator' | 'temporal' | 'logger'>,
-  settings: Pick<RampActivityConfig, 'gasWalletId' | 'gasMinimums'>,
+  { operator, temporal, logger, config }: Pick<ActivityDeps, 'operator' | 'temporal' | 'logger' | 'config'>,
   network: string,
 ): Promise<GasCheck> {
   const asset = nativeAssetOfNetwork(network) ?? 'unknown';
-  const minimum = settings.gasMinimums[asset] ?? '0';
+  const minimum = config.gas.minimums[asset] ?? '0';
   const base = { network, asset, minimum, checkedAt: new Date().toISOString() };
-  let gasWalletId = settings.gasWalletId ?? null;
+  let gasWalletId = config.gas.walletId ?? null;
   if (!gasWalletId) {
     try {
       const state = await cancellable(temporal, () =>
-        temporal.workflow.getHandle(DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID).query(accountStateQuery),
+        temporal.workflow.getHandle(config.processIds.accountSetupWorkflowId).query(accountStateQuery),
       );
       gasWalletId = state.wallets.gas?.walletId ?? null;
     } catch (error) {

@@ -5,7 +5,6 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../../../src/config/encryption';
 import { endUserIdFromWorkflowId, endUserWorkflowId, WORKFLOW_TYPES } from '../../../src/domain/ids';
 import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../../../src/temporal/search-attributes';
@@ -22,10 +21,7 @@ export interface EndUserOfWallet {
   endUserSearchValue: string;
 }
 
-export function createOffRampActivities({ operator, temporal, encryption }: ActivityDeps) {
-  let keys: Pick<PayloadEncryptionConfig, 'keys'> | undefined = encryption;
-  const encryptionKeys = () => (keys ??= loadEncryptionConfig());
-
+export function createOffRampActivities({ operator, temporal, config }: ActivityDeps) {
   return {
     /**
      * The end user whose end-user/<id> workflow owns a deposit wallet, by the RampWalletId search attribute, and the
@@ -42,7 +38,7 @@ export function createOffRampActivities({ operator, temporal, encryption }: Acti
         const endUserId =
           endUserIdFromWorkflowId(execution.workflowId) ?? execution.typedSearchAttributes.get(EndUserId);
         if (endUserId)
-          return { endUserId, endUserSearchValue: endUserSearchValue(endUserId, encryptionKeys()) };
+          return { endUserId, endUserSearchValue: endUserSearchValue(endUserId, config.encryption) };
       }
       throw ApplicationFailure.create({
         type: 'WalletOwnerNotFound',

@@ -9,10 +9,12 @@ import { createActivities } from '../../../activities';
 import { RampClient } from '../../../src/client/ramp-client';
 import { loadOperatorConfig } from '../../../src/config/operator';
 import { loadReceiverConfig } from '../../../src/config/receiver';
+import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
 import { OperatorClient } from '../../../src/operator/client';
 import { startSandbox, type RunningSandbox, type SandboxOverrides } from '../../../src/sandbox/server';
-import type { WorkflowTimings } from '../../../workflows/types';
+import type { WorkflowTimings } from '../../../src/domain/timings';
 import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../../helpers/temporal';
+import { testActivityConfig } from '../../helpers/activities';
 
 export const EMAIL = 'client-backend@example.com';
 export const PASSCODE = 'client-backend-passcode-93d1';
@@ -57,8 +59,19 @@ export async function startStack(options: { sandbox?: SandboxOverrides; timings?
   const sandbox = await startTestSandbox(options.sandbox);
   const { client, connection } = await connectTestClient();
   const operator = operatorFor(sandbox);
+  // The client and the activities address the same account setup (the gas check reads its gas wallet).
+  const processIds = {
+    ...DEFAULT_PROCESS_IDS,
+    accountSetupWorkflowId: options.accountSetupWorkflowId ?? `account-setup-${randomUUID()}`,
+  };
+  const receiver = testReceiver();
   const worker = await startTestWorker(
-    createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }), receiver: testReceiver() }),
+    createActivities({
+      operator,
+      temporal: client,
+      logger: pino({ level: 'silent' }),
+      config: testActivityConfig({ receiver: () => receiver, processIds }),
+    }),
   );
   const timings = fastTimings(options.timings);
   const ramp = new RampClient({
@@ -66,7 +79,7 @@ export async function startStack(options: { sandbox?: SandboxOverrides; timings?
     namespace: testServer().namespace,
     taskQueue: worker.taskQueue,
     timings,
-    accountSetupWorkflowId: options.accountSetupWorkflowId ?? `account-setup-${randomUUID()}`,
+    processIds,
   });
   return {
     sandbox,

@@ -9,7 +9,7 @@ import request from 'supertest';
 import { createApiApp } from '../../../src/api/app';
 import { SecretString } from '../../../src/config/operator';
 import { endUserWorkflowId } from '../../../src/domain/ids';
-import { endUserWorkflow } from '../../../workflows/end-user';
+import { endUserWorkflow } from '../../../workflows/end-user/workflow';
 import { type Stack, startStack } from './helpers';
 
 describe('closed long-lived processes are not run again (real dev server + sandbox over HTTP)', () => {

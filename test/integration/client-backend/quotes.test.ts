@@ -3,7 +3,7 @@
  */
 import { InvalidInputError, QuoteExpiredError } from '../../../src/client/errors';
 import { DECIMAL_PATTERN } from '../../../src/operator/schemas';
-import type { QuoteRequestInput } from '../../../workflows/types';
+import type { QuoteRequestInput } from '../../../workflows/quote/types';
 import { sleep, type Stack, startStack } from './helpers';
 
 const QUOTE_TTL_MS = 1_500;

@@ -15,10 +15,12 @@ import { createApiApp } from '../../../src/api/app';
 import { RampClient } from '../../../src/client/ramp-client';
 import { SecretString } from '../../../src/config/operator';
 import type { RunningSandbox } from '../../../src/sandbox/server';
-import type { EndUserState } from '../../../workflows/types';
+import type { EndUserState } from '../../../workflows/end-user/types';
 import { connectTestClient, fastTimings, startTestWorker, testServer } from '../../helpers/temporal';
 import { recordHistory } from '../ramps/harness';
-import { operatorEnv, operatorFor, startTestSandbox, testReceiver, waitFor } from './helpers';
+import { operatorEnv, operatorFor, startTestSandbox, waitFor } from './helpers';
+import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
+import { testActivityConfig } from '../../helpers/activities';
 
 const API_KEY = 'worker-crash-api-key-2b7e';
 const SLOW_MS = 2_500;
@@ -95,12 +97,13 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
       const { client, connection } = await connectTestClient();
       const taskQueue = `crash-${randomUUID()}`;
       const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
+      const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId };
       const timings = fastTimings({
         activityHeartbeatMs: 3_000,
         activityStartToCloseMs: 8_000,
         activityScheduleToCloseMs: 90_000,
       });
-      const ramp = new RampClient({ connection, namespace: testServer().namespace, taskQueue, timings });
+      const ramp = new RampClient({ connection, namespace: testServer().namespace, taskQueue, timings, processIds });
       const endUserId = `crash-${point}-${randomUUID().slice(0, 8)}`;
       const label = `end-user:${endUserId}`;
       const operatorWallets = () =>
@@ -140,12 +143,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
             operator: operatorFor(sandbox),
             temporal: client,
             logger: pino({ level: 'silent' }),
-            receiver: testReceiver(),
-            ramps: {
-              gasMinimums: { ETH: '0.002', TRX: '30' },
-              alertWebhookTimeoutMs: 1000,
-              alertsWorkflowId,
-            },
+            config: testActivityConfig({ processIds }),
           }),
           taskQueue,
         );

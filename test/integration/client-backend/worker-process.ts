@@ -14,9 +14,9 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import pino from 'pino';
 import { createActivities } from '../../../activities';
 import { loadOperatorConfig } from '../../../src/config/operator';
-import { loadReceiverConfig } from '../../../src/config/receiver';
 import { OperatorClient } from '../../../src/operator/client';
 import { createRampWorker } from '../../../src/temporal/worker';
+import { testActivityConfig } from '../../helpers/activities';
 
 const killPoint = process.env.KILL_POINT;
 
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     connection: await NativeConnection.connect({ address }),
     namespace,
     taskQueue: env.TASK_QUEUE!,
-    activities: createActivities({ operator, temporal, logger, receiver: loadReceiverConfig({}) }),
+    activities: createActivities({ operator, temporal, logger, config: testActivityConfig() }),
     workflowBundle: { codePath: env.TEST_WORKFLOW_BUNDLE! },
   });
   const running = worker.run();

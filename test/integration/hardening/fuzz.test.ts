@@ -20,7 +20,7 @@ import { RampMetrics } from '../../../src/observability/metrics';
 import { Random } from '../../../src/sandbox/random';
 import { startCodecServer, type RunningCodecServer } from '../../../src/temporal/codec-server';
 import { identifierIssue } from '../../../src/validation/identifiers';
-import { UNKNOWN_EVENTS_WORKFLOW_ID } from '../../../workflows/ramp-types';
+import { UNKNOWN_EVENTS_WORKFLOW_ID } from '../../../src/domain/ids';
 import { isErrorEnvelope, rawRequest, requestText, type RawTarget } from '../../helpers/raw-http';
 import { connectTestClient } from '../../helpers/temporal';
 import { type RampStack, startRampStack } from '../ramps/harness';

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { plannedWebUi, type TemporalServer, useTemporalServer } from '../../../src/app/temporal-server';
+import { plannedWebUi, type TemporalServer, useTemporalServer } from '../../../src/temporal/temporal-server';
 import { loadEncryptionConfig } from '../../../src/config/encryption';
 import { loadTemporalConfig } from '../../../src/config/temporal';
 import {

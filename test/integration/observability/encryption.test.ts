@@ -14,7 +14,7 @@ import { startCodecServer, type RunningCodecServer } from '../../../src/temporal
 import { dataConverterFromConfig } from '../../../src/temporal/data-converter';
 import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../../../src/temporal/search-attributes';
-import { offRampWorkflowId, routerWorkflowId } from '../../../workflows/ramp-types';
+import { offRampWorkflowId, routerWorkflowId } from '../../../src/domain/ids';
 import { connectTestClient } from '../../helpers/temporal';
 import { depositCrypto, endUserWithWallet, offRampEnded, type RampStack, startRampStack, waitFor } from '../ramps/harness';
 import { collectPayloads, findInJson } from './history-scan';

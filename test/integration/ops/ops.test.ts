@@ -1,13 +1,13 @@
 /**
- * Operations (issue 6) on the real dev server + sandbox: the gas monitor schedule with the incident store, a
+ * Operations on the real dev server + sandbox: the gas monitor schedule with the incident store, a
  * stranded deposit through the same alert path, and reconciliation of a deposit whose every delivery was lost.
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
-import { loadOpsConfig } from '../../../src/config/ops';
+import { loadOperationsConfig } from '../../../src/config/operations';
 import { applySchedules } from '../../../src/temporal/schedules';
-import { offRampWorkflowId } from '../../../workflows/ramp-types';
-import type { reconcileWorkflow } from '../../../workflows/reconcile';
+import { offRampWorkflowId } from '../../../src/domain/ids';
+import type { reconcileWorkflow } from '../../../workflows/operations/reconcile/workflow';
 import { connectTestClient } from '../../helpers/temporal';
 import { depositCrypto, endUserWithWallet, offRampEnded, type RampStack, recordHistory, sandboxCall, startRampStack, waitFor } from '../ramps/harness';
 
@@ -37,7 +37,7 @@ describe('operations: gas monitor, alerts, reconciliation', () => {
     const s = stack;
     await sandboxCall(s.sandbox, 'POST', `/sandbox/v1/wallets/${s.gasWalletId}/balances`, { asset: 'ETH', amount: '1' });
     const prefix = `test-${randomUUID().slice(0, 8)}-`;
-    const ops = loadOpsConfig({ GAS_MONITOR_INTERVAL: '1h', RECONCILE_INTERVAL: '1h' });
+    const ops = loadOperationsConfig({ GAS_MONITOR_INTERVAL: '1h', RECONCILE_INTERVAL: '1h' }).schedules;
     const applied = await applySchedules(client, { taskQueue: s.worker.taskQueue, timings: s.timings, ops, idPrefix: prefix });
     expect(applied.map((entry) => entry.action)).toEqual(['created', 'created']);
     // Idempotent: applying again updates in place.

@@ -13,14 +13,17 @@ import { RampClient } from '../../../src/client/ramp-client';
 import type { PayloadEncryptionConfig } from '../../../src/config/encryption';
 import { loadOperatorConfig, SecretString } from '../../../src/config/operator';
 import type { ReceiverConfig } from '../../../src/config/receiver';
+import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
 import { createLogger, type Logger } from '../../../src/logging';
 import { OperatorClient } from '../../../src/operator/client';
 import { startSandbox, type RunningSandbox, type SandboxOverrides } from '../../../src/sandbox/server';
 import { startReceiver, type RunningReceiver } from '../../../src/webhooks';
-import type { OffRampState, OnRampState } from '../../../workflows/ramp-types';
-import type { WorkflowTimings } from '../../../workflows/types';
+import type { OffRampState } from '../../../workflows/ramps/offramp/types';
+import type { OnRampState } from '../../../workflows/ramps/onramp/types';
+import type { WorkflowTimings } from '../../../src/domain/timings';
 import { fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../../helpers/temporal';
 import { recordHistory as recordHistoryOnce } from '../../helpers/histories';
+import { testActivityConfig } from '../../helpers/activities';
 
 export const EMAIL = 'ramps-tests@example.com';
 export const PASSCODE = 'ramps-tests-passcode-5d2a';
@@ -128,20 +131,20 @@ export async function startRampStack(
     });
 
   const timings = { ...rampTimings(), ...options.timings };
-  // Issue 6: each stack has its own incident store (tests share one dev server).
+  // Each stack has its own incident store (tests share one dev server).
   const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
+  const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId };
   const worker = await startTestWorker(
     createActivities({
       operator,
       temporal: client,
       logger,
-      ramps: {
-        gasWalletId: gas.id,
-        gasMinimums: { ETH: '0.002', TRX: '30' },
-        alertWebhookTimeoutMs: 1000,
-        alertsWorkflowId,
-      },
-      encryption: options.encryption ?? { keys: [] },
+      config: testActivityConfig({
+        gas: { walletId: gas.id, minimums: { ETH: '0.002', TRX: '30' } },
+        alerts: { webhookTimeoutMs: 1000 },
+        processIds,
+        encryption: options.encryption ?? { keys: [] },
+      }),
     }),
     undefined,
     options.dataConverter ? { dataConverter: options.dataConverter } : {},
@@ -170,6 +173,7 @@ export async function startRampStack(
     namespace: testServer().namespace,
     taskQueue: worker.taskQueue,
     timings,
+    processIds,
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...(options.encryption ? { encryption: options.encryption } : {}),
   });

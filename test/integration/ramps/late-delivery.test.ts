@@ -5,8 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
-import { routerStateQuery } from '../../../workflows/messages';
-import { offRampWorkflowId, onRampWorkflowId, type RouterState } from '../../../workflows/ramp-types';
+import { routerStateQuery } from '../../../workflows/ramps/router/messages';
+import { offRampWorkflowId, onRampWorkflowId } from '../../../src/domain/ids';
+import type { RouterState } from '../../../workflows/ramps/router/types';
 import { connectTestClient } from '../../helpers/temporal';
 import {
   depositCrypto,

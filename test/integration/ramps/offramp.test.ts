@@ -3,8 +3,8 @@
  * transaction/<id> routers -> offramp/<depositId> on the real dev server, with real activities.
  */
 import type { Client, Connection } from '@temporalio/client';
-import { routerStateQuery } from '../../../workflows/messages';
-import { offRampWorkflowId } from '../../../workflows/ramp-types';
+import { routerStateQuery } from '../../../workflows/ramps/router/messages';
+import { offRampWorkflowId } from '../../../src/domain/ids';
 import { connectTestClient } from '../../helpers/temporal';
 import { depositCrypto, endUserWithWallet, offRampEnded, type RampStack, recordHistory, sandboxCall, startRampStack, waitFor } from './harness';
 

@@ -1,7 +1,7 @@
 /** On-ramp end to end (sandbox + real receiver over HTTPS + dev server + real activities). */
 import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
-import { onRampWorkflowId } from '../../../workflows/ramp-types';
+import { onRampWorkflowId } from '../../../src/domain/ids';
 import { connectTestClient } from '../../helpers/temporal';
 import { depositFiat, onRampEnded, type RampStack, recordHistory, startRampStack, waitFor } from './harness';
 

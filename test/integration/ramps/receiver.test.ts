@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
-import { unknownEventsQuery } from '../../../workflows/messages';
-import { UNKNOWN_EVENTS_WORKFLOW_ID } from '../../../workflows/ramp-types';
+import { unknownEventsQuery } from '../../../workflows/ramps/unknown-events/messages';
+import { UNKNOWN_EVENTS_WORKFLOW_ID } from '../../../src/domain/ids';
 import { connectTestClient, testServer } from '../../helpers/temporal';
 import { depositFiat, onRampEnded, postToReceiver, type RampStack, startRampStack, waitFor } from './harness';
 

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
 import { RampMetrics } from '../../../src/observability/metrics';
 import { RampStatus } from '../../../src/temporal/search-attributes';
-import { routerStateQuery } from '../../../workflows/messages';
-import { UNKNOWN_RESOURCE_STATUS } from '../../../workflows/ramp-types';
+import { routerStateQuery } from '../../../workflows/ramps/router/messages';
+import { UNKNOWN_RESOURCE_STATUS } from '../../../workflows/ramps/router/types';
 import { connectTestClient } from '../../helpers/temporal';
 import { postToReceiver, type RampStack, recordHistory, startRampStack, waitFor } from './harness';
 

@@ -1,7 +1,7 @@
 import { SANDBOX_DEMO_DEFAULTS, startEnvironment, withDefaults } from '../../../src/entry/environment';
 import { loadSandboxConfig } from '../../../src/config/sandbox';
 import { loadWorkflowTimings } from '../../../src/config/timings';
-import { loadLogLevel } from '../../../src/logging';
+import { loadLogLevel } from '../../../src/config/logging';
 
 describe("npm start's environment", () => {
   test('against the sandbox, the demo defaults and LOG_LEVEL=warn sit under an otherwise silent environment', () => {

@@ -4,7 +4,7 @@
  * within the configured headers timeout while normal requests are still served.
  */
 import express from 'express';
-import { listen, type ListeningServer } from '../../../src/app/listen';
+import { listen, type ListeningServer } from '../../../src/http/listen';
 import type { HttpServerTimeouts } from '../../../src/config/http';
 import { createHttpServer, createHttpsServer } from '../../../src/http/server';
 import { getLocalCertificate } from '../../../src/tls/local-certificate';

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { METADATA_ENCODING_KEY, type Payload } from '@temporalio/common';
 import request from 'supertest';
-import { plannedWebUi } from '../../../src/app/temporal-server';
+import { plannedWebUi } from '../../../src/temporal/temporal-server';
 import { loadEncryptionConfig, parseEncryptionKeys } from '../../../src/config/encryption';
 import { loadTemporalConfig } from '../../../src/config/temporal';
 import { SecretString } from '../../../src/config/operator';

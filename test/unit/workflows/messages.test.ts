@@ -1,4 +1,12 @@
-import * as messages from '../../../workflows/messages';
+import * as accountSetup from '../../../workflows/account-setup/messages';
+import * as endUser from '../../../workflows/end-user/messages';
+import * as alerts from '../../../workflows/operations/alerts/messages';
+import * as offRamp from '../../../workflows/ramps/offramp/messages';
+import * as onRamp from '../../../workflows/ramps/onramp/messages';
+import * as router from '../../../workflows/ramps/router/messages';
+import * as unknownEvents from '../../../workflows/ramps/unknown-events/messages';
+
+const messages = { ...endUser, ...accountSetup, ...router, ...offRamp, ...onRamp, ...unknownEvents, ...alerts };
 
 // Recorded histories and running workflows carry these names: renaming one breaks them.
 describe('message names', () => {

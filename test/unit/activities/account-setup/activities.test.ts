@@ -3,6 +3,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { createAccountSetupActivities } from '../../../../activities/account-setup/activities';
 import type { OperatorClient } from '../../../../src/operator/client';
+import { testActivityConfig } from '../../../helpers/activities';
 
 const logger = pino({ level: 'silent' });
 const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
@@ -43,7 +44,12 @@ describe('account setup activities', () => {
         return Promise.resolve({ id: `w-${role}`, externalUserId });
       },
     } as unknown as OperatorClient;
-    const activities = createAccountSetupActivities({ operator, temporal, logger });
+    const activities = createAccountSetupActivities({
+      operator,
+      temporal,
+      logger,
+      config: testActivityConfig(),
+    });
     const env = new MockActivityEnvironment({ attempt: 1, startToCloseTimeoutMs: 10_000 }, { logger: quiet });
     const wallet = await env.run((input) => activities.createAccountWallet(input), {
       role,

@@ -7,6 +7,7 @@ import { createEndUserActivities } from '../../../../activities/end-user/activit
 import { type CreatedWallet, createWalletJournaled } from '../../../../activities/end-user/wallet-creation';
 import type { OperatorClient } from '../../../../src/operator/client';
 import type { WalletCreatedSignal } from '../../../../workflows/end-user/wallet-journal';
+import { testActivityConfig } from '../../../helpers/activities';
 
 const RUN_ID = 'abcdef01-2345-6789-abcd-ef0123456789';
 const logger = pino({ level: 'silent' });
@@ -85,6 +86,7 @@ describe('journaled wallet creation', () => {
       operator: stubOperator(events),
       temporal,
       logger,
+      config: testActivityConfig(),
     });
     const created = await attempt(1).run((input) => activities.createDepositWallet(input), {
       endUserId: 'u-1',
@@ -116,6 +118,7 @@ describe('journaled wallet creation', () => {
       operator: stubOperator(events),
       temporal,
       logger,
+      config: testActivityConfig(),
     });
     const created = await attempt(2).run((input) => activities.createDepositWallet(input), {
       endUserId: 'u-1',
@@ -156,6 +159,7 @@ describe('journaled wallet creation', () => {
       operator: stubOperator(events),
       temporal,
       logger,
+      config: testActivityConfig(),
     });
     await expect(
       attempt(1, 100).run((input) => activities.createDepositWallet(input), {
@@ -174,6 +178,7 @@ describe('journaled wallet creation', () => {
       operator: stubOperator(events),
       temporal,
       logger,
+      config: testActivityConfig(),
     });
     await expect(
       attempt(2, 200).run((input) => activities.createDepositWallet(input), {

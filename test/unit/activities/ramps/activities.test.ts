@@ -1,11 +1,11 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import pino from 'pino';
 import type { ActivityDeps } from '../../../../activities/deps';
-import { createRampActivities } from '../../../../activities/ramps';
 import { createOffRampActivities } from '../../../../activities/ramps/offramp/activities';
 import { createOnRampActivities } from '../../../../activities/ramps/onramp/activities';
-import { forwardOutcome } from '../../../../activities/ramps/router/activities';
+import { createRouterActivities, forwardOutcome } from '../../../../activities/ramps/router/activities';
 import { EndUserId } from '../../../../src/temporal/search-attributes';
+import { testActivityConfig } from '../../../helpers/activities';
 
 type Raw = Record<string, unknown>;
 
@@ -34,12 +34,20 @@ function operator(transactions: Record<string, Raw>, orders: Record<string, Raw>
 }
 
 function deps(extra: Partial<Record<keyof ActivityDeps, unknown>>): ActivityDeps {
-  return { logger: pino({ level: 'silent' }), encryption: { keys: [] }, ...extra } as unknown as ActivityDeps;
+  return {
+    logger: pino({ level: 'silent' }),
+    config: testActivityConfig(),
+    ...extra,
+  } as unknown as ActivityDeps;
 }
 
 describe('ramp activities', () => {
-  test('the shim keeps the ramp activity names', () => {
-    expect(Object.keys(createRampActivities(deps({ operator: {}, temporal: {} })))).toEqual([
+  test('the ramp factories keep the ramp activity names', () => {
+    const d = deps({ operator: {}, temporal: {} });
+    const names = [createRouterActivities(d), createOffRampActivities(d), createOnRampActivities(d)].flatMap(
+      (f) => Object.keys(f),
+    );
+    expect(names).toEqual([
       'readTransactionSnapshot',
       'readOrderSnapshot',
       'forwardToOffRamp',

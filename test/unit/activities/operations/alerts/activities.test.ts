@@ -4,8 +4,9 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { createAlertActivities } from '../../../../../activities/operations/alerts/activities';
 import type { ActivityDeps } from '../../../../../activities/deps';
-import type { RampActivityConfig } from '../../../../../src/config/ramps';
+import { DEFAULT_PROCESS_IDS, type ProcessIds } from '../../../../../src/domain/ids';
 import type { AlertInput } from '../../../../../workflows/operations/alerts/types';
+import { testActivityConfig } from '../../../../helpers/activities';
 
 const ALERT: AlertInput = {
   kind: 'gas-low',
@@ -19,7 +20,7 @@ const INFO = {
   workflowExecution: { workflowId: 'ops/gas-monitor', runId: 'run-1' },
 };
 
-function setup(answer: unknown, settings: Partial<RampActivityConfig> = {}) {
+function setup(answer: unknown, settings: { webhookUrl?: string; processIds?: ProcessIds } = {}) {
   const executeUpdateWithStart = jest.fn((..._args: unknown[]) => Promise.resolve(answer));
   const logger = pino({ level: 'silent' });
   const error = jest.spyOn(logger, 'error');
@@ -31,7 +32,10 @@ function setup(answer: unknown, settings: Partial<RampActivityConfig> = {}) {
       withAbortSignal: (_: AbortSignal, call: () => unknown) => call(),
     },
     logger,
-    ramps: { gasMinimums: {}, alertWebhookTimeoutMs: 1000, alertsWorkflowId: 'ops/test-alerts', ...settings },
+    config: testActivityConfig({
+      alerts: { webhookTimeoutMs: 1000, ...(settings.webhookUrl ? { webhookUrl: settings.webhookUrl } : {}) },
+      processIds: settings.processIds ?? { ...DEFAULT_PROCESS_IDS, alertsWorkflowId: 'ops/test-alerts' },
+    }),
   } as unknown as ActivityDeps;
   const env = new MockActivityEnvironment(INFO);
   const activities = createAlertActivities(deps);
@@ -66,10 +70,10 @@ describe('raiseAlert', () => {
     expect(error.mock.calls[0]![1]).toBe('ALERT gas-low: Gas wallet gas-1 holds 3 TRX');
   });
 
-  test('without a configured incident store, the default one (ops/alerts)', async () => {
+  test('with the default process IDs, the default incident store (ops/alerts)', async () => {
     const { env, activities, call } = setup(
       { key: 'k', isNew: false, notify: false, occurrences: 2 },
-      { alertsWorkflowId: undefined },
+      { processIds: DEFAULT_PROCESS_IDS },
     );
     await env.run(() => activities.raiseAlert(ALERT));
     expect(call()[1].startWorkflowOperation.options.workflowId).toBe('ops/alerts');
@@ -79,7 +83,7 @@ describe('raiseAlert', () => {
     const fetch = jest.spyOn(globalThis, 'fetch');
     const { env, activities, error } = setup(
       { key: 'k', isNew: false, notify: false, occurrences: 4 },
-      { alertWebhookUrl: 'https://hooks.example/secret' },
+      { webhookUrl: 'https://hooks.example/secret' },
     );
     expect(await env.run(() => activities.raiseAlert(ALERT))).toEqual({
       delivered: 'deduplicated',
@@ -94,7 +98,7 @@ describe('raiseAlert', () => {
     const fetch = jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(null, { status: 200 }));
     const { env, activities, error } = setup(
       { key: 'k', isNew: false, notify: true, occurrences: 2 },
-      { alertWebhookUrl: 'https://hooks.example/secret' },
+      { webhookUrl: 'https://hooks.example/secret' },
     );
     expect(await env.run(() => activities.raiseAlert(ALERT))).toMatchObject({
       delivered: 'log+webhook',
@@ -112,7 +116,7 @@ describe('raiseAlert', () => {
     jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(null, { status: 503 }));
     const { env, activities } = setup(
       { key: 'k', isNew: true, notify: true, occurrences: 1 },
-      { alertWebhookUrl: 'https://hooks.example/secret' },
+      { webhookUrl: 'https://hooks.example/secret' },
     );
     const failure = await env.run(() => activities.raiseAlert(ALERT)).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApplicationFailure);

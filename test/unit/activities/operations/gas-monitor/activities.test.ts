@@ -1,15 +1,12 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { createGasMonitorActivities } from '../../../../../activities/operations/gas-monitor/activities';
 import type { ActivityDeps } from '../../../../../activities/deps';
-import type { RampActivityConfig } from '../../../../../src/config/ramps';
+import { testActivityConfig } from '../../../../helpers/activities';
 
 const TRON = 'networks/tron-mainnet';
 const ETHEREUM = 'networks/ethereum-mainnet';
-const SETTINGS: RampActivityConfig = {
-  gasWalletId: 'gas-1',
-  gasMinimums: { ETH: '0.002', TRX: '30' },
-  alertWebhookTimeoutMs: 1000,
-};
+const CONFIG = testActivityConfig({ gas: { walletId: 'gas-1', minimums: { ETH: '0.002', TRX: '30' } } });
 const HEADROOM = { autoswapsAhead: 3, autoswapCosts: { ETH: '0.003', TRX: '45' } };
 
 /** A gas wallet with a TRX address holding `trx`, and no Ethereum address. */
@@ -23,7 +20,7 @@ function activities(trx: string) {
     operator: { getWalletAddresses },
     temporal: {},
     logger: pino({ level: 'silent' }),
-    ramps: SETTINGS,
+    config: CONFIG,
   } as unknown as ActivityDeps;
   return { activities: createGasMonitorActivities(deps), getWalletAddresses };
 }
@@ -70,5 +67,33 @@ describe('the gas monitor activities', () => {
       minimum: '30',
       shortfall: true,
     });
+  });
+});
+
+describe('the gas wallet without GAS_WALLET_ID', () => {
+  test("is the configured account setup's gas wallet", async () => {
+    const query = jest.fn(() => Promise.resolve({ wallets: { gas: { walletId: 'gas-from-setup' } } }));
+    const getHandle = jest.fn((_workflowId: string) => ({ query }));
+    const getWalletAddresses = jest.fn((_walletId: string) =>
+      Promise.resolve([
+        { id: 'a-1', address: 'T1', network: { name: TRON }, balances: [{ asset: 'TRX', amount: '50' }] },
+      ]),
+    );
+    const deps = {
+      operator: { getWalletAddresses },
+      temporal: {
+        workflow: { getHandle },
+        withAbortSignal: (_signal: AbortSignal, call: () => Promise<unknown>) => call(),
+      },
+      logger: pino({ level: 'silent' }),
+      config: testActivityConfig({
+        processIds: { accountSetupWorkflowId: 'account-setup-test', alertsWorkflowId: 'ops/alerts' },
+      }),
+    } as unknown as ActivityDeps;
+    const gas = createGasMonitorActivities(deps);
+    const check = await new MockActivityEnvironment().run(() => gas.checkGasWallet({ network: TRON }));
+    expect(getHandle).toHaveBeenCalledWith('account-setup-test');
+    expect(getWalletAddresses).toHaveBeenCalledWith('gas-from-setup');
+    expect(check).toMatchObject({ gasWalletId: 'gas-from-setup', balance: '50', shortfall: false });
   });
 });

@@ -1,1 +1,0 @@
-export { createAlertActivities } from './operations/alerts/activities';

@@ -1,1 +1,0 @@
-export { createReconcileActivities as createOpsActivities } from './operations/reconcile/activities';

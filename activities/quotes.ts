@@ -1,2 +1,0 @@
-/** Moved: activities/quote/activities.ts. */
-export { createQuoteActivities, toOperatorQuoteRequest } from './quote/activities';

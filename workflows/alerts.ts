@@ -1,1 +1,0 @@
-export { alertsWorkflow } from './operations/alerts/workflow';

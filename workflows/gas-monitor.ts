@@ -1,1 +1,0 @@
-export { gasMonitorWorkflow } from './operations/gas-monitor/workflow';

@@ -1,1 +1,0 @@
-export { offRampWorkflow } from './ramps/offramp/workflow';

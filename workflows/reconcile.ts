@@ -1,1 +1,0 @@
-export { reconcileWorkflow } from './operations/reconcile/workflow';

@@ -1,1 +1,0 @@
-export { failureNote, nextPollDelayMs, nextStepWait, type StepWait } from './ramps/shared/step-timing';

@@ -1,1 +1,0 @@
-export { unknownEventsWorkflow } from './ramps/unknown-events/workflow';

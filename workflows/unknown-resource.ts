@@ -1,5 +1,0 @@
-export {
-  isOperatorNotFound,
-  unknownResourceRetry,
-  unknownResourceTimeoutMs,
-} from './ramps/router/unknown-resource';

@@ -1,1 +1,0 @@
-export { webhookRouterWorkflow } from './ramps/router/workflow';
