@@ -31,24 +31,29 @@ describe('the compiled worker (node dist/src/entry/worker.js)', () => {
     expect(existsSync(path.join(ROOT, 'dist', 'workflow-bundle.js'))).toBe(true);
     sandbox = await startTestSandbox();
     const { address, namespace } = testServer();
-    worker = new Proc('compiled-worker', process.execPath, [path.join(ROOT, 'dist', 'src', 'entry', 'worker.js')], {
-      cwd: ROOT,
-      logFile: path.join(mkdtempSync(path.join(os.tmpdir(), 'compiled-worker-')), 'worker.log'),
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        TEMPORAL_ADDRESS: address,
-        TEMPORAL_NAMESPACE: namespace,
-        TEMPORAL_TASK_QUEUE: taskQueue,
-        OPERATOR_BASE_URL: sandbox.url,
-        OPERATOR_EMAIL: EMAIL,
-        OPERATOR_PASSCODE: PASSCODE,
-        RECEIVER_PUBLIC_URL: 'https://127.0.0.1:8443',
-        RECEIVER_TRANSACTION_SECRET: randomBytes(16).toString('hex'),
-        RECEIVER_ORDER_SECRET: randomBytes(16).toString('hex'),
-        LOG_LEVEL: 'info',
+    worker = new Proc(
+      'compiled-worker',
+      process.execPath,
+      [path.join(ROOT, 'dist', 'src', 'entry', 'worker.js')],
+      {
+        cwd: ROOT,
+        logFile: path.join(mkdtempSync(path.join(os.tmpdir(), 'compiled-worker-')), 'worker.log'),
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          TEMPORAL_ADDRESS: address,
+          TEMPORAL_NAMESPACE: namespace,
+          TEMPORAL_TASK_QUEUE: taskQueue,
+          OPERATOR_BASE_URL: sandbox.url,
+          OPERATOR_EMAIL: EMAIL,
+          OPERATOR_PASSCODE: PASSCODE,
+          RECEIVER_PUBLIC_URL: 'https://127.0.0.1:8443',
+          RECEIVER_TRANSACTION_SECRET: randomBytes(16).toString('hex'),
+          RECEIVER_ORDER_SECRET: randomBytes(16).toString('hex'),
+          LOG_LEVEL: 'info',
+        },
       },
-    });
+    );
     await worker.waitForOutput(/"msg":"Worker started"/, 60_000);
   }, 180_000);
 

@@ -11,7 +11,14 @@ import type { Client, Connection } from '@temporalio/client';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { offRampWorkflowId } from '../../src/domain/ids';
 import { connectTestClient, testServer } from '../helpers/temporal';
-import { depositCrypto, endUserWithWallet, offRampEnded, type RampStack, startRampStack, waitFor } from '../helpers/ramp-stack';
+import {
+  depositCrypto,
+  endUserWithWallet,
+  offRampEnded,
+  type RampStack,
+  startRampStack,
+  waitFor,
+} from '../helpers/ramp-stack';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(__dirname, '..', '..', '.artifacts', 'web-ui');
@@ -50,7 +57,8 @@ describe('Temporal Web UI (Chromium)', () => {
     const query = `RampEndUserId="${user.endUserId}" AND RampDirection="off-ramp"`;
     // The UI lists from visibility: wait until the server's own list query sees the settled process.
     await waitFor('visibility', async () => {
-      for await (const execution of client.workflow.list({ query: `${query} AND RampStatus="settled"` })) if (execution.workflowId === workflowId) return true;
+      for await (const execution of client.workflow.list({ query: `${query} AND RampStatus="settled"` }))
+        if (execution.workflowId === workflowId) return true;
       return undefined;
     });
 

@@ -13,7 +13,13 @@ import { DEFAULT_PROCESS_IDS } from '../../src/domain/ids';
 import { OperatorClient } from '../../src/operator/client';
 import { startSandbox, type RunningSandbox, type SandboxOverrides } from '../../src/sandbox/server';
 import type { WorkflowTimings } from '../../src/domain/timings';
-import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker, testServer } from './temporal';
+import {
+  connectTestClient,
+  fastTimings,
+  type RunningTestWorker,
+  startTestWorker,
+  testServer,
+} from './temporal';
 import { testActivityConfig } from './activities';
 
 export const EMAIL = 'client-backend@example.com';
@@ -34,11 +40,19 @@ export function startTestSandbox(overrides: SandboxOverrides = {}): Promise<Runn
 }
 
 export function operatorEnv(sandbox: RunningSandbox): Record<string, string> {
-  return { OPERATOR_BASE_URL: sandbox.url, OPERATOR_EMAIL: EMAIL, OPERATOR_PASSCODE: PASSCODE, OPERATOR_REQUEST_TIMEOUT: '10s' };
+  return {
+    OPERATOR_BASE_URL: sandbox.url,
+    OPERATOR_EMAIL: EMAIL,
+    OPERATOR_PASSCODE: PASSCODE,
+    OPERATOR_REQUEST_TIMEOUT: '10s',
+  };
 }
 
 export function operatorFor(sandbox: RunningSandbox): OperatorClient {
-  return new OperatorClient({ config: loadOperatorConfig(operatorEnv(sandbox)), logger: pino({ level: 'silent' }) });
+  return new OperatorClient({
+    config: loadOperatorConfig(operatorEnv(sandbox)),
+    logger: pino({ level: 'silent' }),
+  });
 }
 
 /** Receiver configuration in sandbox mode (dev-only secrets). */
@@ -55,7 +69,13 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function startStack(options: { sandbox?: SandboxOverrides; timings?: Partial<WorkflowTimings>; accountSetupWorkflowId?: string } = {}): Promise<Stack> {
+export async function startStack(
+  options: {
+    sandbox?: SandboxOverrides;
+    timings?: Partial<WorkflowTimings>;
+    accountSetupWorkflowId?: string;
+  } = {},
+): Promise<Stack> {
   const sandbox = await startTestSandbox(options.sandbox);
   const { client, connection } = await connectTestClient();
   const operator = operatorFor(sandbox);
@@ -97,7 +117,11 @@ export async function startStack(options: { sandbox?: SandboxOverrides; timings?
   };
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

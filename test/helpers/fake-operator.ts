@@ -63,7 +63,9 @@ export class FakeOperator {
 
   readonly fetch: FetchLike = async (input, init) => {
     const url = new URL(input);
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+    const headers = Object.fromEntries(
+      Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
+    );
     const call: RecordedCall = {
       method: init.method ?? 'GET',
       path: url.pathname,
@@ -101,7 +103,10 @@ export class FakeOperator {
       if (this.loginDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.loginDelayMs));
       const body = call.body as { email?: string; passcode?: string };
       if (body.passcode !== PASSCODE || body.email !== EMAIL) {
-        return { status: 401, body: { error: { code: 'invalid_credentials', message: 'e-mail or passcode is wrong' } } };
+        return {
+          status: 401,
+          body: { error: { code: 'invalid_credentials', message: 'e-mail or passcode is wrong' } },
+        };
       }
       const n = this.issuedTokens.length + 1;
       const token = `tok-${n}-${randomUUID()}`;
@@ -116,14 +121,23 @@ export class FakeOperator {
 
     const bearer = /^Bearer (.+)$/.exec(call.headers.authorization ?? '')?.[1];
     if (!bearer || !this.validTokens.has(bearer)) {
-      return { status: 401, body: { error: { code: 'unauthenticated', message: 'token missing, invalid or expired' } } };
+      return {
+        status: 401,
+        body: { error: { code: 'unauthenticated', message: 'token missing, invalid or expired' } },
+      };
     }
     const csrfIndex = this.issuedTokens.indexOf(bearer);
     if (call.headers['x-irs-csrf-token'] !== this.issuedCsrfTokens[csrfIndex]) {
       return { status: 403, body: { error: { code: 'csrf', message: 'CSRF value missing or wrong' } } };
     }
-    const entry = this.#handlers.find((candidate) => candidate.method === call.method && candidate.pattern.test(call.path));
-    if (!entry) return { status: 404, body: { error: { code: 'not_found', message: `no route ${call.method} ${call.path}` } } };
+    const entry = this.#handlers.find(
+      (candidate) => candidate.method === call.method && candidate.pattern.test(call.path),
+    );
+    if (!entry)
+      return {
+        status: 404,
+        body: { error: { code: 'not_found', message: `no route ${call.method} ${call.path}` } },
+      };
     return entry.handler(call);
   }
 }

@@ -24,7 +24,12 @@ export function startTestSandbox(overrides: SandboxOverrides = {}): Promise<Runn
 }
 
 export function clientConfig(sandbox: RunningSandbox, env: Record<string, string> = {}): OperatorConfig {
-  return loadOperatorConfig({ OPERATOR_BASE_URL: sandbox.url, OPERATOR_EMAIL: EMAIL, OPERATOR_PASSCODE: PASSCODE, ...env });
+  return loadOperatorConfig({
+    OPERATOR_BASE_URL: sandbox.url,
+    OPERATOR_EMAIL: EMAIL,
+    OPERATOR_PASSCODE: PASSCODE,
+    ...env,
+  });
 }
 
 /** A debug-level logger that keeps every line it writes. */
@@ -53,7 +58,9 @@ export function credentialSpy(): { fetch: FetchLike; secrets: Set<string> } {
     }
     const response = await fetch(input, init);
     if (input.endsWith('/authenticate') && response.ok) {
-      const body = (await response.clone().json()) as { data?: { session?: { token?: string; csrfToken?: string } } };
+      const body = (await response.clone().json()) as {
+        data?: { session?: { token?: string; csrfToken?: string } };
+      };
       if (body.data?.session?.token) secrets.add(body.data.session.token);
       if (body.data?.session?.csrfToken) secrets.add(body.data.session.csrfToken);
     }
@@ -62,7 +69,10 @@ export function credentialSpy(): { fetch: FetchLike; secrets: Set<string> } {
   return { fetch: spy, secrets };
 }
 
-export function newClient(sandbox: RunningSandbox, options: { env?: Record<string, string>; logger?: Logger; fetch?: FetchLike; now?: () => number } = {}) {
+export function newClient(
+  sandbox: RunningSandbox,
+  options: { env?: Record<string, string>; logger?: Logger; fetch?: FetchLike; now?: () => number } = {},
+) {
   return new OperatorClient({
     config: clientConfig(sandbox, options.env),
     logger: options.logger ?? captureLogger().logger,
@@ -72,7 +82,12 @@ export function newClient(sandbox: RunningSandbox, options: { env?: Record<strin
 }
 
 /** JSON call to a sandbox simulation endpoint (no authentication). */
-export async function sandboxCall<T = unknown>(sandbox: RunningSandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function sandboxCall<T = unknown>(
+  sandbox: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const response = await fetch(`${sandbox.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -91,10 +106,15 @@ export interface CallRecordView {
 /** The sandbox's log of operator calls, through its HTTP endpoint. */
 export async function operatorCalls(sandbox: RunningSandbox, route?: string): Promise<CallRecordView[]> {
   const query = route ? `?route=${encodeURIComponent(route)}` : '';
-  return (await sandboxCall<{ data: CallRecordView[] }>(sandbox, 'GET', `/sandbox/v1/calls${query}`)).body.data;
+  return (await sandboxCall<{ data: CallRecordView[] }>(sandbox, 'GET', `/sandbox/v1/calls${query}`)).body
+    .data;
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

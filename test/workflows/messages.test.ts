@@ -6,7 +6,15 @@ import * as onRamp from '../../workflows/ramps/onramp/messages';
 import * as router from '../../workflows/ramps/router/messages';
 import * as unknownEvents from '../../workflows/ramps/unknown-events/messages';
 
-const messages = { ...endUser, ...accountSetup, ...router, ...offRamp, ...onRamp, ...unknownEvents, ...alerts };
+const messages = {
+  ...endUser,
+  ...accountSetup,
+  ...router,
+  ...offRamp,
+  ...onRamp,
+  ...unknownEvents,
+  ...alerts,
+};
 
 // Recorded histories and running workflows carry these names: renaming one breaks them.
 describe('message names', () => {

@@ -22,6 +22,10 @@ describe('replay of recorded workflow histories', () => {
     const history = JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8'));
     const workflowId = `replay-${file}`;
     // Throws DeterminismViolationError (failing the test) if today's code takes a different path.
-    await Worker.runReplayHistory({ workflowBundle: { codePath: testServer().bundlePath } }, history, workflowId);
+    await Worker.runReplayHistory(
+      { workflowBundle: { codePath: testServer().bundlePath } },
+      history,
+      workflowId,
+    );
   });
 });

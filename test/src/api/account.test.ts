@@ -4,7 +4,10 @@ import { AUTH, stubApp } from '../../helpers/api-stub';
 
 describe('account router', () => {
   test('POST /v1/account/setup runs the setup and answers its result', async () => {
-    const result = { status: 'ready', whitelist: [{ role: 'master', network: 'networks/tron-mainnet', address: 'T1' }] };
+    const result = {
+      status: 'ready',
+      whitelist: [{ role: 'master', network: 'networks/tron-mainnet', address: 'T1' }],
+    };
     const { app, ramp } = stubApp({ setupAccount: jest.fn().mockResolvedValue(result) });
     const response = await request(app).post('/v1/account/setup').set(AUTH);
     expect(response.status).toBe(200);
@@ -13,7 +16,10 @@ describe('account router', () => {
   });
 
   test('GET /v1/account: the recorded setup, or 404 before the first run', async () => {
-    const getAccount = jest.fn().mockRejectedValueOnce(new NotFoundError('The account setup has not run yet')).mockResolvedValueOnce({ status: 'ready' });
+    const getAccount = jest
+      .fn()
+      .mockRejectedValueOnce(new NotFoundError('The account setup has not run yet'))
+      .mockResolvedValueOnce({ status: 'ready' });
     const { app } = stubApp({ getAccount });
     const before = await request(app).get('/v1/account').set(AUTH);
     expect(before.status).toBe(404);

@@ -4,7 +4,17 @@ import { AUTH, stubApp } from '../../helpers/api-stub';
 describe('alerts router', () => {
   test('GET /v1/alerts answers the open and recently resolved incidents', async () => {
     const state = {
-      open: [{ key: 'gas-low/networks/tron-mainnet', kind: 'gas-low', network: 'networks/tron-mainnet', firstSeen: '2024-01-01T00:00:00.000Z', lastSeen: '2024-01-01T00:05:00.000Z', occurrences: 2, details: { balance: '0' } }],
+      open: [
+        {
+          key: 'gas-low/networks/tron-mainnet',
+          kind: 'gas-low',
+          network: 'networks/tron-mainnet',
+          firstSeen: '2024-01-01T00:00:00.000Z',
+          lastSeen: '2024-01-01T00:05:00.000Z',
+          occurrences: 2,
+          details: { balance: '0' },
+        },
+      ],
       recentlyResolved: [],
       raisedTotal: 1,
       resolvedTotal: 0,

@@ -2,7 +2,12 @@ import request from 'supertest';
 import { NotFoundError } from '../../../src/client/errors';
 import { AUTH, stubApp } from '../../helpers/api-stub';
 
-const wallet = { walletId: 'w1', externalUserId: 'end-user:u1', addresses: [{ network: 'networks/tron-mainnet', address: 'T1' }], createdAt: '2026-01-01T00:00:00.000Z' };
+const wallet = {
+  walletId: 'w1',
+  externalUserId: 'end-user:u1',
+  addresses: [{ network: 'networks/tron-mainnet', address: 'T1' }],
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 
 describe('end-users router', () => {
   test('POST /v1/end-users/{id}/deposit-wallet answers the wallet', async () => {
@@ -15,7 +20,9 @@ describe('end-users router', () => {
 
   test('an invalid ID is a 400 with issues and never reaches the client', async () => {
     const { app, ramp } = stubApp();
-    const response = await request(app).post(`/v1/end-users/${encodeURIComponent('bad id')}/deposit-wallet`).set(AUTH);
+    const response = await request(app)
+      .post(`/v1/end-users/${encodeURIComponent('bad id')}/deposit-wallet`)
+      .set(AUTH);
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('invalid_input');
     expect(response.body.error.issues).toHaveLength(1);
@@ -24,11 +31,20 @@ describe('end-users router', () => {
 
   test('GET /v1/end-users/{id}: 200 for a known user, 404 JSON for an unknown one', async () => {
     const { app } = stubApp({
-      getEndUser: jest.fn().mockImplementation((id: string) =>
-        id === 'known'
-          ? Promise.resolve({ endUserId: 'known', wallet, walletStatus: 'ready', orphanWallets: [], createdAt: 'x', runs: 1 })
-          : Promise.reject(new NotFoundError(`No end user ${id}`)),
-      ),
+      getEndUser: jest
+        .fn()
+        .mockImplementation((id: string) =>
+          id === 'known'
+            ? Promise.resolve({
+                endUserId: 'known',
+                wallet,
+                walletStatus: 'ready',
+                orphanWallets: [],
+                createdAt: 'x',
+                runs: 1,
+              })
+            : Promise.reject(new NotFoundError(`No end user ${id}`)),
+        ),
     });
     const known = await request(app).get('/v1/end-users/known').set(AUTH);
     expect(known.status).toBe(200);

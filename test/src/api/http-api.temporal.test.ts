@@ -17,7 +17,11 @@ describe('HTTP API (real dev server + sandbox over HTTP)', () => {
 
   beforeAll(async () => {
     stack = await startStack();
-    app = createApiApp({ ramp: stack.ramp, apiKey: new SecretString(API_KEY), logger: pino({ level: 'silent' }) });
+    app = createApiApp({
+      ramp: stack.ramp,
+      apiKey: new SecretString(API_KEY),
+      logger: pino({ level: 'silent' }),
+    });
   });
   afterAll(async () => {
     await stack.stop();
@@ -53,7 +57,9 @@ describe('HTTP API (real dev server + sandbox over HTTP)', () => {
     expect(user.status).toBe(200);
     expect(user.body.data.wallet.walletId).toBe(created.body.data.walletId);
 
-    const unknown = await request(app).get(`/v1/end-users/nobody-${randomUUID().slice(0, 8)}`).set(auth);
+    const unknown = await request(app)
+      .get(`/v1/end-users/nobody-${randomUUID().slice(0, 8)}`)
+      .set(auth);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('not_found');
 
@@ -65,7 +71,10 @@ describe('HTTP API (real dev server + sandbox over HTTP)', () => {
     expect(quote.body.data.targetAmount).toMatch(/^\d+(\.\d+)?$/);
 
     const before = stack.sandbox.calls().length;
-    const bad = await request(app).post('/v1/quotes').set(auth).send({ direction: 'off-ramp', coinFrom: 'USDT', chainFrom: 'TRX', coinTo: 'MXN', amountFrom: '-1' });
+    const bad = await request(app)
+      .post('/v1/quotes')
+      .set(auth)
+      .send({ direction: 'off-ramp', coinFrom: 'USDT', chainFrom: 'TRX', coinTo: 'MXN', amountFrom: '-1' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('invalid_input');
     expect((bad.body.error.issues as string[]).join('\n')).toMatch(/amountFrom/);

@@ -6,7 +6,12 @@ const onRamp = { direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT', chainTo:
 
 describe('quotes router', () => {
   test('POST /v1/quotes answers the quote', async () => {
-    const quote = { ...onRamp, targetAmount: '57.681159', expiresAt: '2030-01-01T00:00:25.000Z', quotedAt: '2030-01-01T00:00:00.000Z' };
+    const quote = {
+      ...onRamp,
+      targetAmount: '57.681159',
+      expiresAt: '2030-01-01T00:00:25.000Z',
+      quotedAt: '2030-01-01T00:00:00.000Z',
+    };
     const { app, ramp } = stubApp({ quote: jest.fn().mockResolvedValue(quote) });
     const response = await request(app).post('/v1/quotes').set(AUTH).send(onRamp);
     expect(response.status).toBe(200);
@@ -31,7 +36,9 @@ describe('quotes router', () => {
   });
 
   test('a quote that expired before it could be shown is a 409', async () => {
-    const { app } = stubApp({ quote: jest.fn().mockRejectedValue(new QuoteExpiredError('expired', '2030-01-01T00:00:00.000Z')) });
+    const { app } = stubApp({
+      quote: jest.fn().mockRejectedValue(new QuoteExpiredError('expired', '2030-01-01T00:00:00.000Z')),
+    });
     const response = await request(app).post('/v1/quotes').set(AUTH).send(onRamp);
     expect(response.status).toBe(409);
     expect(response.body.error.code).toBe('quote_expired');

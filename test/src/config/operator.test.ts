@@ -36,7 +36,9 @@ describe('loadOperatorConfig', () => {
   });
 
   it('rejects unknown route names, bad templates and bad JSON, listing every problem', () => {
-    expect(() => loadOperatorConfig({ OPERATOR_ROUTES_JSON: '{"getOrdr":"GET /x"}' })).toThrow(/OPERATOR_ROUTES_JSON/);
+    expect(() => loadOperatorConfig({ OPERATOR_ROUTES_JSON: '{"getOrdr":"GET /x"}' })).toThrow(
+      /OPERATOR_ROUTES_JSON/,
+    );
     expect(() => loadOperatorConfig({ OPERATOR_ROUTES_JSON: '{"getOrder":"FETCH /x"}' })).toThrow(/getOrder/);
     expect(() => loadOperatorConfig({ OPERATOR_ROUTES_JSON: 'not json' })).toThrow(/JSON object/);
     expect(() => loadOperatorConfig({ OPERATOR_TOKEN_LIFETIME: 'forever', OPERATOR_PAGE_SIZE: '0' })).toThrow(

@@ -1,11 +1,21 @@
 import { OperatorClient } from '../../../src/operator/client';
 import { OperatorError, OperatorResponseError, OperatorValidationError } from '../../../src/operator/errors';
 import type { QuoteRequest } from '../../../src/operator/schemas';
-import { captureLogger, FakeOperator, networkFixture, recipientFixture, testConfig } from '../../helpers/fake-operator';
+import {
+  captureLogger,
+  FakeOperator,
+  networkFixture,
+  recipientFixture,
+  testConfig,
+} from '../../helpers/fake-operator';
 
 function setup(env: Record<string, string> = {}) {
   const fake = new FakeOperator();
-  const client = new OperatorClient({ config: testConfig(env), logger: captureLogger().logger, fetch: fake.fetch });
+  const client = new OperatorClient({
+    config: testConfig(env),
+    logger: captureLogger().logger,
+    fetch: fake.fetch,
+  });
   return { fake, client };
 }
 
@@ -21,9 +31,20 @@ describe('OperatorClient', () => {
     const { fake, client } = setup();
     fake.handle('POST', /^\/wallets\/private\/v1\/wallets$/, () => ({
       status: 201,
-      body: { data: { id: 'w1', externalUserId: 'user-1', networks: [{ id: 'ethereum-mainnet', network: networkFixture('ethereum-mainnet') }], balances: [], futureField: 'kept' } },
+      body: {
+        data: {
+          id: 'w1',
+          externalUserId: 'user-1',
+          networks: [{ id: 'ethereum-mainnet', network: networkFixture('ethereum-mainnet') }],
+          balances: [],
+          futureField: 'kept',
+        },
+      },
     }));
-    const wallet = await client.createWallet({ networks: ['networks/ethereum-mainnet'], externalUserId: 'user-1' });
+    const wallet = await client.createWallet({
+      networks: ['networks/ethereum-mainnet'],
+      externalUserId: 'user-1',
+    });
     expect(wallet.id).toBe('w1');
     expect(wallet.futureField).toBe('kept'); // tolerant parsing keeps unknown fields
 
@@ -52,10 +73,21 @@ describe('OperatorClient', () => {
   });
 
   it('uses overridden routes and URL-encodes ids', async () => {
-    const { fake, client } = setup({ OPERATOR_ROUTES_JSON: JSON.stringify({ getTransaction: 'GET /v2/tx/{id}/details' }) });
+    const { fake, client } = setup({
+      OPERATOR_ROUTES_JSON: JSON.stringify({ getTransaction: 'GET /v2/tx/{id}/details' }),
+    });
     fake.handle('GET', /^\/v2\/tx\/.+\/details$/, () => ({
       status: 200,
-      body: { data: { id: 'a/b c', status: 'confirmed', type: 'Deposit', subtype: 'external', walletId: 'w1', amount: '12.5' } },
+      body: {
+        data: {
+          id: 'a/b c',
+          status: 'confirmed',
+          type: 'Deposit',
+          subtype: 'external',
+          walletId: 'w1',
+          amount: '12.5',
+        },
+      },
     }));
     const transaction = await client.getTransaction('a/b c');
     expect(transaction.amount).toBe('12.5');
@@ -77,8 +109,18 @@ describe('OperatorClient', () => {
       };
     });
     const addresses = await client.getWalletAddresses('wallet-1');
-    expect(addresses.map((entry) => entry.address)).toEqual(['0xaddr1', '0xaddr2', '0xaddr3', '0xaddr4', '0xaddr5']);
-    expect(fake.apiCalls.map((call) => call.query.toString())).toEqual(['page=1&limit=2', 'page=2&limit=2', 'page=3&limit=2']);
+    expect(addresses.map((entry) => entry.address)).toEqual([
+      '0xaddr1',
+      '0xaddr2',
+      '0xaddr3',
+      '0xaddr4',
+      '0xaddr5',
+    ]);
+    expect(fake.apiCalls.map((call) => call.query.toString())).toEqual([
+      'page=1&limit=2',
+      'page=2&limit=2',
+      'page=3&limit=2',
+    ]);
   });
 
   it('stops paging on an empty page and refuses endless paging', async () => {
@@ -90,12 +132,18 @@ describe('OperatorClient', () => {
       // Always claims there is one more page.
       return {
         status: 200,
-        body: { data: call.path.includes('empty') && page > 1 ? [] : [address(page)], pagination: { totalRecord: 1e9, totalPage: page + 1, offset: 0, limit: 10, pageNumber: page } },
+        body: {
+          data: call.path.includes('empty') && page > 1 ? [] : [address(page)],
+          pagination: { totalRecord: 1e9, totalPage: page + 1, offset: 0, limit: 10, pageNumber: page },
+        },
       };
     });
     expect(await client.getWalletAddresses('empty')).toHaveLength(1);
     served = 0;
-    await expect(client.getWalletAddresses('endless')).rejects.toMatchObject({ code: 'too_many_pages', retryable: false });
+    await expect(client.getWalletAddresses('endless')).rejects.toMatchObject({
+      code: 'too_many_pages',
+      retryable: false,
+    });
     expect(served).toBe(1000);
   });
 
@@ -105,9 +153,19 @@ describe('OperatorClient', () => {
       status: 201,
       body: { data: { target_amount: '5.123456', expires_at: '2025-06-01T12:00:25.000Z', rate: '19.51' } },
     }));
-    const quote = await client.createQuote({ coinFrom: 'MXN', chainTo: 'TRX', coinTo: 'USDT', amountFrom: '100.00' });
+    const quote = await client.createQuote({
+      coinFrom: 'MXN',
+      chainTo: 'TRX',
+      coinTo: 'USDT',
+      amountFrom: '100.00',
+    });
     expect(quote.target_amount).toBe('5.123456');
-    expect(fake.apiCalls[0]!.body).toEqual({ coinFrom: 'MXN', chainTo: 'TRX', coinTo: 'USDT', amountFrom: '100.00' });
+    expect(fake.apiCalls[0]!.body).toEqual({
+      coinFrom: 'MXN',
+      chainTo: 'TRX',
+      coinTo: 'USDT',
+      amountFrom: '100.00',
+    });
   });
 
   it.each([
@@ -120,7 +178,9 @@ describe('OperatorClient', () => {
     ['lower-case codes', { coinFrom: 'mxn', chainTo: 'TRX', coinTo: 'USDT', amountFrom: '1' }],
   ])('refuses a quote request with %s, making zero calls', async (_label, request) => {
     const { fake, client } = setup();
-    const error: unknown = await client.createQuote(request as unknown as QuoteRequest).catch((caught: unknown) => caught);
+    const error: unknown = await client
+      .createQuote(request as unknown as QuoteRequest)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OperatorValidationError);
     expect(error).toMatchObject({ code: 'invalid_request', retryable: false, operation: 'createQuote' });
     expect(fake.calls).toHaveLength(0);
@@ -137,22 +197,38 @@ describe('OperatorClient', () => {
         const page = Number(call.query.get('page'));
         return {
           status: 200,
-          body: { data: [recipientFixture(`${kind}-${page}`)], pagination: { currentPage: page, totalPage: 2, totalRecord: 2, limit: 1 } },
+          body: {
+            data: [recipientFixture(`${kind}-${page}`)],
+            pagination: { currentPage: page, totalPage: 2, totalRecord: 2, limit: 1 },
+          },
         };
       });
-      fake.handle('GET', new RegExp(`^${escaped}/[^/]+$`), (call) => ({ status: 200, body: { data: recipientFixture(call.path.split('/').pop()!) } }));
+      fake.handle('GET', new RegExp(`^${escaped}/[^/]+$`), (call) => ({
+        status: 200,
+        body: { data: recipientFixture(call.path.split('/').pop()!) },
+      }));
       fake.handle('POST', new RegExp(`^${escaped}$`), (call) => ({
         status: 201,
-        body: { data: (call.body as { urls: string[] }).urls.map((url, index) => recipientFixture(`${kind}-new-${index}`, url)) },
+        body: {
+          data: (call.body as { urls: string[] }).urls.map((url, index) =>
+            recipientFixture(`${kind}-new-${index}`, url),
+          ),
+        },
       }));
       fake.handle('DELETE', new RegExp(`^${escaped}/[^/]+$`), () => ({ status: 204 }));
     }
 
     const page = await client.listRecipients('order', { page: 2, limit: 1 });
     expect(page.pagination.currentPage).toBe(2);
-    expect((await client.listAllRecipients('transaction')).map((r) => r.id)).toEqual(['transaction-1', 'transaction-2']);
+    expect((await client.listAllRecipients('transaction')).map((r) => r.id)).toEqual([
+      'transaction-1',
+      'transaction-2',
+    ]);
     expect((await client.getRecipient('order', 'r-9')).id).toBe('r-9');
-    const created = await client.createRecipients('order', ['https://hooks.example.com/a', 'https://hooks.example.com/b']);
+    const created = await client.createRecipients('order', [
+      'https://hooks.example.com/a',
+      'https://hooks.example.com/b',
+    ]);
     expect(created.map((r) => r.url)).toEqual(['https://hooks.example.com/a', 'https://hooks.example.com/b']);
     await expect(client.deleteRecipient('transaction', 'r-1')).resolves.toBeUndefined();
     expect(fake.apiCalls.map((call) => `${call.method} ${call.path}`)).toEqual([
@@ -167,7 +243,9 @@ describe('OperatorClient', () => {
 
   it('refuses a non-https recipient URL locally, making zero calls', async () => {
     const { fake, client } = setup();
-    await expect(client.createRecipients('transaction', ['https://ok.example.com', 'http://plain.example.com'])).rejects.toMatchObject({
+    await expect(
+      client.createRecipients('transaction', ['https://ok.example.com', 'http://plain.example.com']),
+    ).rejects.toMatchObject({
       code: 'invalid_request',
       retryable: false,
       message: expect.stringContaining('urls.1: must begin with https://'),
@@ -178,7 +256,10 @@ describe('OperatorClient', () => {
 
   it('a 2xx body that breaks the schema fails with issue paths, not values', async () => {
     const { fake, client } = setup();
-    fake.handle('GET', /orders/, () => ({ status: 200, body: { data: { id: 'o1', orderReference: 'ref', status: 'SECRETISH-STATUS' } } }));
+    fake.handle('GET', /orders/, () => ({
+      status: 200,
+      body: { data: { id: 'o1', orderReference: 'ref', status: 'SECRETISH-STATUS' } },
+    }));
     const error: unknown = await client.getOrder('o1').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OperatorResponseError);
     const { message, issues, retryable } = error as OperatorResponseError;
@@ -189,9 +270,17 @@ describe('OperatorClient', () => {
 
   it('maps operator error statuses to OperatorErrors', async () => {
     const { fake, client } = setup();
-    fake.handle('POST', /quotes$/, () => ({ status: 429, body: { error: { code: 'rate_limited', message: 'slow down' } } }));
-    fake.handle('GET', /orders/, () => ({ status: 404, body: { error: { code: 'not_found', message: 'no such order' } } }));
-    await expect(client.createQuote({ coinFrom: 'USDT', chainFrom: 'TRX', coinTo: 'MXN', amountFrom: '10' })).rejects.toMatchObject({
+    fake.handle('POST', /quotes$/, () => ({
+      status: 429,
+      body: { error: { code: 'rate_limited', message: 'slow down' } },
+    }));
+    fake.handle('GET', /orders/, () => ({
+      status: 404,
+      body: { error: { code: 'not_found', message: 'no such order' } },
+    }));
+    await expect(
+      client.createQuote({ coinFrom: 'USDT', chainFrom: 'TRX', coinTo: 'MXN', amountFrom: '10' }),
+    ).rejects.toMatchObject({
       status: 429,
       retryable: true,
       operation: 'createQuote',
@@ -203,7 +292,10 @@ describe('OperatorClient', () => {
 
   it('returns the loosely parsed data of current-vault-networks', async () => {
     const { fake, client } = setup();
-    fake.handle('GET', /^\/api\/wallets\/private\/v1\/current-vault-networks$/, () => ({ status: 200, body: { data: [{ anything: true }] } }));
+    fake.handle('GET', /^\/api\/wallets\/private\/v1\/current-vault-networks$/, () => ({
+      status: 200,
+      body: { data: [{ anything: true }] },
+    }));
     expect(await client.getCurrentVaultNetworks()).toEqual([{ anything: true }]);
   });
 });

@@ -38,10 +38,16 @@ describe('error classification', () => {
   });
 
   it('parses the error body tolerantly', () => {
-    expect(errorFromResponse('getOrder', 404, undefined).message).toBe('operator getOrder failed with HTTP 404');
-    expect(errorFromResponse('getOrder', 404, 'plain text').message).toBe('operator getOrder failed with HTTP 404');
+    expect(errorFromResponse('getOrder', 404, undefined).message).toBe(
+      'operator getOrder failed with HTTP 404',
+    );
+    expect(errorFromResponse('getOrder', 404, 'plain text').message).toBe(
+      'operator getOrder failed with HTTP 404',
+    );
     expect(errorFromResponse('getOrder', 404, { error: 'nope' }).operatorCode).toBeUndefined();
-    const withExtras = errorFromResponse('getOrder', 404, { error: { code: 'not_found', message: 'no such order', extra: 1 } });
+    const withExtras = errorFromResponse('getOrder', 404, {
+      error: { code: 'not_found', message: 'no such order', extra: 1 },
+    });
     expect(withExtras.message).toBe('operator getOrder failed with HTTP 404: not_found - no such order');
     expect(withExtras.operatorCode).toBe('not_found');
   });
@@ -49,24 +55,38 @@ describe('error classification', () => {
   it('redacts known secret values from operator messages', () => {
     const secret = 'leaky-token-0123456789';
     registerSecret(secret);
-    const error = errorFromResponse('createQuote', 401, { error: { code: 'bad_token', message: `token ${secret} expired` } });
+    const error = errorFromResponse('createQuote', 401, {
+      error: { code: 'bad_token', message: `token ${secret} expired` },
+    });
     expect(error.message).not.toContain(secret);
     expect(error.message).toContain('[REDACTED]');
     expect(JSON.stringify(error)).not.toContain(secret);
   });
 
   it('classifies timeouts and network failures as retryable', () => {
-    const timeout = errorFromFetchFailure('getOrder', new DOMException('The operation was aborted due to timeout', 'TimeoutError'), 50);
+    const timeout = errorFromFetchFailure(
+      'getOrder',
+      new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      50,
+    );
     expect(timeout).toMatchObject({ code: 'timeout', retryable: true, operation: 'getOrder' });
     expect(timeout.status).toBeUndefined();
-    const refused = errorFromFetchFailure('getOrder', new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }), 50);
+    const refused = errorFromFetchFailure(
+      'getOrder',
+      new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }),
+      50,
+    );
     expect(refused).toMatchObject({ code: 'network_error', retryable: true });
     expect(refused.message).toContain('ECONNREFUSED');
   });
 
   it('response-shape and local validation errors are not retryable', () => {
-    expect(isRetryable(new OperatorResponseError('getOrder', 200, ['data.status: Invalid option']))).toBe(false);
-    expect(isRetryable(new OperatorValidationError('createQuote', ['amountFrom: must be a decimal']))).toBe(false);
+    expect(isRetryable(new OperatorResponseError('getOrder', 200, ['data.status: Invalid option']))).toBe(
+      false,
+    );
+    expect(isRetryable(new OperatorValidationError('createQuote', ['amountFrom: must be a decimal']))).toBe(
+      false,
+    );
   });
 });
 
@@ -93,17 +113,26 @@ describe('transport against a real local server', () => {
   });
 
   const transport = (routes: Partial<Routes>, url = baseUrl) =>
-    new OperatorTransport({ baseUrl: url, routes: { ...DEFAULT_ROUTES, ...routes }, timeoutMs: 200, logger: captureLogger().logger });
+    new OperatorTransport({
+      baseUrl: url,
+      routes: { ...DEFAULT_ROUTES, ...routes },
+      timeoutMs: 200,
+      logger: captureLogger().logger,
+    });
 
   it('times out with a retryable error', async () => {
-    await expect(transport({ getOrder: 'GET /hang/{id}' }).send({ operation: 'getOrder', params: { id: '1' } })).rejects.toMatchObject({
+    await expect(
+      transport({ getOrder: 'GET /hang/{id}' }).send({ operation: 'getOrder', params: { id: '1' } }),
+    ).rejects.toMatchObject({
       code: 'timeout',
       retryable: true,
     });
   });
 
   it('a 5xx with an HTML body is a retryable server error', async () => {
-    await expect(transport({ getOrder: 'GET /html/{id}' }).send({ operation: 'getOrder', params: { id: '1' } })).rejects.toMatchObject({
+    await expect(
+      transport({ getOrder: 'GET /html/{id}' }).send({ operation: 'getOrder', params: { id: '1' } }),
+    ).rejects.toMatchObject({
       status: 502,
       code: 'server_error',
       retryable: true,
@@ -111,7 +140,9 @@ describe('transport against a real local server', () => {
   });
 
   it('a 2xx that is not JSON is a non-retryable response error', async () => {
-    await expect(transport({}).send({ operation: 'getOrder', params: { id: '1' } })).rejects.toBeInstanceOf(OperatorResponseError);
+    await expect(transport({}).send({ operation: 'getOrder', params: { id: '1' } })).rejects.toBeInstanceOf(
+      OperatorResponseError,
+    );
   });
 
   it('connection refused is a retryable network error', async () => {
@@ -119,7 +150,9 @@ describe('transport against a real local server', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    await expect(transport({}, `http://127.0.0.1:${port}`).send({ operation: 'getOrder', params: { id: '1' } })).rejects.toMatchObject({
+    await expect(
+      transport({}, `http://127.0.0.1:${port}`).send({ operation: 'getOrder', params: { id: '1' } }),
+    ).rejects.toMatchObject({
       code: 'network_error',
       retryable: true,
     });

@@ -5,7 +5,15 @@
 import { inspect } from 'node:util';
 import { OperatorError } from '../../../src/operator/errors';
 import type { RunningSandbox } from '../../../src/sandbox/server';
-import { captureLogger, credentialSpy, newClient, operatorCalls, PASSCODE, sandboxCall, startTestSandbox } from '../../helpers/operator';
+import {
+  captureLogger,
+  credentialSpy,
+  newClient,
+  operatorCalls,
+  PASSCODE,
+  sandboxCall,
+  startTestSandbox,
+} from '../../helpers/operator';
 
 let sandbox: RunningSandbox;
 
@@ -21,7 +29,8 @@ beforeEach(() => {
   sandbox.reset();
 });
 
-const logins = async (target: RunningSandbox = sandbox) => (await operatorCalls(target, 'authenticate')).length;
+const logins = async (target: RunningSandbox = sandbox) =>
+  (await operatorCalls(target, 'authenticate')).length;
 
 describe('operator session against the sandbox', () => {
   it('single-flight: 50 concurrent first calls make exactly one login', async () => {
@@ -30,7 +39,9 @@ describe('operator session against the sandbox', () => {
     expect(results).toHaveLength(50);
     expect(await logins()).toBe(1);
     expect(await operatorCalls(sandbox, 'startSession')).toHaveLength(1);
-    expect((await operatorCalls(sandbox, 'currentVaultNetworks')).every((call) => call.status === 200)).toBe(true);
+    expect((await operatorCalls(sandbox, 'currentVaultNetworks')).every((call) => call.status === 200)).toBe(
+      true,
+    );
   });
 
   it('re-logs in once on a 401 (tokens expired by the operator) and retries the call', async () => {
@@ -40,7 +51,9 @@ describe('operator session against the sandbox', () => {
 
     await expect(client.getCurrentVaultNetworks()).resolves.toBeDefined();
     expect(await logins()).toBe(2);
-    expect((await operatorCalls(sandbox, 'currentVaultNetworks')).map((call) => call.status)).toEqual([200, 401, 200]);
+    expect((await operatorCalls(sandbox, 'currentVaultNetworks')).map((call) => call.status)).toEqual([
+      200, 401, 200,
+    ]);
   });
 
   it('50 concurrent calls on an expired token share one re-login', async () => {
@@ -68,7 +81,9 @@ describe('operator session against the sandbox', () => {
       await new Promise((resolve) => setTimeout(resolve, 400));
       await expect(client.getCurrentVaultNetworks()).resolves.toBeDefined();
       expect(await logins(shortLived)).toBe(2);
-      expect((await operatorCalls(shortLived, 'currentVaultNetworks')).map((call) => call.status)).toEqual([200, 401, 200]);
+      expect((await operatorCalls(shortLived, 'currentVaultNetworks')).map((call) => call.status)).toEqual([
+        200, 401, 200,
+      ]);
     } finally {
       await shortLived.close();
     }
@@ -76,7 +91,10 @@ describe('operator session against the sandbox', () => {
 
   it('refreshes before expiry: no call ever meets an expired token', async () => {
     let offsetMs = 0;
-    const client = newClient(sandbox, { now: () => Date.now() + offsetMs, env: { OPERATOR_TOKEN_REFRESH_MARGIN: '5m' } });
+    const client = newClient(sandbox, {
+      now: () => Date.now() + offsetMs,
+      env: { OPERATOR_TOKEN_REFRESH_MARGIN: '5m' },
+    });
     const advanceBoth = async (ms: number) => {
       offsetMs += ms;
       await sandboxCall(sandbox, 'POST', '/sandbox/v1/clock', { advance: `${ms}ms` });
@@ -90,7 +108,9 @@ describe('operator session against the sandbox', () => {
     await advanceBoth(2 * 60_000); // 4 minutes before expiry: inside the margin
     await client.getCurrentVaultNetworks();
     expect(await logins()).toBe(2);
-    expect((await operatorCalls(sandbox, 'currentVaultNetworks')).every((call) => call.status === 200)).toBe(true);
+    expect((await operatorCalls(sandbox, 'currentVaultNetworks')).every((call) => call.status === 200)).toBe(
+      true,
+    );
     expect(client.sessionStatus()).toMatchObject({ loggedIn: true, logins: 2 });
   });
 
@@ -122,11 +142,16 @@ describe('operator session against the sandbox', () => {
     await sandboxCall(sandbox, 'POST', '/sandbox/v1/faults', { expireTokensNow: true });
     await client.getCurrentVaultNetworks();
     await client.refreshSession();
-    const wallet = await client.createWallet({ networks: ['networks/tron-mainnet'], externalUserId: 'secret-check' });
+    const wallet = await client.createWallet({
+      networks: ['networks/tron-mainnet'],
+      externalUserId: 'secret-check',
+    });
     await client.getWalletAddresses(wallet.id);
     await client.createQuote({ coinFrom: 'MXN', chainTo: 'TRX', coinTo: 'USDT', amountFrom: '10' });
     await client.getOrder('missing').catch((error: unknown) => errors.push(error));
-    await sandboxCall(sandbox, 'POST', '/sandbox/v1/faults', { api: { failNext: 1, routes: ['getTransaction'] } });
+    await sandboxCall(sandbox, 'POST', '/sandbox/v1/faults', {
+      api: { failNext: 1, routes: ['getTransaction'] },
+    });
     await client.getTransaction('missing').catch((error: unknown) => errors.push(error));
     captured.logger.debug({ client, status: client.sessionStatus() }, 'client state');
 
@@ -136,7 +161,9 @@ describe('operator session against the sandbox', () => {
       captured.text(),
       inspect(client, { depth: 10, showHidden: true }),
       JSON.stringify(client),
-      ...errors.map((error) => `${(error as Error).message} ${JSON.stringify(error)} ${String((error as Error).stack)}`),
+      ...errors.map(
+        (error) => `${(error as Error).message} ${JSON.stringify(error)} ${String((error as Error).stack)}`,
+      ),
     ].join('\n');
     expect(everything).toContain('"operation":"getOrder"');
     for (const secret of [...spy.secrets, PASSCODE]) expect(everything).not.toContain(secret);

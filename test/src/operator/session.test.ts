@@ -9,7 +9,12 @@ function setup(env: Record<string, string> = {}) {
   const clock = movableClock();
   const fake = new FakeOperator(clock.now);
   fake.handle('GET', /orders/, () => ({ status: 200, body: { data: ORDER } }));
-  const client = new OperatorClient({ config: testConfig(env), logger: captureLogger().logger, fetch: fake.fetch, now: clock.now });
+  const client = new OperatorClient({
+    config: testConfig(env),
+    logger: captureLogger().logger,
+    fetch: fake.fetch,
+    now: clock.now,
+  });
   return { clock, fake, client };
 }
 
@@ -70,7 +75,12 @@ describe('SessionManager (through OperatorClient)', () => {
     const clock = movableClock();
     const fake = new FakeOperator(clock.now);
     const config = testConfig({ OPERATOR_PASSCODE: 'wrong-passcode-123' });
-    const client = new OperatorClient({ config, logger: captureLogger().logger, fetch: fake.fetch, now: clock.now });
+    const client = new OperatorClient({
+      config,
+      logger: captureLogger().logger,
+      fetch: fake.fetch,
+      now: clock.now,
+    });
     const error: unknown = await client.getOrder('o1').catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 401, retryable: false, operation: 'authenticate' });
     expect((error as Error).message).not.toContain('wrong-passcode-123');
@@ -105,7 +115,10 @@ describe('SessionManager (through OperatorClient)', () => {
   });
 
   it('falls back to the configured token lifetime when the operator sends no expiresAt', async () => {
-    const { clock, fake, client } = setup({ OPERATOR_TOKEN_LIFETIME: '10m', OPERATOR_TOKEN_REFRESH_MARGIN: '1m' });
+    const { clock, fake, client } = setup({
+      OPERATOR_TOKEN_LIFETIME: '10m',
+      OPERATOR_TOKEN_REFRESH_MARGIN: '1m',
+    });
     fake.sendExpiresAt = false;
     await client.getOrder('o1');
     expect(client.sessionStatus().expiresAt).toBe(new Date(clock.now() + 10 * 60_000).toISOString());
@@ -132,7 +145,11 @@ describe('SessionManager (through OperatorClient)', () => {
     await client.getOrder('o1');
     const token = fake.issuedTokens[0]!;
     const csrf = fake.issuedCsrfTokens[0]!;
-    for (const shown of [JSON.stringify(client), inspect(client, { depth: 10, showHidden: true }), JSON.stringify(client.sessionStatus())]) {
+    for (const shown of [
+      JSON.stringify(client),
+      inspect(client, { depth: 10, showHidden: true }),
+      JSON.stringify(client.sessionStatus()),
+    ]) {
       expect(shown).not.toContain(token);
       expect(shown).not.toContain(csrf);
     }

@@ -16,10 +16,19 @@ import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../../../src/temporal/search-attributes';
 import { offRampWorkflowId, routerWorkflowId } from '../../../src/domain/ids';
 import { connectTestClient } from '../../helpers/temporal';
-import { depositCrypto, endUserWithWallet, offRampEnded, type RampStack, startRampStack, waitFor } from '../../helpers/ramp-stack';
+import {
+  depositCrypto,
+  endUserWithWallet,
+  offRampEnded,
+  type RampStack,
+  startRampStack,
+  waitFor,
+} from '../../helpers/ramp-stack';
 import { collectPayloads, findInJson } from '../../helpers/history-scan';
 
-const keys = parseEncryptionKeys(`k2:${randomBytes(32).toString('base64')},k1:${randomBytes(32).toString('base64')}`);
+const keys = parseEncryptionKeys(
+  `k2:${randomBytes(32).toString('base64')},k1:${randomBytes(32).toString('base64')}`,
+);
 const dataConverter = dataConverterFromConfig({ keys })!;
 
 describe('encrypted payloads (sandbox + receiver + dev server)', () => {
@@ -32,7 +41,10 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
   beforeAll(async () => {
     ({ client, connection } = await connectTestClient({ dataConverter }));
     plain = await connectTestClient();
-    codec = await startCodecServer({ keys, codecServer: { host: '127.0.0.1', port: 0, corsOrigins: [], token: undefined, publicUrl: undefined } });
+    codec = await startCodecServer({
+      keys,
+      codecServer: { host: '127.0.0.1', port: 0, corsOrigins: [], token: undefined, publicUrl: undefined },
+    });
   });
   afterAll(async () => {
     await stack?.close();
@@ -56,7 +68,9 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
       JSON.parse(historyToJSON(await plain.client.workflow.getHandle(workflowId).fetchHistory())) as unknown;
     const routerIds = [
       routerWorkflowId('transaction', depositId),
-      ...[state.sweep, state.gasTopUp, state.orderTransaction].flatMap((tx) => (tx ? [routerWorkflowId('transaction', tx.id)] : [])),
+      ...[state.sweep, state.gasTopUp, state.orderTransaction].flatMap((tx) =>
+        tx ? [routerWorkflowId('transaction', tx.id)] : [],
+      ),
       ...(state.order ? [routerWorkflowId('order', state.order.id)] : []),
     ];
     const routers: unknown[] = [];
@@ -85,24 +99,35 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
     const pseudonym = endUserSearchValue(user.endUserId, { keys });
     expect(pseudonym).toMatch(/^u-[0-9a-f]{32}$/);
     expect(findInJson(histories.offRamp, pseudonym).length).toBeGreaterThan(0);
-    expect((await plain.client.workflow.getHandle(offRampWorkflowId(depositId)).describe()).typedSearchAttributes.get(EndUserId)).toBe(pseudonym);
+    expect(
+      (
+        await plain.client.workflow.getHandle(offRampWorkflowId(depositId)).describe()
+      ).typedSearchAttributes.get(EndUserId),
+    ).toBe(pseudonym);
     const listed = await waitFor('the off-ramp listed by end user', async () => {
       const found = await stack!.ramp.listProcesses({ endUserId: user.endUserId, direction: 'off-ramp' });
       return found.find((entry) => entry.depositTransactionId === depositId && entry.status === 'settled');
     });
     expect(listed).toMatchObject({ workflowId: offRampWorkflowId(depositId), endUserId: user.endUserId });
     // The off-ramp told end-user/<id> about itself (through the linkOffRampToEndUser activity).
-    await waitFor('the end user to list the off-ramp', async () => ((await stack!.ramp.getEndUser(user.endUserId)).offRamps?.includes(depositId) ? true : undefined));
+    await waitFor('the end user to list the off-ramp', async () =>
+      (await stack!.ramp.getEndUser(user.endUserId)).offRamps?.includes(depositId) ? true : undefined,
+    );
 
     const payloads = [histories.offRamp, histories.endUser].flatMap((json) => collectPayloads(json));
-    const encrypted = payloads.filter((payload) => Buffer.from(payload.metadata.encoding!, 'base64').toString() === 'binary/encrypted');
+    const encrypted = payloads.filter(
+      (payload) => Buffer.from(payload.metadata.encoding!, 'base64').toString() === 'binary/encrypted',
+    );
     expect(encrypted.length).toBeGreaterThan(3);
     // Every payload not encrypted is a search attribute value (plain by design: it carries its type) or the SDK's
     // patch marker (the patch ID, written by the SDK without the codec).
     for (const payload of payloads.filter((p) => !encrypted.includes(p))) {
       const type = Buffer.from(payload.metadata.type ?? '', 'base64').toString();
       if (type === '') {
-        expect(JSON.parse(Buffer.from(payload.data ?? '', 'base64').toString())).toEqual({ id: expect.stringMatching(/^[a-z-]+$/), deprecated: false });
+        expect(JSON.parse(Buffer.from(payload.data ?? '', 'base64').toString())).toEqual({
+          id: expect.stringMatching(/^[a-z-]+$/),
+          deprecated: false,
+        });
       } else {
         expect(type).toMatch(/^(Keyword|KeywordList|Text|Int|Double|Bool|Datetime)$/);
       }
@@ -115,15 +140,23 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
       body: JSON.stringify({ payloads: encrypted }),
     });
     expect(response.status).toBe(200);
-    const decoded = (await response.json()) as { payloads: Array<{ metadata: Record<string, string>; data: string }> };
+    const decoded = (await response.json()) as {
+      payloads: Array<{ metadata: Record<string, string>; data: string }>;
+    };
     expect(decoded.payloads).toHaveLength(encrypted.length);
-    const clear = decoded.payloads.map((payload) => Buffer.from(payload.data, 'base64').toString('utf8')).join('\n');
+    const clear = decoded.payloads
+      .map((payload) => Buffer.from(payload.data, 'base64').toString('utf8'))
+      .join('\n');
     expect(clear).toContain(user.address);
     expect(clear).toContain(amount);
     expect(clear).toContain(fiatAmount);
     expect(clear).toContain(user.endUserId);
     // json/plain, or binary/null for an activity that answers nothing (linkOffRampToEndUser).
-    expect(decoded.payloads.every((payload) => ['json/plain', 'binary/null'].includes(Buffer.from(payload.metadata.encoding!, 'base64').toString()))).toBe(true);
+    expect(
+      decoded.payloads.every((payload) =>
+        ['json/plain', 'binary/null'].includes(Buffer.from(payload.metadata.encoding!, 'base64').toString()),
+      ),
+    ).toBe(true);
 
     // The typed client (with the codec) still reads everything.
     expect((await stack.ramp.getOffRamp(depositId)).fiatAmount).toBe(fiatAmount);

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { parseEncryptionKeys } from '../../../src/config/encryption';
-import { endUserSearchValue, endUserSearchValues, isEndUserPseudonym } from '../../../src/temporal/end-user-pseudonym';
+import {
+  endUserSearchValue,
+  endUserSearchValues,
+  isEndUserPseudonym,
+} from '../../../src/temporal/end-user-pseudonym';
 
 const k1 = `k1:${randomBytes(32).toString('base64')}`;
 const k2 = `k2:${randomBytes(32).toString('base64')}`;

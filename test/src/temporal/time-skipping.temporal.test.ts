@@ -43,7 +43,9 @@ describe('time-skipping test server', () => {
       expect(skippedMs).toBeGreaterThanOrEqual(DAY_MS);
       // The claim is that time was skipped, not a speed goal: a day of server time in under a minute of wall time.
       expect(wallMs).toBeLessThan(60_000);
-      process.stdout.write(`[time-skipping] ${skippedMs / 3_600_000} h of workflow time in ${wallMs} ms of wall time\n`);
+      process.stdout.write(
+        `[time-skipping] ${skippedMs / 3_600_000} h of workflow time in ${wallMs} ms of wall time\n`,
+      );
     });
   });
 });

@@ -5,11 +5,21 @@ import { Client, Connection } from '@temporalio/client';
 import { unknownEventsQuery } from '../../../workflows/ramps/unknown-events/messages';
 import { UNKNOWN_EVENTS_WORKFLOW_ID } from '../../../src/domain/ids';
 import { connectTestClient, testServer } from '../../helpers/temporal';
-import { depositFiat, onRampEnded, postToReceiver, type RampStack, startRampStack, waitFor } from '../../helpers/ramp-stack';
+import {
+  depositFiat,
+  onRampEnded,
+  postToReceiver,
+  type RampStack,
+  startRampStack,
+  waitFor,
+} from '../../helpers/ramp-stack';
 
 /** A TCP proxy to the dev server that can be stopped and started again on the same port. */
 async function stoppableProxy(target: string) {
-  const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
+  const [host, port] = [
+    target.slice(0, target.lastIndexOf(':')),
+    Number(target.slice(target.lastIndexOf(':') + 1)),
+  ];
   const sockets = new Set<net.Socket>();
   let server: net.Server | null = null;
   const probe = net.createServer();
@@ -58,15 +68,41 @@ describe('webhook receiver', () => {
     stack = await startRampStack(client, connection);
     const id = `tx-${randomUUID()}`;
     const good = JSON.stringify({ data: { eventType: 'transaction-created', payload: { id } } });
-    expect((await postToReceiver(`${stack.receiver.url}/webhooks/transactions/not-the-secret-000000000000`, good)).status).toBe(404);
+    expect(
+      (await postToReceiver(`${stack.receiver.url}/webhooks/transactions/not-the-secret-000000000000`, good))
+        .status,
+    ).toBe(404);
     // The order secret on the transaction path is wrong too.
-    expect((await postToReceiver(`${stack.receiver.url}/webhooks/transactions/${stack.receiverConfig.orderSecret.reveal()}`, good)).status).toBe(404);
+    expect(
+      (
+        await postToReceiver(
+          `${stack.receiver.url}/webhooks/transactions/${stack.receiverConfig.orderSecret.reveal()}`,
+          good,
+        )
+      ).status,
+    ).toBe(404);
     const url = stack.receiver.recipientUrls.transaction;
     expect((await postToReceiver(url, '{"data": ')).status).toBe(400);
     expect((await postToReceiver(url, JSON.stringify({ data: { payload: { id } } }))).status).toBe(400);
-    expect((await postToReceiver(url, JSON.stringify({ data: { eventType: 'transaction-updated', payload: { id } } }))).status).toBe(400);
+    expect(
+      (
+        await postToReceiver(
+          url,
+          JSON.stringify({ data: { eventType: 'transaction-updated', payload: { id } } }),
+        )
+      ).status,
+    ).toBe(400);
     expect((await postToReceiver(url, good, 'text/plain')).status).toBe(415);
-    expect((await postToReceiver(url, JSON.stringify({ data: { eventType: 'transaction-created', payload: { id, pad: 'x'.repeat(20_000) } } }))).status).toBe(413);
+    expect(
+      (
+        await postToReceiver(
+          url,
+          JSON.stringify({
+            data: { eventType: 'transaction-created', payload: { id, pad: 'x'.repeat(20_000) } },
+          }),
+        )
+      ).status,
+    ).toBe(413);
     await expect(client.workflow.getHandle(`transaction/${id}`).describe()).rejects.toThrow();
     expect(JSON.stringify(stack.logLines())).not.toContain(stack.receiverConfig.transactionSecret.reveal());
   });
@@ -74,13 +110,20 @@ describe('webhook receiver', () => {
   test('an unknown event kind is accepted and kept visible', async () => {
     stack = await startRampStack(client, connection);
     const id = `thing-${randomUUID()}`;
-    const answer = await postToReceiver(stack.receiver.recipientUrls.order, JSON.stringify({ data: { eventType: 'order-archived', payload: { id, extra: 1 } } }));
+    const answer = await postToReceiver(
+      stack.receiver.recipientUrls.order,
+      JSON.stringify({ data: { eventType: 'order-archived', payload: { id, extra: 1 } } }),
+    );
     expect(answer.status).toBe(200);
     const events = await waitFor('the unknown event', async () => {
       const list = await client.workflow.getHandle(UNKNOWN_EVENTS_WORKFLOW_ID).query(unknownEventsQuery);
       return list.some((event) => event.resourceId === id) ? list : undefined;
     });
-    expect(events.find((event) => event.resourceId === id)).toMatchObject({ eventType: 'order-archived', kindPath: 'order', payloadKeys: ['id', 'extra'] });
+    expect(events.find((event) => event.resourceId === id)).toMatchObject({
+      eventType: 'order-archived',
+      kindPath: 'order',
+      payloadKeys: ['id', 'extra'],
+    });
   });
 
   test('Temporal unreachable gives 503, and the operator retry then lands the event', async () => {
@@ -97,7 +140,9 @@ describe('webhook receiver', () => {
       const ref = `ref-${randomUUID().slice(0, 12)}`;
       const { orderId } = await depositFiat(stack, ref);
       const failed = await waitFor('a 503 answer', () =>
-        stack!.sandbox.deliveries().find((attempt) => attempt.resourceId === orderId && attempt.outcome === 'failed'),
+        stack!.sandbox
+          .deliveries()
+          .find((attempt) => attempt.resourceId === orderId && attempt.outcome === 'failed'),
       );
       expect(failed.status).toBe(503);
       await proxy.start();
@@ -105,7 +150,9 @@ describe('webhook receiver', () => {
       expect(state.status).toBe('settled');
       // The very delivery that got the 503 was retried by the sandbox and landed.
       const landed = await waitFor('the retried delivery', () =>
-        stack!.sandbox.deliveries().find((attempt) => attempt.deliveryId === failed.deliveryId && attempt.outcome === 'delivered'),
+        stack!.sandbox
+          .deliveries()
+          .find((attempt) => attempt.deliveryId === failed.deliveryId && attempt.outcome === 'delivered'),
       );
       expect(landed.attempt).toBeGreaterThan(1);
     } finally {

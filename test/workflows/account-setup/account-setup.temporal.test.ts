@@ -23,7 +23,9 @@ describe('account setup (real dev server + sandbox over HTTP)', () => {
   test('twice = one master wallet, one gas wallet, one recipient of each kind; same result; foreign recipients kept', async () => {
     const { ramp, sandbox, operator } = stack;
     // A recipient somebody else registered: the setup must neither count it as ours nor remove it.
-    const [foreign] = await operator.createRecipients('transaction', ['https://other-system.example/hooks/tx']);
+    const [foreign] = await operator.createRecipients('transaction', [
+      'https://other-system.example/hooks/tx',
+    ]);
 
     const first = await ramp.setupAccount();
     const second = await ramp.setupAccount();
@@ -32,10 +34,17 @@ describe('account setup (real dev server + sandbox over HTTP)', () => {
 
     const calls = sandbox.calls();
     const createWallets = calls.filter((call) => call.route === 'createWallet' && call.status < 300);
-    expect(createWallets.map((call) => call.externalUserId).sort()).toEqual(['ramp-orchestrator/gas', 'ramp-orchestrator/master']);
+    expect(createWallets.map((call) => call.externalUserId).sort()).toEqual([
+      'ramp-orchestrator/gas',
+      'ramp-orchestrator/master',
+    ]);
     expect(calls.filter((call) => call.route === 'createTransactionRecipients')).toHaveLength(2); // the foreign one + ours
     expect(calls.filter((call) => call.route === 'createOrderRecipients')).toHaveLength(1);
-    expect(calls.filter((call) => call.route === 'deleteTransactionRecipient' || call.route === 'deleteOrderRecipient')).toHaveLength(0);
+    expect(
+      calls.filter(
+        (call) => call.route === 'deleteTransactionRecipient' || call.route === 'deleteOrderRecipient',
+      ),
+    ).toHaveLength(0);
 
     const transactionRecipients = await operator.listAllRecipients('transaction');
     const orderRecipients = await operator.listAllRecipients('order');
@@ -55,7 +64,9 @@ describe('account setup (real dev server + sandbox over HTTP)', () => {
     expect(second.setupRuns).toBe(2);
 
     for (const wallet of [first.masterWallet, first.gasWallet]) {
-      expect(wallet.addresses.map((entry) => entry.network).sort()).toEqual([NETWORKS.ethereum, NETWORKS.tron].sort());
+      expect(wallet.addresses.map((entry) => entry.network).sort()).toEqual(
+        [NETWORKS.ethereum, NETWORKS.tron].sort(),
+      );
     }
     expect(first.masterWallet.walletId).not.toBe(first.gasWallet.walletId);
     expect(first.whitelist).toHaveLength(4);

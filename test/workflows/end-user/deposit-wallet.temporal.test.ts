@@ -20,16 +20,22 @@ describe('deposit wallets (real dev server + sandbox over HTTP)', () => {
   });
 
   const createWalletCalls = (externalUserId: string) =>
-    stack.sandbox.calls().filter((call) => call.route === 'createWallet' && call.externalUserId === externalUserId);
+    stack.sandbox
+      .calls()
+      .filter((call) => call.route === 'createWallet' && call.externalUserId === externalUserId);
 
   test('50 concurrent ensureDepositWallet calls for one user = one CreateWallet, same addresses for every caller', async () => {
     const endUserId = `conc-${randomUUID().slice(0, 8)}`;
-    const wallets = await Promise.all(Array.from({ length: 50 }, () => stack.ramp.ensureDepositWallet(endUserId)));
+    const wallets = await Promise.all(
+      Array.from({ length: 50 }, () => stack.ramp.ensureDepositWallet(endUserId)),
+    );
 
     expect(createWalletCalls(`end-user:${endUserId}`)).toHaveLength(1);
     expect(new Set(wallets.map((wallet) => JSON.stringify(wallet))).size).toBe(1);
     const wallet = wallets[0]!;
-    expect(wallet.addresses.map((entry) => entry.network).sort()).toEqual([NETWORKS.ethereum, NETWORKS.tron].sort());
+    expect(wallet.addresses.map((entry) => entry.network).sort()).toEqual(
+      [NETWORKS.ethereum, NETWORKS.tron].sort(),
+    );
     expect(stack.sandbox.state.wallets.has(wallet.walletId)).toBe(true);
 
     // Later calls answer from the workflow's record: still one CreateWallet.
@@ -52,12 +58,17 @@ describe('deposit wallets (real dev server + sandbox over HTTP)', () => {
     const wallet = await stack.ramp.ensureDepositWallet(endUserId);
 
     // Visibility is eventually consistent: poll with a bounded timeout.
-    const listed = await waitFor(async () => {
-      const found = [];
-      for await (const execution of stack.client.workflow.list({ query: `RampEndUserId = "${endUserId}"` })) found.push(execution);
-      const ready = found.filter((execution) => execution.searchAttributes[WalletId.name] !== undefined);
-      return ready.length > 0 ? ready : undefined;
-    }, 'the end user workflow in visibility with its wallet ID', 20_000);
+    const listed = await waitFor(
+      async () => {
+        const found = [];
+        for await (const execution of stack.client.workflow.list({ query: `RampEndUserId = "${endUserId}"` }))
+          found.push(execution);
+        const ready = found.filter((execution) => execution.searchAttributes[WalletId.name] !== undefined);
+        return ready.length > 0 ? ready : undefined;
+      },
+      'the end user workflow in visibility with its wallet ID',
+      20_000,
+    );
     expect(listed).toHaveLength(1);
     expect(listed[0]!.workflowId).toBe(endUserWorkflowId(endUserId));
     expect(listed[0]!.workflowId).toBe(`end-user/${endUserId}`);
@@ -66,13 +77,17 @@ describe('deposit wallets (real dev server + sandbox over HTTP)', () => {
     expect(description.status.name).toBe('RUNNING');
     expect(description.typedSearchAttributes.get(EndUserId)).toBe(endUserId);
     expect(description.typedSearchAttributes.get(WalletId)).toBe(wallet.walletId);
-    expect([...(description.typedSearchAttributes.get(Networks) ?? [])].sort()).toEqual([NETWORKS.ethereum, NETWORKS.tron].sort());
+    expect([...(description.typedSearchAttributes.get(Networks) ?? [])].sort()).toEqual(
+      [NETWORKS.ethereum, NETWORKS.tron].sort(),
+    );
     expect(description.typedSearchAttributes.get(RampStatus)).toBe('wallet-ready');
   });
 
   test('an unknown end user is NotFoundError; a bad ID is refused without any operator call', async () => {
     const before = stack.sandbox.calls().length;
-    await expect(stack.ramp.getEndUser(`never-seen-${randomUUID().slice(0, 8)}`)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(stack.ramp.getEndUser(`never-seen-${randomUUID().slice(0, 8)}`)).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     await expect(stack.ramp.ensureDepositWallet('bad id')).rejects.toThrow('Invalid end user ID');
     expect(stack.sandbox.calls().length).toBe(before);
   });

@@ -32,10 +32,14 @@ interface StartedWorker {
 }
 
 function startWorkerProcess(env: Record<string, string>): Promise<StartedWorker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '..', '..', 'helpers', 'worker-process.ts')], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, '..', '..', 'helpers', 'worker-process.ts')],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const waiters: Array<{ line: string; resolve: () => void }> = [];
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -103,7 +107,13 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
         activityStartToCloseMs: 8_000,
         activityScheduleToCloseMs: 90_000,
       });
-      const ramp = new RampClient({ connection, namespace: testServer().namespace, taskQueue, timings, processIds });
+      const ramp = new RampClient({
+        connection,
+        namespace: testServer().namespace,
+        taskQueue,
+        timings,
+        processIds,
+      });
       const endUserId = `crash-${point}-${randomUUID().slice(0, 8)}`;
       const label = `end-user:${endUserId}`;
       const operatorWallets = () =>
@@ -191,7 +201,10 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
           return EXPECTED[point].extras === 0 || open.length > 0 ? open : undefined;
         }, 'the extra-wallet incident');
         expect(incidents).toHaveLength(EXPECTED[point].extras === 0 ? 0 : 1);
-      if (point === 'operator-answered') await recordHistory(client, `end-user/${endUserId}`, 'end-user-extra-wallet-incident', { running: true });
+        if (point === 'operator-answered')
+          await recordHistory(client, `end-user/${endUserId}`, 'end-user-extra-wallet-incident', {
+            running: true,
+          });
       } finally {
         if (worker && worker.child.exitCode === null && worker.child.signalCode === null)
           worker.child.kill('SIGKILL');

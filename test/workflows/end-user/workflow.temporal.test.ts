@@ -14,7 +14,13 @@ import { EndUserId, WalletId } from '../../../src/temporal/search-attributes';
 import { endUserWorkflow } from '../../../workflows/end-user/workflow';
 import { endUserStateQuery } from '../../../workflows/end-user/messages';
 import { recordHistory } from '../../helpers/histories';
-import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker, testServer } from '../../helpers/temporal';
+import {
+  connectTestClient,
+  fastTimings,
+  type RunningTestWorker,
+  startTestWorker,
+  testServer,
+} from '../../helpers/temporal';
 import { testActivityConfig } from '../../helpers/activities';
 
 /** A stand-in operator that counts wallet creations; enough for workflow-level behaviour. */
@@ -30,7 +36,12 @@ function countingOperator() {
         {
           id: walletId,
           address: `0x${walletId.replace(/\D/g, '').padStart(40, 'a')}`,
-          network: { name: 'networks/ethereum-mainnet', displayName: 'Ethereum', isCustom: false, isTestnet: false },
+          network: {
+            name: 'networks/ethereum-mainnet',
+            displayName: 'Ethereum',
+            isCustom: false,
+            isTestnet: false,
+          },
           balances: [],
         },
       ]),
@@ -61,7 +72,14 @@ describe('end-user workflow on the real Temporal dev server', () => {
 
   test('20 concurrent update-with-start calls create one wallet and every caller gets it', async () => {
     const { created, operator } = countingOperator();
-    running = await startTestWorker(createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }), config: testActivityConfig() }));
+    running = await startTestWorker(
+      createActivities({
+        operator,
+        temporal: client,
+        logger: pino({ level: 'silent' }),
+        config: testActivityConfig(),
+      }),
+    );
     const ramp = rampClient(running.taskQueue);
     const endUserId = `user-${Date.now()}`;
 
@@ -84,13 +102,19 @@ describe('end-user workflow on the real Temporal dev server', () => {
 
   test('a completion lost after the journal signal does not create a second wallet', async () => {
     const { created, operator } = countingOperator();
-    const real = createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }), config: testActivityConfig() });
+    const real = createActivities({
+      operator,
+      temporal: client,
+      logger: pino({ level: 'silent' }),
+      config: testActivityConfig(),
+    });
     const activities: RampActivities = {
       ...real,
       // Attempt 1 reaches the operator and journals, then "dies" before reporting: the retry must reuse the journal.
       async createDepositWallet(input) {
         const result = await real.createDepositWallet(input);
-        if (Context.current().info.attempt === 1) throw ApplicationFailure.retryable('worker lost before completing');
+        if (Context.current().info.attempt === 1)
+          throw ApplicationFailure.retryable('worker lost before completing');
         return result;
       },
     };
@@ -108,7 +132,14 @@ describe('end-user workflow on the real Temporal dev server', () => {
 
   test('continues as new before its history grows large, carrying the wallet; callers keep getting it', async () => {
     const { created, operator } = countingOperator();
-    running = await startTestWorker(createActivities({ operator, temporal: client, logger: pino({ level: 'silent' }), config: testActivityConfig() }));
+    running = await startTestWorker(
+      createActivities({
+        operator,
+        temporal: client,
+        logger: pino({ level: 'silent' }),
+        config: testActivityConfig(),
+      }),
+    );
     const endUserId = `long-${Date.now()}`;
     const handle = await client.workflow.start(endUserWorkflow, {
       workflowId: endUserWorkflowId(endUserId),

@@ -21,16 +21,34 @@ describe('quotes (real dev server + sandbox over HTTP)', () => {
   const quoteCalls = () => stack.sandbox.calls().filter((call) => call.route === 'createQuote').length;
 
   test('on ramp: MXN -> USDT on TRX', async () => {
-    const quote = await stack.ramp.quote({ direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT', chainTo: 'TRX', amountFrom: '1000' });
+    const quote = await stack.ramp.quote({
+      direction: 'on-ramp',
+      coinFrom: 'MXN',
+      coinTo: 'USDT',
+      chainTo: 'TRX',
+      amountFrom: '1000',
+    });
     expect(quote.targetAmount).toMatch(DECIMAL_PATTERN);
     expect(Number(quote.targetAmount)).toBeGreaterThan(50);
     expect(Number(quote.targetAmount)).toBeLessThan(60);
     expect(Date.parse(quote.expiresAt)).toBeGreaterThan(Date.now());
-    expect(quote).toMatchObject({ direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT', chainTo: 'TRX', amountFrom: '1000' });
+    expect(quote).toMatchObject({
+      direction: 'on-ramp',
+      coinFrom: 'MXN',
+      coinTo: 'USDT',
+      chainTo: 'TRX',
+      amountFrom: '1000',
+    });
   });
 
   test('off ramp: USDT on TRX -> MXN', async () => {
-    const quote = await stack.ramp.quote({ direction: 'off-ramp', coinFrom: 'USDT', chainFrom: 'TRX', coinTo: 'MXN', amountFrom: '100.5' });
+    const quote = await stack.ramp.quote({
+      direction: 'off-ramp',
+      coinFrom: 'USDT',
+      chainFrom: 'TRX',
+      coinTo: 'MXN',
+      amountFrom: '100.5',
+    });
     expect(quote.targetAmount).toMatch(DECIMAL_PATTERN);
     expect(Number(quote.targetAmount)).toBeGreaterThan(1700);
     expect(Number(quote.targetAmount)).toBeLessThan(1750);
@@ -38,7 +56,13 @@ describe('quotes (real dev server + sandbox over HTTP)', () => {
   });
 
   test('an expired quote is refused and requote asks for a new one', async () => {
-    const quote = await stack.ramp.quote({ direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT', chainTo: 'ETH', amountFrom: '250' });
+    const quote = await stack.ramp.quote({
+      direction: 'on-ramp',
+      coinFrom: 'MXN',
+      coinTo: 'USDT',
+      chainTo: 'ETH',
+      amountFrom: '250',
+    });
     expect(stack.ramp.isQuoteValid(quote)).toBe(true);
     // Still valid: requote hands back the same quote without calling the operator.
     const before = quoteCalls();
@@ -53,7 +77,13 @@ describe('quotes (real dev server + sandbox over HTTP)', () => {
     expect(quoteCalls()).toBe(before + 1);
     expect(fresh).not.toBe(quote);
     expect(Date.parse(fresh.expiresAt)).toBeGreaterThan(Date.now());
-    expect(fresh).toMatchObject({ direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT', chainTo: 'ETH', amountFrom: '250' });
+    expect(fresh).toMatchObject({
+      direction: 'on-ramp',
+      coinFrom: 'MXN',
+      coinTo: 'USDT',
+      chainTo: 'ETH',
+      amountFrom: '250',
+    });
   });
 
   test('a quote that cannot stay valid long enough is never returned (QuoteExpiredError after bounded requotes)', async () => {
@@ -88,7 +118,13 @@ describe('quotes (real dev server + sandbox over HTTP)', () => {
       await expect(attempt).rejects.toBeInstanceOf(InvalidInputError);
     }
     await expect(
-      stack.ramp.quote({ direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT', chainTo: 'TRX', amountFrom: '-5' }),
+      stack.ramp.quote({
+        direction: 'on-ramp',
+        coinFrom: 'MXN',
+        coinTo: 'USDT',
+        chainTo: 'TRX',
+        amountFrom: '-5',
+      }),
     ).rejects.toThrow(/amountFrom/);
     expect(stack.sandbox.calls().length).toBe(before);
   });

@@ -109,7 +109,10 @@ describe('off-ramp (Autoswap) sequence', () => {
       relatedTransactionId: first.transactionId,
     });
     // Links for polling clients (issue 5): deposit -> its sweep, sweep -> the AutoSwap order.
-    expect(await transactionOf(first.transactionId)).toMatchObject({ relatedTransactionId: ids[5], orderId: null });
+    expect(await transactionOf(first.transactionId)).toMatchObject({
+      relatedTransactionId: ids[5],
+      orderId: null,
+    });
     const settlement = await transactionOf(ids[7]!);
     expect(sweep.orderId).toBe(settlement.orderId);
     expect(settlement).toMatchObject({

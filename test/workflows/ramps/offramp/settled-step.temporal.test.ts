@@ -11,7 +11,12 @@ import { offRampWorkflowId, WORKFLOW_TYPES } from '../../../../src/domain/ids';
 import { offRampTransactionSignal } from '../../../../workflows/ramps/offramp/messages';
 import type { OffRampState } from '../../../../workflows/ramps/offramp/types';
 import type { OrderSnapshot, TransactionSnapshot } from '../../../../workflows/ramps/shared/snapshots';
-import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker } from '../../../helpers/temporal';
+import {
+  connectTestClient,
+  fastTimings,
+  type RunningTestWorker,
+  startTestWorker,
+} from '../../../helpers/temporal';
 
 const readAt = new Date().toISOString();
 const tx = (id: string, extra: Partial<TransactionSnapshot>): TransactionSnapshot => ({
@@ -44,7 +49,19 @@ describe('off-ramp settled at its first evaluation', () => {
 
   test('its step names the fiat amount and the order', async () => {
     const depositId = `dep-${randomUUID()}`;
-    const order: OrderSnapshot = { id: 'order-9', orderReference: 'ref-9', status: 'executed', direction: 'off-ramp', coinFrom: 'USDT', coinTo: 'MXN', chainTo: null, amountFrom: '50', amountTo: '858.18', transactionId: 'order-tx-9', readAt };
+    const order: OrderSnapshot = {
+      id: 'order-9',
+      orderReference: 'ref-9',
+      status: 'executed',
+      direction: 'off-ramp',
+      coinFrom: 'USDT',
+      coinTo: 'MXN',
+      chainTo: null,
+      amountFrom: '50',
+      amountTo: '858.18',
+      transactionId: 'order-tx-9',
+      readAt,
+    };
     const linked: Array<{ endUserId: string; depositTransactionId: string }> = [];
     const activities = {
       pollOffRamp: () =>
@@ -66,10 +83,18 @@ describe('off-ramp settled at its first evaluation', () => {
       taskQueue: running.taskQueue,
       args: [{ depositTransactionId: depositId, timings: fastTimings() }],
       signal: offRampTransactionSignal,
-      signalArgs: [{ role: 'orderTransaction', transaction: tx('order-tx-9', { type: 'AutoSwap', orderId: order.id }) }],
+      signalArgs: [
+        { role: 'orderTransaction', transaction: tx('order-tx-9', { type: 'AutoSwap', orderId: order.id }) },
+      ],
     });
     const state = (await handle.result()) as OffRampState;
-    expect(state).toMatchObject({ status: 'settled', fiatAmount: '858.18', fiatCurrency: 'MXN', orderId: 'order-9', endUserId: 'user-9' });
+    expect(state).toMatchObject({
+      status: 'settled',
+      fiatAmount: '858.18',
+      fiatCurrency: 'MXN',
+      orderId: 'order-9',
+      endUserId: 'user-9',
+    });
     expect(state.step).toBe('Settled: 858.18 MXN (order order-9)');
     expect(linked).toEqual([{ endUserId: 'user-9', depositTransactionId: depositId }]);
   });

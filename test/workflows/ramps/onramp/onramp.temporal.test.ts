@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
 import { onRampWorkflowId } from '../../../../src/domain/ids';
 import { connectTestClient } from '../../../helpers/temporal';
-import { depositFiat, onRampEnded, type RampStack, recordHistory, startRampStack, waitFor } from '../../../helpers/ramp-stack';
+import {
+  depositFiat,
+  onRampEnded,
+  type RampStack,
+  recordHistory,
+  startRampStack,
+  waitFor,
+} from '../../../helpers/ramp-stack';
 
 describe('on-ramp process (sandbox + receiver + dev server)', () => {
   let client: Client;
@@ -26,11 +33,19 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
   test('a normal run started by the typed client settles with the crypto amount', async () => {
     stack = await startRampStack(client, connection);
     const ref = reference();
-    const started = await stack.ramp.startOnRamp('alice-1', ref, { quote: { targetAmount: '57.68', expiresAt: '2030-01-01T00:00:00Z' } });
+    const started = await stack.ramp.startOnRamp('alice-1', ref, {
+      quote: { targetAmount: '57.68', expiresAt: '2030-01-01T00:00:00Z' },
+    });
     expect(started.workflowId).toBe(onRampWorkflowId(ref));
     const { transactionId } = await depositFiat(stack, ref);
     const state = await onRampEnded(stack, ref);
-    expect(state).toMatchObject({ status: 'settled', endUserId: 'alice-1', unattributed: false, asset: 'USDT', quote: { targetAmount: '57.68' } });
+    expect(state).toMatchObject({
+      status: 'settled',
+      endUserId: 'alice-1',
+      unattributed: false,
+      asset: 'USDT',
+      quote: { targetAmount: '57.68' },
+    });
     expect(state.deposit?.id).toBe(transactionId);
     expect(state.cryptoAmount).toMatch(/^\d+(\.\d+)?$/);
     await recordHistory(client, onRampWorkflowId(ref), 'onramp-settled');
@@ -38,20 +53,28 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
   });
 
   test('an order event for an unknown reference starts it unattributed; every event twice settles once', async () => {
-    stack = await startRampStack(client, connection, { sandbox: { faults: { deliveries: { duplicate: 1 } } } });
+    stack = await startRampStack(client, connection, {
+      sandbox: { faults: { deliveries: { duplicate: 1 } } },
+    });
     const ref = reference();
     await depositFiat(stack, ref);
     const state = await onRampEnded(stack, ref);
     expect(state).toMatchObject({ status: 'settled', unattributed: true, endUserId: null });
     // Every webhook really went out twice, and the process still ran once and settled once.
-    expect(stack.sandbox.deliveries().filter((attempt) => attempt.duplicateOf && attempt.outcome === 'delivered').length).toBeGreaterThan(0);
+    expect(
+      stack.sandbox.deliveries().filter((attempt) => attempt.duplicateOf && attempt.outcome === 'delivered')
+        .length,
+    ).toBeGreaterThan(0);
     let runs = 0;
-    for await (const execution of client.workflow.list({ query: `WorkflowId = '${onRampWorkflowId(ref)}'` })) if (execution) runs += 1;
+    for await (const execution of client.workflow.list({ query: `WorkflowId = '${onRampWorkflowId(ref)}'` }))
+      if (execution) runs += 1;
     expect(runs).toBe(1);
   });
 
   test('reordered events settle', async () => {
-    stack = await startRampStack(client, connection, { sandbox: { faults: { deliveries: { reorder: 1, reorderMaxHoldMs: 300 } } } });
+    stack = await startRampStack(client, connection, {
+      sandbox: { faults: { deliveries: { reorder: 1, reorderMaxHoldMs: 300 } } },
+    });
     const ref = reference();
     await stack.ramp.startOnRamp('bob-2', ref);
     await depositFiat(stack, ref);
@@ -61,15 +84,21 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
 
   test('with every delivery after the first lost, polling still settles it', async () => {
     // The sandbox delivers its first webhook (order-created) and drops every later one for good.
-    stack = await startRampStack(client, connection, { sandbox: { faults: { deliveries: { deliverOnlyFirst: 1 } } } });
+    stack = await startRampStack(client, connection, {
+      sandbox: { faults: { deliveries: { deliverOnlyFirst: 1 } } },
+    });
     const ref = reference();
     const { orderId } = await depositFiat(stack, ref);
     const state = await onRampEnded(stack, ref);
     expect(state.status).toBe('settled');
     expect(state.polls).toBeGreaterThan(0);
     const delivered = stack.sandbox.deliveries().filter((attempt) => attempt.outcome === 'delivered');
-    expect(delivered.map((attempt) => [attempt.eventType, attempt.resourceId])).toEqual([['order-created', orderId]]);
-    expect(stack.sandbox.deliveries().filter((attempt) => attempt.fault === 'drop-after-budget').length).toBeGreaterThanOrEqual(3);
+    expect(delivered.map((attempt) => [attempt.eventType, attempt.resourceId])).toEqual([
+      ['order-created', orderId],
+    ]);
+    expect(
+      stack.sandbox.deliveries().filter((attempt) => attempt.fault === 'drop-after-budget').length,
+    ).toBeGreaterThanOrEqual(3);
   });
 
   test('an expired order ends expired and a failed order ends failed', async () => {
@@ -79,8 +108,14 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
     await stack.ramp.startOnRamp('carol-3', expiredRef);
     await depositFiat(stack, expiredRef, 'expired');
     await depositFiat(stack, failedRef, 'failed');
-    expect(await onRampEnded(stack, expiredRef)).toMatchObject({ status: 'expired', failure: { resource: 'order', status: 'expired' } });
-    expect(await onRampEnded(stack, failedRef)).toMatchObject({ status: 'failed', failure: { resource: 'order', status: 'failed' } });
+    expect(await onRampEnded(stack, expiredRef)).toMatchObject({
+      status: 'expired',
+      failure: { resource: 'order', status: 'expired' },
+    });
+    expect(await onRampEnded(stack, failedRef)).toMatchObject({
+      status: 'failed',
+      failure: { resource: 'order', status: 'failed' },
+    });
     const listed = await waitFor('visibility', async () => {
       const found = await stack!.ramp.listProcesses({ endUserId: 'carol-3', status: 'expired' });
       return found.length > 0 ? found : undefined;

@@ -1,8 +1,4 @@
-import {
-  failureNote,
-  nextPollDelayMs,
-  nextStepWait,
-} from '../../../../workflows/ramps/shared/step-timing';
+import { failureNote, nextPollDelayMs, nextStepWait } from '../../../../workflows/ramps/shared/step-timing';
 import { timings } from '../../../helpers/ramp-fixtures';
 
 const NOW = 1_000_000;

@@ -1,7 +1,4 @@
-import {
-  newUnknownEventsState,
-  recordUnknownEvent,
-} from '../../../../workflows/ramps/unknown-events/state';
+import { newUnknownEventsState, recordUnknownEvent } from '../../../../workflows/ramps/unknown-events/state';
 import type { UnknownEventRecord } from '../../../../workflows/ramps/unknown-events/types';
 
 const event = (eventType: string): UnknownEventRecord => ({
