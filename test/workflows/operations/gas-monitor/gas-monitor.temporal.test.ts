@@ -1,18 +1,12 @@
 /**
- * Operations on the real dev server + sandbox: the gas monitor schedule with the incident store, a
- * stranded deposit through the same alert path, and reconciliation of a deposit whose every delivery was lost.
+ * Operations on the real dev server + sandbox: the gas monitor schedule with the incident store.
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
 import { loadOperationsConfig } from '../../../../src/config/operations';
 import { applySchedules } from '../../../../src/temporal/schedules';
-import { offRampWorkflowId } from '../../../../src/domain/ids';
-import type { reconcileWorkflow } from '../../../../workflows/operations/reconcile/workflow';
 import { connectTestClient } from '../../../helpers/temporal';
 import {
-  depositCrypto,
-  endUserWithWallet,
-  offRampEnded,
   type RampStack,
   recordHistory,
   sandboxCall,
@@ -20,9 +14,7 @@ import {
   waitFor,
 } from '../../../helpers/ramp-stack';
 
-/** With RECORD_HISTORIES=1, writes a (possibly still running) workflow's history for the replay test. */
-
-describe('operations: gas monitor, alerts, reconciliation', () => {
+describe('operations: gas monitor', () => {
   let client: Client;
   let connection: Connection;
   let stack: RampStack | undefined;
@@ -137,78 +129,5 @@ describe('operations: gas monitor, alerts, reconciliation', () => {
           .delete()
           .catch(() => undefined);
     }
-  });
-
-  test('a stranded deposit raises through the incident store and resolves when it settles', async () => {
-    stack = await startRampStack(client, connection, { gasTrx: '0' });
-    const s = stack;
-    const user = await endUserWithWallet(s);
-    const depositId = await depositCrypto(s, user.address);
-    await offRampEnded(s, depositId, ['stuck']);
-    const incident = await waitFor('the incident', async () =>
-      (await s.ramp.listAlerts({ workflowId: s.alertsWorkflowId })).open.find(
-        (entry) => entry.depositTransactionId === depositId,
-      ),
-    );
-    expect(incident).toMatchObject({
-      kind: 'gas-shortfall',
-      key: `gas-shortfall/deposit/${depositId}`,
-      workflowId: offRampWorkflowId(depositId),
-    });
-    expect(s.alerts()).toHaveLength(1);
-
-    await sandboxCall(s.sandbox, 'POST', `/sandbox/v1/wallets/${s.gasWalletId}/balances`, {
-      asset: 'TRX',
-      amount: '1000',
-    });
-    expect((await offRampEnded(s, depositId)).status).toBe('settled');
-    const after = await waitFor('the resolution', async () => {
-      const state = await s.ramp.listAlerts({ workflowId: s.alertsWorkflowId });
-      return state.open.length === 0 && state.recentlyResolved.length === 1 ? state : undefined;
-    });
-    expect(after.recentlyResolved[0]).toMatchObject({ key: `gas-shortfall/deposit/${depositId}` });
-    expect(resolvedLines(s)).toHaveLength(1);
-    expect(s.alerts()).toHaveLength(1);
-    await recordHistory(client, offRampWorkflowId(depositId), 'offramp-stuck-alert-resolved');
-  });
-
-  test('a deposit whose every delivery was dropped is found by reconciliation and settles', async () => {
-    stack = await startRampStack(client, connection, { sandbox: { faults: { deliveries: { drop: 1 } } } });
-    const s = stack;
-    const user = await endUserWithWallet(s);
-    const depositId = await depositCrypto(s, user.address);
-    // No webhook ever arrives: the sandbox completes its own side; nothing runs on ours.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await expect(s.ramp.getOffRamp(depositId)).rejects.toThrow(/No off-ramp/);
-
-    const reconcileId = `ops/reconcile-test-${randomUUID()}`;
-    const result = await client.workflow.execute<typeof reconcileWorkflow>('reconcileWorkflow', {
-      workflowId: reconcileId,
-      taskQueue: s.worker.taskQueue,
-      args: [{ timings: s.timings }],
-    });
-    expect(result.transactionListing).toBe(true);
-    expect(result.walletsChecked).toBe(1);
-    expect(result.findings).toContainEqual(
-      expect.objectContaining({
-        kind: 'unknown-deposit',
-        subject: `deposit ${depositId}`,
-        workflowId: offRampWorkflowId(depositId),
-        endUserId: user.endUserId,
-      }),
-    );
-
-    const state = await offRampEnded(s, depositId);
-    expect(state).toMatchObject({ status: 'settled', endUserId: user.endUserId, fiatAmount: '858.18' });
-    expect(s.sandbox.deliveries().filter((attempt) => attempt.outcome === 'delivered')).toHaveLength(0);
-
-    // A second pass finds nothing new: the off-ramp is known now.
-    const again = await client.workflow.execute<typeof reconcileWorkflow>('reconcileWorkflow', {
-      workflowId: `${reconcileId}-2`,
-      taskQueue: s.worker.taskQueue,
-      args: [{ timings: s.timings }],
-    });
-    expect(again.findings.filter((finding) => finding.kind === 'unknown-deposit')).toHaveLength(0);
-    await recordHistory(client, reconcileId, 'reconcile-unknown-deposit');
   });
 });
