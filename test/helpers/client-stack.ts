@@ -11,7 +11,7 @@ import { loadOperatorConfig } from '../../src/config/operator';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { DEFAULT_PROCESS_IDS } from '../../src/domain/ids';
 import { OperatorClient } from '../../src/operator/client';
-import { startSandbox, type RunningSandbox, type SandboxOverrides } from '../../src/sandbox/server';
+import type { RunningSandbox, SandboxOverrides } from '../../src/sandbox/server';
 import type { WorkflowTimings } from '../../src/domain/timings';
 import {
   connectTestClient,
@@ -21,22 +21,14 @@ import {
   testServer,
 } from './temporal';
 import { testActivityConfig } from './activities';
+import { startSandboxOnLoopback } from './sandbox';
+import { waitFor as waitUntil } from './wait';
 
 export const EMAIL = 'client-backend@example.com';
 export const PASSCODE = 'client-backend-passcode-93d1';
 
 export function startTestSandbox(overrides: SandboxOverrides = {}): Promise<RunningSandbox> {
-  return startSandbox({
-    port: 0,
-    host: '127.0.0.1',
-    logLevel: 'silent',
-    seed: 77,
-    timeScale: 0.001,
-    email: EMAIL,
-    passcode: PASSCODE,
-    faults: {},
-    ...overrides,
-  });
+  return startSandboxOnLoopback({ seed: 77, email: EMAIL, passcode: PASSCODE, ...overrides });
 }
 
 export function operatorEnv(sandbox: RunningSandbox): Record<string, string> {
@@ -117,18 +109,6 @@ export async function startStack(
   };
 }
 
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Polls every 100 ms, for up to 15 s by default. */
+export const waitFor = <T>(probe: () => T | Promise<T>, what: string, timeoutMs = 15_000) =>
+  waitUntil(probe, what, timeoutMs, 100);

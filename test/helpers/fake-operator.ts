@@ -3,9 +3,7 @@
  * and per-test handlers for everything else. It records every call so tests can count them.
  */
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { loadOperatorConfig, type OperatorConfig } from '../../src/config/operator';
-import { createLogger, type Logger } from '../../src/logging';
 import type { FetchLike } from '../../src/operator/http';
 
 export const PASSCODE = 'unit-test-passcode-9f3b';
@@ -140,29 +138,6 @@ export class FakeOperator {
       };
     return entry.handler(call);
   }
-}
-
-export interface CapturedLogger {
-  logger: Logger;
-  lines: () => string[];
-  text: () => string;
-}
-
-/** A debug-level logger whose every written line is kept for assertions. */
-export function captureLogger(): CapturedLogger {
-  const chunks: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  const logger = createLogger({ level: 'debug', destination });
-  return {
-    logger,
-    lines: () => chunks.join('').split('\n').filter(Boolean),
-    text: () => chunks.join(''),
-  };
 }
 
 export function testConfig(env: Record<string, string> = {}): OperatorConfig {

@@ -1,26 +1,17 @@
 /** Helpers of the operator-client tests that drive the real sandbox over HTTP. */
-import { Writable } from 'node:stream';
 import { loadOperatorConfig, type OperatorConfig } from '../../src/config/operator';
-import { createLogger, type Logger } from '../../src/logging';
+import type { Logger } from '../../src/logging';
 import { OperatorClient } from '../../src/operator/client';
 import type { FetchLike } from '../../src/operator/http';
-import { startSandbox, type RunningSandbox, type SandboxOverrides } from '../../src/sandbox/server';
+import type { RunningSandbox, SandboxOverrides } from '../../src/sandbox/server';
+import { captureLogger } from './logs';
+import { startSandboxOnLoopback } from './sandbox';
 
 export const EMAIL = 'client-tests@example.com';
 export const PASSCODE = 'client-tests-passcode-7c1e';
 
 export function startTestSandbox(overrides: SandboxOverrides = {}): Promise<RunningSandbox> {
-  return startSandbox({
-    port: 0,
-    host: '127.0.0.1',
-    logLevel: 'silent',
-    seed: 4242,
-    timeScale: 0.001,
-    email: EMAIL,
-    passcode: PASSCODE,
-    faults: {},
-    ...overrides,
-  });
+  return startSandboxOnLoopback({ seed: 4242, email: EMAIL, passcode: PASSCODE, ...overrides });
 }
 
 export function clientConfig(sandbox: RunningSandbox, env: Record<string, string> = {}): OperatorConfig {
@@ -30,18 +21,6 @@ export function clientConfig(sandbox: RunningSandbox, env: Record<string, string
     OPERATOR_PASSCODE: PASSCODE,
     ...env,
   });
-}
-
-/** A debug-level logger that keeps every line it writes. */
-export function captureLogger(): { logger: Logger; text: () => string } {
-  const chunks: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  return { logger: createLogger({ level: 'debug', destination }), text: () => chunks.join('') };
 }
 
 /**
@@ -108,18 +87,4 @@ export async function operatorCalls(sandbox: RunningSandbox, route?: string): Pr
   const query = route ? `?route=${encodeURIComponent(route)}` : '';
   return (await sandboxCall<{ data: CallRecordView[] }>(sandbox, 'GET', `/sandbox/v1/calls${query}`)).body
     .data;
-}
-
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined | null | false>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import https from 'node:https';
-import { Writable } from 'node:stream';
 import type { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../../activities';
@@ -14,9 +13,8 @@ import type { PayloadEncryptionConfig } from '../../src/config/encryption';
 import { loadOperatorConfig, SecretString } from '../../src/config/operator';
 import type { ReceiverConfig } from '../../src/config/receiver';
 import { DEFAULT_PROCESS_IDS } from '../../src/domain/ids';
-import { createLogger, type Logger } from '../../src/logging';
 import { OperatorClient } from '../../src/operator/client';
-import { startSandbox, type RunningSandbox, type SandboxOverrides } from '../../src/sandbox/server';
+import type { RunningSandbox, SandboxOverrides } from '../../src/sandbox/server';
 import { startReceiver, type RunningReceiver } from '../../src/webhooks';
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
 import type { OnRampState } from '../../workflows/ramps/onramp/types';
@@ -24,6 +22,8 @@ import type { WorkflowTimings } from '../../src/domain/timings';
 import { fastTimings, type RunningTestWorker, startTestWorker, testServer } from './temporal';
 import { recordHistory as recordHistoryOnce } from './histories';
 import { testActivityConfig } from './activities';
+import { captureLines } from './logs';
+import { startSandboxOnLoopback } from './sandbox';
 
 export const EMAIL = 'ramps-tests@example.com';
 export const PASSCODE = 'ramps-tests-passcode-5d2a';
@@ -37,25 +37,6 @@ export const rampTimings = (): WorkflowTimings =>
     processTimeoutMs: 90_000,
     activityRetryMaximumMs: 300,
   });
-
-export function captureLines(): { logger: Logger; lines: () => Array<Record<string, unknown>> } {
-  const chunks: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  return {
-    logger: createLogger({ level: 'info', destination }),
-    lines: () =>
-      chunks
-        .join('')
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
-  };
-}
 
 export interface RampStack {
   sandbox: RunningSandbox;
@@ -92,15 +73,10 @@ export async function startRampStack(
   connection: Connection,
   options: StackOptions = {},
 ): Promise<RampStack> {
-  const sandbox = await startSandbox({
-    port: 0,
-    host: '127.0.0.1',
-    logLevel: 'silent',
+  const sandbox = await startSandboxOnLoopback({
     seed: Math.floor(Math.random() * 2 ** 31),
-    timeScale: 0.001,
     email: EMAIL,
     passcode: PASSCODE,
-    faults: {},
     ...options.sandbox,
   });
   const { logger, lines } = captureLines();

@@ -1,4 +1,4 @@
-/** Shared helpers of the sandbox tests: a sandbox on an ephemeral port, login, an HTTPS receiver, polling. */
+/** A sandbox on an ephemeral port for every test that needs one; login, an HTTPS receiver and recipients. */
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -8,7 +8,8 @@ import { getLocalCertificate } from '../../src/tls/local-certificate';
 export const EMAIL = 'sandbox@example.com';
 export const PASSCODE = 'sandbox-passcode';
 
-export function startTestSandbox(overrides: SandboxOverrides = {}): Promise<RunningSandbox> {
+/** A sandbox on an ephemeral loopback port, fast clock, no faults, silent; the default account unless overridden. */
+export function startSandboxOnLoopback(overrides: SandboxOverrides = {}): Promise<RunningSandbox> {
   return startSandbox({
     port: 0,
     host: '127.0.0.1',
@@ -21,6 +22,8 @@ export function startTestSandbox(overrides: SandboxOverrides = {}): Promise<Runn
     ...overrides,
   });
 }
+
+export const startTestSandbox = startSandboxOnLoopback;
 
 export interface Auth {
   token: string;
@@ -114,26 +117,6 @@ export async function startReceiver(respond: Receiver['respond'] = () => 200): P
       server.close(() => resolve());
     });
   return receiver;
-}
-
-/** Polls `probe` until it answers a truthy value; fails after `timeoutMs` with the last value seen. */
-export async function waitFor<T>(
-  probe: () => T | Promise<T>,
-  description: string,
-  timeoutMs = 10_000,
-  intervalMs = 10,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  for (;;) {
-    last = await probe();
-    if (last) return last;
-    if (Date.now() > deadline)
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${description}; last value: ${JSON.stringify(last)}`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
 }
 
 export async function registerRecipients(sandbox: RunningSandbox, auth: Auth, url: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger, redactSecrets, registerSecret, secretRedactPaths } from '../../src/logging';
-import { captureLogger } from '../helpers/fake-operator';
+import { captureLogger } from '../helpers/logs';
 
 describe('logger redaction', () => {
   it('censors credential keys at any reasonable depth, including hyphenated header names', () => {

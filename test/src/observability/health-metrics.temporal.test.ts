@@ -10,12 +10,11 @@ import type { RampApi } from '../../../src/api/types';
 import { loadOperatorConfig, SecretString } from '../../../src/config/operator';
 import type { ReceiverConfig } from '../../../src/config/receiver';
 import { OperatorClient } from '../../../src/operator/client';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/server';
+import type { RunningSandbox } from '../../../src/sandbox/server';
 import { startDevServer, type RunningDevServer } from '../../../src/temporal/dev-server';
 import { createReceiverApp } from '../../../src/webhooks';
 import { connectTestClient, fastTimings } from '../../helpers/temporal';
 import {
-  captureLines,
   depositCrypto,
   EMAIL,
   endUserWithWallet,
@@ -26,6 +25,8 @@ import {
   startRampStack,
   waitFor,
 } from '../../helpers/ramp-stack';
+import { captureLines } from '../../helpers/logs';
+import { startSandboxOnLoopback } from '../../helpers/sandbox';
 
 function getInsecure(url: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -65,16 +66,7 @@ describe('/readyz', () => {
   });
 
   test('is ready while Temporal answers and the operator login works, unready once Temporal stops or the login fails', async () => {
-    sandbox = await startSandbox({
-      port: 0,
-      host: '127.0.0.1',
-      logLevel: 'silent',
-      seed: 7,
-      timeScale: 0.001,
-      email: EMAIL,
-      passcode: PASSCODE,
-      faults: {},
-    });
+    sandbox = await startSandboxOnLoopback({ seed: 7, email: EMAIL, passcode: PASSCODE });
     server = await startDevServer({
       cliPath: process.env.TEST_TEMPORAL_CLI_PATH!,
       namespace: 'readyz-test',

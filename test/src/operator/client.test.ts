@@ -1,13 +1,8 @@
 import { OperatorClient } from '../../../src/operator/client';
 import { OperatorError, OperatorResponseError, OperatorValidationError } from '../../../src/operator/errors';
 import type { QuoteRequest } from '../../../src/operator/schemas';
-import {
-  captureLogger,
-  FakeOperator,
-  networkFixture,
-  recipientFixture,
-  testConfig,
-} from '../../helpers/fake-operator';
+import { FakeOperator, networkFixture, recipientFixture, testConfig } from '../../helpers/fake-operator';
+import { captureLogger } from '../../helpers/logs';
 
 function setup(env: Record<string, string> = {}) {
   const fake = new FakeOperator();

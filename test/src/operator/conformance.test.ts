@@ -10,14 +10,14 @@ import { OperatorTransport } from '../../../src/operator/http';
 import { SessionManager, type AuthHeaders } from '../../../src/operator/session';
 import type { RunningSandbox } from '../../../src/sandbox/server';
 import {
-  captureLogger,
   clientConfig,
   newClient,
   operatorCalls,
   sandboxCall,
   startTestSandbox,
-  waitFor,
 } from '../../helpers/operator';
+import { waitFor } from '../../helpers/wait';
+import { captureLogger } from '../../helpers/logs';
 
 let sandbox: RunningSandbox;
 let client: OperatorClient;

@@ -11,7 +11,7 @@ import {
 } from '../../../src/operator/errors';
 import { OperatorTransport } from '../../../src/operator/http';
 import { DEFAULT_ROUTES, type Routes } from '../../../src/operator/assumptions';
-import { captureLogger } from '../../helpers/fake-operator';
+import { captureLogger } from '../../helpers/logs';
 
 describe('error classification', () => {
   const table: [status: number, code: string, retryable: boolean][] = [

@@ -1,5 +1,6 @@
 import { OperatorClient } from '../../../src/operator/client';
-import { captureLogger, FakeOperator, PASSCODE, testConfig } from '../../helpers/fake-operator';
+import { FakeOperator, PASSCODE, testConfig } from '../../helpers/fake-operator';
+import { captureLogger } from '../../helpers/logs';
 
 describe('no secret reaches logs or errors', () => {
   it('across logins, re-logins, calls and failures at debug level', async () => {

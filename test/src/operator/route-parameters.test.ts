@@ -7,7 +7,8 @@ import { DEFAULT_ROUTES, type RouteName } from '../../../src/operator/assumption
 import { OperatorClient } from '../../../src/operator/client';
 import { OperatorValidationError } from '../../../src/operator/errors';
 import { OperatorTransport, resolveRoute } from '../../../src/operator/http';
-import { captureLogger, FakeOperator, testConfig } from '../../helpers/fake-operator';
+import { FakeOperator, testConfig } from '../../helpers/fake-operator';
+import { captureLogger } from '../../helpers/logs';
 
 const HOSTILE = [
   '..',

@@ -6,7 +6,6 @@ import { inspect } from 'node:util';
 import { OperatorError } from '../../../src/operator/errors';
 import type { RunningSandbox } from '../../../src/sandbox/server';
 import {
-  captureLogger,
   credentialSpy,
   newClient,
   operatorCalls,
@@ -14,6 +13,7 @@ import {
   sandboxCall,
   startTestSandbox,
 } from '../../helpers/operator';
+import { captureLogger } from '../../helpers/logs';
 
 let sandbox: RunningSandbox;
 

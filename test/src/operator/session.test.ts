@@ -1,7 +1,8 @@
 import { inspect } from 'node:util';
 import { OperatorClient } from '../../../src/operator/client';
 import { OperatorError } from '../../../src/operator/errors';
-import { captureLogger, FakeOperator, movableClock, testConfig } from '../../helpers/fake-operator';
+import { FakeOperator, movableClock, testConfig } from '../../helpers/fake-operator';
+import { captureLogger } from '../../helpers/logs';
 
 const ORDER = { id: 'o1', orderReference: 'ref-1', status: 'executed' };
 

@@ -11,9 +11,9 @@ import {
   startReceiver,
   startTestSandbox,
   summary,
-  waitFor,
   type Receiver,
 } from '../../helpers/sandbox';
+import { waitFor } from '../../helpers/wait';
 
 describe('webhook delivery engine', () => {
   const running: Array<{ close(): Promise<void> }> = [];

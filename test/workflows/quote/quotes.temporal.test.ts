@@ -4,7 +4,8 @@
 import { InvalidInputError, QuoteExpiredError } from '../../../src/client/errors';
 import { DECIMAL_PATTERN } from '../../../src/operator/schemas';
 import type { QuoteRequestInput } from '../../../workflows/quote/types';
-import { sleep, type Stack, startStack } from '../../helpers/client-stack';
+import { type Stack, startStack } from '../../helpers/client-stack';
+import { sleep } from '../../helpers/wait';
 
 const QUOTE_TTL_MS = 1_500;
 

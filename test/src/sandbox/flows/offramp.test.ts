@@ -8,10 +8,10 @@ import {
   startReceiver,
   startTestSandbox,
   summary,
-  waitFor,
   type Auth,
   type Receiver,
 } from '../../../helpers/sandbox';
+import { waitFor } from '../../../helpers/wait';
 
 const TRON = 'networks/tron-mainnet';
 
