@@ -20,7 +20,6 @@ import type { OffRampState } from '../../workflows/ramps/offramp/types';
 import type { OnRampState } from '../../workflows/ramps/onramp/types';
 import type { WorkflowTimings } from '../../src/domain/timings';
 import { fastTimings, type RunningTestWorker, startTestWorker, testServer } from './temporal';
-import { recordHistory as recordHistoryOnce } from './histories';
 import { testActivityConfig } from './activities';
 import { captureLines } from './logs';
 import { startSandboxOnLoopback } from './sandbox';
@@ -288,18 +287,4 @@ export function postToReceiver(
     request.on('error', reject);
     request.end(body);
   });
-}
-
-/**
- * With RECORD_HISTORIES=1, writes a workflow's history to test/histories/<name>.json for the replay test: once it
- * has ended, or as it stands with `running` (long-lived workflows that never end by themselves).
- */
-export async function recordHistory(
-  client: Client,
-  workflowId: string,
-  name: string,
-  options: { running?: boolean } = {},
-): Promise<void> {
-  // Never overwrites a recorded history (test/helpers/histories.ts says why).
-  await recordHistoryOnce(client, workflowId, name, options);
 }

@@ -17,7 +17,7 @@ import { SecretString } from '../../../src/config/operator';
 import type { RunningSandbox } from '../../../src/sandbox/server';
 import type { EndUserState } from '../../../workflows/end-user/types';
 import { connectTestClient, fastTimings, startTestWorker, testServer } from '../../helpers/temporal';
-import { recordHistory } from '../../helpers/ramp-stack';
+import { recordHistory } from '../../helpers/histories';
 import { operatorEnv, operatorFor, startTestSandbox, waitFor } from '../../helpers/client-stack';
 import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
 import { testActivityConfig } from '../../helpers/activities';

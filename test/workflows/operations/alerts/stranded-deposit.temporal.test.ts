@@ -9,11 +9,11 @@ import {
   endUserWithWallet,
   offRampEnded,
   type RampStack,
-  recordHistory,
   sandboxCall,
   startRampStack,
   waitFor,
 } from '../../../helpers/ramp-stack';
+import { recordHistory } from '../../../helpers/histories';
 
 describe('operations: alerts', () => {
   let client: Client;

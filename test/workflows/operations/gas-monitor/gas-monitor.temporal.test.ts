@@ -6,13 +6,8 @@ import type { Client, Connection } from '@temporalio/client';
 import { loadOperationsConfig } from '../../../../src/config/operations';
 import { applySchedules } from '../../../../src/temporal/schedules';
 import { connectTestClient } from '../../../helpers/temporal';
-import {
-  type RampStack,
-  recordHistory,
-  sandboxCall,
-  startRampStack,
-  waitFor,
-} from '../../../helpers/ramp-stack';
+import { type RampStack, sandboxCall, startRampStack, waitFor } from '../../../helpers/ramp-stack';
+import { recordHistory } from '../../../helpers/histories';
 
 describe('operations: gas monitor', () => {
   let client: Client;

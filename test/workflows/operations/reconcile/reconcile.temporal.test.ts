@@ -11,9 +11,9 @@ import {
   endUserWithWallet,
   offRampEnded,
   type RampStack,
-  recordHistory,
   startRampStack,
 } from '../../../helpers/ramp-stack';
+import { recordHistory } from '../../../helpers/histories';
 
 describe('operations: reconciliation', () => {
   let client: Client;

@@ -11,11 +11,11 @@ import {
   endUserWithWallet,
   offRampEnded,
   type RampStack,
-  recordHistory,
   sandboxCall,
   startRampStack,
   waitFor,
 } from '../../../helpers/ramp-stack';
+import { recordHistory } from '../../../helpers/histories';
 
 describe('off-ramp process (sandbox + receiver + dev server)', () => {
   let client: Client;

@@ -7,10 +7,10 @@ import {
   depositFiat,
   onRampEnded,
   type RampStack,
-  recordHistory,
   startRampStack,
   waitFor,
 } from '../../../helpers/ramp-stack';
+import { recordHistory } from '../../../helpers/histories';
 
 describe('on-ramp process (sandbox + receiver + dev server)', () => {
   let client: Client;

@@ -16,10 +16,10 @@ import {
   offRampEnded,
   onRampEnded,
   type RampStack,
-  recordHistory,
   startRampStack,
   waitFor,
 } from '../../../helpers/ramp-stack';
+import { recordHistory } from '../../../helpers/histories';
 
 const LATE_TYPES = ['transaction-updated', 'order-updated'];
 

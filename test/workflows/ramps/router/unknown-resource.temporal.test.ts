@@ -10,13 +10,8 @@ import { RampStatus } from '../../../../src/temporal/search-attributes';
 import { routerStateQuery } from '../../../../workflows/ramps/router/messages';
 import { UNKNOWN_RESOURCE_STATUS } from '../../../../workflows/ramps/router/types';
 import { connectTestClient } from '../../../helpers/temporal';
-import {
-  postToReceiver,
-  type RampStack,
-  recordHistory,
-  startRampStack,
-  waitFor,
-} from '../../../helpers/ramp-stack';
+import { postToReceiver, type RampStack, startRampStack, waitFor } from '../../../helpers/ramp-stack';
+import { recordHistory } from '../../../helpers/histories';
 
 describe('a router for a resource the operator does not know (sandbox + receiver + dev server)', () => {
   let client: Client;
