@@ -15,7 +15,7 @@ import { SecretString } from '../../src/config/operator';
 import { withTemporalDeadline } from '../../src/http/errors';
 import { RampMetrics } from '../../src/observability/metrics';
 import { startDevServer, type RunningDevServer } from '../../src/temporal/dev-server';
-import { startReceiver, type RunningReceiver } from '../../src/webhooks';
+import { startReceiver, type RunningReceiver } from '../../src/webhooks/receiver';
 import { fastTimings } from '../helpers/temporal';
 import { isErrorEnvelope } from '../helpers/raw-http';
 

@@ -15,7 +15,7 @@ import type { ReceiverConfig } from '../../src/config/receiver';
 import { DEFAULT_PROCESS_IDS } from '../../src/domain/ids';
 import { OperatorClient } from '../../src/operator/client';
 import type { RunningSandbox, SandboxOverrides } from '../../src/sandbox/server';
-import { startReceiver, type RunningReceiver } from '../../src/webhooks';
+import { startReceiver, type RunningReceiver } from '../../src/webhooks/receiver';
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
 import type { OnRampState } from '../../workflows/ramps/onramp/types';
 import type { WorkflowTimings } from '../../src/domain/timings';

@@ -13,7 +13,7 @@ import type { HttpConfig } from '../../../src/config/http';
 import { parseEncryptionKeys } from '../../../src/config/encryption';
 import { SecretString } from '../../../src/config/operator';
 import { startCodecServer, type RunningCodecServer } from '../../../src/temporal/codec-server';
-import { startReceiver, type RunningReceiver } from '../../../src/webhooks';
+import { startReceiver, type RunningReceiver } from '../../../src/webhooks/receiver';
 import { isErrorEnvelope, rawRequest, requestText, slowClient, type RawTarget } from '../../helpers/raw-http';
 
 const HTTP: HttpConfig = {

@@ -12,7 +12,7 @@ import type { ReceiverConfig } from '../../../src/config/receiver';
 import { OperatorClient } from '../../../src/operator/client';
 import type { RunningSandbox } from '../../../src/sandbox/server';
 import { startDevServer, type RunningDevServer } from '../../../src/temporal/dev-server';
-import { createReceiverApp } from '../../../src/webhooks';
+import { createReceiverApp } from '../../../src/webhooks/receiver';
 import { connectTestClient, fastTimings } from '../../helpers/temporal';
 import {
   depositCrypto,

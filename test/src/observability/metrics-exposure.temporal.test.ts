@@ -11,7 +11,7 @@ import type { RampApi } from '../../../src/api/types';
 import { SecretString } from '../../../src/config/operator';
 import type { ReceiverConfig } from '../../../src/config/receiver';
 import { RampMetrics } from '../../../src/observability/metrics';
-import { createReceiverApp } from '../../../src/webhooks';
+import { createReceiverApp } from '../../../src/webhooks/receiver';
 import { connectTestClient, fastTimings } from '../../helpers/temporal';
 
 const TOKEN = 'metrics-token-exposure-0123456789';
