@@ -4,6 +4,7 @@ import type { ReceiverConfig } from '../src/config/receiver';
 import type { OperatorClient } from '../src/operator/client';
 import type { RampActivityConfig } from '../src/config/ramps';
 import type { PayloadEncryptionConfig } from '../src/config/encryption';
+import type { ClientWebhookConfig } from '../src/config/client-webhooks';
 
 /** What every activity factory receives: injected, so tests can pass a client pointed at the sandbox. */
 export interface ActivityDeps {
@@ -20,4 +21,6 @@ export interface ActivityDeps {
    * (src/temporal/end-user-pseudonym.ts); loaded from PAYLOAD_ENCRYPTION_KEYS when absent.
    */
   encryption?: Pick<PayloadEncryptionConfig, 'keys'>;
+  /** Where outcome events go and what signs them (CLIENT_WEBHOOK_*); absent: they are recorded and sent nowhere. */
+  clientWebhooks?: ClientWebhookConfig;
 }

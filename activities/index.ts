@@ -10,6 +10,7 @@ import { createSessionActivities } from './session';
 import { createOpsActivities } from './ops';
 import { createGasMonitorActivities } from './operations/gas-monitor/activities';
 import { createWalletAddressActivities } from './shared/wallets';
+import { createOutcomeActivities } from './outcomes/activities';
 
 export type { ActivityDeps } from './deps';
 
@@ -27,6 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createResourceActivities(deps),
     ...createOpsActivities(deps),
     ...createGasMonitorActivities(deps),
+    ...createOutcomeActivities(deps),
   };
 }
 

@@ -10,3 +10,5 @@ export { unknownEventsWorkflow } from './unknown-events';
 export { alertsWorkflow } from './alerts';
 export { gasMonitorWorkflow } from './gas-monitor';
 export { reconcileWorkflow } from './reconcile';
+// ---- outcome events
+export { outcomeRedeliveryWorkflow } from './outcomes/redelivery/workflow';

@@ -37,6 +37,22 @@ export interface OutcomeEventData {
   fiatAmount?: string;
   fiatCurrency?: string;
   failure?: { resource: string; id: string; status: string };
+  /** deposit_wallet.created: the wallet and its address on each network. */
+  walletId?: string;
+  addresses?: { network: string; address: string }[];
+}
+
+/** One event as a process raises it (its id and timestamp come from the outbox). */
+export interface RaisedOutcome {
+  type: OutcomeEventType;
+  data: OutcomeEventData;
+}
+
+/** The data without its absent fields, so that the recorded body holds only what is known. */
+export function compactData(data: OutcomeEventData): OutcomeEventData {
+  return Object.fromEntries(
+    Object.entries(data).filter(([, value]) => value !== undefined),
+  ) as unknown as OutcomeEventData;
 }
 
 /** The JSON body of one event, identical on every delivery of it (its `webhook-timestamp` is the attempt's). */

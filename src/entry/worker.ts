@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { createActivities } from '../../activities';
 import { listen } from '../app/listen';
 import { commandFlags, defineCommand } from './args';
+import { loadClientWebhookConfig } from '../config/client-webhooks';
 import { loadEncryptionConfig } from '../config/encryption';
 import { parseSection, port } from '../config/env';
 import { loadObservabilityConfig } from '../config/observability';
@@ -47,7 +48,13 @@ async function main(): Promise<void> {
     temporal: temporalConfig,
     address,
     dataConverter: connected.dataConverter,
-    activities: createActivities({ operator, temporal, logger, encryption }),
+    activities: createActivities({
+      operator,
+      temporal,
+      logger,
+      encryption,
+      clientWebhooks: loadClientWebhookConfig(env),
+    }),
   });
   const { worker } = rampWorker;
   logger.info({ taskQueue: temporalConfig.taskQueue, namespace: temporalConfig.namespace }, 'Worker started');

@@ -13,6 +13,7 @@ describe('activity names', () => {
       'createDepositWallet',
       'createQuote',
       'deleteWebhookRecipient',
+      'deliverOutcomeEvent',
       'ensureWebhookRecipient',
       'findEndUserByWallet',
       'forwardToOffRamp',
