@@ -23,6 +23,18 @@ export interface DeliverOutcomeRequest {
 
 const isConfirmed = (status: number) => status >= 200 && status < 300;
 
+/** fetch refuses a URL with credentials: they go as HTTP Basic authentication instead. */
+function withoutCredentials(text: string): { url: string; headers: Record<string, string> } {
+  const url = new URL(text);
+  if (url.username === '' && url.password === '') return { url: text, headers: {} };
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  url.username = '';
+  url.password = '';
+  const basic = Buffer.from(`${user}:${password}`).toString('base64');
+  return { url: url.toString(), headers: { authorization: `Basic ${basic}` } };
+}
+
 export function createOutcomeActivities({ logger, clientWebhooks }: OutcomeActivityDeps) {
   return {
     async deliverOutcomeEvent({ webhookId, event }: DeliverOutcomeRequest): Promise<{ endpoints: number }> {
@@ -38,9 +50,10 @@ export function createOutcomeActivities({ logger, clientWebhooks }: OutcomeActiv
           if (confirmed.has(index)) return;
           const headers = signatureHeaders(webhookId, body, clientWebhooks.secrets, new Date());
           try {
-            const response = await fetch(endpoint.url.reveal(), {
+            const target = withoutCredentials(endpoint.url.reveal());
+            const response = await fetch(target.url, {
               method: 'POST',
-              headers: { ...headers, 'content-type': 'application/json' },
+              headers: { ...headers, ...target.headers, 'content-type': 'application/json' },
               body,
               redirect: 'manual',
               signal: AbortSignal.any([

@@ -17,7 +17,16 @@ import { outcomeDeliveryTimings, type WorkflowTimings } from '../../src/domain/t
 import type { createOutcomeActivities } from '../../activities/outcomes/activities';
 import type { createAlertActivities } from '../../activities/alerts';
 import { operatorActivityOptions } from '../shared/activity-options';
-import { isDrained, nextToDeliver, raiseOutcome, recordDelivery, type Outbox } from './outbox';
+import {
+  deliveryFailureReason,
+  isDrained,
+  nextToDeliver,
+  raiseOutcome,
+  recordDelivery,
+  type Outbox,
+} from './outbox';
+
+export { deliveryFailureReason } from './outbox';
 
 /** Processes that started before outcome events existed replay without them. */
 export const OUTCOME_EVENTS_PATCH = 'client-outcome-events';
@@ -36,12 +45,6 @@ export function outcomeDeliveryOptions(timings: WorkflowTimings): ActivityOption
       backoffCoefficient: 2,
     },
   };
-}
-
-/** The reason a given-up delivery records: the last attempt's failure (the activity never quotes URLs or secrets). */
-export function deliveryFailureReason(error: unknown): string {
-  const cause = error instanceof Error ? error.cause : undefined;
-  return cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
 }
 
 export interface OutcomeSender {
