@@ -22,6 +22,7 @@ import type { OutcomeDeliveryTimings } from '../../../src/domain/timings';
 import type { OutcomeRedeliveryResult } from '../../../workflows/outcomes/redelivery/workflow';
 import type { OffRampState } from '../../../workflows/ramps/offramp/types';
 import type { OnRampState } from '../../../workflows/ramps/onramp/types';
+import { recordHistory } from '../../helpers/histories';
 import { connectTestClient } from '../../helpers/temporal';
 import { findInJson } from '../observability/history-scan';
 import {
@@ -218,6 +219,13 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
       const history = await historyJson(client, workflowId);
       for (const needle of needles) expect(findInJson(history, needle)).toEqual([]);
     }
+    // With RECORD_HISTORIES=1: the shape of processes with outcome events, for the replay test.
+    await recordHistory(client, offRampWorkflowId(depositId), 'offramp-outcome-events');
+    await recordHistory(client, onRampWorkflowId(reference), 'onramp-outcome-events');
+    await recordHistory(client, endUserWorkflowId(user.endUserId), 'end-user-outcome-events', {
+      running: true,
+    });
+    await recordHistory(client, started.redeliveryWorkflowId, 'outcome-redelivery');
     const logs = JSON.stringify(stack.logLines());
     expect(logs).toContain('outcome event delivered');
     for (const needle of needles) expect(logs).not.toContain(needle);
@@ -290,6 +298,9 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
       key: `outcome-event-undelivered/event/evt_onramp~${reference}~1`,
       workflowId: onRampWorkflowId(reference),
       details: { webhookId: `evt_onramp~${reference}~1`, type: 'on_ramp.created', endUserId: user.endUserId },
+    });
+    await recordHistory(client, onRampWorkflowId(reference), 'onramp-outcome-event-given-up', {
+      running: true,
     });
     await client.workflow.getHandle(onRampWorkflowId(reference)).terminate('test over');
   }, 120_000);
