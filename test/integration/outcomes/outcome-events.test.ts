@@ -234,9 +234,11 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
   test('a backend answering 500 for a while loses nothing and keeps the ids; one never confirmed is recorded failed and raised', async () => {
     let failing = true;
     const backend = await receiver({ respond: (delivery) => (failing || !delivery.verified ? 500 : 204) });
+    // A second endpoint that always confirms: retries of an event must not go to it again.
+    const steady = await receiver({ secret: backend.secret });
     stack = await startRampStack(client, connection, {
       clientWebhooks: loadClientWebhookConfig({
-        CLIENT_WEBHOOK_URLS: backend.url,
+        CLIENT_WEBHOOK_URLS: `${backend.url},${steady.url}`,
         CLIENT_WEBHOOK_SECRET: backend.secret,
         CLIENT_WEBHOOK_TIMEOUT: '2s',
       }),
@@ -274,6 +276,10 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
     const secondFirstTried = attempts.findIndex((attempt) => attempt.webhookId === confirmedIds[1]);
     expect(secondFirstTried).toBeGreaterThan(firstConfirmed);
     expect(offRamp.outcomes?.events.map((record) => record.delivery)).toEqual(['delivered', 'delivered']);
+    const steadyIds = ids(
+      steady.deliveries.filter((delivery) => delivery.event?.data.workflowId === offRampId),
+    );
+    expect(steadyIds).toEqual(confirmedIds);
 
     // A backend down for longer than CLIENT_WEBHOOK_RETRY_FOR: the event is recorded failed and raised.
     failing = true;
