@@ -175,9 +175,9 @@ describe('deliverOutcomeEvent', () => {
       logger: pino({ level: 'silent' }),
       clientWebhooks,
     });
-    const failure = await attempt(1)
+    const failure = (await attempt(1)
       .run(deliverOutcomeEvent, request)
-      .catch((error: unknown) => error as Error);
+      .catch((error: unknown) => error)) as Error;
     expect(failure.message).toContain(`endpoint 1 (${slow.host}) did not answer within 200 ms`);
     expect(failure.message).toContain('endpoint 2 (127.0.0.1:1) was unreachable');
     expect(failure.message).not.toMatch(/slow|closed|pw|k=v/);
