@@ -26,6 +26,8 @@ import * as accountSetup from './account-setup';
 import type { ClientContext } from './context';
 import * as endUsers from './end-user';
 import * as operations from './operations';
+import * as outcomes from './outcomes';
+import type { RedeliveryStarted } from './outcomes';
 import * as quotes from './quote';
 import type { QuoteOptions } from './quote';
 import * as ramps from './ramps';
@@ -246,5 +248,16 @@ export class RampClient {
    */
   listAlerts(options: { workflowId?: string } = {}): Promise<AlertsState> {
     return operations.listAlerts(this.#context, options);
+  }
+
+  // ------------------------------------------------------------------------------------------ outcome events: outcomes.ts
+
+  /**
+   * Sends a recorded outcome event again, with the same `webhook-id` and body (also for a closed process): starts
+   * an outcome-redelivery workflow and answers its ID. InvalidInputError for a malformed ID, NotFoundError when the
+   * process or the event does not exist.
+   */
+  redeliverEvent(webhookId: string): Promise<RedeliveryStarted> {
+    return outcomes.redeliverEvent(this.#context, webhookId);
   }
 }

@@ -34,6 +34,8 @@ import { errorMessage } from '../../../src/domain/errors';
 import { endUserWorkflowId } from '../../../src/domain/ids';
 import { offRampLinkedSignal } from '../../end-user/messages';
 import type { GasCheck } from '../../operations/gas-monitor/types';
+import { newOutbox } from '../../outcomes/outbox';
+import { startOutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import { StepClock } from '../shared/step-clock';
 import { failureNote } from '../shared/step-timing';
@@ -49,6 +51,7 @@ import {
   isTerminal,
   newOffRampState,
   type OffRampAlert,
+  offRampOutcomes,
   orderToRead,
   pollRequest,
   searchAttributes,
@@ -86,6 +89,11 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   let endUserSearchValue: string | null = null;
   /** The kind of the stuck alert raised, so the incident is resolved when the deposit settles. */
   let stuckAlertKind: StuckAlertKind | undefined;
+  /** The status last published: the outcome events are raised on entering a status. */
+  let published: OffRampStatus | undefined;
+  const outbox = newOutbox();
+  const outcomes = startOutcomeSender(outbox, timings);
+  if (outcomes.enabled) state.outcomes = outbox;
 
   // ---- messages
   setHandler(offRampTransactionSignal, ({ role, transaction }) => {
@@ -144,6 +152,8 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     }
   }
   state.endedAt = new Date().toISOString();
+  // The client's backend hears every transition before the process closes (retried for as long as configured).
+  await outcomes.drained();
   return state;
 
   function publish(next: OffRampStatus): void {
@@ -154,6 +164,10 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     state.step = stepText(next, state);
     setCurrentDetails(currentDetails(state));
     upsertSearchAttributes(searchAttributes(state, next, endUserSearchValue));
+    for (const { type, data } of offRampOutcomes(state, workflowInfo().workflowId, published, next)) {
+      outcomes.raise(type, data);
+    }
+    published = next;
   }
 
   async function poll(): Promise<void> {

@@ -22,8 +22,11 @@ import {
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
+import { newOutbox } from '../../outcomes/outbox';
+import { startOutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import { StepClock } from '../shared/step-clock';
 import { failureNote } from '../shared/step-timing';
@@ -44,6 +47,7 @@ import {
   initialSearchValue,
   isTerminal,
   newOnRampState,
+  onRampOutcomes,
   pollRequest,
   searchAttributes,
   settlementOf,
@@ -59,6 +63,11 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   let revision = 0;
   /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by the typed client). */
   let endUserSearchValue = initialSearchValue(input);
+  /** The status last published: the outcome events are raised on entering a status. */
+  let published: OnRampStatus | undefined;
+  const outbox = newOutbox();
+  const outcomes = startOutcomeSender(outbox, timings);
+  if (outcomes.enabled) state.outcomes = outbox;
 
   // ---- messages
   setHandler(onRampOrderSignal, (order) => {
@@ -117,6 +126,8 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
     clock.afterPoll(step.late);
   }
   state.endedAt = new Date().toISOString();
+  // The client's backend hears every transition before the process closes (retried for as long as configured).
+  await outcomes.drained();
   return state;
 
   function publish(next: OnRampStatus): void {
@@ -126,5 +137,9 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
     state.step = stepText(next, state);
     setCurrentDetails(currentDetails(state));
     upsertSearchAttributes(searchAttributes(state, next, endUserSearchValue));
+    for (const { type, data } of onRampOutcomes(state, workflowInfo().workflowId, published, next)) {
+      outcomes.raise(type, data);
+    }
+    published = next;
   }
 }
