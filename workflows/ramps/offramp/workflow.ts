@@ -24,9 +24,7 @@ import {
   log,
   patched,
   proxyActivities,
-  setCurrentDetails,
   setHandler,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
@@ -37,6 +35,7 @@ import type { GasCheck } from '../../operations/gas-monitor/types';
 import { newOutbox } from '../../outcomes/outbox';
 import { startOutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
+import { statusPublisher } from '../shared/publish';
 import { StepClock } from '../shared/step-clock';
 import { failureNote } from '../shared/step-timing';
 import { offRampStateQuery, offRampTransactionSignal } from './messages';
@@ -65,7 +64,7 @@ import {
   timedOutAlert,
   unavailableGasCheck,
 } from './state';
-import type { OffRampInput, OffRampState, OffRampStatus } from './types';
+import type { OffRampInput, OffRampState } from './types';
 
 export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState> {
   const { depositTransactionId, timings } = input;
@@ -89,11 +88,15 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   let endUserSearchValue: string | null = null;
   /** The kind of the stuck alert raised, so the incident is resolved when the deposit settles. */
   let stuckAlertKind: StuckAlertKind | undefined;
-  /** The status last published: the outcome events are raised on entering a status. */
-  let published: OffRampStatus | undefined;
   const outbox = newOutbox();
   const outcomes = startOutcomeSender(outbox, timings);
   if (outcomes.enabled) state.outcomes = outbox;
+  const publish = statusPublisher(
+    state,
+    { settlementOf, stepText, currentDetails, searchAttributes, outcomes: offRampOutcomes },
+    outcomes,
+    () => endUserSearchValue,
+  );
 
   // ---- messages
   setHandler(offRampTransactionSignal, ({ role, transaction }) => {
@@ -155,20 +158,6 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   // The client's backend hears every transition before the process closes (retried for as long as configured).
   await outcomes.drained();
   return state;
-
-  function publish(next: OffRampStatus): void {
-    state.status = next;
-    // A process settled at its first evaluation (events overtaken by a late start) publishes before the loop
-    // body ran: read the settlement here, or the step says "Settled: ? (order ?)".
-    if (next === 'settled') Object.assign(state, settlementOf(state));
-    state.step = stepText(next, state);
-    setCurrentDetails(currentDetails(state));
-    upsertSearchAttributes(searchAttributes(state, next, endUserSearchValue));
-    for (const { type, data } of offRampOutcomes(state, workflowInfo().workflowId, published, next)) {
-      outcomes.raise(type, data);
-    }
-    published = next;
-  }
 
   async function poll(): Promise<void> {
     state.polls += 1;
