@@ -404,7 +404,7 @@ export async function waitForOutcome(
     await context.temporal.withAbortSignal(controller.signal, () =>
       context.temporal.workflow.getHandle(workflowId).result(),
     );
-  } catch (error) {
+  } catch {
     if (controller.signal.aborted) {
       const last = await read().catch(() => undefined);
       if (last?.endedAt) return last;
