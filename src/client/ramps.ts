@@ -2,6 +2,7 @@
  * The ramps: on-ramps started (or attributed) by the client's backend, off-ramps started by deposits, both read
  * by their workflow ID and listed from Temporal visibility.
  */
+import { createHash } from 'node:crypto';
 import { isGrpcServiceError, WorkflowNotFoundError } from '@temporalio/client';
 import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
@@ -324,23 +325,18 @@ export async function listRamps(context: ClientContext, filter: RampListFilter =
   const parsed = parseRampListFilter(filter);
   let query = processQuery(context, parsed, parsed.endUserId);
   if (parsed.closedAfter !== undefined) query += ` AND CloseTime > '${parsed.closedAfter}'`;
+  const visibilityToken = parsed.pageToken === undefined ? undefined : openPageToken(parsed.pageToken, query);
   let response;
   try {
     response = await context.temporal.workflowService.listWorkflowExecutions({
       namespace: context.temporal.options.namespace,
       query,
       pageSize: parsed.limit,
-      ...(parsed.pageToken !== undefined
-        ? { nextPageToken: Buffer.from(parsed.pageToken, 'base64url') }
-        : {}),
+      ...(visibilityToken ? { nextPageToken: visibilityToken } : {}),
     });
   } catch (error) {
-    if (
-      isGrpcServiceError(error) &&
-      Number(error.code) === INVALID_ARGUMENT &&
-      parsed.pageToken !== undefined
-    )
-      throw new InvalidInputError('Invalid ramp filter', ['pageToken: not a page of this filter']);
+    if (isGrpcServiceError(error) && Number(error.code) === INVALID_ARGUMENT && visibilityToken)
+      throw new InvalidInputError('Invalid ramp filter', [PAGE_TOKEN_ISSUE]);
     throw error;
   }
   const data = (response.executions ?? []).map((execution) => {
@@ -360,7 +356,28 @@ export async function listRamps(context: ClientContext, filter: RampListFilter =
     } satisfies RampProcessSummary;
   });
   const token = response.nextPageToken;
-  return { data, nextPageToken: token && token.length > 0 ? Buffer.from(token).toString('base64url') : null };
+  return { data, nextPageToken: token && token.length > 0 ? sealPageToken(token, query) : null };
+}
+
+const PAGE_TOKEN_ISSUE = 'pageToken: not a nextPageToken of this filter';
+const QUERY_DIGEST_BYTES = 8;
+
+const queryDigest = (query: string) =>
+  createHash('sha256').update(query).digest().subarray(0, QUERY_DIGEST_BYTES);
+
+/**
+ * Our page token: a digest of the visibility query, then Temporal's own token. A token of another filter, or no
+ * token of ours at all, is refused here instead of reaching Temporal.
+ */
+function sealPageToken(visibilityToken: Uint8Array, query: string): string {
+  return Buffer.concat([queryDigest(query), visibilityToken]).toString('base64url');
+}
+
+function openPageToken(pageToken: string, query: string): Buffer {
+  const bytes = Buffer.from(pageToken, 'base64url');
+  if (bytes.length <= QUERY_DIGEST_BYTES || !bytes.subarray(0, QUERY_DIGEST_BYTES).equals(queryDigest(query)))
+    throw new InvalidInputError('Invalid ramp filter', [PAGE_TOKEN_ISSUE]);
+  return bytes.subarray(QUERY_DIGEST_BYTES);
 }
 
 export type RampTarget = { orderReference: string } | { depositTransactionId: string };
