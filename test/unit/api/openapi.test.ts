@@ -20,7 +20,15 @@ const COMMITTED = path.join(ROOT, 'docs', 'openapi.json');
 type Doc = {
   openapi: string;
   paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
-  webhooks: Record<string, { post: { parameters: { name: string; in: string }[]; requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>;
+  webhooks: Record<
+    string,
+    {
+      post: {
+        parameters: { name: string; in: string }[];
+        requestBody: { content: Record<string, { schema: { $ref: string } }> };
+      };
+    }
+  >;
   components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
 };
 
@@ -30,7 +38,14 @@ describe('the OpenAPI document', () => {
   });
 
   test('docs/openapi.json is valid OpenAPI 3.1 (@seriousme/openapi-schema-validator)', async () => {
-    const cli = path.join(ROOT, 'node_modules', '@seriousme', 'openapi-schema-validator', 'bin', 'validate-api-cli.js');
+    const cli = path.join(
+      ROOT,
+      'node_modules',
+      '@seriousme',
+      'openapi-schema-validator',
+      'bin',
+      'validate-api-cli.js',
+    );
     const { stdout } = await promisify(execFile)(process.execPath, [cli, COMMITTED]);
     expect(JSON.parse(stdout)).toEqual({ valid: true });
     expect((openApiDocument() as Doc).openapi).toMatch(/^3\.1\./);
@@ -59,7 +74,9 @@ describe('the OpenAPI document', () => {
       '/v1/quotes',
       '/v1/ramps',
     ]);
-    expect(Object.keys(doc.paths['/v1/on-ramps']!.post!.responses)).toEqual(expect.arrayContaining(['200', '201', '400', '401', '409']));
+    expect(Object.keys(doc.paths['/v1/on-ramps']!.post!.responses)).toEqual(
+      expect.arrayContaining(['200', '201', '400', '401', '409']),
+    );
     expect(Object.keys(doc.paths['/v1/events/{webhookId}/redeliver']!.post!.responses)).toContain('202');
     expect(doc.components.schemas.OnRampState!.properties).toHaveProperty('outcomes');
     expect(doc.components.schemas.OffRampState!.properties).toHaveProperty('outcomes');
@@ -75,9 +92,15 @@ describe('the OpenAPI document', () => {
         'header:webhook-timestamp',
         'header:webhook-signature',
       ]);
-      const id = post.requestBody.content['application/json']!.schema.$ref.replace('#/components/schemas/', '');
+      const id = post.requestBody.content['application/json']!.schema.$ref.replace(
+        '#/components/schemas/',
+        '',
+      );
       expect(doc.components.schemas[id]!.properties).toEqual(
-        expect.objectContaining({ type: { type: 'string', const: type }, data: { $ref: '#/components/schemas/OutcomeEventData' } }),
+        expect.objectContaining({
+          type: { type: 'string', const: type },
+          data: { $ref: '#/components/schemas/OutcomeEventData' },
+        }),
       );
     }
   });
@@ -85,7 +108,9 @@ describe('the OpenAPI document', () => {
   test('the answer check refuses an answer the document does not describe, and an undocumented status', async () => {
     expectAnswersMatchDocument();
     const { app } = stubApp({
-      getOnRamp: jest.fn().mockResolvedValue({ orderReference: 'ord-1', status: 'awaiting-order', extra: true }),
+      getOnRamp: jest
+        .fn()
+        .mockResolvedValue({ orderReference: 'ord-1', status: 'awaiting-order', extra: true }),
       getOffRamp: jest.fn().mockResolvedValue(undefined),
     });
     await request(app).get('/v1/on-ramps/ord-1').set(AUTH);
@@ -94,6 +119,8 @@ describe('the OpenAPI document', () => {
     expect(expectAnswersMatchDocument()).toBe(1);
     const odd = stubApp({ listRamps: jest.fn().mockRejectedValue(new NotFoundError('nothing')) });
     expect((await request(odd.app).get('/v1/ramps').set(AUTH)).status).toBe(404);
-    expect(() => expectAnswersMatchDocument()).toThrow(/GET \/v1\/ramps answered 404, which the document does not list/);
+    expect(() => expectAnswersMatchDocument()).toThrow(
+      /GET \/v1\/ramps answered 404, which the document does not list/,
+    );
   });
 });
