@@ -118,7 +118,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/v1/ramps',
     operationId: 'listRamps',
-    summary: 'On-ramps and off-ramps, newest first, one page at a time (each process once across the pages)',
+    summary:
+      'On-ramps and off-ramps, newest first (running ones, then by when they ended), one page at a time; following nextPageToken lists each process once',
     tag: 'Ramps',
     query: rampListQuerySchema,
     answers: { 200: ['RampPage', 'One page; pagination.nextPageToken is null on the last'] },

@@ -318,7 +318,8 @@ export function parseRampListFilter(filter: RampListFilter): RampListFilter & { 
 }
 
 /**
- * One page of on-ramps and off-ramps, newest first, from Temporal visibility with its own page token: following
+ * One page of on-ramps and off-ramps, newest first (visibility's order: running ones by start, then closed ones by
+ * when they ended), from Temporal visibility with its own page token: following
  * `nextPageToken` until it is null lists each process once.
  */
 export async function listRamps(context: ClientContext, filter: RampListFilter = {}): Promise<RampPage> {
