@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { type EndUserOverview } from '../client/end-user';
 import { onRampQuoteRequestSchema, quoteRequestSchema } from '../client/quote-input';
-import type { EventRedelivery } from '../client/ramp-client';
+import type { EventRedelivery } from '../client';
 import type { RampPage, RampProcessSummary } from '../client/ramps';
 import {
   OUTCOME_EVENT_TYPES,
@@ -68,6 +68,7 @@ const text = z.string();
 const isoDateTime = z.string().meta({ format: 'date-time' });
 const decimal = z.string().meta({ description: 'Decimal string, e.g. "100.50"' });
 const nullableText = z.string().nullable();
+const addressOnNetwork = z.strictObject({ network: text, address: text });
 
 // ---------------------------------------------------------------------------------------------- errors
 
@@ -85,9 +86,77 @@ export const errorSchema = component(
   'Every error answer: a 4xx is the request, a 5xx our side or Temporal (503 comes with Retry-After)',
 );
 
-// ---------------------------------------------------------------------------------------------- end users
+// ---------------------------------------------------------------------------------------------- outcome events
 
-const addressOnNetwork = z.strictObject({ network: text, address: text });
+export const outcomeEventDataSchema = component(
+  'OutcomeEventData',
+  describes<OutcomeEventData>()(
+    z.strictObject({
+      workflowId: text,
+      endUserId: nullableText.meta({
+        description: "Null while an off-ramp's deposit wallet has no end user",
+      }),
+      status: text,
+      step: text,
+      depositTransactionId: text.optional(),
+      orderReference: text.optional(),
+      orderId: text.optional(),
+      network: text.optional(),
+      address: text.optional(),
+      asset: text.optional(),
+      cryptoAmount: decimal.optional(),
+      fiatAmount: decimal.optional(),
+      fiatCurrency: text.optional(),
+      failure: z.strictObject({ resource: text, id: text, status: text }).optional(),
+      walletId: text.optional().meta({ description: 'deposit_wallet.created: the wallet' }),
+      addresses: z
+        .array(addressOnNetwork)
+        .optional()
+        .meta({ description: 'deposit_wallet.created: its address on each network' }),
+    }),
+  ),
+);
+
+/** The body of one outcome event of the given type (the `webhooks` section has one per type). */
+export function outcomeEventBody(type: (typeof OUTCOME_EVENT_TYPES)[number]) {
+  return describes<OutcomeEvent>()(
+    z.strictObject({
+      type: z.literal(type),
+      timestamp: isoDateTime.meta({ description: 'When the transition happened (not when it was sent)' }),
+      data: outcomeEventDataSchema,
+    }),
+  );
+}
+
+export const outcomeEventSchema = component(
+  'OutcomeEvent',
+  describes<OutcomeEvent>()(
+    z.strictObject({
+      type: z.enum(OUTCOME_EVENT_TYPES),
+      timestamp: isoDateTime,
+      data: outcomeEventDataSchema,
+    }),
+  ),
+  'The JSON body of an outcome webhook, identical on every delivery of it',
+);
+
+const outcomeEventRecord = component(
+  'OutcomeEventRecord',
+  describes<OutcomeEventRecord>()(
+    z.strictObject({
+      webhookId: text.meta({ description: 'The webhook-id header of every delivery of this event' }),
+      event: outcomeEventSchema,
+      delivery: z.enum(['pending', 'delivered', 'failed', 'no-endpoint']),
+      deliveredAt: isoDateTime.optional(),
+      error: text.optional(),
+    }),
+  ),
+);
+
+/** A process's outcome events (absent in processes recorded before they existed); typed by workflows/outcomes/outbox.ts. */
+const outbox = z.strictObject({ sequence: z.number(), events: z.array(outcomeEventRecord) });
+
+// ---------------------------------------------------------------------------------------------- end users
 
 export const depositWalletSchema = component(
   'DepositWallet',
@@ -139,6 +208,7 @@ const endUserStateShape = {
   extraWalletsReported: z.number().optional(),
   journaledWallet: walletCreated.optional(),
   lastError: text.optional(),
+  outcomes: outbox.optional(),
 };
 export const endUserStateSchema = component(
   'EndUserState',
@@ -266,71 +336,6 @@ export const alertsSchema = component(
     }),
   ),
 );
-
-// ---------------------------------------------------------------------------------------------- outcome events
-
-export const outcomeEventDataSchema = component(
-  'OutcomeEventData',
-  describes<OutcomeEventData>()(
-    z.strictObject({
-      workflowId: text,
-      endUserId: nullableText.meta({
-        description: "Null while an off-ramp's deposit wallet has no end user",
-      }),
-      status: text,
-      step: text,
-      depositTransactionId: text.optional(),
-      orderReference: text.optional(),
-      orderId: text.optional(),
-      network: text.optional(),
-      address: text.optional(),
-      asset: text.optional(),
-      cryptoAmount: decimal.optional(),
-      fiatAmount: decimal.optional(),
-      fiatCurrency: text.optional(),
-      failure: z.strictObject({ resource: text, id: text, status: text }).optional(),
-    }),
-  ),
-);
-
-/** The body of one outcome event of the given type (the `webhooks` section has one per type). */
-export function outcomeEventBody(type: (typeof OUTCOME_EVENT_TYPES)[number]) {
-  return describes<OutcomeEvent>()(
-    z.strictObject({
-      type: z.literal(type),
-      timestamp: isoDateTime.meta({ description: 'When the transition happened (not when it was sent)' }),
-      data: outcomeEventDataSchema,
-    }),
-  );
-}
-
-export const outcomeEventSchema = component(
-  'OutcomeEvent',
-  describes<OutcomeEvent>()(
-    z.strictObject({
-      type: z.enum(OUTCOME_EVENT_TYPES),
-      timestamp: isoDateTime,
-      data: outcomeEventDataSchema,
-    }),
-  ),
-  'The JSON body of an outcome webhook, identical on every delivery of it',
-);
-
-const outcomeEventRecord = component(
-  'OutcomeEventRecord',
-  describes<OutcomeEventRecord>()(
-    z.strictObject({
-      webhookId: text.meta({ description: 'The webhook-id header of every delivery of this event' }),
-      event: outcomeEventSchema,
-      delivery: z.enum(['pending', 'delivered', 'failed', 'no-endpoint']),
-      deliveredAt: isoDateTime.optional(),
-      error: text.optional(),
-    }),
-  ),
-);
-
-/** A process's outcome events (absent in processes recorded before they existed). */
-const outbox = z.strictObject({ sequence: z.number(), events: z.array(outcomeEventRecord) });
 
 // ---------------------------------------------------------------------------------------------- ramps
 

@@ -2,9 +2,10 @@
  * The typed client as a package: `import { RampClient } from 'ramp-orchestrator/client'` (package.json `exports`,
  * compiled by `npm run build`). The client, its errors and the types its calls take and answer.
  */
+import type { RampClient } from './ramp-client';
+
 export {
   type EndUserOverview,
-  type EventRedelivery,
   type OnRampStart,
   type ProcessFilter,
   type QuoteOptions,
@@ -26,6 +27,8 @@ export {
   QuoteExpiredError,
 } from './errors';
 export { OutcomeTimeoutError, RAMP_STATUSES } from './ramps';
+/** What redeliverEvent answers: the event, the process that raised it, and the workflow sending it again. */
+export type EventRedelivery = Awaited<ReturnType<RampClient['redeliverEvent']>>;
 export { parseQuoteRequest } from './quote-input';
 export {
   OUTCOME_EVENT_TYPES,

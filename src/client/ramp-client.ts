@@ -52,12 +52,6 @@ export type {
   StartOnRampOptions,
 } from './ramps';
 
-/** What redeliverEvent answers: the event, its process, and the workflow sending it again. */
-export interface EventRedelivery {
-  webhookId: string;
-  workflowId: string;
-  redeliveryWorkflowId: string;
-}
 /** Order references become workflow IDs (onramp/<reference>) and visibility values: src/validation/identifiers.ts. */
 export { parseOrderReference } from '../validation/identifiers';
 
@@ -299,7 +293,9 @@ export class RampClient {
    * Sends one outcome event again, with the same webhook-id. InvalidInputError for a malformed ID, NotFoundError
    * when its process or the event does not exist.
    */
-  redeliverEvent(webhookId: string): Promise<EventRedelivery> {
+  redeliverEvent(
+    webhookId: string,
+  ): Promise<{ webhookId: string; workflowId: string; redeliveryWorkflowId: string }> {
     // The sending side of outcome events is not part of this build yet.
     return Promise.reject(new Error(`Outcome event redelivery is not available (${webhookId})`));
   }
