@@ -4,7 +4,7 @@ import { AUTH, stubApp } from './stub';
 describe('alerts router', () => {
   test('GET /v1/alerts answers the open and recently resolved incidents', async () => {
     const state = {
-      open: [{ key: 'gas-low/networks/tron-mainnet', kind: 'gas-low', network: 'networks/tron-mainnet', firstSeen: '2024-01-01T00:00:00.000Z', lastSeen: '2024-01-01T00:05:00.000Z', occurrences: 2, details: { balance: '0' } }],
+      open: [{ key: 'gas-low/networks/tron-mainnet', kind: 'gas-low', network: 'networks/tron-mainnet', depositTransactionId: null, message: 'The gas wallet is low on TRX', workflowId: 'ops/gas-monitor', lastWorkflowId: 'ops/gas-monitor', openedBy: 'ops/gas-monitor/run/1', firstSeen: '2024-01-01T00:00:00.000Z', lastSeen: '2024-01-01T00:05:00.000Z', occurrences: 2, details: { balance: '0' } }],
       recentlyResolved: [],
       raisedTotal: 1,
       resolvedTotal: 0,
