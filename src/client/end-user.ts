@@ -7,7 +7,7 @@ import {
 import { endUserWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
 import { describeProcess, ONE_RUN_PER_PROCESS } from '../temporal/process-start';
 import { parseEndUserId } from '../validation/identifiers';
-import type { endUserWorkflow } from '../../workflows/end-user';
+import type { endUserWorkflow } from '../../workflows/end-user/workflow';
 import { endUserStateQuery, ensureDepositWalletUpdate } from '../../workflows/end-user/messages';
 import type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
 import { type ClientContext, searchValueField } from './context';

@@ -19,7 +19,7 @@ import {
   RampStatus,
 } from '../temporal/search-attributes';
 import { parseEndUserId, parseIdentifier, parseOrderReference } from '../validation/identifiers';
-import type { onRampWorkflow } from '../../workflows/onramp';
+import type { onRampWorkflow } from '../../workflows/ramps/onramp/workflow';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
 import { offRampStateQuery } from '../../workflows/ramps/offramp/messages';
 import { OFF_RAMP_STATUSES, type OffRampState } from '../../workflows/ramps/offramp/types';

@@ -19,7 +19,7 @@ import { readFile } from 'node:fs/promises';
 import type { Client } from '@temporalio/client';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { listen } from '../app/listen';
+import { listen } from '../http/listen';
 import { requestLogger } from '../app/request-logging';
 import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import { orderRecipientUrl, type ReceiverConfig, transactionRecipientUrl } from '../config/receiver';
