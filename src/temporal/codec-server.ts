@@ -233,7 +233,7 @@ export async function startCodecServer(
       allowedHosts,
       ...(options.logger ? { logger: options.logger } : {}),
     }),
-    options.timeouts ?? loadHttpConfig(process.env).timeouts,
+    options.timeouts ?? loadHttpConfig({}).timeouts,
   );
   const listening = await listen(server, port, host, 'http');
   const { url } = listening;

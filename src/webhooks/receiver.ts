@@ -264,7 +264,7 @@ export async function startReceiver(config: ReceiverConfig, deps: ReceiverDeps):
   const server = createHttpsServer(
     { key: tls.key, cert: tls.cert },
     createReceiverApp(config, deps),
-    deps.timeouts ?? loadHttpConfig(process.env).timeouts,
+    deps.timeouts ?? loadHttpConfig({}).timeouts,
   );
   const { url, port, close } = await listen(server, config.port, config.host, 'https');
   // With an ephemeral port the public URL cannot be known in advance: the bound one is the public one.
