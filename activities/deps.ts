@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
 import type { PayloadEncryptionConfig } from '../src/config/encryption';
+import type { ClientWebhookConfig } from '../src/config/client-webhooks';
 import type { OperationsConfig } from '../src/config/operations';
 import type { ReceiverConfig } from '../src/config/receiver';
 import type { ProcessIds } from '../src/domain/ids';
@@ -21,6 +22,8 @@ export interface ActivityConfig {
   processIds: ProcessIds;
   /** The payload encryption keys, for the end user pseudonym in the RampEndUserId search attribute. */
   encryption: Pick<PayloadEncryptionConfig, 'keys'>;
+  /** Where outcome events go and what signs them (CLIENT_WEBHOOK_*); absent or empty: recorded, sent nowhere. */
+  clientWebhooks?: ClientWebhookConfig;
 }
 
 /** What every activity factory receives: injected, so tests can pass a client pointed at the sandbox. */

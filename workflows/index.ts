@@ -9,3 +9,4 @@ export { unknownEventsWorkflow } from './ramps/unknown-events/workflow';
 export { alertsWorkflow } from './operations/alerts/workflow';
 export { gasMonitorWorkflow } from './operations/gas-monitor/workflow';
 export { reconcileWorkflow } from './operations/reconcile/workflow';
+export { outcomeRedeliveryWorkflow } from './outcomes/redelivery/workflow';

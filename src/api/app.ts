@@ -1,5 +1,6 @@
 /**
- * The HTTP API over the typed client, for backends in other languages. Every route needs the API key; every
+ * The HTTP API over the typed client, for backends in other languages. Every route needs the API key (but
+ * GET /openapi.json, the API's description, generated from the routes' own schemas: src/api/openapi.ts); every
  * answer, errors included, is JSON; every Temporal call behind a route has a deadline (503 with Retry-After past it).
  */
 import express, { type Express } from 'express';
@@ -12,8 +13,11 @@ import { requireApiKey } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { accountRouter } from './routes/account';
 import { alertsRouter } from './routes/alerts';
+import { openApiDocument } from './openapi';
 import { endUsersRouter } from './routes/end-users';
+import { eventsRouter } from './routes/events';
 import { quotesRouter } from './routes/quotes';
+import { rampsRouter } from './routes/ramps';
 import type { RampApi, TemporalCall } from './types';
 
 /** Used when no deadline is given (HTTP_TEMPORAL_TIMEOUT's default). */
@@ -40,12 +44,18 @@ export function createApiApp(deps: ApiDeps): Express {
   app.set('query parser', 'simple');
   app.use(requestLogger(deps.logger));
   app.use(healthRouter({ logger: deps.logger, ...deps.health }));
+  // The API's description is public: it holds no data.
+  app.get('/openapi.json', (_req, res) => {
+    res.status(200).json(openApiDocument());
+  });
   app.use(requireApiKey(deps.apiKey));
   app.use(express.json({ limit: '64kb', strict: true }));
   app.use(endUsersRouter(deps.ramp, call));
   app.use(quotesRouter(deps.ramp, call));
   app.use(accountRouter(deps.ramp, call));
   app.use(alertsRouter(deps.ramp, call));
+  app.use(rampsRouter(deps.ramp, call));
+  app.use(eventsRouter(deps.ramp, call));
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger, timeoutMs));
   return app;

@@ -6,7 +6,17 @@ import type { RampClient } from '../client/ramp-client';
  */
 export type RampApi = Pick<
   RampClient,
-  'ensureDepositWallet' | 'getEndUser' | 'quote' | 'setupAccount' | 'getAccount' | 'listAlerts'
+  | 'ensureDepositWallet'
+  | 'getEndUserOverview'
+  | 'quote'
+  | 'setupAccount'
+  | 'getAccount'
+  | 'listAlerts'
+  | 'startOnRamp'
+  | 'getOnRamp'
+  | 'getOffRamp'
+  | 'listRamps'
+  | 'redeliverEvent'
 > &
   Partial<Pick<RampClient, 'temporal'>>;
 

@@ -6,7 +6,7 @@ import {
 } from '@temporalio/client';
 import { WORKFLOW_TYPES } from '../domain/ids';
 import { describeProcess, ONE_RUN_PER_PROCESS } from '../temporal/process-start';
-import type { accountSetupWorkflow } from '../../workflows/account-setup';
+import type { accountSetupWorkflow } from '../../workflows/account-setup/workflow';
 import { accountStateQuery, setupAccountUpdate } from '../../workflows/account-setup/messages';
 import type { AccountSetupResult, AccountSetupState } from '../../workflows/account-setup/types';
 import type { ClientContext } from './context';

@@ -7,11 +7,12 @@ import {
 import { endUserWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
 import { describeProcess, ONE_RUN_PER_PROCESS } from '../temporal/process-start';
 import { parseEndUserId } from '../validation/identifiers';
-import type { endUserWorkflow } from '../../workflows/end-user';
+import type { endUserWorkflow } from '../../workflows/end-user/workflow';
 import { endUserStateQuery, ensureDepositWalletUpdate } from '../../workflows/end-user/messages';
 import type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
 import { type ClientContext, searchValueField } from './context';
 import { NotFoundError, ProcessEndedError } from './errors';
+import { listRamps, type RampProcessSummary } from './ramps';
 
 export async function ensureDepositWallet(context: ClientContext, endUserId: string): Promise<DepositWallet> {
   const id = parseEndUserId(endUserId);
@@ -53,4 +54,36 @@ export async function getEndUser(context: ClientContext, endUserId: string): Pro
     if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`No end user ${id}`);
     throw error;
   }
+}
+
+/** An end user as the HTTP API shows it: the end user's process (when there is one) and the ramps of both directions. */
+export type EndUserOverview = (EndUserState | { endUserId: string; walletStatus: 'none' }) & {
+  /** The newest ramps of this user, on-ramps and off-ramps (at most 100). */
+  ramps: RampProcessSummary[];
+  /** For the following ramps: GET /v1/ramps?endUserId=...&pageToken=... (listRamps); null when there are no more. */
+  nextRampsPageToken: string | null;
+};
+
+/**
+ * The end user's state and ramps. A user who only has on-ramps (no deposit wallet asked for) has no end-user
+ * process: the answer then says `walletStatus: 'none'`. NotFoundError when there is neither.
+ */
+export async function getEndUserOverview(
+  context: ClientContext,
+  endUserId: string,
+): Promise<EndUserOverview> {
+  const id = parseEndUserId(endUserId);
+  const [state, ramps] = await Promise.all([
+    getEndUser(context, id).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }),
+    listRamps(context, { endUserId: id, limit: 100 }),
+  ]);
+  if (!state && ramps.data.length === 0) throw new NotFoundError(`No end user ${id}`);
+  return {
+    ...(state ?? { endUserId: id, walletStatus: 'none' as const }),
+    ramps: ramps.data,
+    nextRampsPageToken: ramps.nextPageToken,
+  };
 }

@@ -24,24 +24,25 @@ const fiat = z.enum(FIAT_CURRENCIES, { error: `must be one of ${FIAT_CURRENCIES.
 const token = z.enum(TOKENS, { error: `must be one of ${TOKENS.join(', ')}` });
 const chain = z.enum(CHAIN_CODES, { error: `must be one of ${CHAIN_CODES.join(', ')}` });
 
+export const onRampQuoteRequestSchema = z.strictObject({
+  direction: z.literal('on-ramp'),
+  coinFrom: fiat,
+  coinTo: token,
+  chainTo: chain,
+  amountFrom: amountSchema,
+});
+
+export const offRampQuoteRequestSchema = z.strictObject({
+  direction: z.literal('off-ramp'),
+  coinFrom: token,
+  chainFrom: chain,
+  coinTo: fiat,
+  amountFrom: amountSchema,
+});
+
 export const quoteRequestSchema = z.discriminatedUnion(
   'direction',
-  [
-    z.strictObject({
-      direction: z.literal('on-ramp'),
-      coinFrom: fiat,
-      coinTo: token,
-      chainTo: chain,
-      amountFrom: amountSchema,
-    }),
-    z.strictObject({
-      direction: z.literal('off-ramp'),
-      coinFrom: token,
-      chainFrom: chain,
-      coinTo: fiat,
-      amountFrom: amountSchema,
-    }),
-  ],
+  [onRampQuoteRequestSchema, offRampQuoteRequestSchema],
   { error: 'direction: must be "on-ramp" or "off-ramp"' },
 );
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { quoteWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
-import type { quoteWorkflow } from '../../workflows/quote';
+import type { quoteWorkflow } from '../../workflows/quote/workflow';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
 import type { ClientContext } from './context';
 import { QuoteExpiredError } from './errors';

@@ -21,18 +21,39 @@ import type { DepositWallet, EndUserState } from '../../workflows/end-user/types
 import type { AlertsState } from '../../workflows/operations/alerts/types';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
-import type { OnRampQuoteShown, OnRampState } from '../../workflows/ramps/onramp/types';
+import type { OnRampState } from '../../workflows/ramps/onramp/types';
 import * as accountSetup from './account-setup';
 import type { ClientContext } from './context';
 import * as endUsers from './end-user';
 import * as operations from './operations';
+import * as outcomes from './outcomes';
+import type { RedeliveryStarted } from './outcomes';
 import * as quotes from './quote';
 import type { QuoteOptions } from './quote';
 import * as ramps from './ramps';
-import type { ProcessFilter, RampProcessSummary, StartOnRampOptions } from './ramps';
+import type { EndUserOverview } from './end-user';
+import type {
+  OnRampStart,
+  ProcessFilter,
+  RampListFilter,
+  RampPage,
+  RampProcessSummary,
+  RampTarget,
+  StartOnRampOptions,
+} from './ramps';
 
+export type { EndUserOverview } from './end-user';
 export type { QuoteOptions } from './quote';
-export type { ProcessFilter, RampProcessSummary, StartOnRampOptions } from './ramps';
+export type {
+  OnRampStart,
+  ProcessFilter,
+  RampListFilter,
+  RampPage,
+  RampProcessSummary,
+  RampTarget,
+  StartOnRampOptions,
+} from './ramps';
+
 /** Order references become workflow IDs (onramp/<reference>) and visibility values: src/validation/identifiers.ts. */
 export { parseOrderReference } from '../validation/identifiers';
 
@@ -160,6 +181,14 @@ export class RampClient {
     return endUsers.getEndUser(this.#context, endUserId);
   }
 
+  /**
+   * The end user's state (when the user has an end-user process) and newest ramps of both directions; NotFoundError
+   * when there is neither.
+   */
+  getEndUserOverview(endUserId: string): Promise<EndUserOverview> {
+    return endUsers.getEndUserOverview(this.#context, endUserId);
+  }
+
   /** The deposit wallet if it exists; undefined for a known user without one yet. */
   async getDepositWallet(endUserId: string): Promise<DepositWallet | undefined> {
     return (await this.getEndUser(endUserId)).wallet;
@@ -213,13 +242,11 @@ export class RampClient {
    * Starts (or attributes) the on-ramp of an order reference for an end user: onramp/<reference>. With
    * `quoteRequest` it asks the operator for a quote first and records it as the one shown to the user; with
    * `quote` it records a quote shown earlier. Safe to call again, and before or after the order's first event
-   * (an order event for an unknown reference starts the process unattributed; this call attributes it).
+   * (an order event for an unknown reference starts the process unattributed; this call attributes it). Called
+   * again for the same end user it answers the process as it is (no new quote); ConflictError when the reference
+   * belongs to another end user, running or ended.
    */
-  startOnRamp(
-    endUserId: string,
-    reference: string,
-    options: StartOnRampOptions = {},
-  ): Promise<{ workflowId: string; quote?: OnRampQuoteShown }> {
+  startOnRamp(endUserId: string, reference: string, options: StartOnRampOptions = {}): Promise<OnRampStart> {
     return ramps.startOnRamp(this.#context, endUserId, reference, options);
   }
 
@@ -238,6 +265,30 @@ export class RampClient {
     return ramps.listProcesses(this.#context, filter);
   }
 
+  /**
+   * One page of on-ramps and off-ramps, newest first (filters checked first: InvalidInputError). Pass the answer's
+   * `nextPageToken` with the same filter for the next page; following it to null lists each process once.
+   */
+  listRamps(filter: RampListFilter = {}): Promise<RampPage> {
+    return ramps.listRamps(this.#context, filter);
+  }
+
+  /**
+   * Waits until the ramp has ended (settled, expired, failed, timed out) and answers its final state;
+   * OutcomeTimeoutError after `timeoutMs` (default 60 s), NotFoundError for an unknown ramp.
+   */
+  waitForOutcome(target: { orderReference: string }, options?: { timeoutMs?: number }): Promise<OnRampState>;
+  waitForOutcome(
+    target: { depositTransactionId: string },
+    options?: { timeoutMs?: number },
+  ): Promise<OffRampState>;
+  waitForOutcome(
+    target: RampTarget,
+    options: { timeoutMs?: number } = {},
+  ): Promise<OnRampState | OffRampState> {
+    return ramps.waitForOutcome(this.#context, target, options);
+  }
+
   // ------------------------------------------------------------------------------------------ operations: operations.ts
 
   /**
@@ -246,5 +297,16 @@ export class RampClient {
    */
   listAlerts(options: { workflowId?: string } = {}): Promise<AlertsState> {
     return operations.listAlerts(this.#context, options);
+  }
+
+  // ------------------------------------------------------------------------------------------ outcome events: outcomes.ts
+
+  /**
+   * Sends a recorded outcome event again, with the same `webhook-id` and body (also for a closed process): starts
+   * an outcome-redelivery workflow and answers its ID. InvalidInputError for a malformed ID, NotFoundError when the
+   * process or the event does not exist.
+   */
+  redeliverEvent(webhookId: string): Promise<RedeliveryStarted> {
+    return outcomes.redeliverEvent(this.#context, webhookId);
   }
 }

@@ -60,7 +60,7 @@ export interface ReceiverConfig {
    * port 0 replaces it with the bound URL before anything registers it.
    */
   publicUrlFollowsPort?: boolean;
-  /** Largest accepted body (default 16kb); optional so configurations built before issue 5 still type-check. */
+  /** Largest accepted body (default 16kb). */
   bodyLimit?: string;
   /** Milliseconds a delivery may wait for Temporal before a 503 (default 10 s). */
   temporalTimeoutMs?: number;

@@ -16,7 +16,14 @@ const timingsSchema = z.object({
   RAMP_PROCESS_TIMEOUT: durationMs('7d'),
   RAMP_QUOTE_TTL: durationMs('25s'),
   RAMP_UNKNOWN_RESOURCE_TIMEOUT: durationMs('10m'),
+  CLIENT_WEBHOOK_TIMEOUT: durationMs('10s'),
+  CLIENT_WEBHOOK_RETRY_INITIAL: durationMs('5s'),
+  CLIENT_WEBHOOK_RETRY_MAXIMUM: durationMs('1h'),
+  CLIENT_WEBHOOK_RETRY_FOR: durationMs('24h'),
 });
+
+/** Room an attempt gets beyond the HTTP timeout (signing, connecting, reporting back). */
+const OUTCOME_ATTEMPT_MARGIN_MS = 5_000;
 
 export function loadWorkflowTimings(env: Env): WorkflowTimings {
   const raw = parseSection('workflow timings', timingsSchema, env);
@@ -32,5 +39,11 @@ export function loadWorkflowTimings(env: Env): WorkflowTimings {
     processTimeoutMs: raw.RAMP_PROCESS_TIMEOUT,
     quoteTtlMs: raw.RAMP_QUOTE_TTL,
     unknownResourceTimeoutMs: raw.RAMP_UNKNOWN_RESOURCE_TIMEOUT,
+    outcomeDelivery: {
+      attemptTimeoutMs: raw.CLIENT_WEBHOOK_TIMEOUT + OUTCOME_ATTEMPT_MARGIN_MS,
+      retryInitialMs: raw.CLIENT_WEBHOOK_RETRY_INITIAL,
+      retryMaximumMs: raw.CLIENT_WEBHOOK_RETRY_MAXIMUM,
+      retryForMs: raw.CLIENT_WEBHOOK_RETRY_FOR,
+    },
   };
 }

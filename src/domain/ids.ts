@@ -17,6 +17,7 @@ export const WORKFLOW_TYPES = {
   alerts: 'alertsWorkflow',
   gasMonitor: 'gasMonitorWorkflow',
   reconcile: 'reconcileWorkflow',
+  outcomeRedelivery: 'outcomeRedeliveryWorkflow',
 } as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 
@@ -37,6 +38,9 @@ export const onRampWorkflowId = (orderReference: string) => `onramp/${orderRefer
 export const routerWorkflowId = (kind: ResourceKind, resourceId: string) => `${kind}/${resourceId}`;
 export const UNKNOWN_EVENTS_WORKFLOW_ID = 'webhooks/unknown-events';
 export const quoteWorkflowId = (uuid: string) => `quote/${uuid}`;
+/** One redelivery of one outcome event: each request is its own workflow (the event keeps its webhook ID). */
+export const outcomeRedeliveryWorkflowId = (webhookId: string, requestId: string) =>
+  `outcome-redelivery/${webhookId}/${requestId}`;
 
 // ---------------------------------------------------------------------------------------------- singletons
 

@@ -27,4 +27,27 @@ export interface WorkflowTimings {
    * briefly; a resource it never knows is a forged or misrouted event). Absent in older inputs: the process timeout.
    */
   unknownResourceTimeoutMs?: number;
+  /** Delivery of outcome events to the client's backend; absent in older inputs: the defaults. */
+  outcomeDelivery?: OutcomeDeliveryTimings;
 }
+
+/** Delivery of outcome events to the client's backend (CLIENT_WEBHOOK_*). */
+export interface OutcomeDeliveryTimings {
+  /** One attempt: every endpoint is tried at once, each within the client webhook timeout. */
+  attemptTimeoutMs: number;
+  retryInitialMs: number;
+  retryMaximumMs: number;
+  /** How long an event keeps being retried before it is recorded as failed and an incident is raised. */
+  retryForMs: number;
+}
+
+export const DEFAULT_OUTCOME_DELIVERY_TIMINGS: Readonly<OutcomeDeliveryTimings> = {
+  attemptTimeoutMs: 15_000,
+  retryInitialMs: 5_000,
+  retryMaximumMs: 3_600_000,
+  retryForMs: 86_400_000,
+};
+
+/** The outcome delivery timings of a process (inputs recorded before they existed carry none). */
+export const outcomeDeliveryTimings = (timings: WorkflowTimings): OutcomeDeliveryTimings =>
+  timings.outcomeDelivery ?? DEFAULT_OUTCOME_DELIVERY_TIMINGS;

@@ -3,6 +3,8 @@
  * - Temporal: TEMPORAL_ADDRESS, or a local dev server provisioned and started here (data in .data/).
  * - Operator: OPERATOR_BASE_URL, or the sandbox operator started here (its state in .data/ too).
  * - The worker, the HTTPS webhook receiver and the HTTP API.
+ * - Against the sandbox, a small local receiver standing in for the client's backend, added beside any
+ *   CLIENT_WEBHOOK_URLS: it verifies each outcome event's signature and prints it as it arrives.
  * - Against the sandbox it then plays the demo (src/demo) and prints a summary; against a real operator it only
  *   serves. Runs until Ctrl-C and stops everything in reverse order. `--once` exits after the summary, with
  *   status 0 only if every scenario ended as expected.
@@ -26,8 +28,15 @@ import { loadObservabilityConfig } from '../config/observability';
 import { loadOperatorConfig } from '../config/operator';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
+import { loadClientWebhookConfig } from '../config/client-webhooks';
 import { formatSummary, runDemo } from '../demo/demo';
 import { loadLogLevel } from '../config/logging';
+import {
+  describeDelivery,
+  settledDeliveries,
+  startOutcomeReceiver,
+  withDemoBackend,
+} from '../demo/outcome-receiver';
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { RampMetrics } from '../observability/metrics';
@@ -92,6 +101,7 @@ async function main(): Promise<number> {
     const operations = loadOperationsConfig(env);
     // The client and the activities address the same account setup and incident store.
     const processIds = loadProcessIds(env);
+    const clientWebhooks = loadClientWebhookConfig(env);
     // Fixed before either starts: the codec server must allow the origin of the Web UI actually served.
     const webUi = await plannedWebUi(temporalConfig);
     let codecArgs: string[] = [];
@@ -178,6 +188,16 @@ async function main(): Promise<number> {
       : loadedReceiverConfig;
     say(`[receiver] webhooks over HTTPS on ${receiver.url} (paths carry the secret segments; never logged)`);
 
+    // The demo's stand-in for the client's backend, beside the configured endpoints, with a secret of its own.
+    const demoBackend = sandboxMode
+      ? await startOutcomeReceiver({ onDelivery: (delivery) => say(describeDelivery(delivery)) })
+      : undefined;
+    if (demoBackend) {
+      stoppers.push(() => demoBackend.close());
+      say(
+        `[client backend] demo receiver for outcome events on ${demoBackend.url} (verifies signatures with standardwebhooks)`,
+      );
+    }
     const worker = await connectRampWorker({
       temporal: temporalConfig,
       address: server.address,
@@ -192,6 +212,7 @@ async function main(): Promise<number> {
           alerts: operations.alerts,
           processIds,
           encryption,
+          clientWebhooks: demoBackend ? withDemoBackend(clientWebhooks, demoBackend) : clientWebhooks,
         },
       }),
     });
@@ -233,6 +254,13 @@ async function main(): Promise<number> {
         say,
         scenarioTimeoutMs: demoConfig.scenarioTimeoutMs,
       });
+      if (demoBackend) {
+        // The last transitions' events are still on their way when the processes are read as ended.
+        await settledDeliveries(demoBackend, 2_000, 20_000);
+        const received = demoBackend.deliveries;
+        const verified = received.filter((delivery) => delivery.verified).length;
+        say(`[client backend] ${received.length} outcome events received, ${verified} verified`);
+      }
       say(`\n== Summary\n${formatSummary(results)}`);
       if (uiLink) say(`\nEvery process is in the Web UI: ${uiLink}`);
       exitCode = results.every((result) => result.ok) ? 0 : 1;

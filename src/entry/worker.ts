@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { createActivities } from '../../activities';
 import { listen } from '../http/listen';
 import { commandFlags, defineCommand } from './args';
+import { loadClientWebhookConfig } from '../config/client-webhooks';
 import { loadEncryptionConfig } from '../config/encryption';
 import { parseSection, port } from '../config/env';
 import { loadObservabilityConfig } from '../config/observability';
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
         alerts: operations.alerts,
         processIds: loadProcessIds(env),
         encryption,
+        clientWebhooks: loadClientWebhookConfig(env),
       },
     }),
   });

@@ -4,7 +4,7 @@
  * sequence of events takes the same decisions.
  */
 import type { RouteName } from '../domain/operator-routes';
-import { faultsConfigSchema, type FaultsConfig, type FaultsConfigInput } from './faults-schema';
+import { faultsConfigSchema, type FaultsConfig, type FaultsConfigInput } from '../config/sandbox-faults';
 import { Random } from './random';
 
 export interface DeliveryDecision {

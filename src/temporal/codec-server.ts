@@ -17,7 +17,7 @@
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { listen } from '../app/listen';
+import { listen } from '../http/listen';
 import type { CodecServerConfig, PayloadEncryptionConfig } from '../config/encryption';
 import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import { jsonErrorHandler, sendError } from '../http/errors';
@@ -233,7 +233,7 @@ export async function startCodecServer(
       allowedHosts,
       ...(options.logger ? { logger: options.logger } : {}),
     }),
-    options.timeouts ?? loadHttpConfig(process.env).timeouts,
+    options.timeouts ?? loadHttpConfig({}).timeouts,
   );
   const listening = await listen(server, port, host, 'http');
   const { url } = listening;

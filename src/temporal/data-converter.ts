@@ -6,16 +6,10 @@
  * docs/architecture.md, "Security").
  */
 import type { DataConverter } from '@temporalio/common';
-import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../config/encryption';
-import type { Env } from '../config/env';
+import type { PayloadEncryptionConfig } from '../config/encryption';
 import { EncryptionCodec } from './encryption-codec';
 
 export function dataConverterFromConfig(config: Pick<PayloadEncryptionConfig, 'keys'> | undefined): DataConverter | undefined {
   if (!config || config.keys.length === 0) return undefined;
   return { payloadCodecs: [new EncryptionCodec(config.keys)] };
-}
-
-/** loadEncryptionConfig(env) + dataConverterFromConfig, for entry points that only have the environment. */
-export function dataConverterFromEnv(env: Env = process.env): DataConverter | undefined {
-  return dataConverterFromConfig(loadEncryptionConfig(env));
 }

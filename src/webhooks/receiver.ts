@@ -19,7 +19,7 @@ import { readFile } from 'node:fs/promises';
 import type { Client } from '@temporalio/client';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { listen } from '../app/listen';
+import { listen } from '../http/listen';
 import { requestLogger } from '../app/request-logging';
 import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import { orderRecipientUrl, type ReceiverConfig, transactionRecipientUrl } from '../config/receiver';
@@ -264,7 +264,7 @@ export async function startReceiver(config: ReceiverConfig, deps: ReceiverDeps):
   const server = createHttpsServer(
     { key: tls.key, cert: tls.cert },
     createReceiverApp(config, deps),
-    deps.timeouts ?? loadHttpConfig(process.env).timeouts,
+    deps.timeouts ?? loadHttpConfig({}).timeouts,
   );
   const { url, port, close } = await listen(server, config.port, config.host, 'https');
   // With an ephemeral port the public URL cannot be known in advance: the bound one is the public one.

@@ -19,6 +19,7 @@ describe('activity names', () => {
       'createDepositWallet',
       'createQuote',
       'deleteWebhookRecipient',
+      'deliverOutcomeEvent',
       'ensureWebhookRecipient',
       'findEndUserByWallet',
       'forwardToOffRamp',

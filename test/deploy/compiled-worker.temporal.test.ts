@@ -1,11 +1,12 @@
 /**
  * The compiled build as production runs it: `npm run build`, then `node dist/src/entry/worker.js` (plain node, no tsx)
  * with the workflow bundle made at build time, against the run's Temporal server and a sandbox operator. A
- * reconciliation runs on it to its end, after an account setup through the typed client.
+ * reconciliation runs on it to its end, after an account setup through the typed client. The same build is the
+ * typed client's package: `ramp-orchestrator/client` resolves to it, for node and for the compiler.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -92,4 +93,63 @@ describe('the compiled worker (node dist/src/entry/worker.js)', () => {
     // Its own lines are pino JSON, the SDK's among them.
     expect(worker.output).toMatch(/^\{"level":30,.*"sdk":true/m);
   });
+
+  test("the build is the client's package: `import { RampClient } from 'ramp-orchestrator/client'` for node and tsc", async () => {
+    const run = promisify(execFile);
+    // Node resolves the package's own name through package.json `exports` (as a backend depending on it would).
+    const script =
+      "const client = require('ramp-orchestrator/client'); console.log(JSON.stringify({ resolved: require.resolve('ramp-orchestrator/client'), exports: Object.keys(client).sort() }))";
+    const { stdout } = await run(process.execPath, ['-e', script], { cwd: ROOT });
+    const loaded = JSON.parse(stdout) as { resolved: string; exports: string[] };
+    expect(loaded.resolved).toBe(path.join(ROOT, 'dist', 'src', 'client', 'index.js'));
+    expect(loaded.exports).toEqual(
+      expect.arrayContaining([
+        'RampClient',
+        'ConflictError',
+        'InvalidInputError',
+        'NotFoundError',
+        'OutcomeTimeoutError',
+      ]),
+    );
+    // The compiler finds its declarations the same way: a consumer's typed calls compile against them.
+    const consumerDir = path.join(ROOT, 'dist', 'package-consumer');
+    mkdirSync(consumerDir, { recursive: true });
+    const consumer = path.join(consumerDir, 'consumer.ts');
+    writeFileSync(
+      consumer,
+      [
+        "import { ConflictError, RampClient, type OnRampState, type RampPage } from 'ramp-orchestrator/client';",
+        'export async function onRamp(ramp: RampClient): Promise<[OnRampState, RampPage]> {',
+        "  const started = await ramp.startOnRamp('user-1', 'order-1', { quoteRequest: { direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT', chainTo: 'TRX', amountFrom: '100' } });",
+        "  if (!started.created) throw new ConflictError('already there');",
+        "  const state: OnRampState = await ramp.waitForOutcome({ orderReference: 'order-1' }, { timeoutMs: 1_000 });",
+        "  return [state, await ramp.listRamps({ endUserId: 'user-1', limit: 20 })];",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const compiled = await run(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--types',
+        'node',
+        consumer,
+      ],
+      { cwd: ROOT },
+    ).catch((error: Error & { stdout?: string }) => ({
+      stdout: `tsc failed: ${error.stdout ?? error.message}`,
+    }));
+    expect(compiled.stdout).toBe('');
+  }, 120_000);
 });

@@ -61,6 +61,22 @@ describe('npm start -- --once', () => {
     expect(output).toMatch(/on-ramp demo-alice +settled +settled +yes/);
     expect(output).toMatch(/off-ramp demo-bob \(no gas\) +stuck \+ alert +stuck \+ alert +yes/);
     expect(output).toContain(`Web UI: http://127.0.0.1:${uiPort}`);
+    // The demo's stand-in for the client's backend verified and printed the outcome events before the summary.
+    const beforeSummary = output.slice(0, output.indexOf('== Summary'));
+    for (const type of [
+      'deposit_wallet.created',
+      'off_ramp.created',
+      'off_ramp.settled',
+      'off_ramp.stuck',
+      'on_ramp.created',
+      'on_ramp.settled',
+    ]) {
+      expect(beforeSummary).toMatch(
+        new RegExp(`\\[client backend\\] verified ${type.replace('.', '\\.')} evt_`),
+      );
+    }
+    expect(output).not.toContain('NOT verified');
+    expect(output).toMatch(/\[client backend\] (\d+) outcome events received, \1 verified/);
     // The recipients the account setup registered (kept in the sandbox's state file) point at the bound port.
     const receiverUrl = /\[receiver\] webhooks over HTTPS on (https:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
     expect(receiverUrl).toBeDefined();

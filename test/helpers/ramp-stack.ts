@@ -9,6 +9,7 @@ import type { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../../activities';
 import { RampClient } from '../../src/client/ramp-client';
+import type { ClientWebhookConfig } from '../../src/config/client-webhooks';
 import type { PayloadEncryptionConfig } from '../../src/config/encryption';
 import { loadOperatorConfig, SecretString } from '../../src/config/operator';
 import type { ReceiverConfig } from '../../src/config/receiver';
@@ -65,6 +66,8 @@ export interface StackOptions {
   encryption?: Pick<PayloadEncryptionConfig, 'keys'>;
   /** Overrides of the ramp timings (e.g. a short activity budget to provoke failed reads). */
   timings?: Partial<WorkflowTimings>;
+  /** Where the worker sends outcome events (none by default). */
+  clientWebhooks?: ClientWebhookConfig;
 }
 
 export async function startRampStack(
@@ -119,6 +122,7 @@ export async function startRampStack(
         alerts: { webhookTimeoutMs: 1000 },
         processIds,
         encryption: options.encryption ?? { keys: [] },
+        ...(options.clientWebhooks ? { clientWebhooks: options.clientWebhooks } : {}),
       }),
     }),
     undefined,

@@ -44,6 +44,10 @@ export interface RunningTestWorker {
   stop(): Promise<void>;
 }
 
+const noOutcomeEndpoint: Pick<RampActivities, 'deliverOutcomeEvent'> = {
+  deliverOutcomeEvent: () => Promise.resolve({ endpoints: 0 }),
+};
+
 export async function startTestWorker(
   activities: RampActivities,
   taskQueue = `test-${randomUUID()}`,
@@ -55,7 +59,8 @@ export async function startTestWorker(
     connection,
     namespace,
     taskQueue,
-    activities,
+    // Stub sets that do not deliver outcome events behave like a worker with no client endpoint configured.
+    activities: { ...noOutcomeEndpoint, ...activities },
     workflowBundle: { codePath: bundlePath },
     shutdownForceTime: '10s',
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),

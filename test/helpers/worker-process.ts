@@ -1,6 +1,6 @@
 /**
  * A worker in its own process, so a test can SIGKILL it mid-activity (a real crash, not a graceful shutdown).
- * Env: TEST_TEMPORAL_ADDRESS, TEST_TEMPORAL_NAMESPACE, TEST_WORKFLOW_BUNDLE, TASK_QUEUE, OPERATOR_*.
+ * Env: TEST_TEMPORAL_ADDRESS, TEST_TEMPORAL_NAMESPACE, TEST_WORKFLOW_BUNDLE, TASK_QUEUE, OPERATOR_*, CLIENT_WEBHOOK_*.
  *
  * KILL_POINT (optional) holds the process still at one instant of the CreateWallet round trip, after printing
  * `kill-point:<name>`, so the test kills it exactly there:
@@ -13,6 +13,7 @@ import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import pino from 'pino';
 import { createActivities } from '../../activities';
+import { loadClientWebhookConfig } from '../../src/config/client-webhooks';
 import { loadOperatorConfig } from '../../src/config/operator';
 import { OperatorClient } from '../../src/operator/client';
 import { createRampWorker } from '../../src/temporal/worker';
@@ -55,7 +56,12 @@ async function main(): Promise<void> {
     connection: await NativeConnection.connect({ address }),
     namespace,
     taskQueue: env.TASK_QUEUE!,
-    activities: createActivities({ operator, temporal, logger, config: testActivityConfig() }),
+    activities: createActivities({
+      operator,
+      temporal,
+      logger,
+      config: { ...testActivityConfig(), clientWebhooks: loadClientWebhookConfig(env) },
+    }),
     workflowBundle: { codePath: env.TEST_WORKFLOW_BUNDLE! },
   });
   const running = worker.run();

@@ -4,6 +4,7 @@
  * clock (`now` is passed in).
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { compactData, type RaisedOutcome } from '../../src/domain/outcome-events';
 import { EndUserId, Networks, RampStatus, WalletId } from '../../src/temporal/search-attributes';
 import type { DepositWallet, EndUserCarriedState, EndUserInput, EndUserState } from './types';
 import type { JournalView } from './wallet-journal';
@@ -22,6 +23,7 @@ export function newEndUserState(input: EndUserInput, now: string): EndUserState 
     ...(carried?.unconfirmedCreations ? { unconfirmedCreations: carried.unconfirmedCreations } : {}),
     ...(carried?.creationRequests ? { creationRequests: carried.creationRequests } : {}),
     ...(carried?.extraWalletsReported ? { extraWalletsReported: carried.extraWalletsReported } : {}),
+    ...(carried?.outcomes ? { outcomes: carried.outcomes } : {}),
   };
 }
 
@@ -36,6 +38,7 @@ export function carriedState(state: EndUserState): EndUserCarriedState {
     ...(state.unconfirmedCreations ? { unconfirmedCreations: state.unconfirmedCreations } : {}),
     ...(state.creationRequests ? { creationRequests: state.creationRequests } : {}),
     ...(state.extraWalletsReported ? { extraWalletsReported: state.extraWalletsReported } : {}),
+    ...(state.outcomes ? { outcomes: state.outcomes } : {}),
   };
 }
 
@@ -113,5 +116,22 @@ export function depositWalletJournal(state: EndUserState): JournalView {
     set journaled(created) {
       state.journaledWallet = created;
     },
+  };
+}
+
+/** `deposit_wallet.created`: the wallet just recorded, with its address on each network. */
+export function depositWalletCreated(state: EndUserState, workflowId: string): RaisedOutcome | undefined {
+  const wallet = state.wallet;
+  if (!wallet) return undefined;
+  return {
+    type: 'deposit_wallet.created',
+    data: compactData({
+      workflowId,
+      endUserId: state.endUserId,
+      status: 'wallet-ready',
+      step: 'Deposit wallet created',
+      walletId: wallet.walletId,
+      addresses: wallet.addresses.map(({ network, address }) => ({ network, address })),
+    }),
   };
 }

@@ -1,6 +1,7 @@
 /** end-user/<endUserId>: inputs, carried state and query answer of the end-user workflow. */
 import type { WorkflowTimings } from '../../src/domain/timings';
 import type { AddressOnNetwork } from '../../src/domain/vocabulary';
+import type { Outbox } from '../outcomes/outbox';
 import type {
   OrphanWallet,
   UnconfirmedCreation,
@@ -42,6 +43,8 @@ export interface EndUserCarriedState {
   creationRequests?: WalletCreationRequest[];
   /** Extra wallets (orphans + unconfirmed creations) already raised as an incident. */
   extraWalletsReported?: number;
+  /** The outcome events told to the client's backend; absent in runs started before they existed. */
+  outcomes?: Outbox;
 }
 
 export interface EndUserState extends EndUserCarriedState {

@@ -19,6 +19,8 @@ import {
 } from '@temporalio/workflow';
 import type { RampActivities } from '../../activities';
 import { errorMessage } from '../../src/domain/errors';
+import { newOutbox } from '../outcomes/outbox';
+import { startOutcomeSender } from '../outcomes/sender';
 import { operatorActivityOptions } from '../shared/activity-options';
 import { MAX_HISTORY_EVENTS, shouldContinueAsNew } from '../shared/continue-as-new';
 import { raiseExtraWalletIncident } from './extra-wallet-incident';
@@ -33,6 +35,7 @@ import {
 import {
   continuedInput,
   depositWallet,
+  depositWalletCreated,
   depositWalletJournal,
   linkOffRamp,
   newEndUserState,
@@ -64,6 +67,10 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   const journal = depositWalletJournal(state);
   const creating = () => state.walletStatus === 'creating';
   let walletRequested = false;
+  // Events still pending at a continue-as-new are sent by the next run, with their ids.
+  const outbox = newOutbox(state.outcomes);
+  const outcomes = startOutcomeSender(outbox, timings);
+  if (outcomes.enabled) state.outcomes = outbox;
 
   // ---- handlers: they register no command, so adding one keeps old histories replaying.
   setHandler(endUserStateQuery, () => state);
@@ -120,6 +127,8 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
       state.wallet = depositWallet(chosen, addresses, now());
       state.walletStatus = 'ready';
       state.lastError = undefined;
+      const walletEvent = depositWalletCreated(state, workflowInfo().workflowId);
+      if (walletEvent) outcomes.raise(walletEvent.type, walletEvent.data);
     } catch (error) {
       state.walletStatus = 'failed';
       state.lastError = errorMessage(error);

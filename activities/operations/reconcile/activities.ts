@@ -14,6 +14,7 @@ import { signalWithStartProcess } from '../../../src/temporal/process-start';
 import { visibilityLiteral } from '../../../src/temporal/visibility';
 import { endUserStateQuery } from '../../../workflows/end-user/messages';
 import type { ReconcileFinding } from '../../../workflows/operations/reconcile/types';
+import { unreadableProcess } from '../../../workflows/operations/reconcile/findings';
 import { offRampStateQuery, offRampTransactionSignal } from '../../../workflows/ramps/offramp/messages';
 import type { OffRampRole } from '../../../workflows/ramps/offramp/types';
 import {
@@ -142,14 +143,7 @@ export function createReconcileActivities(deps: ActivityDeps) {
           if (execution.type === WORKFLOW_TYPES.offRamp) await reconcileOffRamp(handle, findings);
           else if (execution.type === WORKFLOW_TYPES.onRamp) await reconcileOnRamp(handle, findings);
         } catch (error) {
-          findings.push({
-            kind: 'unreadable',
-            workflowId,
-            subject: workflowId,
-            ours: '?',
-            operator: '?',
-            action: `skipped: ${message(error)}`,
-          });
+          findings.push(unreadableProcess(workflowId, message(error)));
         }
       }
       return { checked, findings };
@@ -182,14 +176,7 @@ export function createReconcileActivities(deps: ActivityDeps) {
           walletId = state.wallet.walletId;
           endUserId = state.endUserId;
         } catch (error) {
-          findings.push({
-            kind: 'unreadable',
-            workflowId,
-            subject: workflowId,
-            ours: '?',
-            operator: '?',
-            action: `skipped: ${message(error)}`,
-          });
+          findings.push(unreadableProcess(workflowId, message(error)));
           continue;
         }
         checked += 1;

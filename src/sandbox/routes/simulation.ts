@@ -10,7 +10,7 @@ import { parseDurationMs } from '../../config/duration';
 import type { SandboxCore } from '../core';
 import { formatAmount, parseAmount } from '../../domain/decimal';
 import { badRequest, notFound, parseOr400 } from '../errors';
-import { faultsRequestSchema } from '../faults-schema';
+import { faultsRequestSchema } from '../../config/sandbox-faults';
 import { offRampDepositRequest } from '../flows/offramp';
 import { onRampDepositRequest, startOnRamp } from '../flows/onramp';
 import { isChainCode } from '../flows/records';

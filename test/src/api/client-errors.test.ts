@@ -3,11 +3,8 @@
  * own (it once answered 500 to a malformed percent-encoding and to a corrupt gzip body), and a Temporal call that
  * does not answer in time with 503 and Retry-After.
  */
-import pino from 'pino';
 import request from 'supertest';
-import { createApiApp } from '../../../src/api/app';
-import { SecretString } from '../../../src/config/operator';
-import { API_KEY, AUTH, stubApp } from '../../helpers/api-stub';
+import { AUTH, stubApp } from '../../helpers/api-stub';
 
 describe('API: client errors', () => {
   test.each(['%ZZ', 'a%FF', '%ED%A0%80'])(
@@ -21,7 +18,7 @@ describe('API: client errors', () => {
         expect(response.status).toBe(400);
         expect(response.body).toEqual({ error: { code: 'malformed_uri', message: expect.any(String) } });
       }
-      expect(ramp.getEndUser).not.toHaveBeenCalled();
+      expect(ramp.getEndUserOverview).not.toHaveBeenCalled();
       expect(ramp.ensureDepositWallet).not.toHaveBeenCalled();
     },
   );
@@ -33,7 +30,7 @@ describe('API: client errors', () => {
       const response = await request(app).get(`/v1/end-users/${raw}`).set(AUTH);
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_input');
-      expect(ramp.getEndUser).not.toHaveBeenCalled();
+      expect(ramp.getEndUserOverview).not.toHaveBeenCalled();
     },
   );
 
@@ -61,22 +58,28 @@ describe('API: client errors', () => {
 
 describe('API: Temporal deadline', () => {
   test('a Temporal call that does not answer within the deadline is a prompt 503 with Retry-After', async () => {
-    const never = jest.fn(() => new Promise<never>(() => undefined));
-    const ramp = {
-      ensureDepositWallet: never,
-      getEndUser: never,
-      quote: never,
-      setupAccount: never,
-      getAccount: never,
-      listAlerts: never,
-    };
-    const app = createApiApp({
-      ramp,
-      apiKey: new SecretString(API_KEY),
-      logger: pino({ level: 'silent' }),
+    const never = () => jest.fn(() => new Promise<never>(() => undefined));
+    const names = [
+      'ensureDepositWallet',
+      'getEndUserOverview',
+      'quote',
+      'setupAccount',
+      'getAccount',
+      'listAlerts',
+      'startOnRamp',
+      'getOnRamp',
+      'getOffRamp',
+      'listRamps',
+      'redeliverEvent',
+    ] as const;
+    const { app } = stubApp(Object.fromEntries(names.map((name) => [name, never()])), {
       temporalTimeoutMs: 300,
     });
     for (const [method, path] of [
+      ['get', '/v1/on-ramps/ord-1'],
+      ['get', '/v1/off-ramps/tx-1'],
+      ['get', '/v1/ramps'],
+      ['post', '/v1/events/evt_onramp~ord-1~1/redeliver'],
       ['get', '/v1/alerts'],
       ['get', '/v1/account'],
       ['get', '/v1/end-users/u1'],

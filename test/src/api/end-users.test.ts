@@ -29,9 +29,33 @@ describe('end-users router', () => {
     expect(ramp.ensureDepositWallet).not.toHaveBeenCalled();
   });
 
-  test('GET /v1/end-users/{id}: 200 for a known user, 404 JSON for an unknown one', async () => {
-    const { app } = stubApp({
-      getEndUser: jest
+  test('GET /v1/end-users/{id}: 200 with the ramps for a known user, 404 JSON for an unknown one', async () => {
+    const ramps = [
+      {
+        workflowId: 'onramp/o1',
+        direction: 'on-ramp',
+        status: 'awaiting-order',
+        endUserId: 'known',
+        orderReference: 'o1',
+        depositTransactionId: null,
+        running: true,
+        startTime: '2026-01-02T00:00:00.000Z',
+        closeTime: null,
+      },
+      {
+        workflowId: 'offramp/t1',
+        direction: 'off-ramp',
+        status: 'settled',
+        endUserId: 'known',
+        orderReference: null,
+        depositTransactionId: 't1',
+        running: false,
+        startTime: '2026-01-01T00:00:00.000Z',
+        closeTime: '2026-01-01T00:10:00.000Z',
+      },
+    ];
+    const { app, ramp } = stubApp({
+      getEndUserOverview: jest
         .fn()
         .mockImplementation((id: string) =>
           id === 'known'
@@ -40,17 +64,34 @@ describe('end-users router', () => {
                 wallet,
                 walletStatus: 'ready',
                 orphanWallets: [],
-                createdAt: 'x',
+                createdAt: '2026-01-01T00:00:00.000Z',
                 runs: 1,
+                ramps,
+                nextRampsPageToken: null,
               })
-            : Promise.reject(new NotFoundError(`No end user ${id}`)),
+            : id === 'onramps-only'
+              ? Promise.resolve({
+                  endUserId: id,
+                  walletStatus: 'none',
+                  ramps: ramps.slice(0, 1),
+                  nextRampsPageToken: 'abc',
+                })
+              : Promise.reject(new NotFoundError(`No end user ${id}`)),
         ),
     });
     const known = await request(app).get('/v1/end-users/known').set(AUTH);
     expect(known.status).toBe(200);
     expect(known.body.data.wallet).toEqual(wallet);
+    expect((known.body.data.ramps as { direction: string }[]).map((entry) => entry.direction)).toEqual([
+      'on-ramp',
+      'off-ramp',
+    ]);
+    const onRampsOnly = await request(app).get('/v1/end-users/onramps-only').set(AUTH);
+    expect(onRampsOnly.status).toBe(200);
+    expect(onRampsOnly.body.data).toMatchObject({ walletStatus: 'none', nextRampsPageToken: 'abc' });
     const unknown = await request(app).get('/v1/end-users/nobody').set(AUTH);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toEqual({ code: 'not_found', message: 'No end user nobody' });
+    expect(ramp.getEndUserOverview).toHaveBeenCalledTimes(3);
   });
 });

@@ -7,6 +7,7 @@ import {
   manualReconcileWorkflowId,
   offRampWorkflowId,
   onRampWorkflowId,
+  outcomeRedeliveryWorkflowId,
   quoteWorkflowId,
   routerWorkflowId,
   scheduledWorkflowId,
@@ -25,6 +26,9 @@ describe('workflow IDs and labels', () => {
     expect(routerWorkflowId('order', 'o-1')).toBe('order/o-1');
     expect(UNKNOWN_EVENTS_WORKFLOW_ID).toBe('webhooks/unknown-events');
     expect(quoteWorkflowId('0b6c')).toBe('quote/0b6c');
+    expect(outcomeRedeliveryWorkflowId('evt_offramp~tx-1~2', 'r-1')).toBe(
+      'outcome-redelivery/evt_offramp~tx-1~2/r-1',
+    );
     expect(DEFAULT_PROCESS_IDS).toEqual({
       accountSetupWorkflowId: 'account-setup',
       alertsWorkflowId: 'ops/alerts',

@@ -109,6 +109,11 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
       return found.find((entry) => entry.depositTransactionId === depositId && entry.status === 'settled');
     });
     expect(listed).toMatchObject({ workflowId: offRampWorkflowId(depositId), endUserId: user.endUserId });
+    // The paged list searches for the pseudonym the same way.
+    const page = await stack.ramp.listRamps({ endUserId: user.endUserId, direction: 'off-ramp' });
+    expect(page.data).toEqual([
+      expect.objectContaining({ depositTransactionId: depositId, endUserId: user.endUserId }),
+    ]);
     // The off-ramp told end-user/<id> about itself (through the linkOffRampToEndUser activity).
     await waitFor('the end user to list the off-ramp', async () =>
       (await stack!.ramp.getEndUser(user.endUserId)).offRamps?.includes(depositId) ? true : undefined,

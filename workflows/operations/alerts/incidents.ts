@@ -29,6 +29,9 @@ export type CarriedAlertsState = NonNullable<AlertsInput['carried']>;
 export function incidentKey(kind: string, details: AlertInput['details']): string {
   const text = (name: string) =>
     typeof details[name] === 'string' && details[name] !== '' ? details[name] : null;
+  // An undelivered outcome event is one incident per event, whatever its process says about its deposit.
+  const webhookId = text('webhookId');
+  if (webhookId) return `${kind}/event/${webhookId}`;
   const deposit = text('depositTransactionId');
   if (deposit) return `${kind}/deposit/${deposit}`;
   const wallet = text('walletId');

@@ -3,7 +3,8 @@
 /**
  * The kinds of alert: stranded deposits and timeouts (ramp processes), the gas monitor's `gas-low`,
  * reconciliation's `unaccounted-funds`, wallets the operator may hold besides the one shown (`extra-wallet`), and
- * money that moved after its process gave up (`late-event-after-timeout`).
+ * money that moved after its process gave up (`late-event-after-timeout`), and outcome events the client's backend
+ * was never told (`outcome-event-undelivered`).
  */
 export const ALERT_KINDS = [
   'gas-shortfall',
@@ -13,6 +14,7 @@ export const ALERT_KINDS = [
   'unaccounted-funds',
   'extra-wallet',
   'late-event-after-timeout',
+  'outcome-event-undelivered',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

@@ -3,6 +3,18 @@ import type { AlertInput } from '../alerts/types';
 import type { ReconcileFinding, ReconcileResult } from './types';
 
 /** Plain-text table of findings, for the CLI and the Web UI's current details. */
+/** A process reconciliation could not read: skipped this run, listed so that someone looks. */
+export function unreadableProcess(workflowId: string, reason: string): ReconcileFinding {
+  return {
+    kind: 'unreadable',
+    workflowId,
+    subject: workflowId,
+    ours: '?',
+    operator: '?',
+    action: `skipped: ${reason}`,
+  };
+}
+
 export function findingsTable(findings: ReconcileFinding[]): string {
   if (findings.length === 0)
     return 'No findings: every open process matches the operator, no unaccounted funds.';

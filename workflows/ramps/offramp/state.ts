@@ -12,6 +12,7 @@ import {
   RampStatus,
   WalletId,
 } from '../../../src/temporal/search-attributes';
+import { compactData, type OutcomeEventType, type RaisedOutcome } from '../../../src/domain/outcome-events';
 import type { AlertKind } from '../../operations/alerts/types';
 import type { GasCheck } from '../../operations/gas-monitor/types';
 import {
@@ -321,4 +322,47 @@ export function endUserOfLookup(found: EndUserLookup): { endUserId: string; endU
   return typeof found === 'string'
     ? { endUserId: found, endUserSearchValue: found }
     : { endUserId: found.endUserId, endUserSearchValue: found.endUserSearchValue };
+}
+
+/** The statuses whose every entry the client's backend is told of. */
+export const OFF_RAMP_OUTCOME_TYPES: Partial<Record<OffRampStatus, OutcomeEventType>> = {
+  stuck: 'off_ramp.stuck',
+  settled: 'off_ramp.settled',
+  failed: 'off_ramp.failed',
+  'timed-out': 'off_ramp.timed_out',
+};
+
+/**
+ * The outcome events of a published status: `off_ramp.created` at the first one (`previous` undefined), then one
+ * event for each entry into a status the client acts on. Reads the state after the status was published.
+ */
+export function offRampOutcomes(
+  state: OffRampState,
+  workflowId: string,
+  previous: OffRampStatus | undefined,
+  next: OffRampStatus,
+): RaisedOutcome[] {
+  const types: OutcomeEventType[] = [];
+  if (previous === undefined) types.push('off_ramp.created');
+  const entered = OFF_RAMP_OUTCOME_TYPES[next];
+  if (entered && previous !== next) types.push(entered);
+  if (types.length === 0) return [];
+  const deposit = state.deposit;
+  const data = compactData({
+    workflowId,
+    endUserId: state.endUserId,
+    status: next,
+    step: state.step,
+    depositTransactionId: state.depositTransactionId,
+    orderId: state.orderId ?? state.order?.id ?? deposit?.orderId ?? undefined,
+    network: deposit?.network ?? undefined,
+    asset: deposit?.asset ?? undefined,
+    cryptoAmount: deposit?.amount ?? undefined,
+    fiatAmount: state.fiatAmount,
+    fiatCurrency: state.fiatCurrency,
+    failure: state.failure
+      ? { resource: state.failure.role, id: state.failure.transactionId, status: state.failure.status }
+      : undefined,
+  });
+  return types.map((type) => ({ type, data }));
 }

@@ -1,6 +1,7 @@
 /** offramp/<depositTransactionId>: input, statuses, state and events of an off-ramp. */
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { GasCheck } from '../../operations/gas-monitor/types';
+import type { Outbox } from '../../outcomes/outbox';
 import type { OrderSnapshot, TransactionSnapshot } from '../shared/snapshots';
 
 /** Every status an off-ramp can be in (RampStatus), in the order of its steps; metrics count each. */
@@ -51,6 +52,8 @@ export interface OffRampState {
   polls: number;
   startedAt: string;
   endedAt?: string;
+  /** The outcome events told to the client's backend; absent in processes started before they existed. */
+  outcomes?: Outbox;
 }
 
 export interface OffRampTransactionSignal {

@@ -24,9 +24,7 @@ import {
   log,
   patched,
   proxyActivities,
-  setCurrentDetails,
   setHandler,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
@@ -34,7 +32,10 @@ import { errorMessage } from '../../../src/domain/errors';
 import { endUserWorkflowId } from '../../../src/domain/ids';
 import { offRampLinkedSignal } from '../../end-user/messages';
 import type { GasCheck } from '../../operations/gas-monitor/types';
+import { newOutbox } from '../../outcomes/outbox';
+import { startOutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
+import { statusPublisher } from '../shared/publish';
 import { StepClock } from '../shared/step-clock';
 import { failureNote } from '../shared/step-timing';
 import { offRampStateQuery, offRampTransactionSignal } from './messages';
@@ -49,6 +50,7 @@ import {
   isTerminal,
   newOffRampState,
   type OffRampAlert,
+  offRampOutcomes,
   orderToRead,
   pollRequest,
   searchAttributes,
@@ -62,7 +64,7 @@ import {
   timedOutAlert,
   unavailableGasCheck,
 } from './state';
-import type { OffRampInput, OffRampState, OffRampStatus } from './types';
+import type { OffRampInput, OffRampState } from './types';
 
 export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState> {
   const { depositTransactionId, timings } = input;
@@ -86,6 +88,15 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   let endUserSearchValue: string | null = null;
   /** The kind of the stuck alert raised, so the incident is resolved when the deposit settles. */
   let stuckAlertKind: StuckAlertKind | undefined;
+  const outbox = newOutbox();
+  const outcomes = startOutcomeSender(outbox, timings);
+  if (outcomes.enabled) state.outcomes = outbox;
+  const publish = statusPublisher(
+    state,
+    { settlementOf, stepText, currentDetails, searchAttributes, outcomes: offRampOutcomes },
+    outcomes,
+    () => endUserSearchValue,
+  );
 
   // ---- messages
   setHandler(offRampTransactionSignal, ({ role, transaction }) => {
@@ -144,17 +155,9 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     }
   }
   state.endedAt = new Date().toISOString();
+  // The client's backend hears every transition before the process closes (retried for as long as configured).
+  await outcomes.drained();
   return state;
-
-  function publish(next: OffRampStatus): void {
-    state.status = next;
-    // A process settled at its first evaluation (events overtaken by a late start) publishes before the loop
-    // body ran: read the settlement here, or the step says "Settled: ? (order ?)".
-    if (next === 'settled') Object.assign(state, settlementOf(state));
-    state.step = stepText(next, state);
-    setCurrentDetails(currentDetails(state));
-    upsertSearchAttributes(searchAttributes(state, next, endUserSearchValue));
-  }
 
   async function poll(): Promise<void> {
     state.polls += 1;

@@ -4,6 +4,7 @@
  * (`now` is passed in). Reducers change the state object they are given (the query answers that very object);
  * evaluators only read it.
  */
+import { compactData, type OutcomeEventType, type RaisedOutcome } from '../../../src/domain/outcome-events';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { networkOfChain } from '../../../src/domain/vocabulary';
 import {
@@ -224,4 +225,45 @@ export function searchAttributes(
 
 export function isTerminal(status: OnRampStatus): boolean {
   return TERMINAL_ON_RAMP_STATUSES.includes(status);
+}
+
+/** The statuses whose every entry the client's backend is told of. */
+export const ON_RAMP_OUTCOME_TYPES: Partial<Record<OnRampStatus, OutcomeEventType>> = {
+  settled: 'on_ramp.settled',
+  expired: 'on_ramp.expired',
+  failed: 'on_ramp.failed',
+  'timed-out': 'on_ramp.timed_out',
+};
+
+/**
+ * The outcome events of a published status: `on_ramp.created` at the first one (`previous` undefined), then one
+ * event for each entry into a status the client acts on (a republish of the same status raises none).
+ */
+export function onRampOutcomes(
+  state: OnRampState,
+  workflowId: string,
+  previous: OnRampStatus | undefined,
+  next: OnRampStatus,
+): RaisedOutcome[] {
+  const types: OutcomeEventType[] = [];
+  if (previous === undefined) types.push('on_ramp.created');
+  const entered = ON_RAMP_OUTCOME_TYPES[next];
+  if (entered && previous !== next) types.push(entered);
+  if (types.length === 0) return [];
+  const order = state.order;
+  const data = compactData({
+    workflowId,
+    endUserId: state.endUserId,
+    status: next,
+    step: state.step,
+    orderReference: state.orderReference,
+    orderId: order?.id,
+    network: networkOf(state),
+    asset: state.asset ?? order?.coinTo ?? state.quote?.coinTo ?? undefined,
+    cryptoAmount: state.cryptoAmount ?? order?.amountTo ?? undefined,
+    fiatAmount: order?.amountFrom ?? state.quote?.amountFrom ?? undefined,
+    fiatCurrency: order?.coinFrom ?? undefined,
+    failure: state.failure ? { ...state.failure } : undefined,
+  });
+  return types.map((type) => ({ type, data }));
 }

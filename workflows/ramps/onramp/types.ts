@@ -1,5 +1,6 @@
 /** onramp/<orderReference>: input, statuses, state and attribution of an on-ramp. */
 import type { WorkflowTimings } from '../../../src/domain/timings';
+import type { Outbox } from '../../outcomes/outbox';
 import type { OrderSnapshot, TransactionSnapshot } from '../shared/snapshots';
 
 /** Every status an on-ramp can be in (RampStatus), in the order of its steps; metrics count each. */
@@ -52,6 +53,8 @@ export interface OnRampState {
   polls: number;
   startedAt: string;
   endedAt?: string;
+  /** The outcome events told to the client's backend; absent in processes started before they existed. */
+  outcomes?: Outbox;
 }
 
 export interface OnRampAttribution {

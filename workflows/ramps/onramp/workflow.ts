@@ -16,15 +16,12 @@
  * it cannot poll before its first order; its poll reads the order every time; it raises no alert when it times
  * out (adding one would add commands and need a patch).
  */
-import {
-  log,
-  proxyActivities,
-  setCurrentDetails,
-  setHandler,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
+import { log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
+import { newOutbox } from '../../outcomes/outbox';
+import { startOutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
+import { statusPublisher } from '../shared/publish';
 import { StepClock } from '../shared/step-clock';
 import { failureNote } from '../shared/step-timing';
 import {
@@ -44,12 +41,13 @@ import {
   initialSearchValue,
   isTerminal,
   newOnRampState,
+  onRampOutcomes,
   pollRequest,
   searchAttributes,
   settlementOf,
   stepText,
 } from './state';
-import type { OnRampInput, OnRampState, OnRampStatus } from './types';
+import type { OnRampInput, OnRampState } from './types';
 
 export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   const { timings } = input;
@@ -59,6 +57,15 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   let revision = 0;
   /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by the typed client). */
   let endUserSearchValue = initialSearchValue(input);
+  const outbox = newOutbox();
+  const outcomes = startOutcomeSender(outbox, timings);
+  if (outcomes.enabled) state.outcomes = outbox;
+  const publish = statusPublisher(
+    state,
+    { settlementOf, stepText, currentDetails, searchAttributes, outcomes: onRampOutcomes },
+    outcomes,
+    () => endUserSearchValue,
+  );
 
   // ---- messages
   setHandler(onRampOrderSignal, (order) => {
@@ -117,14 +124,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
     clock.afterPoll(step.late);
   }
   state.endedAt = new Date().toISOString();
+  // The client's backend hears every transition before the process closes (retried for as long as configured).
+  await outcomes.drained();
   return state;
-
-  function publish(next: OnRampStatus): void {
-    state.status = next;
-    // Settled at the first evaluation: read the settlement before the loop body ran.
-    if (next === 'settled') Object.assign(state, settlementOf(state));
-    state.step = stepText(next, state);
-    setCurrentDetails(currentDetails(state));
-    upsertSearchAttributes(searchAttributes(state, next, endUserSearchValue));
-  }
 }

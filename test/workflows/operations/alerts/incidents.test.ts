@@ -50,6 +50,19 @@ describe('incident keys', () => {
     );
     expect(incidentKey('gas-low', { depositTransactionId: '', balance: 3 })).toBe('gas-low');
   });
+
+  test('an undelivered outcome event is one incident per webhook id, even for the same deposit', () => {
+    const first = incidentKey('outcome-event-undelivered', {
+      webhookId: 'evt_offramp~tx-1~1',
+      depositTransactionId: 'tx-1',
+    });
+    const second = incidentKey('outcome-event-undelivered', {
+      webhookId: 'evt_offramp~tx-1~2',
+      depositTransactionId: 'tx-1',
+    });
+    expect(first).toBe('outcome-event-undelivered/event/evt_offramp~tx-1~1');
+    expect(second).not.toBe(first);
+  });
 });
 
 describe('the incident store state', () => {

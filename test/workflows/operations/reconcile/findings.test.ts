@@ -3,6 +3,7 @@ import {
   currentDetails,
   findingsTable,
   unaccountedFundsAlert,
+  unreadableProcess,
 } from '../../../../workflows/operations/reconcile/findings';
 import type { ReconcileFinding } from '../../../../workflows/operations/reconcile/types';
 
@@ -92,5 +93,18 @@ describe('the findings table and the run summary', () => {
     expect(details).toBe(
       '3 processes, 2 deposit wallets checked\nNo findings: every open process matches the operator, no unaccounted funds.',
     );
+  });
+});
+
+describe('unreadableProcess', () => {
+  test('lists the process as skipped with the reason', () => {
+    expect(unreadableProcess('offramp/tx-1', 'query timed out')).toEqual({
+      kind: 'unreadable',
+      workflowId: 'offramp/tx-1',
+      subject: 'offramp/tx-1',
+      ours: '?',
+      operator: '?',
+      action: 'skipped: query timed out',
+    });
   });
 });

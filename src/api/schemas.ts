@@ -1,0 +1,570 @@
+/**
+ * The zod schemas of the HTTP API: the ones that validate its requests and the ones that describe its answers.
+ * The OpenAPI document (src/api/openapi.ts) is generated from them, so it cannot drift from the code. Each
+ * answer schema is checked against the TypeScript type it describes: its output must be that type, and it must
+ * name every key of it (a field added to a type without its schema does not compile).
+ */
+import { z } from 'zod';
+import { type EndUserOverview } from '../client/end-user';
+import { onRampQuoteRequestSchema, quoteRequestSchema } from '../client/quote-input';
+import type { EventRedelivery } from '../client';
+import type { RampPage, RampProcessSummary } from '../client/ramps';
+import {
+  OUTCOME_EVENT_TYPES,
+  type OutcomeEvent,
+  type OutcomeEventData,
+  type OutcomeEventRecord,
+} from '../domain/outcome-events';
+import { ACCOUNT_WALLET_ROLES, RAMP_DIRECTIONS, RESOURCE_KINDS } from '../domain/vocabulary';
+import { endUserIdSchema, identifierSchema } from '../validation/identifiers';
+import type {
+  AccountRecipient,
+  AccountSetupResult,
+  AccountSetupState,
+  AccountWallet,
+} from '../../workflows/account-setup/types';
+import type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
+import type {
+  OrphanWallet,
+  UnconfirmedCreation,
+  WalletCreatedSignal,
+  WalletCreationRequest,
+} from '../../workflows/end-user/wallet-journal';
+import type { GasCheck } from '../../workflows/operations/gas-monitor/types';
+import {
+  ALERT_KINDS,
+  type AlertsState,
+  type Incident,
+  type ResolvedIncident,
+} from '../../workflows/operations/alerts/types';
+import type { QuoteResult } from '../../workflows/quote/types';
+import { OFF_RAMP_STATUSES, type OffRampState } from '../../workflows/ramps/offramp/types';
+import {
+  ON_RAMP_STATUSES,
+  type OnRampQuoteShown,
+  type OnRampState,
+} from '../../workflows/ramps/onramp/types';
+import type { OrderSnapshot, TransactionSnapshot } from '../../workflows/ramps/shared/snapshots';
+
+/** Every schema registered here is a named component of the OpenAPI document. */
+export const apiRegistry = z.registry<{ id: string; description?: string }>();
+
+function component<S extends z.ZodType>(id: string, schema: S, description?: string): S {
+  apiRegistry.add(schema, { id, ...(description ? { description } : {}) });
+  return schema;
+}
+
+/** Keys of T the schema's output lacks. */
+type MissingKeys<T, S extends z.ZodType> = Exclude<keyof T, keyof z.output<S>>;
+
+/** Ties a schema to the type it describes: its output is a T, and it has every key of T. */
+function describes<T>() {
+  return <S extends z.ZodType<T>>(
+    schema: S & ([MissingKeys<T, S>] extends [never] ? unknown : { missingKeys: MissingKeys<T, S> }),
+  ): S => schema;
+}
+
+const text = z.string();
+const isoDateTime = z.string().meta({ format: 'date-time' });
+const decimal = z.string().meta({ description: 'Decimal string, e.g. "100.50"' });
+const nullableText = z.string().nullable();
+const addressOnNetwork = z.strictObject({ network: text, address: text });
+
+// ---------------------------------------------------------------------------------------------- errors
+
+export const errorSchema = component(
+  'Error',
+  z.strictObject({
+    error: z.strictObject({
+      code: text.meta({
+        description: 'Stable machine-readable code, e.g. invalid_input, not_found, conflict',
+      }),
+      message: text,
+      issues: z.array(text).optional().meta({ description: 'One line per problem of the input' }),
+    }),
+  }),
+  'Every error answer: a 4xx is the request, a 5xx our side or Temporal (503 comes with Retry-After)',
+);
+
+// ---------------------------------------------------------------------------------------------- outcome events
+
+export const outcomeEventDataSchema = component(
+  'OutcomeEventData',
+  describes<OutcomeEventData>()(
+    z.strictObject({
+      workflowId: text,
+      endUserId: nullableText.meta({
+        description: "Null while an off-ramp's deposit wallet has no end user",
+      }),
+      status: text,
+      step: text,
+      depositTransactionId: text.optional(),
+      orderReference: text.optional(),
+      orderId: text.optional(),
+      network: text.optional(),
+      address: text.optional(),
+      asset: text.optional(),
+      cryptoAmount: decimal.optional(),
+      fiatAmount: decimal.optional(),
+      fiatCurrency: text.optional(),
+      failure: z.strictObject({ resource: text, id: text, status: text }).optional(),
+      walletId: text.optional().meta({ description: 'deposit_wallet.created: the wallet' }),
+      addresses: z
+        .array(addressOnNetwork)
+        .optional()
+        .meta({ description: 'deposit_wallet.created: its address on each network' }),
+    }),
+  ),
+);
+
+/** The body of one outcome event of the given type (the `webhooks` section has one per type). */
+export function outcomeEventBody(type: (typeof OUTCOME_EVENT_TYPES)[number]) {
+  return describes<OutcomeEvent>()(
+    z.strictObject({
+      type: z.literal(type),
+      timestamp: isoDateTime.meta({ description: 'When the transition happened (not when it was sent)' }),
+      data: outcomeEventDataSchema,
+    }),
+  );
+}
+
+export const outcomeEventSchema = component(
+  'OutcomeEvent',
+  describes<OutcomeEvent>()(
+    z.strictObject({
+      type: z.enum(OUTCOME_EVENT_TYPES),
+      timestamp: isoDateTime,
+      data: outcomeEventDataSchema,
+    }),
+  ),
+  'The JSON body of an outcome webhook, identical on every delivery of it',
+);
+
+const outcomeEventRecord = component(
+  'OutcomeEventRecord',
+  describes<OutcomeEventRecord>()(
+    z.strictObject({
+      webhookId: text.meta({ description: 'The webhook-id header of every delivery of this event' }),
+      event: outcomeEventSchema,
+      delivery: z.enum(['pending', 'delivered', 'failed', 'no-endpoint']),
+      deliveredAt: isoDateTime.optional(),
+      error: text.optional(),
+    }),
+  ),
+);
+
+/** A process's outcome events (absent in processes recorded before they existed); typed by workflows/outcomes/outbox.ts. */
+const outbox = z.strictObject({ sequence: z.number(), events: z.array(outcomeEventRecord) });
+
+// ---------------------------------------------------------------------------------------------- end users
+
+export const depositWalletSchema = component(
+  'DepositWallet',
+  describes<DepositWallet>()(
+    z.strictObject({
+      walletId: text,
+      externalUserId: text,
+      addresses: z.array(addressOnNetwork),
+      createdAt: isoDateTime,
+    }),
+  ),
+);
+
+const orphanWallet = describes<OrphanWallet>()(
+  z.strictObject({ walletId: text, recordedAt: isoDateTime, reason: text }),
+);
+const unconfirmedCreation = describes<UnconfirmedCreation>()(
+  z.strictObject({ attempt: z.number(), recordedAt: isoDateTime, requestId: text.optional() }),
+);
+const walletCreationRequest = describes<WalletCreationRequest>()(
+  z.strictObject({
+    requestId: text,
+    attempt: z.number(),
+    requestedAt: isoDateTime,
+    answeredWalletId: text.optional(),
+  }),
+);
+const walletCreated = describes<WalletCreatedSignal>()(
+  z.strictObject({
+    walletId: text,
+    externalUserId: text,
+    attempt: z.number(),
+    role: z.enum(ACCOUNT_WALLET_ROLES).optional(),
+    unconfirmedAttempts: z.array(z.number()).optional(),
+    requestId: text.optional(),
+  }),
+);
+
+const endUserStateShape = {
+  endUserId: text,
+  walletStatus: z.enum(['none', 'creating', 'ready', 'failed']),
+  wallet: depositWalletSchema.optional(),
+  orphanWallets: z.array(orphanWallet),
+  unconfirmedCreations: z.array(unconfirmedCreation).optional(),
+  createdAt: isoDateTime,
+  runs: z.number(),
+  offRamps: z.array(text).optional(),
+  creationRequests: z.array(walletCreationRequest).optional(),
+  extraWalletsReported: z.number().optional(),
+  journaledWallet: walletCreated.optional(),
+  lastError: text.optional(),
+  outcomes: outbox.optional(),
+};
+export const endUserStateSchema = component(
+  'EndUserState',
+  describes<EndUserState>()(z.strictObject(endUserStateShape)),
+);
+
+// ---------------------------------------------------------------------------------------------- quotes
+
+export const quoteRequestComponent = component('QuoteRequest', quoteRequestSchema);
+export const onRampQuoteRequestComponent = component('OnRampQuoteRequest', onRampQuoteRequestSchema);
+
+export const quoteSchema = component(
+  'Quote',
+  describes<QuoteResult>()(
+    z.strictObject({
+      direction: z.enum(RAMP_DIRECTIONS),
+      coinFrom: text,
+      coinTo: text,
+      chainFrom: text.optional(),
+      chainTo: text.optional(),
+      amountFrom: decimal,
+      targetAmount: decimal,
+      expiresAt: isoDateTime,
+      quoteId: text.optional(),
+      quotedAt: isoDateTime,
+    }),
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------- account
+
+const accountWallet = describes<AccountWallet>()(
+  z.strictObject({
+    role: z.enum(ACCOUNT_WALLET_ROLES),
+    walletId: text,
+    externalUserId: text,
+    addresses: z.array(addressOnNetwork),
+    createdAt: isoDateTime,
+  }),
+);
+const accountRecipient = describes<AccountRecipient>()(
+  z.strictObject({
+    kind: z.enum(RESOURCE_KINDS),
+    id: text,
+    redactedUrl: text,
+    createdByUs: z.boolean(),
+    recordedAt: isoDateTime,
+  }),
+);
+
+export const accountSetupResultSchema = component(
+  'AccountSetupResult',
+  describes<AccountSetupResult>()(
+    z.strictObject({
+      status: z.literal('ready'),
+      masterWallet: accountWallet,
+      gasWallet: accountWallet,
+      recipients: z.strictObject({ transaction: accountRecipient, order: accountRecipient }),
+      addedRecipients: z.array(accountRecipient),
+      removedRecipients: z.array(accountRecipient),
+      whitelist: z.array(
+        z.strictObject({ role: z.enum(ACCOUNT_WALLET_ROLES), network: text, address: text }),
+      ),
+      nextSteps: z.array(text),
+      setupRuns: z.number(),
+      completedAt: isoDateTime,
+    }),
+  ),
+);
+
+const perRole = <S extends z.ZodType>(schema: S) =>
+  z.strictObject({ master: schema.optional(), gas: schema.optional() });
+
+export const accountSetupStateSchema = component(
+  'AccountSetupState',
+  describes<AccountSetupState>()(
+    z.strictObject({
+      status: z.enum(['none', 'running', 'ready', 'failed']),
+      lastError: text.optional(),
+      wallets: perRole(accountWallet),
+      journal: perRole(walletCreated),
+      recipients: z.array(accountRecipient),
+      orphanWallets: z.array(orphanWallet.extend({ role: z.enum(ACCOUNT_WALLET_ROLES) })),
+      creationRequests: perRole(z.array(walletCreationRequest)).optional(),
+      unconfirmedCreations: perRole(z.array(unconfirmedCreation)).optional(),
+      extraWalletsReported: z.number().optional(),
+      result: accountSetupResultSchema.optional(),
+      setupRuns: z.number(),
+      createdAt: isoDateTime,
+    }),
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------- alerts
+
+const incidentShape = {
+  key: text,
+  kind: z.enum(ALERT_KINDS),
+  network: nullableText,
+  depositTransactionId: nullableText,
+  message: text,
+  workflowId: text,
+  lastWorkflowId: text,
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  firstSeen: isoDateTime,
+  lastSeen: isoDateTime,
+  occurrences: z.number(),
+  openedBy: text,
+};
+const incident = describes<Incident>()(z.strictObject(incidentShape));
+const resolvedIncident = describes<ResolvedIncident>()(
+  z.strictObject({ ...incidentShape, resolvedAt: isoDateTime, resolution: text, resolvedBy: text }),
+);
+
+export const alertsSchema = component(
+  'Alerts',
+  describes<AlertsState>()(
+    z.strictObject({
+      open: z.array(incident),
+      recentlyResolved: z.array(resolvedIncident),
+      raisedTotal: z.number(),
+      resolvedTotal: z.number(),
+      runs: z.number(),
+      since: isoDateTime,
+    }),
+  ),
+);
+
+// ---------------------------------------------------------------------------------------------- ramps
+
+const transactionSnapshot = describes<TransactionSnapshot>()(
+  z.strictObject({
+    id: text,
+    status: text,
+    type: text,
+    subtype: nullableText,
+    walletId: text,
+    network: nullableText,
+    asset: nullableText,
+    amount: decimal.nullable(),
+    relatedTransactionId: nullableText,
+    orderId: nullableText,
+    readAt: isoDateTime,
+  }),
+);
+const orderSnapshot = describes<OrderSnapshot>()(
+  z.strictObject({
+    id: text,
+    orderReference: text,
+    status: text,
+    direction: nullableText,
+    coinFrom: nullableText,
+    coinTo: nullableText,
+    chainTo: nullableText,
+    amountFrom: decimal.nullable(),
+    amountTo: decimal.nullable(),
+    transactionId: nullableText,
+    readAt: isoDateTime,
+  }),
+);
+const gasCheck = describes<GasCheck>()(
+  z.strictObject({
+    gasWalletId: nullableText,
+    network: text,
+    asset: text,
+    balance: decimal.nullable(),
+    minimum: decimal,
+    shortfall: z.boolean(),
+    checkedAt: isoDateTime,
+    error: text.optional(),
+  }),
+);
+const lastFailure = z.strictObject({ what: text, message: text, at: isoDateTime }).optional();
+
+const onRampQuoteShown = describes<OnRampQuoteShown>()(
+  z.strictObject({
+    targetAmount: decimal,
+    expiresAt: isoDateTime,
+    amountFrom: decimal.optional(),
+    coinTo: text.optional(),
+    chainTo: text.optional(),
+  }),
+);
+
+export const onRampStateSchema = component(
+  'OnRampState',
+  describes<OnRampState>()(
+    z.strictObject({
+      lastFailure,
+      orderReference: text,
+      status: z.enum(ON_RAMP_STATUSES),
+      step: text,
+      endUserId: nullableText,
+      unattributed: z.boolean(),
+      quote: onRampQuoteShown.optional(),
+      order: orderSnapshot.optional(),
+      deposit: transactionSnapshot.optional(),
+      cryptoAmount: decimal.optional(),
+      asset: text.optional(),
+      failure: z
+        .strictObject({ resource: z.enum(['order', 'transaction']), id: text, status: text })
+        .optional(),
+      eventsApplied: z.number(),
+      duplicates: z.number(),
+      polls: z.number(),
+      startedAt: isoDateTime,
+      endedAt: isoDateTime.optional(),
+      outcomes: outbox.optional(),
+    }),
+  ),
+);
+
+export const offRampStateSchema = component(
+  'OffRampState',
+  describes<OffRampState>()(
+    z.strictObject({
+      lastFailure,
+      depositTransactionId: text,
+      status: z.enum(OFF_RAMP_STATUSES),
+      step: text,
+      endUserId: nullableText,
+      unattributed: z.boolean(),
+      deposit: transactionSnapshot.optional(),
+      gasTopUp: transactionSnapshot.optional(),
+      sweep: transactionSnapshot.optional(),
+      orderTransaction: transactionSnapshot.optional(),
+      order: orderSnapshot.optional(),
+      fiatAmount: decimal.optional(),
+      fiatCurrency: text.optional(),
+      orderId: text.optional(),
+      failure: z
+        .strictObject({
+          transactionId: text,
+          role: z.enum(['deposit', 'gasTopUp', 'sweep', 'orderTransaction', 'order']),
+          status: text,
+        })
+        .optional(),
+      gasCheck: gasCheck.optional(),
+      alertsRaised: z.number(),
+      stuckSince: isoDateTime.optional(),
+      eventsApplied: z.number(),
+      duplicates: z.number(),
+      polls: z.number(),
+      startedAt: isoDateTime,
+      endedAt: isoDateTime.optional(),
+      outcomes: outbox.optional(),
+    }),
+  ),
+);
+
+export const rampSummarySchema = component(
+  'RampSummary',
+  describes<RampProcessSummary>()(
+    z.strictObject({
+      workflowId: text,
+      direction: z.enum(RAMP_DIRECTIONS),
+      status: text,
+      endUserId: nullableText.meta({
+        description:
+          'Null when unattributed, or (with payload encryption) unless the list was filtered by end user',
+      }),
+      orderReference: nullableText,
+      depositTransactionId: nullableText,
+      running: z.boolean(),
+      startTime: isoDateTime,
+      closeTime: isoDateTime.nullable(),
+    }),
+  ),
+);
+
+/** GET /v1/ramps answers `{ data, pagination }` (the page's `nextPageToken` in `pagination`). */
+export const rampPageSchema = component(
+  'RampPage',
+  z.strictObject({
+    data: z.array(rampSummarySchema),
+    pagination: z.strictObject({
+      nextPageToken: nullableText.meta({
+        description: 'Pass as pageToken for the next page; null on the last',
+      }),
+    }),
+  }),
+);
+export type RampPageAnswer = z.output<typeof rampPageSchema>;
+export const rampPageAnswer = (page: RampPage): RampPageAnswer => ({
+  data: page.data,
+  pagination: { nextPageToken: page.nextPageToken },
+});
+
+const rampsOfUser = {
+  ramps: z.array(rampSummarySchema),
+  nextRampsPageToken: nullableText.meta({
+    description: 'For the following ramps: GET /v1/ramps?endUserId=<id>&pageToken=<this>; null when none',
+  }),
+};
+export const endUserOverviewSchema = component(
+  'EndUser',
+  describes<EndUserOverview>()(
+    z.union([
+      z.strictObject({ ...endUserStateShape, ...rampsOfUser }),
+      z.strictObject({ endUserId: text, walletStatus: z.literal('none'), ...rampsOfUser }),
+    ]),
+  ),
+  "The end user's process (absent for a user with on-ramps only) and newest ramps of both directions",
+);
+
+// ---------------------------------------------------------------------------------------------- requests
+
+export const endUserParams = z.strictObject({ id: endUserIdSchema });
+export const onRampParams = z.strictObject({ orderReference: identifierSchema('order reference') });
+export const offRampParams = z.strictObject({
+  depositTransactionId: identifierSchema('deposit transaction ID'),
+});
+export const webhookIdParams = z.strictObject({ webhookId: z.string().max(500) });
+
+export const startOnRampRequestSchema = component(
+  'StartOnRampRequest',
+  z.strictObject({
+    endUserId: endUserIdSchema,
+    orderReference: identifierSchema('order reference'),
+    quoteRequest: onRampQuoteRequestComponent
+      .optional()
+      .meta({ description: 'As POST /v1/quotes takes it: the on-ramp starts with this quote shown' }),
+  }),
+);
+
+/** The query of GET /v1/ramps (query values are strings; limit is converted). */
+export const rampListQuerySchema = z.strictObject({
+  endUserId: endUserIdSchema.optional(),
+  direction: z.enum(RAMP_DIRECTIONS).optional(),
+  status: z
+    .enum([...new Set([...ON_RAMP_STATUSES, ...OFF_RAMP_STATUSES])] as [string, ...string[]])
+    .optional(),
+  closedAfter: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Only ramps that ended after this' }),
+  limit: z
+    .string()
+    .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer from 1 to 100')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100'))
+    .optional(),
+  pageToken: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,8192}$/, 'must be a nextPageToken this API answered')
+    .optional(),
+});
+
+export const redeliverySchema = component(
+  'EventRedelivery',
+  describes<EventRedelivery>()(
+    z.strictObject({ webhookId: text, workflowId: text, redeliveryWorkflowId: text }),
+  ),
+);
+
+/** One named body schema per outcome event type, for the document's `webhooks` section. */
+export const outcomeEventBodies = Object.fromEntries(
+  OUTCOME_EVENT_TYPES.map((type) => [type, component(`OutcomeEvent_${type}`, outcomeEventBody(type))]),
+);

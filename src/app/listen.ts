@@ -1,2 +1,0 @@
-/** Moved: src/http/listen.ts. */
-export * from '../http/listen';

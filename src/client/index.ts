@@ -1,0 +1,49 @@
+/**
+ * The typed client as a package: `import { RampClient } from 'ramp-orchestrator/client'` (package.json `exports`,
+ * compiled by `npm run build`). The client, its errors and the types its calls take and answer.
+ */
+import type { RampClient } from './ramp-client';
+
+export {
+  type EndUserOverview,
+  type OnRampStart,
+  type ProcessFilter,
+  type QuoteOptions,
+  type RampClientConnectOptions,
+  type RampClientOptions,
+  type RampListFilter,
+  type RampPage,
+  type RampProcessSummary,
+  type RampTarget,
+  type StartOnRampOptions,
+  parseOrderReference,
+  RampClient,
+} from './ramp-client';
+export {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  ProcessEndedError,
+  QuoteExpiredError,
+} from './errors';
+export { OutcomeTimeoutError, RAMP_STATUSES } from './ramps';
+/** What redeliverEvent answers: the event, the process that raised it, and the workflow sending it again. */
+export type EventRedelivery = Awaited<ReturnType<RampClient['redeliverEvent']>>;
+export { parseQuoteRequest } from './quote-input';
+export {
+  OUTCOME_EVENT_TYPES,
+  parseOutcomeWebhookId,
+  type OutcomeDeliveryStatus,
+  type OutcomeEvent,
+  type OutcomeEventData,
+  type OutcomeEventRecord,
+  type OutcomeEventType,
+} from '../domain/outcome-events';
+export { RAMP_DIRECTIONS, type RampDirection } from '../domain/vocabulary';
+export type { WorkflowTimings } from '../domain/timings';
+export type { AccountSetupResult, AccountSetupState } from '../../workflows/account-setup/types';
+export type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
+export type { AlertsState, Incident, ResolvedIncident } from '../../workflows/operations/alerts/types';
+export type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
+export type { OffRampState, OffRampStatus } from '../../workflows/ramps/offramp/types';
+export type { OnRampQuoteShown, OnRampState, OnRampStatus } from '../../workflows/ramps/onramp/types';

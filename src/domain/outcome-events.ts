@@ -1,0 +1,101 @@
+/**
+ * The outcome events the client's backend is told (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`; body `{ type, timestamp, data }`). Their vocabulary and their IDs live here, once:
+ * the processes that raise them, the delivery activity, the HTTP API and the OpenAPI document all read it.
+ * Workflow-safe.
+ */
+
+export const OUTCOME_EVENT_TYPES = [
+  'deposit_wallet.created',
+  'off_ramp.created',
+  'off_ramp.stuck',
+  'off_ramp.settled',
+  'off_ramp.failed',
+  'off_ramp.timed_out',
+  'on_ramp.created',
+  'on_ramp.settled',
+  'on_ramp.expired',
+  'on_ramp.failed',
+  'on_ramp.timed_out',
+] as const;
+export type OutcomeEventType = (typeof OUTCOME_EVENT_TYPES)[number];
+
+/** What an event says; every amount is a decimal string. Fields a process does not know yet are absent. */
+export interface OutcomeEventData {
+  workflowId: string;
+  /** Null while an off-ramp's deposit wallet is not yet matched to an end user. */
+  endUserId: string | null;
+  status: string;
+  step: string;
+  depositTransactionId?: string;
+  orderReference?: string;
+  orderId?: string;
+  network?: string;
+  address?: string;
+  asset?: string;
+  cryptoAmount?: string;
+  fiatAmount?: string;
+  fiatCurrency?: string;
+  failure?: { resource: string; id: string; status: string };
+  /** deposit_wallet.created: the wallet and its address on each network. */
+  walletId?: string;
+  addresses?: { network: string; address: string }[];
+}
+
+/** One event as a process raises it (its id and timestamp come from the outbox). */
+export interface RaisedOutcome {
+  type: OutcomeEventType;
+  data: OutcomeEventData;
+}
+
+/** The data without its absent fields, so that the recorded body holds only what is known. */
+export function compactData(data: OutcomeEventData): OutcomeEventData {
+  return Object.fromEntries(
+    Object.entries(data).filter(([, value]) => value !== undefined),
+  ) as unknown as OutcomeEventData;
+}
+
+/** The JSON body of one event, identical on every delivery of it (its `webhook-timestamp` is the attempt's). */
+export interface OutcomeEvent {
+  type: OutcomeEventType;
+  /** When the transition happened (ISO 8601), not when it was sent. */
+  timestamp: string;
+  data: OutcomeEventData;
+}
+
+/** How the delivery of one event to the client's endpoints stands. */
+export type OutcomeDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'no-endpoint';
+
+/** One event of a process, as its state lists it (with its body, so that it can be sent again as it was). */
+export interface OutcomeEventRecord {
+  webhookId: string;
+  event: OutcomeEvent;
+  delivery: OutcomeDeliveryStatus;
+  /** Set once the delivery ended (delivered, given up, or nothing to send it to). */
+  deliveredAt?: string;
+  /** Why the delivery was given up: the last attempt's failure, never a URL or a secret. */
+  error?: string;
+}
+
+const WEBHOOK_ID_PREFIX = 'evt_';
+// Workflow IDs never hold `~` (src/validation/identifiers.ts and ids.ts), so it can stand for `/` and separate.
+const SLASH = '~';
+
+/**
+ * The `webhook-id` of a process's n-th event (n from 1): stable across retries, crashes and redeliveries because
+ * the process numbers its own transitions; readable, and it names its process, so a redelivery finds the event.
+ */
+export function outcomeWebhookId(workflowId: string, sequence: number): string {
+  return `${WEBHOOK_ID_PREFIX}${workflowId.replaceAll('/', SLASH)}${SLASH}${sequence}`;
+}
+
+/** The process and sequence a webhook ID names, or undefined when it is not one of ours. */
+export function parseOutcomeWebhookId(
+  webhookId: string,
+): { workflowId: string; sequence: number } | undefined {
+  const match = /^evt_([A-Za-z0-9._:@~-]{1,400})~([1-9][0-9]{0,8})$/.exec(webhookId);
+  if (!match) return undefined;
+  const workflowId = match[1]!.replaceAll(SLASH, '/');
+  if (workflowId.startsWith('/') || workflowId.endsWith('/') || workflowId.includes('//')) return undefined;
+  return { workflowId, sequence: Number(match[2]) };
+}

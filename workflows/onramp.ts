@@ -1,1 +1,0 @@
-export { onRampWorkflow } from './ramps/onramp/workflow';

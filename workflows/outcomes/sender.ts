@@ -1,0 +1,108 @@
+/**
+ * The workflow side of outcome events: raises them in the process's outbox and sends them from a loop of their
+ * own, so that a client outage never holds up the process's steps. Each event is one activity, retried with
+ * growing delays for the configured time; when that runs out the event is recorded as failed, an incident is
+ * raised, and the next event goes. Before the process ends it waits until its outbox is drained.
+ */
+import {
+  type ActivityOptions,
+  condition,
+  log,
+  patched,
+  proxyActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { OutcomeEventData, OutcomeEventType } from '../../src/domain/outcome-events';
+import { outcomeDeliveryTimings, type WorkflowTimings } from '../../src/domain/timings';
+import type { createOutcomeActivities } from '../../activities/outcomes/activities';
+import type { createAlertActivities } from '../../activities/operations/alerts/activities';
+import { operatorActivityOptions } from '../shared/activity-options';
+import {
+  deliveryFailureReason,
+  isDrained,
+  nextToDeliver,
+  raiseOutcome,
+  recordDelivery,
+  type Outbox,
+} from './outbox';
+
+export { deliveryFailureReason } from './outbox';
+
+/** Processes that started before outcome events existed replay without them. */
+export const OUTCOME_EVENTS_PATCH = 'client-outcome-events';
+
+type OutcomeActivities = ReturnType<typeof createOutcomeActivities>;
+
+/** One delivery: an attempt per retry, growing delays, given up after the configured time. */
+export function outcomeDeliveryOptions(timings: WorkflowTimings): ActivityOptions {
+  const delivery = outcomeDeliveryTimings(timings);
+  return {
+    startToCloseTimeout: delivery.attemptTimeoutMs,
+    scheduleToCloseTimeout: delivery.retryForMs,
+    retry: {
+      initialInterval: delivery.retryInitialMs,
+      maximumInterval: delivery.retryMaximumMs,
+      backoffCoefficient: 2,
+    },
+  };
+}
+
+export interface OutcomeSender {
+  /** False for a process recorded before outcome events existed: it raises none. */
+  readonly enabled: boolean;
+  raise(type: OutcomeEventType, data: OutcomeEventData): void;
+  /** Resolves once every raised event is delivered, given up, or had nowhere to go. */
+  drained(): Promise<void>;
+}
+
+export function startOutcomeSender(outbox: Outbox, timings: WorkflowTimings): OutcomeSender {
+  const enabled = patched(OUTCOME_EVENTS_PATCH);
+  const { deliverOutcomeEvent } = proxyActivities<OutcomeActivities>(outcomeDeliveryOptions(timings));
+  const { raiseAlert } = proxyActivities<ReturnType<typeof createAlertActivities>>(
+    operatorActivityOptions(timings),
+  );
+  const { workflowId } = workflowInfo();
+
+  async function sendLoop(): Promise<never> {
+    for (;;) {
+      await condition(() => nextToDeliver(outbox) !== undefined);
+      const record = nextToDeliver(outbox)!;
+      try {
+        const answer = await deliverOutcomeEvent({ webhookId: record.webhookId, event: record.event });
+        recordDelivery(
+          outbox,
+          record.webhookId,
+          { delivery: answer.endpoints === 0 ? 'no-endpoint' : 'delivered' },
+          new Date(),
+        );
+      } catch (error) {
+        const reason = deliveryFailureReason(error);
+        recordDelivery(outbox, record.webhookId, { delivery: 'failed', error: reason }, new Date());
+        log.error('outcome event given up', { webhookId: record.webhookId, type: record.event.type });
+        await raiseAlert({
+          kind: 'outcome-event-undelivered',
+          message: `The client's backend was not told ${record.event.type} (${record.webhookId}): ${reason}. Redeliver it with POST /v1/events/${record.webhookId}/redeliver once its endpoint answers.`,
+          workflowId,
+          details: {
+            webhookId: record.webhookId,
+            type: record.event.type,
+            endUserId: record.event.data.endUserId,
+          },
+          // The store being unreachable for the whole retry time must not stop the events behind this one.
+        }).catch(() => undefined);
+      }
+    }
+  }
+
+  if (enabled) void sendLoop();
+
+  return {
+    enabled,
+    raise(type, data) {
+      if (enabled) raiseOutcome(outbox, workflowId, type, data, new Date());
+    },
+    async drained() {
+      await condition(() => isDrained(outbox));
+    },
+  };
+}

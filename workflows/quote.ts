@@ -1,2 +1,0 @@
-/** Moved: the quote process lives in workflows/quote/. */
-export { quoteWorkflow } from './quote/workflow';

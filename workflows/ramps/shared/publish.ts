@@ -1,0 +1,42 @@
+/**
+ * The one publish step of both ramp processes: a new status becomes the state's step text, the Web UI's current
+ * details, the search attributes and, on entering a status, its outcome event. Each ramp brings its own pure rules.
+ */
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { RaisedOutcome } from '../../../src/domain/outcome-events';
+import type { OutcomeSender } from '../../outcomes/sender';
+
+export interface PublishRules<State, Status extends string> {
+  /** What a settled process reads from its snapshots (a process may settle at its first evaluation). */
+  settlementOf(state: State): Partial<State> | undefined;
+  stepText(status: Status, state: State): string;
+  currentDetails(state: State): string;
+  searchAttributes(
+    state: State,
+    status: Status,
+    endUserSearchValue: string | null,
+  ): SearchAttributeUpdatePair[];
+  outcomes(state: State, workflowId: string, previous: Status | undefined, next: Status): RaisedOutcome[];
+}
+
+/** Returns the ramp's publish function; it remembers the last status published, so events fire on entering one. */
+export function statusPublisher<State extends { status: Status; step: string }, Status extends string>(
+  state: State,
+  rules: PublishRules<State, Status>,
+  outcomes: OutcomeSender,
+  endUserSearchValue: () => string | null,
+): (next: Status) => void {
+  let published: Status | undefined;
+  return (next) => {
+    state.status = next;
+    if (next === 'settled') Object.assign(state, rules.settlementOf(state));
+    state.step = rules.stepText(next, state);
+    setCurrentDetails(rules.currentDetails(state));
+    upsertSearchAttributes(rules.searchAttributes(state, next, endUserSearchValue()));
+    for (const { type, data } of rules.outcomes(state, workflowInfo().workflowId, published, next)) {
+      outcomes.raise(type, data);
+    }
+    published = next;
+  };
+}
