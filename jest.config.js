@@ -1,8 +1,8 @@
 /**
  * Two projects:
- * - `standalone`: unit tests and tests over HTTP against the sandbox; no Temporal needed.
- * - `temporal`: everything that runs workflows; its global setup provisions the Temporal CLI and starts one
- *   real dev server for the run (and fails the run, saying why, if it cannot).
+ * - `standalone` (`*.test.ts`): unit tests and tests over HTTP against the sandbox; no Temporal needed.
+ * - `temporal` (`*.temporal.test.ts`): everything that runs workflows; its global setup provisions the Temporal CLI
+ *   and starts one real dev server for the run (and fails the run, saying why, if it cannot).
  * @swc/jest only strips types (fast on 2 cores); type errors are caught by `npm run typecheck`.
  * @type {import('jest').Config}
  */
@@ -15,25 +15,22 @@ module.exports = {
   // Test clients keep their gRPC connections open for the run (test/helpers/temporal.ts says why); exit when done.
   forceExit: true,
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
+  // Selected by file name: `*.temporal.test.ts` needs the run's dev server, every other `*.test.ts` does not.
+  // test/cluster has its own config (jest.cluster.config.js).
   projects: [
     {
       displayName: 'standalone',
       testEnvironment: 'node',
       transform,
-      roots: ['<rootDir>/test/unit', '<rootDir>/test/operator', '<rootDir>/test/sandbox'],
-      testMatch: ['**/*.test.ts'],
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.temporal\\.test\\.ts$', '<rootDir>/test/cluster/'],
     },
     {
       displayName: 'temporal',
       testEnvironment: 'node',
       transform,
-      roots: [
-        '<rootDir>/test/temporal',
-        '<rootDir>/test/integration',
-        '<rootDir>/test/browser',
-        '<rootDir>/test/chaos',
-      ],
-      testMatch: ['**/*.test.ts'],
+      testMatch: ['<rootDir>/test/**/*.temporal.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cluster/'],
       globalSetup: '<rootDir>/test/setup/temporal-global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/temporal-global-teardown.ts',
     },

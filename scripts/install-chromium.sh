@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs Debian's Chromium (/usr/bin/chromium) for the Web UI browser test (test/browser), when it is missing
-# and this user can install packages (root, or passwordless sudo). Otherwise it prints why and exits 0: the
-# browser test then skips with the same reason. Idempotent.
+# Installs Debian's Chromium (/usr/bin/chromium) for the Web UI browser test (test/e2e/web-ui.temporal.test.ts), when
+# it is missing and this user can install packages (root, or passwordless sudo). Otherwise it prints why and exits 0:
+# the browser test then skips with the same reason. Idempotent.
 set -u
 CHROMIUM=/usr/bin/chromium
 if [ -x "$CHROMIUM" ]; then

@@ -1,8 +1,8 @@
 /**
- * Writes recorded histories for the replay test (test/temporal/replay.test.ts). A recorded history is evidence of
- * how workflows that ran with older code behave, so an existing file is never overwritten: recording again with
- * today's code would replace, for example, the only history of a branch taken before a patch. To record a history
- * again on purpose, delete its file first.
+ * Writes recorded histories for the replay test (test/workflows/replay.temporal.test.ts). A recorded history is
+ * evidence of how workflows that ran with older code behave, so an existing file is never overwritten: recording
+ * again with today's code would replace, for example, the only history of a branch taken before a patch. To record a
+ * history again on purpose, delete its file first.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

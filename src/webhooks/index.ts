@@ -1,1 +1,0 @@
-export { createReceiverApp, type ReceiverDeps, type RunningReceiver, startReceiver } from './receiver';

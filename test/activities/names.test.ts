@@ -1,0 +1,40 @@
+import pino from 'pino';
+import { type ActivityDeps, createActivities } from '../../activities';
+import { testActivityConfig } from '../helpers/activities';
+
+// The keys of createActivities are the activity type names workflows schedule: recorded histories and running
+// workflows carry them, so a rename must fail here rather than in a replay or in production.
+describe('activity names', () => {
+  test('the worker registers exactly these activities', () => {
+    const deps = {
+      operator: {},
+      temporal: {},
+      logger: pino({ level: 'silent' }),
+      config: testActivityConfig(),
+    } as unknown as ActivityDeps;
+    expect(Object.keys(createActivities(deps)).sort()).toEqual([
+      'assessGasWallet',
+      'checkGasWallet',
+      'createAccountWallet',
+      'createDepositWallet',
+      'createQuote',
+      'deleteWebhookRecipient',
+      'deliverOutcomeEvent',
+      'ensureWebhookRecipient',
+      'findEndUserByWallet',
+      'forwardToOffRamp',
+      'forwardToOnRamp',
+      'getWalletAddresses',
+      'linkOffRampToEndUser',
+      'listWebhookRecipients',
+      'pollOffRamp',
+      'pollOnRamp',
+      'raiseAlert',
+      'readOrderSnapshot',
+      'readTransactionSnapshot',
+      'reconcileDepositWallets',
+      'reconcileOpenProcesses',
+      'resolveAlert',
+    ]);
+  });
+});

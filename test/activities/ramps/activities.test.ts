@@ -1,0 +1,218 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import pino from 'pino';
+import type { ActivityDeps } from '../../../activities/deps';
+import { createOffRampActivities } from '../../../activities/ramps/offramp/activities';
+import { createOnRampActivities } from '../../../activities/ramps/onramp/activities';
+import { createRouterActivities, forwardOutcome } from '../../../activities/ramps/router/activities';
+import { EndUserId } from '../../../src/temporal/search-attributes';
+import { testActivityConfig } from '../../helpers/activities';
+
+type Raw = Record<string, unknown>;
+
+/** An operator that answers from two maps and records the reads, in order. */
+function operator(transactions: Record<string, Raw>, orders: Record<string, Raw> = {}) {
+  const reads: string[] = [];
+  return {
+    reads,
+    client: {
+      getTransaction: (id: string) => {
+        reads.push(`tx:${id}`);
+        return Promise.resolve({
+          id,
+          status: 'completed',
+          type: 'Deposit',
+          walletId: 'w-1',
+          ...transactions[id],
+        });
+      },
+      getOrder: (id: string) => {
+        reads.push(`order:${id}`);
+        return Promise.resolve({ id, orderReference: `ref-${id}`, status: 'executed', ...orders[id] });
+      },
+    },
+  };
+}
+
+function deps(extra: Partial<Record<keyof ActivityDeps, unknown>>): ActivityDeps {
+  return {
+    logger: pino({ level: 'silent' }),
+    config: testActivityConfig(),
+    ...extra,
+  } as unknown as ActivityDeps;
+}
+
+describe('ramp activities', () => {
+  test('the ramp factories keep the ramp activity names', () => {
+    const d = deps({ operator: {}, temporal: {} });
+    const names = [createRouterActivities(d), createOffRampActivities(d), createOnRampActivities(d)].flatMap(
+      (f) => Object.keys(f),
+    );
+    expect(names).toEqual([
+      'readTransactionSnapshot',
+      'readOrderSnapshot',
+      'forwardToOffRamp',
+      'forwardToOnRamp',
+      'findEndUserByWallet',
+      'linkOffRampToEndUser',
+      'pollOffRamp',
+      'pollOnRamp',
+    ]);
+  });
+
+  test('a forward answers the process reached, or how it had ended', () => {
+    expect(forwardOutcome({ delivered: true, workflowId: 'offramp/d' })).toEqual({
+      workflowId: 'offramp/d',
+    });
+    const closed = { executionStatus: 'COMPLETED', status: 'settled', closedAt: null };
+    expect(forwardOutcome({ delivered: false, workflowId: 'offramp/d', closed })).toEqual({
+      workflowId: 'offramp/d',
+      closed,
+    });
+  });
+});
+
+describe('pollOffRamp', () => {
+  test('reads the deposit, the sweep it links and the order the sweep links', async () => {
+    const op = operator({
+      'dep-1': { relatedTransactionId: 'sweep-1' },
+      'sweep-1': { type: 'AutoSweep', orderId: 'o-1' },
+    });
+    const activities = createOffRampActivities(deps({ operator: op.client }));
+    const found = await activities.pollOffRamp({ depositTransactionId: 'dep-1' });
+    expect(op.reads).toEqual(['tx:dep-1', 'tx:sweep-1', 'order:o-1']);
+    expect(Object.keys(found)).toEqual(['deposit', 'sweep', 'order']);
+    expect(found.sweep).toMatchObject({ id: 'sweep-1', orderId: 'o-1', relatedTransactionId: null });
+  });
+
+  test('IDs known from events are read as given; the order comes from the order transaction first', async () => {
+    const op = operator({ 'otx-1': { type: 'AutoSwap', orderId: 'o-otx' }, 's-9': { orderId: 'o-sweep' } });
+    const activities = createOffRampActivities(deps({ operator: op.client }));
+    await activities.pollOffRamp({
+      depositTransactionId: 'dep-1',
+      sweepId: 's-9',
+      gasTopUpId: 'g-1',
+      orderTransactionId: 'otx-1',
+    });
+    expect(op.reads).toEqual(['tx:dep-1', 'tx:s-9', 'tx:g-1', 'tx:otx-1', 'order:o-otx']);
+  });
+
+  test('a deposit alone when nothing else is known', async () => {
+    const op = operator({});
+    const activities = createOffRampActivities(deps({ operator: op.client }));
+    expect(Object.keys(await activities.pollOffRamp({ depositTransactionId: 'dep-1' }))).toEqual(['deposit']);
+  });
+});
+
+describe('pollOnRamp', () => {
+  test('reads the order, then the deposit it names', async () => {
+    const op = operator({}, { 'o-1': { transactionId: 'dep-1' } });
+    const activities = createOnRampActivities(deps({ operator: op.client }));
+    const found = await activities.pollOnRamp({ orderId: 'o-1' });
+    expect(op.reads).toEqual(['order:o-1', 'tx:dep-1']);
+    expect(found.deposit?.id).toBe('dep-1');
+  });
+
+  test('no deposit before the order names one', async () => {
+    const op = operator({}, { 'o-1': { status: 'awaiting_funds' } });
+    const activities = createOnRampActivities(deps({ operator: op.client }));
+    expect(Object.keys(await activities.pollOnRamp({ orderId: 'o-1' }))).toEqual(['order']);
+  });
+});
+
+describe('findEndUserByWallet', () => {
+  function temporal(executions: Array<{ workflowId: string; endUserId?: string }>) {
+    const queries: string[] = [];
+    return {
+      queries,
+      client: {
+        workflow: {
+          list: ({ query }: { query: string }) => {
+            queries.push(query);
+            return (function* () {
+              for (const execution of executions) {
+                yield {
+                  workflowId: execution.workflowId,
+                  typedSearchAttributes: {
+                    get: (key: unknown) => (key === EndUserId ? execution.endUserId : undefined),
+                  },
+                };
+              }
+            })();
+          },
+        },
+      },
+    };
+  }
+
+  test('the end-user workflow that owns the wallet names the user', async () => {
+    const t = temporal([{ workflowId: 'end-user/user-1' }]);
+    const activities = createOffRampActivities(deps({ temporal: t.client }));
+    await expect(activities.findEndUserByWallet({ walletId: 'w-1' })).resolves.toEqual({
+      endUserId: 'user-1',
+      endUserSearchValue: 'user-1',
+    });
+    expect(t.queries).toEqual(["WorkflowType = 'endUserWorkflow' AND RampWalletId = 'w-1'"]);
+  });
+
+  test('another workflow ID falls back to RampEndUserId', async () => {
+    const t = temporal([{ workflowId: 'legacy-1', endUserId: 'user-2' }]);
+    const activities = createOffRampActivities(deps({ temporal: t.client }));
+    await expect(activities.findEndUserByWallet({ walletId: 'w-1' })).resolves.toMatchObject({
+      endUserId: 'user-2',
+    });
+  });
+
+  test('no owner yet is a retryable failure; a wallet ID a query cannot carry is not retried', async () => {
+    const activities = createOffRampActivities(deps({ temporal: temporal([]).client }));
+    await expect(activities.findEndUserByWallet({ walletId: 'w-1' })).rejects.toMatchObject({
+      type: 'WalletOwnerNotFound',
+      nonRetryable: false,
+    });
+    await expect(activities.findEndUserByWallet({ walletId: "w' OR '1'='1" })).rejects.toMatchObject({
+      type: 'InvalidInput',
+      message: 'wallet id has characters a visibility query cannot carry',
+      nonRetryable: true,
+    });
+  });
+});
+
+describe('linkOffRampToEndUser', () => {
+  function temporal(signal: () => Promise<void>) {
+    const handles: string[] = [];
+    return {
+      handles,
+      client: { workflow: { getHandle: (id: string) => (handles.push(id), { signal }) } },
+    };
+  }
+
+  test('signals end-user/<id>', async () => {
+    const t = temporal(() => Promise.resolve());
+    const activities = createOffRampActivities(deps({ temporal: t.client }));
+    await activities.linkOffRampToEndUser({ endUserId: 'user-1', depositTransactionId: 'dep-1' });
+    expect(t.handles).toEqual(['end-user/user-1']);
+  });
+
+  test('an end user that is not running fails for good, without naming the user', async () => {
+    const t = temporal(() =>
+      Promise.reject(new WorkflowNotFoundError('not found', 'end-user/user-1', undefined)),
+    );
+    const activities = createOffRampActivities(deps({ temporal: t.client }));
+    const failure: unknown = await activities
+      .linkOffRampToEndUser({ endUserId: 'user-1', depositTransactionId: 'dep-1' })
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ type: 'EndUserWorkflowNotFound', nonRetryable: true });
+    expect((failure as Error).message).not.toContain('user-1');
+  });
+
+  test('any other failure is retried', async () => {
+    const t = temporal(() => Promise.reject(new TypeError('boom')));
+    const activities = createOffRampActivities(deps({ temporal: t.client }));
+    await expect(
+      activities.linkOffRampToEndUser({ endUserId: 'user-1', depositTransactionId: 'dep-1' }),
+    ).rejects.toMatchObject({
+      type: 'EndUserSignalFailed',
+      message: 'could not signal the end user workflow of this deposit (TypeError)',
+      nonRetryable: false,
+    });
+  });
+});

@@ -1,0 +1,546 @@
+/**
+ * Process orchestration of the chaos suite: the Temporal dev server, the sandbox operator, the worker, the webhook
+ * receiver and the HTTP API, each its own OS process started from the project's own entry point, configured only
+ * through environment variables, with its output in a log file of a temporary folder.
+ *
+ * The harness kills these processes (SIGKILL; the dev server with the signal the profile names) and starts them
+ * again on the same ports and the same SQLite file, so the operator's recipients and the clients' addresses stay valid. A child
+ * that dies without being told to is restarted too and counted, because a silent crash would otherwise pass for
+ * one of our kills. Every child is killed when the harness stops, fails or its own process exits.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { freePort } from '../../../src/temporal/dev-server';
+import { ensureTemporalCli } from '../../../src/temporal/install-cli';
+import { devServerSearchAttributeArgs } from '../../../src/temporal/search-attributes';
+import { generateLocalCertificate } from '../../../src/tls/local-certificate';
+
+export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const CHAOS_NAMESPACE = 'ramp-chaos';
+export const CHAOS_TASK_QUEUE = 'ramp-chaos';
+
+// ------------------------------------------------------------------------------------------------ child registry
+
+/** Every child alive, so that whatever ends the harness (exception, deadline, Ctrl-C, exit) can kill it. */
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // 'exit' handlers must be synchronous: a signal is all we can send, and SIGKILL needs no cooperation.
+  process.on('exit', () => killEveryChild());
+}
+
+/** Sends SIGKILL to every child still alive (synchronous). */
+export function killEveryChild(): void {
+  for (const child of liveChildren) {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ one child
+
+export interface ProcessSpec {
+  name: string;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  /** Resolves once the child serves; `since` is the log file's length when this start began. */
+  ready: (child: ManagedProcess, since: number) => Promise<void>;
+  /** Restart the child when it exits without having been told to (its crash is counted either way). */
+  supervise: boolean;
+  /** Scheduling priority of the child (0 = as the harness; positive = nicer to other work on the machine). */
+  niceness: number;
+}
+
+export class ManagedProcess {
+  readonly spec: ProcessSpec;
+  starts = 0;
+  kills = 0;
+  unexpectedExits = 0;
+  private child: ChildProcess | null = null;
+  private exited: Promise<void> = Promise.resolve();
+  private stopping = false;
+  private restarting: Promise<void> | null = null;
+
+  constructor(spec: ProcessSpec) {
+    this.spec = spec;
+    installExitHook();
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get alive(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  note(line: string): void {
+    writeFileSync(this.spec.logFile, `=== [chaos harness] ${new Date().toISOString()} ${line}\n`, {
+      flag: 'a',
+    });
+  }
+
+  /** The log from byte `since` on (a byte offset, as statSync gives it: a multi-byte character cannot shift it). */
+  logText(since = 0): string {
+    try {
+      return readFileSync(this.spec.logFile).subarray(since).toString('utf8');
+    } catch {
+      return '';
+    }
+  }
+
+  tail(lines = 25): string {
+    return this.logText().trimEnd().split('\n').slice(-lines).join('\n');
+  }
+
+  /** Starts the child and waits until it serves. */
+  async start(): Promise<void> {
+    this.stopping = false;
+    this.starts += 1;
+    this.note(`start #${this.starts}`);
+    const since = statSync(this.spec.logFile).size;
+    const fd = openSync(this.spec.logFile, 'a');
+    let child: ChildProcess;
+    try {
+      child = spawn(this.spec.command, this.spec.args, {
+        cwd: PROJECT_ROOT,
+        env: this.spec.env,
+        stdio: ['ignore', fd, fd],
+      });
+    } finally {
+      closeSync(fd); // the child holds its own copy
+    }
+    this.child = child;
+    liveChildren.add(child);
+    if (this.spec.niceness > 0 && child.pid !== undefined) {
+      try {
+        os.setPriority(child.pid, this.spec.niceness);
+      } catch {
+        // Best effort: some systems refuse priority changes.
+      }
+    }
+    this.exited = new Promise<void>((resolve) => {
+      child.once('exit', (code, signal) => {
+        liveChildren.delete(child);
+        if (this.child === child && !this.stopping) {
+          this.unexpectedExits += 1;
+          this.note(`exited on its own (code ${code}, signal ${signal})`);
+          if (this.spec.supervise) {
+            this.restarting = new Promise<void>((done) => setTimeout(done, 500))
+              .then(() => (this.stopping ? undefined : this.start()))
+              .catch((error: unknown) => this.note(`restart failed: ${(error as Error).message}`))
+              .finally(() => (this.restarting = null));
+          }
+        }
+        resolve();
+      });
+    });
+    await this.spec.ready(this, since);
+  }
+
+  /** Kills the child with `signal` (SIGKILL by default) and waits for it to be gone. */
+  async kill(signal: NodeJS.Signals = 'SIGKILL', escalateAfterMs = 10_000): Promise<void> {
+    await this.restarting;
+    const child = this.child;
+    if (!child || !this.alive) return;
+    this.stopping = true;
+    this.kills += 1;
+    this.note(`kill ${signal}`);
+    const escalate =
+      signal === 'SIGKILL' ? undefined : setTimeout(() => child.kill('SIGKILL'), escalateAfterMs);
+    child.kill(signal);
+    await this.exited;
+    clearTimeout(escalate);
+  }
+
+  /** Kills the child for good (no restart), counting no kill. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.restarting;
+    const child = this.child;
+    if (!child || !this.alive) return;
+    this.note('stop');
+    child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  /** Waits until a supervised restart in progress (after a crash) is over. */
+  async settled(): Promise<void> {
+    await this.restarting;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ readiness
+
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  child: ManagedProcess,
+  timeoutMs = 90_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!child.alive) throw new Error(`${child.name} exited before ${what}:\n${child.tail()}`);
+    try {
+      if (await check()) return;
+    } catch {
+      // Not answering yet.
+    }
+    if (Date.now() > deadline)
+      throw new Error(`${child.name}: ${what} did not happen within ${timeoutMs} ms:\n${child.tail()}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function httpOk(url: string): Promise<boolean> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+  await response.arrayBuffer();
+  return response.ok;
+}
+
+function httpsOk(url: string, ca: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const request = https.get(url, { ca, timeout: 2_000 }, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    });
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => resolve(false));
+  });
+}
+
+async function temporalAnswers(address: string): Promise<boolean> {
+  const connection = await Connection.connect({ address, connectTimeout: '2s' });
+  try {
+    await connection.workflowService.describeNamespace({ namespace: CHAOS_NAMESPACE });
+    return true;
+  } finally {
+    await connection.close();
+  }
+}
+
+/** The last lines of every child's log in a log folder (also after the stack is gone). */
+export function logTails(logDir: string, lines = 25): string {
+  let files: string[] = [];
+  try {
+    files = readdirSync(logDir).filter((file) => file.endsWith('.log'));
+  } catch {
+    return `(no logs in ${logDir})`;
+  }
+  return files
+    .sort()
+    .map((file) => {
+      const text = readFileSync(path.join(logDir, file), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .slice(-lines)
+        .join('\n');
+      return `----- ${file}, last ${lines} lines\n${text}`;
+    })
+    .join('\n');
+}
+
+// ------------------------------------------------------------------------------------------------ the stack
+
+export interface StackOptions {
+  seed: number;
+  /** Environment of every project process on top of the stack's own (RAMP_* timings, sandbox time scale...). */
+  env: Record<string, string>;
+  niceness: number;
+  log: (line: string) => void;
+}
+
+export interface StackEndpoints {
+  temporalAddress: string;
+  sandboxUrl: string;
+  receiverUrl: string;
+  apiUrl: string;
+}
+
+/** Names of settings the harness sets itself: inherited values (a developer's shell, jest's own server) are dropped. */
+const OWN_PREFIXES = [
+  'TEMPORAL_',
+  'OPERATOR_',
+  'SANDBOX_',
+  'RAMP_',
+  'RECEIVER_',
+  'API_',
+  'GAS_',
+  'ALERT',
+  'PAYLOAD_ENCRYPTION',
+  'CODEC_SERVER',
+  'TEST_TEMPORAL',
+  'METRICS_TOKEN',
+  'RECONCILE_',
+  'LOG_LEVEL',
+];
+
+function inheritedEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !OWN_PREFIXES.some((prefix) => name.startsWith(prefix))),
+  );
+}
+
+const secret = (bytes = 24) => randomBytes(bytes).toString('hex');
+
+export class ChaosStack {
+  readonly dir: string;
+  readonly logDir: string;
+  readonly endpoints: StackEndpoints;
+  /** The settings every project process gets: also what the harness's own typed client is built from. */
+  readonly env: Record<string, string>;
+  readonly apiKey: string;
+  readonly devServer: ManagedProcess;
+  readonly sandbox: ManagedProcess;
+  readonly worker: ManagedProcess;
+  readonly receiver: ManagedProcess;
+  readonly api: ManagedProcess;
+  readonly dbFile: string;
+  devServerRestarts = 0;
+
+  private constructor(fields: {
+    dir: string;
+    endpoints: StackEndpoints;
+    env: Record<string, string>;
+    apiKey: string;
+    processes: Record<'devServer' | 'sandbox' | 'worker' | 'receiver' | 'api', ManagedProcess>;
+    dbFile: string;
+  }) {
+    this.dir = fields.dir;
+    this.logDir = path.join(fields.dir, 'logs');
+    this.endpoints = fields.endpoints;
+    this.env = fields.env;
+    this.apiKey = fields.apiKey;
+    this.devServer = fields.processes.devServer;
+    this.sandbox = fields.processes.sandbox;
+    this.worker = fields.processes.worker;
+    this.receiver = fields.processes.receiver;
+    this.api = fields.processes.api;
+    this.dbFile = fields.dbFile;
+  }
+
+  get processes(): ManagedProcess[] {
+    return [this.devServer, this.sandbox, this.worker, this.receiver, this.api];
+  }
+
+  /** Provisions the CLI with the project's own script, picks free loopback ports, writes the TLS pair, starts all. */
+  static async start(options: StackOptions): Promise<ChaosStack> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ramp-chaos-'));
+    const logDir = path.join(dir, 'logs');
+    mkdirSync(logDir, { recursive: true });
+    const cli = await ensureTemporalCli({ log: options.log });
+    const host = '127.0.0.1';
+    const [temporalPort, sandboxPort, receiverPort, apiPort] = [
+      await freePort(host),
+      await freePort(host),
+      await freePort(host),
+      await freePort(host),
+    ];
+    const temporalAddress = `${host}:${temporalPort}`;
+
+    // The receiver's certificate: our own pair, so that no process writes into the project's .data folder and the
+    // readiness probe can trust exactly this certificate.
+    const certificate = await generateLocalCertificate(2);
+    const certFile = path.join(dir, 'receiver-cert.pem');
+    const keyFile = path.join(dir, 'receiver-key.pem');
+    writeFileSync(certFile, certificate.cert, { mode: 0o600 });
+    writeFileSync(keyFile, certificate.key, { mode: 0o600 });
+
+    const email = 'chaos@example.com';
+    const passcode = secret(12);
+    const apiKey = secret(16);
+    const endpoints: StackEndpoints = {
+      temporalAddress,
+      sandboxUrl: `http://${host}:${sandboxPort}`,
+      receiverUrl: `https://${host}:${receiverPort}`,
+      apiUrl: `http://${host}:${apiPort}`,
+    };
+    const env: Record<string, string> = {
+      LOG_LEVEL: 'info',
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_NAMESPACE: CHAOS_NAMESPACE,
+      TEMPORAL_TASK_QUEUE: CHAOS_TASK_QUEUE,
+      OPERATOR_BASE_URL: endpoints.sandboxUrl,
+      OPERATOR_EMAIL: email,
+      OPERATOR_PASSCODE: passcode,
+      SANDBOX_HOST: host,
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_EMAIL: email,
+      SANDBOX_PASSCODE: passcode,
+      SANDBOX_SEED: String(options.seed >>> 0),
+      SANDBOX_LOG_LEVEL: 'warn',
+      // The receiver is ours, with a self-signed certificate (as under npm start and the integration tests).
+      SANDBOX_INSECURE_TLS: 'true',
+      RECEIVER_HOST: host,
+      RECEIVER_PORT: String(receiverPort),
+      RECEIVER_PUBLIC_URL: endpoints.receiverUrl,
+      RECEIVER_TRANSACTION_SECRET: secret(),
+      RECEIVER_ORDER_SECRET: secret(),
+      RECEIVER_TLS_CERT: certFile,
+      RECEIVER_TLS_KEY: keyFile,
+      API_HOST: host,
+      API_PORT: String(apiPort),
+      API_KEY: apiKey,
+      ...options.env,
+    };
+    const childEnv = { ...inheritedEnv(), ...env };
+    const tsEntry = (file: string) =>
+      [process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, file)]] as const;
+    const logFile = (name: string) => {
+      const file = path.join(logDir, `${name}.log`);
+      writeFileSync(file, '');
+      return file;
+    };
+    const dbFile = path.join(dir, 'temporal.sqlite');
+
+    const devServer = new ManagedProcess({
+      name: 'dev-server',
+      command: cli.path,
+      // As src/temporal/dev-server.ts starts it (namespace, search attributes, warn logs), headless, on a data file.
+      args: [
+        'server',
+        'start-dev',
+        '--ip',
+        host,
+        '--port',
+        String(temporalPort),
+        '--namespace',
+        CHAOS_NAMESPACE,
+        '--log-level',
+        'warn',
+        ...devServerSearchAttributeArgs(),
+        '--headless',
+        '--db-filename',
+        dbFile,
+      ],
+      env: inheritedEnv(),
+      logFile: logFile('dev-server'),
+      ready: (child) => waitUntil('the frontend to answer', () => temporalAnswers(temporalAddress), child),
+      // A dev server that dies on its own is a finding of the run, not something to paper over.
+      supervise: false,
+      niceness: options.niceness,
+    });
+    const node = (name: string, file: string, ready: ProcessSpec['ready'], supervise = true) => {
+      const [command, args] = tsEntry(file);
+      return new ManagedProcess({
+        name,
+        command,
+        args: [...args],
+        env: childEnv,
+        logFile: logFile(name),
+        ready,
+        supervise,
+        niceness: options.niceness,
+      });
+    };
+    // The sandbox keeps its state in memory: a crash would take the operator's records with it, so it is reported,
+    // not restarted.
+    const sandbox = node(
+      'sandbox',
+      'src/entry/sandbox.ts',
+      (child) =>
+        waitUntil('the sandbox to answer', () => httpOk(`${endpoints.sandboxUrl}/sandbox/v1`), child),
+      false,
+    );
+    const worker = node('worker', 'src/entry/worker.ts', (child, since) =>
+      waitUntil(
+        '"Worker started"',
+        () => Promise.resolve(child.logText(since).includes('"msg":"Worker started"')),
+        child,
+      ),
+    );
+    const receiver = node('receiver', 'src/entry/receiver.ts', (child) =>
+      waitUntil(
+        'the receiver to answer',
+        () => httpsOk(`${endpoints.receiverUrl}/healthz`, certificate.cert),
+        child,
+      ),
+    );
+    const api = node('api', 'src/entry/api.ts', (child) =>
+      waitUntil('the API to answer', () => httpOk(`${endpoints.apiUrl}/healthz`), child),
+    );
+
+    const stack = new ChaosStack({
+      dir,
+      endpoints,
+      env,
+      apiKey,
+      processes: { devServer, sandbox, worker, receiver, api },
+      dbFile,
+    });
+    try {
+      await devServer.start();
+      // The worker's start is mostly bundling the workflows; the others start one after the other meanwhile.
+      await Promise.all([
+        worker.start(),
+        (async () => {
+          await sandbox.start();
+          await receiver.start();
+          await api.start();
+        })(),
+      ]);
+    } catch (error) {
+      await stack.stopAll();
+      throw error;
+    }
+    return stack;
+  }
+
+  /** Stops the dev server (SIGTERM or SIGKILL); `devServer.start()` brings it back on the same port and file. */
+  async stopDevServer(signal: NodeJS.Signals): Promise<void> {
+    await this.devServer.kill(signal);
+    this.devServerRestarts += 1;
+  }
+
+  /** Waits for supervised restarts in progress, then checks that every process is up. */
+  async allUp(): Promise<string[]> {
+    await Promise.all(this.processes.map((child) => child.settled()));
+    return this.processes.filter((child) => !child.alive).map((child) => child.name);
+  }
+
+  async stopAll(): Promise<void> {
+    // Clients first, the server last, so nothing logs a burst of reconnection errors into the tails.
+    for (const child of [this.api, this.receiver, this.worker, this.sandbox, this.devServer])
+      await child.stop();
+  }
+
+  /** Removes the temporary folder (logs, data file, TLS pair); only once every child is stopped. */
+  removeFiles(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  tails(lines = 25): string {
+    return this.processes
+      .map(
+        (child) => `----- ${child.name} (${child.spec.logFile}), last ${lines} lines\n${child.tail(lines)}`,
+      )
+      .join('\n');
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * The whole ramp stack for one test: a time-scaled sandbox operator (own seed, so IDs never collide with another
+ * test's workflows), a worker with the real activities, the real HTTPS receiver on 127.0.0.1, the account (master
+ * and gas wallets, both recipient kinds) and the typed client.
+ */
+import { randomUUID } from 'node:crypto';
+import https from 'node:https';
+import type { Client, Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { createActivities } from '../../activities';
+import { RampClient } from '../../src/client/ramp-client';
+import type { ClientWebhookConfig } from '../../src/config/client-webhooks';
+import type { PayloadEncryptionConfig } from '../../src/config/encryption';
+import { loadOperatorConfig, SecretString } from '../../src/config/operator';
+import type { ReceiverConfig } from '../../src/config/receiver';
+import { DEFAULT_PROCESS_IDS } from '../../src/domain/ids';
+import { OperatorClient } from '../../src/operator/client';
+import type { RunningSandbox, SandboxOverrides } from '../../src/sandbox/server';
+import { startReceiver, type RunningReceiver } from '../../src/webhooks/receiver';
+import type { OffRampState } from '../../workflows/ramps/offramp/types';
+import type { OnRampState } from '../../workflows/ramps/onramp/types';
+import type { WorkflowTimings } from '../../src/domain/timings';
+import { fastTimings, type RunningTestWorker, startTestWorker, testServer } from './temporal';
+import { testActivityConfig } from './activities';
+import { captureLines } from './logs';
+import { startSandboxOnLoopback } from './sandbox';
+
+export const EMAIL = 'ramps-tests@example.com';
+export const PASSCODE = 'ramps-tests-passcode-5d2a';
+export const TRON = 'networks/tron-mainnet';
+
+export const rampTimings = (): WorkflowTimings =>
+  fastTimings({
+    stepDeadlineMs: 1_500,
+    pollInitialMs: 200,
+    pollMaximumMs: 800,
+    processTimeoutMs: 90_000,
+    activityRetryMaximumMs: 300,
+  });
+
+export interface RampStack {
+  sandbox: RunningSandbox;
+  operator: OperatorClient;
+  worker: RunningTestWorker;
+  receiver: RunningReceiver;
+  receiverConfig: ReceiverConfig;
+  ramp: RampClient;
+  timings: WorkflowTimings;
+  masterWalletId: string;
+  gasWalletId: string;
+  alertsWorkflowId: string;
+  logLines: () => Array<Record<string, unknown>>;
+  alerts: () => Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  sandbox?: SandboxOverrides;
+  gasTrx?: string;
+  /** A Temporal client for the receiver only (the 503 test gives one behind a stoppable proxy). */
+  receiverTemporal?: Client;
+  temporalTimeoutMs?: number;
+  /** Payload encryption for the worker and the typed client (pass a `client` built with the same converter). */
+  dataConverter?: DataConverter;
+  /** The converter's keys: the activities and the typed client derive the end user pseudonym (RampEndUserId) from them. */
+  encryption?: Pick<PayloadEncryptionConfig, 'keys'>;
+  /** Overrides of the ramp timings (e.g. a short activity budget to provoke failed reads). */
+  timings?: Partial<WorkflowTimings>;
+  /** Where the worker sends outcome events (none by default). */
+  clientWebhooks?: ClientWebhookConfig;
+}
+
+export async function startRampStack(
+  client: Client,
+  connection: Connection,
+  options: StackOptions = {},
+): Promise<RampStack> {
+  const sandbox = await startSandboxOnLoopback({
+    seed: Math.floor(Math.random() * 2 ** 31),
+    email: EMAIL,
+    passcode: PASSCODE,
+    ...options.sandbox,
+  });
+  const { logger, lines } = captureLines();
+  const operator = new OperatorClient({
+    config: loadOperatorConfig({
+      OPERATOR_BASE_URL: sandbox.url,
+      OPERATOR_EMAIL: EMAIL,
+      OPERATOR_PASSCODE: PASSCODE,
+    }),
+    logger,
+  });
+  const master = await operator.createWallet({
+    networks: ['networks/ethereum-mainnet', TRON],
+    externalUserId: 'ramp-orchestrator/master',
+  });
+  const gas = await operator.createWallet({
+    networks: ['networks/ethereum-mainnet', TRON],
+    externalUserId: 'ramp-orchestrator/gas',
+  });
+  await sandboxCall(sandbox, 'PUT', '/sandbox/v1/account', {
+    masterWalletId: master.id,
+    gasWalletId: gas.id,
+  });
+  if (options.gasTrx !== '0')
+    await sandboxCall(sandbox, 'POST', `/sandbox/v1/wallets/${gas.id}/balances`, {
+      asset: 'TRX',
+      amount: options.gasTrx ?? '1000',
+    });
+
+  const timings = { ...rampTimings(), ...options.timings };
+  // Each stack has its own incident store (tests share one dev server).
+  const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
+  const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId };
+  const worker = await startTestWorker(
+    createActivities({
+      operator,
+      temporal: client,
+      logger,
+      config: testActivityConfig({
+        gas: { walletId: gas.id, minimums: { ETH: '0.002', TRX: '30' } },
+        alerts: { webhookTimeoutMs: 1000 },
+        processIds,
+        encryption: options.encryption ?? { keys: [] },
+        ...(options.clientWebhooks ? { clientWebhooks: options.clientWebhooks } : {}),
+      }),
+    }),
+    undefined,
+    options.dataConverter ? { dataConverter: options.dataConverter } : {},
+  );
+  const receiverConfig: ReceiverConfig = {
+    publicUrl: 'https://127.0.0.1:8443',
+    transactionSecret: new SecretString(`tx-secret-${randomUUID()}`),
+    orderSecret: new SecretString(`order-secret-${randomUUID()}`),
+    port: 0,
+    host: '127.0.0.1',
+    tlsCertPath: undefined,
+    tlsKeyPath: undefined,
+    bodyLimit: '16kb',
+    temporalTimeoutMs: options.temporalTimeoutMs ?? 10_000,
+  };
+  const receiver = await startReceiver(receiverConfig, {
+    temporal: options.receiverTemporal ?? client,
+    taskQueue: worker.taskQueue,
+    timings,
+    logger,
+  });
+  await operator.createRecipients('transaction', [receiver.recipientUrls.transaction]);
+  await operator.createRecipients('order', [receiver.recipientUrls.order]);
+  const ramp = new RampClient({
+    connection,
+    namespace: testServer().namespace,
+    taskQueue: worker.taskQueue,
+    timings,
+    processIds,
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    ...(options.encryption ? { encryption: options.encryption } : {}),
+  });
+  return {
+    sandbox,
+    operator,
+    worker,
+    receiver,
+    receiverConfig,
+    ramp,
+    timings,
+    masterWalletId: master.id,
+    gasWalletId: gas.id,
+    alertsWorkflowId,
+    logLines: lines,
+    alerts: () => lines().filter((line) => typeof line.msg === 'string' && line.msg.startsWith('ALERT ')),
+    async close() {
+      await receiver.close();
+      await sandbox.close();
+      await worker.stop();
+    },
+  };
+}
+
+export async function sandboxCall(
+  sandbox: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await response.json()) as { data?: Record<string, unknown> };
+  if (!response.ok) throw new Error(`sandbox ${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json.data ?? {};
+}
+
+/** An end user with a deposit wallet through the typed client; answers its Tron address. */
+export async function endUserWithWallet(stack: RampStack, endUserId = `user-${randomUUID().slice(0, 8)}`) {
+  const wallet = await stack.ramp.ensureDepositWallet(endUserId);
+  const tron = wallet.addresses.find((entry) => entry.network === TRON);
+  if (!tron) throw new Error('no tron address');
+  return { endUserId, walletId: wallet.walletId, address: tron.address };
+}
+
+export async function depositCrypto(stack: RampStack, address: string, amount = '50'): Promise<string> {
+  const data = await sandboxCall(stack.sandbox, 'POST', '/sandbox/v1/offramp/deposits', {
+    address,
+    coin: 'USDT',
+    amount,
+  });
+  return String(data.transactionId);
+}
+
+export async function depositFiat(
+  stack: RampStack,
+  reference: string,
+  outcome: 'executed' | 'expired' | 'failed' = 'executed',
+) {
+  const data = await sandboxCall(stack.sandbox, 'POST', '/sandbox/v1/onramp/deposits', {
+    reference,
+    amount: '1000',
+    coinTo: 'USDT',
+    chainTo: 'TRX',
+    outcome,
+  });
+  return {
+    orderId: String(data.orderId),
+    transactionId: typeof data.transactionId === 'string' ? data.transactionId : null,
+  };
+}
+
+export async function waitFor<T>(
+  what: string,
+  read: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 45_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await read();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}${last ? ` (last error: ${last instanceof Error ? last.message : JSON.stringify(last)})` : ''}`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export const offRampEnded = (
+  stack: RampStack,
+  depositId: string,
+  statuses = ['settled', 'failed', 'timed-out'],
+) =>
+  waitFor<OffRampState>(`off-ramp ${depositId} to end`, async () => {
+    const state = await stack.ramp.getOffRamp(depositId);
+    return statuses.includes(state.status) ? state : undefined;
+  });
+
+export const onRampEnded = (stack: RampStack, reference: string) =>
+  waitFor<OnRampState>(`on-ramp ${reference} to end`, async () => {
+    const state = await stack.ramp.getOnRamp(reference);
+    return ['settled', 'expired', 'failed', 'timed-out'].includes(state.status) ? state : undefined;
+  });
+
+/** POSTs a delivery to the receiver over HTTPS (self-signed certificate accepted), like the operator does. */
+export function postToReceiver(
+  url: string,
+  body: string,
+  contentType = 'application/json',
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = https.request(
+      url,
+      {
+        method: 'POST',
+        rejectUnauthorized: false,
+        headers: { 'content-type': contentType, 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * A worker in its own process, so a test can SIGKILL it mid-activity (a real crash, not a graceful shutdown).
+ * Env: TEST_TEMPORAL_ADDRESS, TEST_TEMPORAL_NAMESPACE, TEST_WORKFLOW_BUNDLE, TASK_QUEUE, OPERATOR_*, CLIENT_WEBHOOK_*.
+ *
+ * KILL_POINT (optional) holds the process still at one instant of the CreateWallet round trip, after printing
+ * `kill-point:<name>`, so the test kills it exactly there:
+ * - `request-journaled`: the request is in the owner's journal, CreateWallet not sent yet;
+ * - `request-sent`: CreateWallet is about to go out (the test slows the sandbox so it is in flight when killed);
+ * - `operator-answered`: the operator's answer arrived, not journaled yet;
+ * - `answer-journaled`: the answer is in the journal, the activity has not completed.
+ */
+import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import pino from 'pino';
+import { createActivities } from '../../activities';
+import { loadClientWebhookConfig } from '../../src/config/client-webhooks';
+import { loadOperatorConfig } from '../../src/config/operator';
+import { OperatorClient } from '../../src/operator/client';
+import { createRampWorker } from '../../src/temporal/worker';
+import { testActivityConfig } from './activities';
+
+const killPoint = process.env.KILL_POINT;
+
+/** Announces the instant and never returns: the test SIGKILLs the process here. */
+function holdHere(point: string): Promise<never> {
+  process.stdout.write(`kill-point:${point}\n`);
+  return new Promise<never>(() => undefined);
+}
+
+const holdAfterJournal: WorkflowClientInterceptor = {
+  async signal(input, next) {
+    await next(input);
+    if (input.signalName === 'walletCreationRequested' && killPoint === 'request-journaled')
+      await holdHere(killPoint);
+    if (input.signalName === 'walletCreated' && killPoint === 'answer-journaled') await holdHere(killPoint);
+  },
+};
+
+async function main(): Promise<void> {
+  const env = process.env;
+  const address = env.TEST_TEMPORAL_ADDRESS!;
+  const namespace = env.TEST_TEMPORAL_NAMESPACE!;
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const connection = await Connection.connect({ address });
+  const temporal = new Client({ connection, namespace, interceptors: { workflow: [holdAfterJournal] } });
+  const logger = pino({ level: 'silent' });
+  const operator = new OperatorClient({ config: loadOperatorConfig(env), logger });
+  const createWallet = operator.createWallet.bind(operator);
+  operator.createWallet = async (request) => {
+    if (killPoint === 'request-sent') process.stdout.write('kill-point:request-sent\n');
+    const wallet = await createWallet(request);
+    if (killPoint === 'operator-answered') await holdHere(killPoint);
+    return wallet;
+  };
+  const worker = await createRampWorker({
+    connection: await NativeConnection.connect({ address }),
+    namespace,
+    taskQueue: env.TASK_QUEUE!,
+    activities: createActivities({
+      operator,
+      temporal,
+      logger,
+      config: { ...testActivityConfig(), clientWebhooks: loadClientWebhookConfig(env) },
+    }),
+    workflowBundle: { codePath: env.TEST_WORKFLOW_BUNDLE! },
+  });
+  const running = worker.run();
+  process.stdout.write('worker-ready\n');
+  await running;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`worker process failed: ${String(error)}\n`);
+  process.exit(1);
+});

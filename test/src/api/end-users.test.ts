@@ -1,0 +1,97 @@
+import request from 'supertest';
+import { NotFoundError } from '../../../src/client/errors';
+import { AUTH, stubApp } from '../../helpers/api-stub';
+
+const wallet = {
+  walletId: 'w1',
+  externalUserId: 'end-user:u1',
+  addresses: [{ network: 'networks/tron-mainnet', address: 'T1' }],
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
+
+describe('end-users router', () => {
+  test('POST /v1/end-users/{id}/deposit-wallet answers the wallet', async () => {
+    const { app, ramp } = stubApp({ ensureDepositWallet: jest.fn().mockResolvedValue(wallet) });
+    const response = await request(app).post('/v1/end-users/u1/deposit-wallet').set(AUTH);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ data: wallet });
+    expect(ramp.ensureDepositWallet).toHaveBeenCalledWith('u1');
+  });
+
+  test('an invalid ID is a 400 with issues and never reaches the client', async () => {
+    const { app, ramp } = stubApp();
+    const response = await request(app)
+      .post(`/v1/end-users/${encodeURIComponent('bad id')}/deposit-wallet`)
+      .set(AUTH);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('invalid_input');
+    expect(response.body.error.issues).toHaveLength(1);
+    expect(ramp.ensureDepositWallet).not.toHaveBeenCalled();
+  });
+
+  test('GET /v1/end-users/{id}: 200 with the ramps for a known user, 404 JSON for an unknown one', async () => {
+    const ramps = [
+      {
+        workflowId: 'onramp/o1',
+        direction: 'on-ramp',
+        status: 'awaiting-order',
+        endUserId: 'known',
+        orderReference: 'o1',
+        depositTransactionId: null,
+        running: true,
+        startTime: '2026-01-02T00:00:00.000Z',
+        closeTime: null,
+      },
+      {
+        workflowId: 'offramp/t1',
+        direction: 'off-ramp',
+        status: 'settled',
+        endUserId: 'known',
+        orderReference: null,
+        depositTransactionId: 't1',
+        running: false,
+        startTime: '2026-01-01T00:00:00.000Z',
+        closeTime: '2026-01-01T00:10:00.000Z',
+      },
+    ];
+    const { app, ramp } = stubApp({
+      getEndUserOverview: jest
+        .fn()
+        .mockImplementation((id: string) =>
+          id === 'known'
+            ? Promise.resolve({
+                endUserId: 'known',
+                wallet,
+                walletStatus: 'ready',
+                orphanWallets: [],
+                createdAt: '2026-01-01T00:00:00.000Z',
+                runs: 1,
+                ramps,
+                nextRampsPageToken: null,
+              })
+            : id === 'onramps-only'
+              ? Promise.resolve({
+                  endUserId: id,
+                  walletStatus: 'none',
+                  ramps: ramps.slice(0, 1),
+                  nextRampsPageToken: 'abc',
+                })
+              : Promise.reject(new NotFoundError(`No end user ${id}`)),
+        ),
+    });
+    const known = await request(app).get('/v1/end-users/known').set(AUTH);
+    expect(known.status).toBe(200);
+    expect(known.body.data.wallet).toEqual(wallet);
+    expect((known.body.data.ramps as { direction: string }[]).map((entry) => entry.direction)).toEqual([
+      'on-ramp',
+      'off-ramp',
+    ]);
+    const onRampsOnly = await request(app).get('/v1/end-users/onramps-only').set(AUTH);
+    expect(onRampsOnly.status).toBe(200);
+    expect(onRampsOnly.body.data).toMatchObject({ walletStatus: 'none', nextRampsPageToken: 'abc' });
+    const unknown = await request(app).get('/v1/end-users/nobody').set(AUTH);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toEqual({ code: 'not_found', message: 'No end user nobody' });
+    expect(ramp.getEndUserOverview).toHaveBeenCalledTimes(3);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * /metrics and /readyz are not open by default (they needed no token, and compose publishes the receiver on all
+ * interfaces), and a scrape no longer costs Temporal 18 visibility counts each time: counts are shared by
+ * concurrent scrapes and reused for the cache TTL.
+ */
+import type { Client, Connection } from '@temporalio/client';
+import pino from 'pino';
+import request from 'supertest';
+import { createApiApp } from '../../../src/api/app';
+import type { RampApi } from '../../../src/api/types';
+import { SecretString } from '../../../src/config/operator';
+import type { ReceiverConfig } from '../../../src/config/receiver';
+import { RampMetrics } from '../../../src/observability/metrics';
+import { createReceiverApp } from '../../../src/webhooks/receiver';
+import { connectTestClient, fastTimings } from '../../helpers/temporal';
+
+const TOKEN = 'metrics-token-exposure-0123456789';
+const logger = pino({ level: 'silent' });
+
+describe('/metrics and /readyz exposure and cost', () => {
+  let client: Client;
+  let connection: Connection;
+
+  beforeAll(async () => {
+    ({ client, connection } = await connectTestClient());
+  });
+  afterAll(async () => {
+    await connection.close();
+  });
+
+  test('a receiver bound to all interfaces without METRICS_TOKEN serves neither metrics nor readiness details', async () => {
+    const config: ReceiverConfig = {
+      publicUrl: 'https://hooks.example',
+      transactionSecret: new SecretString('tx-secret-exposure-0123456789abcdef'),
+      orderSecret: new SecretString('order-secret-exposure-0123456789abcdef'),
+      port: 8443,
+      host: '0.0.0.0',
+      tlsCertPath: undefined,
+      tlsKeyPath: undefined,
+    };
+    const open = createReceiverApp(config, {
+      temporal: client,
+      taskQueue: 'exposure',
+      timings: fastTimings(),
+      logger,
+      observability: { metrics: new RampMetrics() },
+    });
+    expect((await request(open).get('/metrics')).status).toBe(401);
+    expect((await request(open).get('/readyz')).body).toEqual({ status: 'ready' });
+    const withToken = createReceiverApp(config, {
+      temporal: client,
+      taskQueue: 'exposure',
+      timings: fastTimings(),
+      logger,
+      observability: { metrics: new RampMetrics(), metricsToken: new SecretString(TOKEN) },
+    });
+    expect((await request(withToken).get('/metrics').set('authorization', `Bearer ${TOKEN}`)).status).toBe(
+      200,
+    );
+    expect((await request(withToken).get('/readyz').set('authorization', `Bearer ${TOKEN}`)).body).toEqual({
+      status: 'ready',
+      checks: { temporal: 'ok' },
+    });
+  });
+
+  test('concurrent scrapes share one read of the 19 visibility counts, reused for the TTL', async () => {
+    const count = jest.spyOn(client.workflow, 'count');
+    try {
+      const metrics = new RampMetrics({ temporal: client, logger, cacheTtlMs: 1_500, timeoutMs: 5_000 });
+      const app = createApiApp({
+        ramp: {} as RampApi,
+        apiKey: new SecretString('api-key-exposure-0123456789abcdef'),
+        logger,
+        health: { metrics, metricsToken: new SecretString(TOKEN), bindHost: '0.0.0.0' },
+      });
+      expect((await request(app).get('/metrics')).status).toBe(401);
+      expect(count).not.toHaveBeenCalled();
+
+      const scrape = () => request(app).get('/metrics').set('authorization', `Bearer ${TOKEN}`);
+      const first = await Promise.all(Array.from({ length: 20 }, scrape));
+      expect(first.map((response) => response.status)).toEqual(Array(20).fill(200));
+      expect(first[0]!.text).toContain('ramp_processes_started{direction="off-ramp"}');
+      expect(count).toHaveBeenCalledTimes(19);
+      expect((await scrape()).status).toBe(200);
+      expect(count).toHaveBeenCalledTimes(19);
+      await new Promise((resolve) => setTimeout(resolve, 1_600));
+      await Promise.all(Array.from({ length: 5 }, scrape));
+      expect(count).toHaveBeenCalledTimes(38);
+    } finally {
+      count.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,160 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { registerSecret } from '../../../src/logging';
+import {
+  errorFromFetchFailure,
+  errorFromResponse,
+  isRetryable,
+  OperatorError,
+  OperatorResponseError,
+  OperatorValidationError,
+} from '../../../src/operator/errors';
+import { OperatorTransport } from '../../../src/operator/http';
+import { DEFAULT_ROUTES, type Routes } from '../../../src/operator/assumptions';
+import { captureLogger } from '../../helpers/logs';
+
+describe('error classification', () => {
+  const table: [status: number, code: string, retryable: boolean][] = [
+    [400, 'bad_request', false],
+    [401, 'unauthenticated', false],
+    [403, 'forbidden', false],
+    [404, 'not_found', false],
+    [409, 'conflict', false],
+    [422, 'unprocessable', false],
+    [418, 'http_error', false],
+    [408, 'timeout', true],
+    [429, 'rate_limited', true],
+    [500, 'server_error', true],
+    [502, 'server_error', true],
+    [503, 'server_error', true],
+    [504, 'server_error', true],
+  ];
+
+  it.each(table)('HTTP %i → %s, retryable=%s', (status, code, retryable) => {
+    const error = errorFromResponse('createWallet', status, { error: { code: 'x', message: 'y' } });
+    expect(error).toBeInstanceOf(OperatorError);
+    expect(error).toMatchObject({ status, code, retryable, operation: 'createWallet', operatorCode: 'x' });
+    expect(isRetryable(error)).toBe(retryable);
+  });
+
+  it('parses the error body tolerantly', () => {
+    expect(errorFromResponse('getOrder', 404, undefined).message).toBe(
+      'operator getOrder failed with HTTP 404',
+    );
+    expect(errorFromResponse('getOrder', 404, 'plain text').message).toBe(
+      'operator getOrder failed with HTTP 404',
+    );
+    expect(errorFromResponse('getOrder', 404, { error: 'nope' }).operatorCode).toBeUndefined();
+    const withExtras = errorFromResponse('getOrder', 404, {
+      error: { code: 'not_found', message: 'no such order', extra: 1 },
+    });
+    expect(withExtras.message).toBe('operator getOrder failed with HTTP 404: not_found - no such order');
+    expect(withExtras.operatorCode).toBe('not_found');
+  });
+
+  it('redacts known secret values from operator messages', () => {
+    const secret = 'leaky-token-0123456789';
+    registerSecret(secret);
+    const error = errorFromResponse('createQuote', 401, {
+      error: { code: 'bad_token', message: `token ${secret} expired` },
+    });
+    expect(error.message).not.toContain(secret);
+    expect(error.message).toContain('[REDACTED]');
+    expect(JSON.stringify(error)).not.toContain(secret);
+  });
+
+  it('classifies timeouts and network failures as retryable', () => {
+    const timeout = errorFromFetchFailure(
+      'getOrder',
+      new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      50,
+    );
+    expect(timeout).toMatchObject({ code: 'timeout', retryable: true, operation: 'getOrder' });
+    expect(timeout.status).toBeUndefined();
+    const refused = errorFromFetchFailure(
+      'getOrder',
+      new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }),
+      50,
+    );
+    expect(refused).toMatchObject({ code: 'network_error', retryable: true });
+    expect(refused.message).toContain('ECONNREFUSED');
+  });
+
+  it('response-shape and local validation errors are not retryable', () => {
+    expect(isRetryable(new OperatorResponseError('getOrder', 200, ['data.status: Invalid option']))).toBe(
+      false,
+    );
+    expect(isRetryable(new OperatorValidationError('createQuote', ['amountFrom: must be a decimal']))).toBe(
+      false,
+    );
+  });
+});
+
+describe('transport against a real local server', () => {
+  let server: Server;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      if (request.url?.startsWith('/hang')) return; // never answers: the client's timeout must fire
+      if (request.url?.startsWith('/html')) {
+        response.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html>not json</html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const transport = (routes: Partial<Routes>, url = baseUrl) =>
+    new OperatorTransport({
+      baseUrl: url,
+      routes: { ...DEFAULT_ROUTES, ...routes },
+      timeoutMs: 200,
+      logger: captureLogger().logger,
+    });
+
+  it('times out with a retryable error', async () => {
+    await expect(
+      transport({ getOrder: 'GET /hang/{id}' }).send({ operation: 'getOrder', params: { id: '1' } }),
+    ).rejects.toMatchObject({
+      code: 'timeout',
+      retryable: true,
+    });
+  });
+
+  it('a 5xx with an HTML body is a retryable server error', async () => {
+    await expect(
+      transport({ getOrder: 'GET /html/{id}' }).send({ operation: 'getOrder', params: { id: '1' } }),
+    ).rejects.toMatchObject({
+      status: 502,
+      code: 'server_error',
+      retryable: true,
+    });
+  });
+
+  it('a 2xx that is not JSON is a non-retryable response error', async () => {
+    await expect(transport({}).send({ operation: 'getOrder', params: { id: '1' } })).rejects.toBeInstanceOf(
+      OperatorResponseError,
+    );
+  });
+
+  it('connection refused is a retryable network error', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(
+      transport({}, `http://127.0.0.1:${port}`).send({ operation: 'getOrder', params: { id: '1' } }),
+    ).rejects.toMatchObject({
+      code: 'network_error',
+      retryable: true,
+    });
+  });
+});

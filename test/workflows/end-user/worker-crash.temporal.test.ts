@@ -1,0 +1,216 @@
+/**
+ * A worker killed (SIGKILL, its own process) at each instant of the CreateWallet round trip: after the request is
+ * journaled, while the request is in flight at the operator, after the operator answered, after the answer is
+ * journaled. A new worker takes over. Whatever the instant, the user is shown exactly one wallet, and every other
+ * wallet the operator may hold for the user's label is recorded on the user's process (readable through the typed
+ * client and the HTTP API) and raised as an incident.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import pino from 'pino';
+import request from 'supertest';
+import { createActivities } from '../../../activities';
+import { createApiApp } from '../../../src/api/app';
+import { RampClient } from '../../../src/client/ramp-client';
+import { SecretString } from '../../../src/config/operator';
+import type { RunningSandbox } from '../../../src/sandbox/server';
+import type { EndUserState } from '../../../workflows/end-user/types';
+import { connectTestClient, fastTimings, startTestWorker, testServer } from '../../helpers/temporal';
+import { recordHistory } from '../../helpers/histories';
+import { operatorEnv, operatorFor, startTestSandbox, waitFor } from '../../helpers/client-stack';
+import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
+import { testActivityConfig } from '../../helpers/activities';
+
+const API_KEY = 'worker-crash-api-key-2b7e';
+const SLOW_MS = 2_500;
+
+interface StartedWorker {
+  child: ChildProcess;
+  /** Resolves when the process printed this line. */
+  printed(line: string): Promise<void>;
+}
+
+function startWorkerProcess(env: Record<string, string>): Promise<StartedWorker> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, '..', '..', 'helpers', 'worker-process.ts')],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const waiters: Array<{ line: string; resolve: () => void }> = [];
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const waiter of [...waiters]) {
+      if (output.includes(waiter.line)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  });
+  const printed = (line: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (output.includes(line)) return resolve();
+      const timer = setTimeout(
+        () => reject(new Error(`worker process never printed ${line}:\n${output}`)),
+        60_000,
+      );
+      waiters.push({ line, resolve: () => (clearTimeout(timer), resolve()) });
+      child.once('exit', (code) =>
+        reject(new Error(`worker process exited (${code}) before ${line}:\n${output}`)),
+      );
+    });
+  return printed('worker-ready').then(() => ({ child, printed }));
+}
+
+/** Every wallet the operator may hold besides the one shown, as the user's process records it. */
+const recordedExtras = (state: EndUserState) =>
+  state.orphanWallets.length + (state.unconfirmedCreations?.length ?? 0);
+
+type KillPoint = 'request-journaled' | 'request-sent' | 'operator-answered' | 'answer-journaled';
+
+/** Wallets at the operator after each instant: created before the kill (the lost one) and by the retry. */
+const EXPECTED: Record<KillPoint, { operatorWallets: number; extras: number }> = {
+  // Killed before CreateWallet went out: the retry creates the only wallet; the journaled request stays on record
+  // as "may exist" (from the outside it cannot be told apart from a request that reached the operator).
+  'request-journaled': { operatorWallets: 1, extras: 1 },
+  // The operator completes the request after the worker died: a wallet whose ID nobody received.
+  'request-sent': { operatorWallets: 2, extras: 1 },
+  'operator-answered': { operatorWallets: 2, extras: 1 },
+  // The answer was journaled: the retry returns it and creates nothing.
+  'answer-journaled': { operatorWallets: 1, extras: 0 },
+};
+
+describe('worker killed inside the CreateWallet round trip (real dev server + sandbox over HTTP)', () => {
+  let sandbox: RunningSandbox;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ seed: Math.floor(Math.random() * 2 ** 31) });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  test.each(Object.keys(EXPECTED) as KillPoint[])(
+    'killed at %s: one wallet shown, every other operator wallet recorded and raised',
+    async (point) => {
+      const { client, connection } = await connectTestClient();
+      const taskQueue = `crash-${randomUUID()}`;
+      const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
+      const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId };
+      const timings = fastTimings({
+        activityHeartbeatMs: 3_000,
+        activityStartToCloseMs: 8_000,
+        activityScheduleToCloseMs: 90_000,
+      });
+      const ramp = new RampClient({
+        connection,
+        namespace: testServer().namespace,
+        taskQueue,
+        timings,
+        processIds,
+      });
+      const endUserId = `crash-${point}-${randomUUID().slice(0, 8)}`;
+      const label = `end-user:${endUserId}`;
+      const operatorWallets = () =>
+        [...sandbox.state.wallets.values()].filter((wallet) => wallet.externalUserId === label);
+      let worker: StartedWorker | undefined;
+      let replacement: Awaited<ReturnType<typeof startTestWorker>> | undefined;
+      try {
+        if (point === 'request-sent')
+          sandbox.setFaults({ api: { slowMs: SLOW_MS, routes: ['createWallet'] } });
+        worker = await startWorkerProcess({
+          ...operatorEnv(sandbox),
+          TASK_QUEUE: taskQueue,
+          KILL_POINT: point,
+        });
+        const shown = ramp.ensureDepositWallet(endUserId);
+        shown.catch(() => undefined);
+
+        await worker.printed(`kill-point:${point}`);
+        // In flight: the slowed sandbox holds the request; give it time to arrive before the kill.
+        if (point === 'request-sent') await new Promise((resolve) => setTimeout(resolve, 300));
+        const child = worker.child;
+        child.kill('SIGKILL');
+        await new Promise((resolve) =>
+          child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
+        );
+        if (point === 'request-sent') {
+          await waitFor(
+            () => operatorWallets().length === 1,
+            'the operator to complete the request of the killed worker',
+            SLOW_MS + 5_000,
+          );
+        }
+        sandbox.setFaults({});
+
+        replacement = await startTestWorker(
+          createActivities({
+            operator: operatorFor(sandbox),
+            temporal: client,
+            logger: pino({ level: 'silent' }),
+            config: testActivityConfig({ processIds }),
+          }),
+          taskQueue,
+        );
+        const wallet = await shown;
+        const again = await Promise.all([
+          ramp.ensureDepositWallet(endUserId),
+          ramp.getDepositWallet(endUserId),
+        ]);
+        expect(again).toEqual([wallet, wallet]);
+
+        const state = await ramp.getEndUser(endUserId);
+        const operatorSide = operatorWallets().map((record) => record.id);
+        process.stdout.write(
+          `[worker-crash ${point}] ${JSON.stringify({ operatorWallets: operatorSide.length, orphans: state.orphanWallets.length, unconfirmed: state.unconfirmedCreations?.length ?? 0 })}\n`,
+        );
+
+        // One wallet shown, a real wallet of this user at the operator.
+        expect(operatorSide).toContain(wallet.walletId);
+        expect(state.wallet?.walletId).toBe(wallet.walletId);
+        expect(operatorSide).toHaveLength(EXPECTED[point].operatorWallets);
+        // Nothing unrecorded: every wallet besides the one shown is an orphan (ID known) or an unanswered request.
+        expect(recordedExtras(state)).toBe(EXPECTED[point].extras);
+        expect(recordedExtras(state)).toBeGreaterThanOrEqual(operatorSide.length - 1);
+        for (const orphan of state.orphanWallets) expect(operatorSide).toContain(orphan.walletId);
+        expect(state.creationRequests?.length).toBeGreaterThanOrEqual(1);
+
+        // The same record through the HTTP API.
+        const api = createApiApp({
+          ramp,
+          apiKey: new SecretString(API_KEY),
+          logger: pino({ level: 'silent' }),
+        });
+        const read = await request(api)
+          .get(`/v1/end-users/${endUserId}`)
+          .set('Authorization', `Bearer ${API_KEY}`);
+        expect(read.status).toBe(200);
+        expect(recordedExtras(read.body.data as EndUserState)).toBe(EXPECTED[point].extras);
+
+        // Raised once as an incident for the operations team (only when there is something to close).
+        const incidents = await waitFor(async () => {
+          const alerts = await ramp.listAlerts({ workflowId: alertsWorkflowId });
+          const open = alerts.open.filter(
+            (incident) => incident.key === `extra-wallet/end-user/${endUserId}`,
+          );
+          return EXPECTED[point].extras === 0 || open.length > 0 ? open : undefined;
+        }, 'the extra-wallet incident');
+        expect(incidents).toHaveLength(EXPECTED[point].extras === 0 ? 0 : 1);
+        if (point === 'operator-answered')
+          await recordHistory(client, `end-user/${endUserId}`, 'end-user-extra-wallet-incident', {
+            running: true,
+          });
+      } finally {
+        if (worker && worker.child.exitCode === null && worker.child.signalCode === null)
+          worker.child.kill('SIGKILL');
+        sandbox.setFaults({});
+        await replacement?.stop();
+      }
+    },
+  );
+});

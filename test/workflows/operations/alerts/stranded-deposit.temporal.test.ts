@@ -1,0 +1,69 @@
+/**
+ * Operations on the real dev server + sandbox: a stranded deposit through the incident store's alert path.
+ */
+import type { Client, Connection } from '@temporalio/client';
+import { offRampWorkflowId } from '../../../../src/domain/ids';
+import { connectTestClient } from '../../../helpers/temporal';
+import {
+  depositCrypto,
+  endUserWithWallet,
+  offRampEnded,
+  type RampStack,
+  sandboxCall,
+  startRampStack,
+  waitFor,
+} from '../../../helpers/ramp-stack';
+import { recordHistory } from '../../../helpers/histories';
+
+describe('operations: alerts', () => {
+  let client: Client;
+  let connection: Connection;
+  let stack: RampStack | undefined;
+
+  beforeAll(async () => {
+    ({ client, connection } = await connectTestClient());
+  });
+  afterEach(async () => {
+    await stack?.close();
+    stack = undefined;
+  });
+  afterAll(async () => {
+    await connection.close();
+  });
+
+  const resolvedLines = (s: RampStack) =>
+    s.logLines().filter((line) => typeof line.msg === 'string' && line.msg.startsWith('RESOLVED '));
+
+  test('a stranded deposit raises through the incident store and resolves when it settles', async () => {
+    stack = await startRampStack(client, connection, { gasTrx: '0' });
+    const s = stack;
+    const user = await endUserWithWallet(s);
+    const depositId = await depositCrypto(s, user.address);
+    await offRampEnded(s, depositId, ['stuck']);
+    const incident = await waitFor('the incident', async () =>
+      (await s.ramp.listAlerts({ workflowId: s.alertsWorkflowId })).open.find(
+        (entry) => entry.depositTransactionId === depositId,
+      ),
+    );
+    expect(incident).toMatchObject({
+      kind: 'gas-shortfall',
+      key: `gas-shortfall/deposit/${depositId}`,
+      workflowId: offRampWorkflowId(depositId),
+    });
+    expect(s.alerts()).toHaveLength(1);
+
+    await sandboxCall(s.sandbox, 'POST', `/sandbox/v1/wallets/${s.gasWalletId}/balances`, {
+      asset: 'TRX',
+      amount: '1000',
+    });
+    expect((await offRampEnded(s, depositId)).status).toBe('settled');
+    const after = await waitFor('the resolution', async () => {
+      const state = await s.ramp.listAlerts({ workflowId: s.alertsWorkflowId });
+      return state.open.length === 0 && state.recentlyResolved.length === 1 ? state : undefined;
+    });
+    expect(after.recentlyResolved[0]).toMatchObject({ key: `gas-shortfall/deposit/${depositId}` });
+    expect(resolvedLines(s)).toHaveLength(1);
+    expect(s.alerts()).toHaveLength(1);
+    await recordHistory(client, offRampWorkflowId(depositId), 'offramp-stuck-alert-resolved');
+  });
+});
