@@ -13,9 +13,6 @@ import { REDACTED, redactKnownSecrets } from './secrets/known-secrets';
 
 export type { Logger } from 'pino';
 
-// The registry moved to src/secrets/known-secrets.ts; re-exported for the importers not yet moved.
-export { REDACTED, redactKnownSecrets, redactSecrets, registerSecret } from './secrets/known-secrets';
-
 /** Keys whose values are credentials wherever they appear. */
 export const SECRET_KEYS = [
   'authorization',

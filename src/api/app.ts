@@ -6,7 +6,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { SecretString } from '../secrets/secret-string';
-import { requestLogger } from '../app/request-logging';
+import { requestLogger } from '../http/request-logging';
 import { withTemporalDeadline } from '../http/errors';
 import { healthRouter, type HealthRouterOptions } from '../observability/health';
 import { requireApiKey } from './auth';

@@ -5,8 +5,6 @@ import { SecretString } from '../secrets/secret-string';
 import { durationMs } from './duration';
 import { type Env, parseSection } from './env';
 
-// SecretString moved to src/secrets/secret-string.ts; re-exported for the importers not yet moved.
-export { SecretString };
 
 const ROUTE_TEMPLATE = /^(GET|POST|PUT|PATCH|DELETE) \/\S*$/;
 const routeNames = Object.keys(DEFAULT_ROUTES) as RouteName[];

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { PROJECT_ROOT } from '../app/project-root';
+import { PROJECT_ROOT } from './project-root';
 import { registerSecret } from '../secrets/known-secrets';
 import { type ClientConnectConfig, loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig';
 import type { NativeConnectionOptions, TLSConfig } from '@temporalio/worker';

@@ -13,7 +13,7 @@ import { access, chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/pr
 import { constants } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../app/project-root';
+import { PROJECT_ROOT } from '../config/project-root';
 import {
   OFFICIAL_DOWNLOAD_BASE,
   TEMPORAL_CLI_GO_MODULE,
@@ -36,7 +36,8 @@ export interface ProvisionedBinary {
 }
 
 export interface ProvisionOptions {
-  env?: NodeJS.ProcessEnv;
+  /** PATH, TEMPORAL_CLI_PATH, TEMPORAL_INSTALL_ROUTES and the cache location come from here (the caller's environment). */
+  env: NodeJS.ProcessEnv;
   log?: (line: string) => void;
   cacheDir?: string;
 }
@@ -76,7 +77,7 @@ const TEST_SERVER_SPEC: BinarySpec = {
   versionArgs: null,
 };
 
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
   return env.TEMPORAL_CACHE_DIR ?? path.join(PROJECT_ROOT, '.cache', 'temporal');
 }
 
@@ -228,7 +229,7 @@ function selectedRoutes(spec: BinarySpec, env: NodeJS.ProcessEnv): RouteName[] {
 }
 
 async function provision(spec: BinarySpec, options: ProvisionOptions): Promise<ProvisionedBinary> {
-  const env = options.env ?? process.env;
+  const { env } = options;
   const log = options.log ?? ((line: string) => console.log(line));
   const cacheDir = options.cacheDir ?? defaultCacheDir(env);
   const attempts: string[] = [];
@@ -301,10 +302,10 @@ async function provision(spec: BinarySpec, options: ProvisionOptions): Promise<P
   throw new ProvisionError(spec.label, attempts, spec.envVar);
 }
 
-export function ensureTemporalCli(options: ProvisionOptions = {}): Promise<ProvisionedBinary> {
+export function ensureTemporalCli(options: ProvisionOptions): Promise<ProvisionedBinary> {
   return provision(CLI_SPEC, options);
 }
 
-export function ensureTestServer(options: ProvisionOptions = {}): Promise<ProvisionedBinary> {
+export function ensureTestServer(options: ProvisionOptions): Promise<ProvisionedBinary> {
   return provision(TEST_SERVER_SPEC, options);
 }

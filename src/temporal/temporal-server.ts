@@ -36,15 +36,15 @@ export async function useTemporalServer(
   config: TemporalConfig,
   log: (line: string) => void,
   extraDevServerArgs: string[] = [],
-  webUi?: WebUiAddress,
+  webUi: WebUiAddress | undefined,
   /** Where the CLI provisioning reads TEMPORAL_CLI_PATH, PATH and the rest (src/temporal/install-cli.ts). */
-  env?: NodeJS.ProcessEnv,
+  env: NodeJS.ProcessEnv,
 ): Promise<TemporalServer> {
   if (config.address) {
     log(`[temporal] using the Temporal server at ${config.address} (namespace ${config.namespace})`);
     return { address: config.address, uiUrl: null, local: false, stop: () => Promise.resolve() };
   }
-  const cli = await ensureTemporalCli({ log, ...(env ? { env } : {}) });
+  const cli = await ensureTemporalCli({ log, env });
   const server = await startDevServer({
     cliPath: cli.path,
     namespace: config.namespace,

@@ -20,7 +20,7 @@ import type { Client } from '@temporalio/client';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { listen } from '../http/listen';
-import { requestLogger } from '../app/request-logging';
+import { requestLogger } from '../http/request-logging';
 import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import { orderRecipientUrl, type ReceiverConfig, transactionRecipientUrl } from '../config/receiver';
 import { formatIssues } from '../domain/errors';

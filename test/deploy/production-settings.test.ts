@@ -11,8 +11,9 @@ import { helpText, parseFlags, defineCommand, UsageError } from '../../src/comma
 import { loadDemoConfig } from '../../src/config/demo';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadTemporalConfig } from '../../src/config/temporal';
-import { loggablePath } from '../../src/app/request-logging';
-import { createLogger, registerSecret } from '../../src/logging';
+import { loggablePath } from '../../src/http/request-logging';
+import { createLogger } from '../../src/logging';
+import { registerSecret } from '../../src/secrets/known-secrets';
 import { PinoSdkLogger } from '../../src/temporal/sdk-logger';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'settings-'));

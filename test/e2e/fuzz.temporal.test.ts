@@ -15,7 +15,7 @@ import pino from 'pino';
 import { startApiServer, type RunningApiServer } from '../../src/api/server';
 import { quoteRequestSchema } from '../../src/client/quote-input';
 import { parseEncryptionKeys } from '../../src/config/encryption';
-import { SecretString } from '../../src/config/operator';
+import { SecretString } from '../../src/secrets/secret-string';
 import { RampMetrics } from '../../src/observability/metrics';
 import { Random } from '../../src/sandbox/random';
 import { startCodecServer, type RunningCodecServer } from '../../src/temporal/codec-server';

@@ -11,7 +11,7 @@ import pino from 'pino';
 import { startApiServer, type RunningApiServer } from '../../src/api/server';
 import { RampClient } from '../../src/client/ramp-client';
 import type { HttpConfig } from '../../src/config/http';
-import { SecretString } from '../../src/config/operator';
+import { SecretString } from '../../src/secrets/secret-string';
 import { withTemporalDeadline } from '../../src/http/errors';
 import { RampMetrics } from '../../src/observability/metrics';
 import { startDevServer, type RunningDevServer } from '../../src/temporal/dev-server';

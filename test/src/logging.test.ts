@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import { createLogger, redactSecrets, registerSecret, secretRedactPaths } from '../../src/logging';
+import { createLogger, secretRedactPaths } from '../../src/logging';
+import { redactSecrets, registerSecret } from '../../src/secrets/known-secrets';
 import { captureLogger } from '../helpers/logs';
 
 describe('logger redaction', () => {

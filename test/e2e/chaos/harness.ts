@@ -355,7 +355,7 @@ export class ChaosStack {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ramp-chaos-'));
     const logDir = path.join(dir, 'logs');
     mkdirSync(logDir, { recursive: true });
-    const cli = await ensureTemporalCli({ log: options.log });
+    const cli = await ensureTemporalCli({ log: options.log, env: process.env });
     const host = '127.0.0.1';
     const [temporalPort, sandboxPort, receiverPort, apiPort] = [
       await freePort(host),

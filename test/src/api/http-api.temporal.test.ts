@@ -8,7 +8,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '../../../src/api/app';
 import { RampClient } from '../../../src/client/ramp-client';
-import { SecretString } from '../../../src/config/operator';
+import { SecretString } from '../../../src/secrets/secret-string';
 import { offRampWorkflowId, WORKFLOW_TYPES } from '../../../src/domain/ids';
 import { checkAnswersAfterEach, recordAnswers } from '../../helpers/openapi-answers';
 import { fastTimings, testServer } from '../../helpers/temporal';

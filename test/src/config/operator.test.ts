@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { loadOperatorConfig } from '../../../src/config/operator';
-import { DEFAULT_ROUTES } from '../../../src/operator/assumptions';
+import { DEFAULT_ROUTES } from '../../../src/domain/operator-routes';
 
 describe('loadOperatorConfig', () => {
   it('defaults point at the local sandbox', () => {

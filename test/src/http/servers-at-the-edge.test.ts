@@ -11,7 +11,7 @@ import { startApiServer, type RunningApiServer } from '../../../src/api/server';
 import type { RampApi } from '../../../src/api/types';
 import type { HttpConfig } from '../../../src/config/http';
 import { parseEncryptionKeys } from '../../../src/config/encryption';
-import { SecretString } from '../../../src/config/operator';
+import { SecretString } from '../../../src/secrets/secret-string';
 import { startCodecServer, type RunningCodecServer } from '../../../src/temporal/codec-server';
 import { startReceiver, type RunningReceiver } from '../../../src/webhooks/receiver';
 import { isErrorEnvelope, rawRequest, requestText, slowClient, type RawTarget } from '../../helpers/raw-http';

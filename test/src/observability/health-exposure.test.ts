@@ -4,7 +4,7 @@
  */
 import express from 'express';
 import request from 'supertest';
-import { SecretString } from '../../../src/config/operator';
+import { SecretString } from '../../../src/secrets/secret-string';
 import { healthRouter, type HealthRouterOptions } from '../../../src/observability/health';
 import { RampMetrics } from '../../../src/observability/metrics';
 

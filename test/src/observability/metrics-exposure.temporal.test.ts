@@ -8,7 +8,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '../../../src/api/app';
 import type { RampApi } from '../../../src/api/types';
-import { SecretString } from '../../../src/config/operator';
+import { SecretString } from '../../../src/secrets/secret-string';
 import type { ReceiverConfig } from '../../../src/config/receiver';
 import { RampMetrics } from '../../../src/observability/metrics';
 import { createReceiverApp } from '../../../src/webhooks/receiver';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { registerSecret } from '../../../src/logging';
+import { registerSecret } from '../../../src/secrets/known-secrets';
 import {
   errorFromFetchFailure,
   errorFromResponse,
@@ -10,7 +10,7 @@ import {
   OperatorValidationError,
 } from '../../../src/operator/errors';
 import { OperatorTransport } from '../../../src/operator/http';
-import { DEFAULT_ROUTES, type Routes } from '../../../src/operator/assumptions';
+import { DEFAULT_ROUTES, type Routes } from '../../../src/domain/operator-routes';
 import { captureLogger } from '../../helpers/logs';
 
 describe('error classification', () => {

@@ -3,7 +3,7 @@
  * /wallets/private/v1/ and /core-conversions/private/v1/ instead of the transaction and order routes.
  */
 import pino from 'pino';
-import { DEFAULT_ROUTES, type RouteName } from '../../../src/operator/assumptions';
+import { DEFAULT_ROUTES, type RouteName } from '../../../src/domain/operator-routes';
 import { OperatorClient } from '../../../src/operator/client';
 import { OperatorValidationError } from '../../../src/operator/errors';
 import { OperatorTransport, resolveRoute } from '../../../src/operator/http';

@@ -1,4 +1,4 @@
-import { formatAmount, parseAmount } from '../../../src/sandbox/decimal';
+import { formatAmount, parseAmount } from '../../../src/domain/decimal';
 import { fiatToToken, tokenToFiat } from '../../../src/sandbox/pricing';
 
 describe('decimal amounts and prices', () => {

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { plannedWebUi } from '../../../src/temporal/temporal-server';
 import { loadEncryptionConfig, parseEncryptionKeys } from '../../../src/config/encryption';
 import { loadTemporalConfig } from '../../../src/config/temporal';
-import { SecretString } from '../../../src/config/operator';
+import { SecretString } from '../../../src/secrets/secret-string';
 import { createCodecServer, payloadToJson, startCodecServer } from '../../../src/temporal/codec-server';
 import { EncryptionCodec } from '../../../src/temporal/encryption-codec';
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '../../../src/api/app';
-import { SecretString } from '../../../src/config/operator';
+import { SecretString } from '../../../src/secrets/secret-string';
 import { endUserWorkflowId } from '../../../src/domain/ids';
 import { endUserWorkflow } from '../../../workflows/end-user/workflow';
 import { type Stack, startStack } from '../../helpers/client-stack';

@@ -14,7 +14,7 @@ describe('time-skipping test server', () => {
   let env: TestWorkflowEnvironment;
 
   beforeAll(async () => {
-    const server = await ensureTestServer({ log: () => undefined });
+    const server = await ensureTestServer({ log: () => undefined, env: process.env });
     env = await TestWorkflowEnvironment.createTimeSkipping({
       server: { executable: { type: 'existing-path', path: server.path } },
     });

@@ -40,6 +40,7 @@ describe('Web UI and codec server', () => {
         () => undefined,
         devServerCodecArgs(codec.endpoint),
         webUi,
+        process.env,
       );
 
       const uiOrigin = new URL(server.uiUrl!).origin;

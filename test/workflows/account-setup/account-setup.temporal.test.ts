@@ -2,7 +2,7 @@
  * Account setup against the sandbox: master + gas wallets on Ethereum and Tron, both recipient kinds registered,
  * idempotent on a second run, durable and readable later (query, memo, search attribute).
  */
-import { NETWORKS } from '../../../src/operator/assumptions';
+import { NETWORKS } from '../../../src/domain/vocabulary';
 import { orderRecipientUrl, transactionRecipientUrl } from '../../../src/config/receiver';
 import { RampStatus } from '../../../src/temporal/search-attributes';
 import { formatAccountSetup } from '../../../src/commands/account-setup';

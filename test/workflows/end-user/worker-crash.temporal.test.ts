@@ -13,7 +13,7 @@ import request from 'supertest';
 import { createActivities } from '../../../activities';
 import { createApiApp } from '../../../src/api/app';
 import { RampClient } from '../../../src/client/ramp-client';
-import { SecretString } from '../../../src/config/operator';
+import { SecretString } from '../../../src/secrets/secret-string';
 import type { RunningSandbox } from '../../../src/sandbox/server';
 import type { EndUserState } from '../../../workflows/end-user/types';
 import { connectTestClient, fastTimings, startTestWorker, testServer } from '../../helpers/temporal';

@@ -108,7 +108,7 @@ describe('off-ramp (Autoswap) sequence', () => {
       amount: '50',
       relatedTransactionId: first.transactionId,
     });
-    // Links for polling clients (issue 5): deposit -> its sweep, sweep -> the AutoSwap order.
+    // Links for polling clients: deposit -> its sweep, sweep -> the AutoSwap order.
     expect(await transactionOf(first.transactionId)).toMatchObject({
       relatedTransactionId: ids[5],
       orderId: null,
