@@ -3,15 +3,53 @@ import tseslint from 'typescript-eslint';
 
 // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no I/O libraries.
 const forbiddenInWorkflows = [
-  ...['assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http',
-    'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers', 'tls', 'url',
-    'util', 'v8', 'vm', 'worker_threads', 'zlib'].flatMap((name) => [name, `node:${name}`]),
+  ...[
+    'assert',
+    'buffer',
+    'child_process',
+    'cluster',
+    'crypto',
+    'dgram',
+    'dns',
+    'events',
+    'fs',
+    'fs/promises',
+    'http',
+    'http2',
+    'https',
+    'net',
+    'os',
+    'path',
+    'perf_hooks',
+    'process',
+    'readline',
+    'stream',
+    'timers',
+    'tls',
+    'url',
+    'util',
+    'v8',
+    'vm',
+    'worker_threads',
+    'zlib',
+  ].flatMap((name) => [name, `node:${name}`]),
   'pino',
   'express',
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.data/**', '.cache/**', 'coverage/**', '*.config.js', '*.config.mjs', 'test/setup/*.js'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      '.data/**',
+      '.cache/**',
+      'coverage/**',
+      '*.config.js',
+      '*.config.mjs',
+      'test/setup/*.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -28,13 +66,20 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: forbiddenInWorkflows.map((name) => ({ name, message: 'Workflow code must stay deterministic.' })),
+          paths: forbiddenInWorkflows.map((name) => ({
+            name,
+            message: 'Workflow code must stay deterministic.',
+          })),
           patterns: [
             {
               regex: '(^|/)src/(?!domain/|temporal/search-attributes$)',
               message: 'Workflows import only src/domain and the search attributes (operator: activities).',
             },
-            { group: ['**/activities/*', '**/activities'], allowTypeImports: true, message: 'Import activities with `import type` only.' },
+            {
+              group: ['**/activities/*', '**/activities'],
+              allowTypeImports: true,
+              message: 'Import activities with `import type` only.',
+            },
           ],
         },
       ],
@@ -79,7 +124,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '(^|/)(workflows|activities)(/|$)|^\\.\\./(sandbox|operator|client|temporal|api|webhooks|observability|logging|http|entry)(/|$)',
+              regex:
+                '(^|/)(workflows|activities)(/|$)|^\\.\\./(sandbox|operator|client|temporal|api|webhooks|observability|logging|http|entry)(/|$)',
               message: 'config imports only src/domain, src/secrets and its own helpers.',
             },
           ],

@@ -19,10 +19,14 @@ const agent = new https.Agent({ rejectUnauthorized: false, keepAlive: true, maxS
 
 function post(url: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = https.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-    });
+    const request = https.request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
     request.on('error', reject);
     request.setTimeout(30_000, () => request.destroy(new Error('timeout')));
     request.end(body);
@@ -36,7 +40,10 @@ function percentile(sorted: number[], share: number): number {
 async function main(): Promise<void> {
   const cli = await ensureTemporalCli({ log: () => undefined, env: process.env });
   const server = await startDevServer({ cliPath: cli.path, namespace: 'bench', uiPort: null });
-  const connected = await connectTemporal({ temporal: { namespace: 'bench', connection: {} }, address: server.address });
+  const connected = await connectTemporal({
+    temporal: { namespace: 'bench', connection: {} },
+    address: server.address,
+  });
   const temporal = connected.client;
   const receiver = await startReceiver(loadReceiverConfig({ RECEIVER_PORT: '0' }), {
     temporal,
@@ -53,7 +60,9 @@ async function main(): Promise<void> {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < DELIVERIES) {
           const index = next++;
-          const body = JSON.stringify({ data: { eventType: 'transaction-created', payload: { id: `bench-tx-${index}` } } });
+          const body = JSON.stringify({
+            data: { eventType: 'transaction-created', payload: { id: `bench-tx-${index}` } },
+          });
           const sent = performance.now();
           const status = await post(receiver.recipientUrls.transaction, body);
           latencies.push(performance.now() - sent);
@@ -64,11 +73,17 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - startedAt) / 1000;
     latencies.sort((a, b) => a - b);
     const memory = process.memoryUsage();
-    console.log(`receiver hand-off: ${DELIVERIES} deliveries, concurrency ${CONCURRENCY}, ${seconds.toFixed(2)} s`);
+    console.log(
+      `receiver hand-off: ${DELIVERIES} deliveries, concurrency ${CONCURRENCY}, ${seconds.toFixed(2)} s`,
+    );
     console.log(`  throughput  ${(DELIVERIES / seconds).toFixed(1)} deliveries/s`);
-    console.log(`  latency ms  p50 ${percentile(latencies, 0.5).toFixed(1)}  p95 ${percentile(latencies, 0.95).toFixed(1)}  p99 ${percentile(latencies, 0.99).toFixed(1)}  max ${latencies.at(-1)!.toFixed(1)}`);
+    console.log(
+      `  latency ms  p50 ${percentile(latencies, 0.5).toFixed(1)}  p95 ${percentile(latencies, 0.95).toFixed(1)}  p99 ${percentile(latencies, 0.99).toFixed(1)}  max ${latencies.at(-1)!.toFixed(1)}`,
+    );
     console.log(`  answers     ${[...statuses].map(([status, count]) => `${status}: ${count}`).join(', ')}`);
-    console.log(`  memory MiB  rss ${(memory.rss / 2 ** 20).toFixed(0)}  heap used ${(memory.heapUsed / 2 ** 20).toFixed(0)}`);
+    console.log(
+      `  memory MiB  rss ${(memory.rss / 2 ** 20).toFixed(0)}  heap used ${(memory.heapUsed / 2 ** 20).toFixed(0)}`,
+    );
     if ((statuses.get(200) ?? 0) !== DELIVERIES) process.exitCode = 1;
   } finally {
     await receiver.close();

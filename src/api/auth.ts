@@ -10,7 +10,12 @@ export function requireApiKey(apiKey: SecretString): RequestHandler {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match || !sameSecret(match[1]!, apiKey.reveal())) {
       res.set('WWW-Authenticate', 'Bearer');
-      return sendError(res, 401, 'unauthorized', 'A valid API key is required (Authorization: Bearer <API_KEY>)');
+      return sendError(
+        res,
+        401,
+        'unauthorized',
+        'A valid API key is required (Authorization: Bearer <API_KEY>)',
+      );
     }
     next();
   };

@@ -45,7 +45,8 @@ export class ApiError extends Error {
 /** Parses input with a zod schema or throws a 400 listing every issue. */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new ApiError(400, 'invalid_input', `Invalid ${what}`, formatIssues(result.error.issues));
+  if (!result.success)
+    throw new ApiError(400, 'invalid_input', `Invalid ${what}`, formatIssues(result.error.issues));
   return result.data;
 }
 

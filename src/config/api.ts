@@ -24,7 +24,9 @@ export interface ApiConfig {
 export function loadApiConfig(env: Env): ApiConfig {
   const raw = parseSection('API', apiEnv, env);
   if (!raw.API_KEY && !isSandboxMode(env)) {
-    throw new Error('Invalid API configuration:\n  API_KEY: required when OPERATOR_BASE_URL is set (the dev key is for sandbox mode only)');
+    throw new Error(
+      'Invalid API configuration:\n  API_KEY: required when OPERATOR_BASE_URL is set (the dev key is for sandbox mode only)',
+    );
   }
   return { port: raw.API_PORT, host: raw.API_HOST, apiKey: new SecretString(raw.API_KEY ?? DEV_API_KEY) };
 }

@@ -1,10 +1,15 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, DEFAULT_ROUTES, MAX_PAGE_SIZE, type RouteName, type Routes } from '../domain/operator-routes';
+import {
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_ROUTES,
+  MAX_PAGE_SIZE,
+  type RouteName,
+  type Routes,
+} from '../domain/operator-routes';
 import { formatIssues } from '../domain/errors';
 import { SecretString } from '../secrets/secret-string';
 import { durationMs } from './duration';
 import { type Env, parseSection } from './env';
-
 
 const ROUTE_TEMPLATE = /^(GET|POST|PUT|PATCH|DELETE) \/\S*$/;
 const routeNames = Object.keys(DEFAULT_ROUTES) as RouteName[];
@@ -18,11 +23,21 @@ const routeOverrides = z
     try {
       parsed = JSON.parse(text);
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a JSON object such as {"getOrder":"GET /orders/{id}"}' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a JSON object such as {"getOrder":"GET /orders/{id}"}',
+      });
       return z.NEVER;
     }
     const result = z
-      .strictObject(Object.fromEntries(routeNames.map((name) => [name, z.string().regex(ROUTE_TEMPLATE, 'must look like "GET /path/{id}"').optional()])))
+      .strictObject(
+        Object.fromEntries(
+          routeNames.map((name) => [
+            name,
+            z.string().regex(ROUTE_TEMPLATE, 'must look like "GET /path/{id}"').optional(),
+          ]),
+        ),
+      )
       .safeParse(parsed);
     if (!result.success) {
       for (const message of formatIssues(result.error.issues)) ctx.addIssue({ code: 'custom', message });

@@ -167,8 +167,7 @@ export function validateSandboxConfig(config: SandboxConfig): SandboxConfig {
     }
   }
   const faults = faultsConfigSchema.safeParse(config.faults);
-  if (!faults.success)
-    problems.push(...formatIssues(faults.error.issues, 'faults.'));
+  if (!faults.success) problems.push(...formatIssues(faults.error.issues, 'faults.'));
   if (problems.length > 0) throw new Error(`Invalid sandbox configuration:\n  ${problems.join('\n  ')}`);
   return { ...config, faults: faults.data! };
 }

@@ -40,18 +40,31 @@ const OFF_RAMP_ENDED: readonly OffRampStatus[] = ['settled', 'failed', 'timed-ou
 const ON_RAMP_ENDED: readonly OnRampStatus[] = ['settled', 'expired', 'failed', 'timed-out'];
 
 /** One row of the summary: ok when the process reached the status the scenario expects. */
-function scenarioResult(scenario: string, expected: string, actual: string | undefined, details: string): ScenarioResult {
+function scenarioResult(
+  scenario: string,
+  expected: string,
+  actual: string | undefined,
+  details: string,
+): ScenarioResult {
   return { scenario, expected, actual: actual ?? 'not started', ok: actual === expected, details };
 }
 
-async function simulate<T>(sandboxUrl: string, method: 'POST' | 'PUT' | 'GET', path: string, body?: unknown): Promise<T> {
+async function simulate<T>(
+  sandboxUrl: string,
+  method: 'POST' | 'PUT' | 'GET',
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${sandboxUrl}/sandbox/v1${path}`, {
     method,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const parsed = (await response.json()) as { data?: T; error?: { message: string } };
-  if (!response.ok) throw new Error(`sandbox ${method} ${path} answered ${response.status}: ${parsed.error?.message ?? 'no message'}`);
+  if (!response.ok)
+    throw new Error(
+      `sandbox ${method} ${path} answered ${response.status}: ${parsed.error?.message ?? 'no message'}`,
+    );
   return parsed.data as T;
 }
 
@@ -88,7 +101,13 @@ async function within<T>(what: string, timeoutMs: number, work: Promise<T>): Pro
     return await Promise.race([
       work,
       new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what} did not finish within ${timeoutMs} ms (is the worker failing? see its log)`)), timeoutMs);
+        timer = setTimeout(
+          () =>
+            reject(
+              new Error(`${what} did not finish within ${timeoutMs} ms (is the worker failing? see its log)`),
+            ),
+          timeoutMs,
+        );
       }),
     ]);
   } finally {
@@ -96,7 +115,10 @@ async function within<T>(what: string, timeoutMs: number, work: Promise<T>): Pro
   }
 }
 
-function nativeBalance(wallet: { balances?: Array<{ asset: string; amount: string; network?: string }> }, asset: string): bigint {
+function nativeBalance(
+  wallet: { balances?: Array<{ asset: string; amount: string; network?: string }> },
+  asset: string,
+): bigint {
   const entry = wallet.balances?.find((balance) => balance.asset === asset);
   return entry ? parseAmount(entry.amount) : 0n;
 }
@@ -110,13 +132,25 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   const account = await within('account setup', options.scenarioTimeoutMs, ramp.setupAccount());
   say(`    master wallet ${account.masterWallet.walletId}, gas wallet ${account.gasWallet.walletId}`);
   for (const wallet of [account.masterWallet, account.gasWallet]) {
-    for (const entry of wallet.addresses) say(`      ${wallet.role.padEnd(6)} ${entry.network.padEnd(26)} ${entry.address}`);
+    for (const entry of wallet.addresses)
+      say(`      ${wallet.role.padEnd(6)} ${entry.network.padEnd(26)} ${entry.address}`);
   }
-  say(`    recipients: transaction ${account.recipients.transaction.id}, order ${account.recipients.order.id}`);
+  say(
+    `    recipients: transaction ${account.recipients.transaction.id}, order ${account.recipients.order.id}`,
+  );
   // The out-of-band step: the client hands the whitelisted addresses to its account contact.
-  await simulate(sandboxUrl, 'PUT', '/account', { masterWalletId: account.masterWallet.walletId, gasWalletId: account.gasWallet.walletId });
+  await simulate(sandboxUrl, 'PUT', '/account', {
+    masterWalletId: account.masterWallet.walletId,
+    gasWalletId: account.gasWallet.walletId,
+  });
   say('    (sandbox) the account contact whitelisted the wallets');
-  results.push({ scenario: 'account setup', expected: 'ready', actual: 'ready', ok: true, details: `gas wallet ${account.gasWallet.walletId}` });
+  results.push({
+    scenario: 'account setup',
+    expected: 'ready',
+    actual: 'ready',
+    ok: true,
+    details: `gas wallet ${account.gasWallet.walletId}`,
+  });
 
   say('\n== 2. Two end users get their deposit wallets');
   const [alice, bob] = await within(
@@ -133,21 +167,43 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   const gasCost = sandboxConfig.gas.TRX;
   const aliceNeeds = parseAmount(gasCost.topUp) + parseAmount(gasCost.sweep);
   const remainder = parseAmount('5');
-  const gasWallet = await simulate<{ balances?: Array<{ asset: string; amount: string }> }>(sandboxUrl, 'GET', `/wallets/${account.gasWallet.walletId}`);
+  const gasWallet = await simulate<{ balances?: Array<{ asset: string; amount: string }> }>(
+    sandboxUrl,
+    'GET',
+    `/wallets/${account.gasWallet.walletId}`,
+  );
   const current = nativeBalance(gasWallet, TRX);
   const funding = aliceNeeds + remainder - current;
   if (funding > 0n) {
-    await simulate(sandboxUrl, 'POST', `/wallets/${account.gasWallet.walletId}/balances`, { asset: TRX, amount: formatAmount(funding) });
+    await simulate(sandboxUrl, 'POST', `/wallets/${account.gasWallet.walletId}/balances`, {
+      asset: TRX,
+      amount: formatAmount(funding),
+    });
   }
-  await simulate(sandboxUrl, 'POST', `/wallets/${account.gasWallet.walletId}/balances`, { asset: ETH, amount: '0.01' });
-  say(`    gas wallet holds ${formatAmount(current + (funding > 0n ? funding : 0n))} TRX (one top-up ${gasCost.topUp} + one sweep ${gasCost.sweep}, and a little)`);
+  await simulate(sandboxUrl, 'POST', `/wallets/${account.gasWallet.walletId}/balances`, {
+    asset: ETH,
+    amount: '0.01',
+  });
+  say(
+    `    gas wallet holds ${formatAmount(current + (funding > 0n ? funding : 0n))} TRX (one top-up ${gasCost.topUp} + one sweep ${gasCost.sweep}, and a little)`,
+  );
 
   say('\n== 4. A quote, shown before the deposit');
-  const quote = await ramp.quote({ direction: 'off-ramp', coinFrom: 'USDT', chainFrom: 'TRX', coinTo: 'MXN', amountFrom: '100' });
+  const quote = await ramp.quote({
+    direction: 'off-ramp',
+    coinFrom: 'USDT',
+    chainFrom: 'TRX',
+    coinTo: 'MXN',
+    amountFrom: '100',
+  });
   say(`    100 USDT (Tron) -> ${quote.targetAmount} MXN, valid until ${quote.expiresAt}`);
 
   say('\n== 5. demo-alice sells 100 USDT (off-ramp / Autoswap)');
-  const aliceDeposit = await simulate<{ transactionId: string }>(sandboxUrl, 'POST', '/offramp/deposits', { address: aliceTron, coin: 'USDT', amount: '100' });
+  const aliceDeposit = await simulate<{ transactionId: string }>(sandboxUrl, 'POST', '/offramp/deposits', {
+    address: aliceTron,
+    coin: 'USDT',
+    amount: '100',
+  });
   say(`    deposit ${aliceDeposit.transactionId} sent on chain`);
   const aliceOffRamp = await follow<OffRampState>(
     'off-ramp',
@@ -160,17 +216,32 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
       'off-ramp demo-alice',
       'settled',
       aliceOffRamp?.status,
-      aliceOffRamp?.fiatAmount ? `${aliceOffRamp.fiatAmount} ${aliceOffRamp.fiatCurrency ?? 'MXN'}, order ${aliceOffRamp.orderId ?? '?'}` : '',
+      aliceOffRamp?.fiatAmount
+        ? `${aliceOffRamp.fiatAmount} ${aliceOffRamp.fiatCurrency ?? 'MXN'}, order ${aliceOffRamp.orderId ?? '?'}`
+        : '',
     ),
   );
 
   say('\n== 6. demo-alice buys USDT with 1725.00 MXN (on-ramp)');
   const reference = `demo-${runTag}`;
   const started = await ramp.startOnRamp('demo-alice', reference, {
-    quoteRequest: { direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT', chainTo: 'TRX', amountFrom: '1725.00' },
+    quoteRequest: {
+      direction: 'on-ramp',
+      coinFrom: 'MXN',
+      coinTo: 'USDT',
+      chainTo: 'TRX',
+      amountFrom: '1725.00',
+    },
   });
-  say(`    on-ramp ${started.workflowId}: quote ${started.quote?.targetAmount ?? '?'} USDT; the user transfers MXN to the CLABE (reference ${reference})`);
-  await simulate(sandboxUrl, 'POST', '/onramp/deposits', { reference, amount: '1725.00', coinTo: 'USDT', chainTo: 'TRX' });
+  say(
+    `    on-ramp ${started.workflowId}: quote ${started.quote?.targetAmount ?? '?'} USDT; the user transfers MXN to the CLABE (reference ${reference})`,
+  );
+  await simulate(sandboxUrl, 'POST', '/onramp/deposits', {
+    reference,
+    amount: '1725.00',
+    coinTo: 'USDT',
+    chainTo: 'TRX',
+  });
   const onRamp = await follow<OnRampState>(
     'on-ramp',
     () => ramp.getOnRamp(reference),
@@ -187,7 +258,11 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   );
 
   say('\n== 7. demo-bob sells 50 USDT, but the gas wallet cannot pay');
-  const bobDeposit = await simulate<{ transactionId: string }>(sandboxUrl, 'POST', '/offramp/deposits', { address: bobTron, coin: 'USDT', amount: '50' });
+  const bobDeposit = await simulate<{ transactionId: string }>(sandboxUrl, 'POST', '/offramp/deposits', {
+    address: bobTron,
+    coin: 'USDT',
+    amount: '50',
+  });
   say(`    deposit ${bobDeposit.transactionId} sent on chain`);
   const bobOffRamp = await follow<OffRampState>(
     'off-ramp',
@@ -209,8 +284,20 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
 
 export function formatSummary(results: ScenarioResult[]): string {
   const header = ['scenario', 'expected', 'actual', 'ok', 'details'];
-  const rows = results.map((result) => [result.scenario, result.expected, result.actual, result.ok ? 'yes' : 'NO', result.details]);
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  const rows = results.map((result) => [
+    result.scenario,
+    result.expected,
+    result.actual,
+    result.ok ? 'yes' : 'NO',
+    result.details,
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }

@@ -125,7 +125,9 @@ export class RampMetrics {
     return (req: Request, res: Response, next: NextFunction) => {
       const match = /^\/webhooks\/([^/]+)\//.exec(req.path);
       if (req.method === 'POST' && match) {
-        const kind = Object.hasOwn(RESOURCE_KIND_OF_PATH, match[1]!) ? RESOURCE_KIND_OF_PATH[match[1]!]! : 'other';
+        const kind = Object.hasOwn(RESOURCE_KIND_OF_PATH, match[1]!)
+          ? RESOURCE_KIND_OF_PATH[match[1]!]!
+          : 'other';
         res.once('finish', () => this.deliveries.inc({ kind, answer: String(res.statusCode) }));
       }
       next();
@@ -185,7 +187,9 @@ export class RampMetrics {
             : Promise.resolve([]),
           temporal
             ? temporal.workflow
-                .count(`WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND RampStatus = '${UNKNOWN_RESOURCE_STATUS}'`)
+                .count(
+                  `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND RampStatus = '${UNKNOWN_RESOURCE_STATUS}'`,
+                )
                 .then(({ count }) => count)
             : Promise.resolve(null),
           openAlerts ? openAlerts() : Promise.resolve(null),

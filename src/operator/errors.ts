@@ -88,7 +88,11 @@ export class OperatorValidationError extends OperatorError {
   readonly issues: readonly string[];
 
   constructor(operation: string, issues: readonly string[]) {
-    super(`invalid ${operation} request: ${issues.join('; ')}`, { operation, code: 'invalid_request', retryable: false });
+    super(`invalid ${operation} request: ${issues.join('; ')}`, {
+      operation,
+      code: 'invalid_request',
+      retryable: false,
+    });
     this.issues = issues;
   }
 }
@@ -121,7 +125,9 @@ const MAX_OPERATOR_MESSAGE = 300;
 export function errorFromResponse(operation: string, status: number, body: unknown): OperatorError {
   const parsed = errorBody.safeParse(body);
   const operatorCode = parsed.success ? parsed.data.error.code : undefined;
-  const operatorMessage = parsed.success ? parsed.data.error.message.slice(0, MAX_OPERATOR_MESSAGE) : undefined;
+  const operatorMessage = parsed.success
+    ? parsed.data.error.message.slice(0, MAX_OPERATOR_MESSAGE)
+    : undefined;
   const detail = operatorCode ? `: ${operatorCode}${operatorMessage ? ` - ${operatorMessage}` : ''}` : '';
   return new OperatorError(`operator ${operation} failed with HTTP ${status}${detail}`, {
     operation,
@@ -148,9 +154,14 @@ export function errorFromFetchFailure(operation: string, failure: unknown, timeo
     });
   }
   // undici puts the useful part (ECONNREFUSED, ENOTFOUND...) in the cause; neither carries request headers.
-  const causeMessage = (typeof cause === 'object' && cause !== null ? (cause as { message?: unknown }).message : undefined);
+  const causeMessage =
+    typeof cause === 'object' && cause !== null ? (cause as { message?: unknown }).message : undefined;
   const reason =
-    typeof causeMessage === 'string' ? causeMessage : typeof message === 'string' ? message : 'unknown network failure';
+    typeof causeMessage === 'string'
+      ? causeMessage
+      : typeof message === 'string'
+        ? message
+        : 'unknown network failure';
   return new OperatorError(`operator ${operation} network error: ${reason}`, {
     operation,
     code: 'network_error',

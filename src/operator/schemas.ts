@@ -19,8 +19,13 @@ import {
 
 /** Amounts are decimal strings end to end (never JS numbers): digits, optional fraction, no sign or exponent. */
 export { DECIMAL_PATTERN };
-export const decimalString = z.string().regex(DECIMAL_PATTERN, 'must be a non-negative decimal string such as "100.50"');
-export const positiveDecimalString = decimalString.refine((value) => /[1-9]/.test(value), 'must be greater than zero');
+export const decimalString = z
+  .string()
+  .regex(DECIMAL_PATTERN, 'must be a non-negative decimal string such as "100.50"');
+export const positiveDecimalString = decimalString.refine(
+  (value) => /[1-9]/.test(value),
+  'must be greater than zero',
+);
 
 /** ISO 8601 UTC timestamp, with or without fractional seconds (sessions carry nanoseconds). */
 export const isoTimestamp = z
@@ -129,7 +134,9 @@ export const walletAddressesPage = listEnvelope(walletAddress, walletAddressesPa
 
 // ---------------------------------------------------------------------------------------------- quotes
 
-export const currencyCode = z.string().regex(/^[A-Z][A-Z0-9]{1,9}$/, 'must be an upper-case currency or chain code');
+export const currencyCode = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9]{1,9}$/, 'must be an upper-case currency or chain code');
 
 export const onRampQuoteRequest = z.strictObject({
   coinFrom: currencyCode,
@@ -253,7 +260,11 @@ export const orderCreatedEvent = z.looseObject({
 });
 export const orderUpdatedEvent = z.looseObject({
   eventType: z.literal('order-updated'),
-  payload: z.looseObject({ id: z.string().min(1), newStatus: z.string().min(1), orderReference: z.string().min(1) }),
+  payload: z.looseObject({
+    id: z.string().min(1),
+    newStatus: z.string().min(1),
+    orderReference: z.string().min(1),
+  }),
 });
 
 export { KNOWN_EVENT_TYPES };

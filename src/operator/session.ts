@@ -85,7 +85,10 @@ export class SessionManager {
       return await perform(headersFor(session));
     } catch (error) {
       if (!(error instanceof OperatorError) || error.status !== 401) throw error;
-      this.#options.logger.info({ operation: error.operation }, 'operator rejected the session token; logging in again');
+      this.#options.logger.info(
+        { operation: error.operation },
+        'operator rejected the session token; logging in again',
+      );
       const fresh = await this.#replaceSession(session);
       return await perform(headersFor(fresh));
     }
@@ -141,7 +144,11 @@ export class SessionManager {
     const started = await transport.send({ operation: 'startSession', body: {} });
     const loginSession = startSessionResponse.safeParse(started.body);
     if (!loginSession.success) {
-      throw new OperatorResponseError('startSession', started.status, formatIssues(loginSession.error.issues));
+      throw new OperatorResponseError(
+        'startSession',
+        started.status,
+        formatIssues(loginSession.error.issues),
+      );
     }
 
     const authenticated = await transport.send({
@@ -150,7 +157,11 @@ export class SessionManager {
     });
     const parsed = authenticationResponse.safeParse(authenticated.body);
     if (!parsed.success) {
-      throw new OperatorResponseError('authenticate', authenticated.status, formatIssues(parsed.error.issues));
+      throw new OperatorResponseError(
+        'authenticate',
+        authenticated.status,
+        formatIssues(parsed.error.issues),
+      );
     }
     const { token, csrfToken, expiresAt } = parsed.data.data.session;
     // Registered before anything else can log or throw, so the values are scrubbed wherever they surface.
@@ -160,14 +171,19 @@ export class SessionManager {
     const obtainedAtMs = this.#now();
     const fromServer = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
     const expiresAtMs =
-      Number.isFinite(fromServer) && fromServer > obtainedAtMs ? fromServer : obtainedAtMs + this.#options.tokenLifetimeMs;
+      Number.isFinite(fromServer) && fromServer > obtainedAtMs
+        ? fromServer
+        : obtainedAtMs + this.#options.tokenLifetimeMs;
     const marginMs = Math.min(this.#options.refreshMarginMs, (expiresAtMs - obtainedAtMs) / 2);
     const session: ActiveSession = { token, csrfToken, expiresAtMs, refreshAtMs: expiresAtMs - marginMs };
 
     this.#session = session;
     this.#logins += 1;
     logger.info(
-      { expiresAt: new Date(expiresAtMs).toISOString(), refreshAt: new Date(session.refreshAtMs).toISOString() },
+      {
+        expiresAt: new Date(expiresAtMs).toISOString(),
+        refreshAt: new Date(session.refreshAtMs).toISOString(),
+      },
       'operator session established',
     );
     return session;

@@ -164,7 +164,8 @@ export class DeliveryEngine {
       this.seenResources.add(key);
     }
     if (decision.deliverOnlyFirst !== undefined) {
-      if (this.routedUnderBudget >= decision.deliverOnlyFirst) return this.recordDropped(job, 'drop-after-budget');
+      if (this.routedUnderBudget >= decision.deliverOnlyFirst)
+        return this.recordDropped(job, 'drop-after-budget');
       this.routedUnderBudget += 1;
     }
     if (decision.drop) return this.recordDropped(job, 'drop');

@@ -7,7 +7,14 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RESOURCE_KINDS, type ResourceKind } from '../domain/vocabulary';
-import type { AccountSetup, OrderRecord, RecipientRecord, SandboxState, TransactionRecord, WalletRecord } from './state';
+import type {
+  AccountSetup,
+  OrderRecord,
+  RecipientRecord,
+  SandboxState,
+  TransactionRecord,
+  WalletRecord,
+} from './state';
 
 const SNAPSHOT_VERSION = 1;
 
@@ -52,17 +59,25 @@ export function snapshotState(state: SandboxState, now = new Date()): SandboxSna
 
 export function restoreState(state: SandboxState, snapshot: SandboxSnapshot): void {
   if (snapshot.version !== SNAPSHOT_VERSION) {
-    throw new Error(`sandbox state file has version ${snapshot.version}; this sandbox reads version ${SNAPSHOT_VERSION}`);
+    throw new Error(
+      `sandbox state file has version ${snapshot.version}; this sandbox reads version ${SNAPSHOT_VERSION}`,
+    );
   }
   for (const saved of snapshot.wallets) {
     const wallet: WalletRecord = {
       ...saved,
       addresses: new Map(saved.addresses),
-      balances: new Map(saved.balances.map(([network, assets]) => [network, new Map(assets.map(([asset, amount]) => [asset, BigInt(amount)]))])),
+      balances: new Map(
+        saved.balances.map(([network, assets]) => [
+          network,
+          new Map(assets.map(([asset, amount]) => [asset, BigInt(amount)])),
+        ]),
+      ),
       approvedNetworks: new Set(saved.approvedNetworks),
     };
     state.wallets.set(wallet.id, wallet);
-    for (const [network, address] of wallet.addresses) state.addresses.set(address, { walletId: wallet.id, network });
+    for (const [network, address] of wallet.addresses)
+      state.addresses.set(address, { walletId: wallet.id, network });
   }
   for (const kind of RESOURCE_KINDS) {
     for (const recipient of snapshot.recipients[kind]) state.recipients[kind].set(recipient.id, recipient);

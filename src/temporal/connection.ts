@@ -13,10 +13,16 @@ export function connectionOptions(
   return { ...config.connection, address };
 }
 
-export function connectClient(config: Pick<TemporalConfig, 'connection'>, address: string): Promise<Connection> {
+export function connectClient(
+  config: Pick<TemporalConfig, 'connection'>,
+  address: string,
+): Promise<Connection> {
   return Connection.connect({ ...connectionOptions(config, address), connectTimeout: '10s' });
 }
 
-export function connectWorker(config: Pick<TemporalConfig, 'connection'>, address: string): Promise<NativeConnection> {
+export function connectWorker(
+  config: Pick<TemporalConfig, 'connection'>,
+  address: string,
+): Promise<NativeConnection> {
   return NativeConnection.connect(connectionOptions(config, address));
 }

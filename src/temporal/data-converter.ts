@@ -9,7 +9,9 @@ import type { DataConverter } from '@temporalio/common';
 import type { PayloadEncryptionConfig } from '../config/encryption';
 import { EncryptionCodec } from './encryption-codec';
 
-export function dataConverterFromConfig(config: Pick<PayloadEncryptionConfig, 'keys'> | undefined): DataConverter | undefined {
+export function dataConverterFromConfig(
+  config: Pick<PayloadEncryptionConfig, 'keys'> | undefined,
+): DataConverter | undefined {
   if (!config || config.keys.length === 0) return undefined;
   return { payloadCodecs: [new EncryptionCodec(config.keys)] };
 }

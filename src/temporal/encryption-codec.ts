@@ -57,7 +57,10 @@ export class EncryptionCodec implements PayloadCodec {
     const rawId = payload.metadata?.[METADATA_KEY_ID];
     const keyId = rawId ? Buffer.from(rawId).toString('utf8') : '';
     const key = this.#byId.get(keyId);
-    if (!key) throw new Error(`Payload encrypted under unknown key ID "${keyId.slice(0, 64)}": add it to PAYLOAD_ENCRYPTION_KEYS`);
+    if (!key)
+      throw new Error(
+        `Payload encrypted under unknown key ID "${keyId.slice(0, 64)}": add it to PAYLOAD_ENCRYPTION_KEYS`,
+      );
     const data = Buffer.from(payload.data ?? new Uint8Array());
     if (data.length < IV_BYTES + TAG_BYTES) throw new Error('Encrypted payload is too short');
     const decipher = createDecipheriv('aes-256-gcm', key.material(), data.subarray(0, IV_BYTES));
@@ -65,9 +68,14 @@ export class EncryptionCodec implements PayloadCodec {
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
     let plain: Buffer;
     try {
-      plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
+      plain = Buffer.concat([
+        decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)),
+        decipher.final(),
+      ]);
     } catch {
-      throw new Error(`Payload under key ID "${key.id}" failed authentication (wrong key material or tampered data)`);
+      throw new Error(
+        `Payload under key ID "${key.id}" failed authentication (wrong key material or tampered data)`,
+      );
     }
     const decoded = temporal.api.common.v1.Payload.decode(plain);
     return { metadata: decoded.metadata, data: decoded.data };

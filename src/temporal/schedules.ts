@@ -3,7 +3,12 @@
  * runs gasMonitorWorkflow, `reconcile` (every RECONCILE_INTERVAL) runs reconcileWorkflow. Overlapping runs are
  * skipped. Called when the worker starts and by `npm run schedules:apply`.
  */
-import { type Client, ScheduleAlreadyRunning, ScheduleOverlapPolicy, type ScheduleOptions } from '@temporalio/client';
+import {
+  type Client,
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  type ScheduleOptions,
+} from '@temporalio/client';
 import type { SchedulesConfig } from '../config/operations';
 import {
   GAS_MONITOR_SCHEDULE_ID,

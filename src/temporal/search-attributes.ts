@@ -9,7 +9,10 @@ export const EndUserId = defineSearchAttributeKey('RampEndUserId', SearchAttribu
 export const RampDirection = defineSearchAttributeKey('RampDirection', SearchAttributeType.KEYWORD);
 export const RampStatus = defineSearchAttributeKey('RampStatus', SearchAttributeType.KEYWORD);
 export const OrderReference = defineSearchAttributeKey('RampOrderReference', SearchAttributeType.KEYWORD);
-export const DepositTransactionId = defineSearchAttributeKey('RampDepositTransactionId', SearchAttributeType.KEYWORD);
+export const DepositTransactionId = defineSearchAttributeKey(
+  'RampDepositTransactionId',
+  SearchAttributeType.KEYWORD,
+);
 export const WalletId = defineSearchAttributeKey('RampWalletId', SearchAttributeType.KEYWORD);
 export const Networks = defineSearchAttributeKey('RampNetworks', SearchAttributeType.KEYWORD_LIST);
 
@@ -35,5 +38,8 @@ const CLI_TYPE_NAMES: Record<string, string> = {
 };
 
 export function devServerSearchAttributeArgs(): string[] {
-  return ALL_SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=${CLI_TYPE_NAMES[key.type]}`]);
+  return ALL_SEARCH_ATTRIBUTES.flatMap((key) => [
+    '--search-attribute',
+    `${key.name}=${CLI_TYPE_NAMES[key.type]}`,
+  ]);
 }

@@ -5,7 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { DefaultLogger, GracefulShutdownPeriodExpiredError, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  GracefulShutdownPeriodExpiredError,
+  NativeConnection,
+  Runtime,
+  type Worker,
+} from '@temporalio/worker';
 import type { RampActivities } from '../../activities';
 import { createRampWorker } from '../../src/temporal/worker';
 import type { WorkflowTimings } from '../../src/domain/timings';
@@ -22,12 +28,16 @@ export function testServer() {
   const namespace = process.env.TEST_TEMPORAL_NAMESPACE;
   const bundlePath = process.env.TEST_WORKFLOW_BUNDLE;
   if (!address || !namespace || !bundlePath) {
-    throw new Error('The Temporal test server is not set up: run these tests through jest (the temporal project has a global setup).');
+    throw new Error(
+      'The Temporal test server is not set up: run these tests through jest (the temporal project has a global setup).',
+    );
   }
   return { address, namespace, bundlePath };
 }
 
-export async function connectTestClient(options: { dataConverter?: DataConverter } = {}): Promise<{ client: Client; connection: Connection }> {
+export async function connectTestClient(
+  options: { dataConverter?: DataConverter } = {},
+): Promise<{ client: Client; connection: Connection }> {
   const { address, namespace } = testServer();
   const connection = await Connection.connect({ address });
   // The SDK retries a failed gRPC call from a timer; if that timer fires after the connection was closed it throws
@@ -35,7 +45,14 @@ export async function connectTestClient(options: { dataConverter?: DataConverter
   // abandoned activity call outlived its test). Test connections therefore stay open for the run (close() is a
   // no-op), and jest's forceExit (jest.config.js) ends the process after the global teardown.
   connection.close = () => Promise.resolve();
-  return { client: new Client({ connection, namespace, ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}) }), connection };
+  return {
+    client: new Client({
+      connection,
+      namespace,
+      ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    }),
+    connection,
+  };
 }
 
 export interface RunningTestWorker {

@@ -4,7 +4,9 @@ import { notFound } from '../errors';
 import { param, sendData } from '../http/respond';
 import type { OperatorHandlers } from './types';
 
-export function detailHandlers(ctx: SandboxContext): OperatorHandlers<'getTransaction' | 'getOrder' | 'listWalletTransactions'> {
+export function detailHandlers(
+  ctx: SandboxContext,
+): OperatorHandlers<'getTransaction' | 'getOrder' | 'listWalletTransactions'> {
   return {
     getTransaction(req, res) {
       const id = param(req, 'id');
@@ -21,8 +23,14 @@ export function detailHandlers(ctx: SandboxContext): OperatorHandlers<'getTransa
     /** ASSUMED route: a wallet's transactions, newest first. */
     listWalletTransactions(req, res) {
       const wallet = ctx.state.wallet(param(req, 'id'));
-      const records = [...ctx.state.transactions.values()].filter((record) => record.walletId === wallet.id).reverse();
-      sendData(res, 200, records.map((record) => ({ ...record })));
+      const records = [...ctx.state.transactions.values()]
+        .filter((record) => record.walletId === wallet.id)
+        .reverse();
+      sendData(
+        res,
+        200,
+        records.map((record) => ({ ...record })),
+      );
     },
   };
 }

@@ -55,29 +55,27 @@ describe('end-users router', () => {
       },
     ];
     const { app, ramp } = stubApp({
-      getEndUserOverview: jest
-        .fn()
-        .mockImplementation((id: string) =>
-          id === 'known'
+      getEndUserOverview: jest.fn().mockImplementation((id: string) =>
+        id === 'known'
+          ? Promise.resolve({
+              endUserId: 'known',
+              wallet,
+              walletStatus: 'ready',
+              orphanWallets: [],
+              createdAt: '2026-01-01T00:00:00.000Z',
+              runs: 1,
+              ramps,
+              nextRampsPageToken: null,
+            })
+          : id === 'onramps-only'
             ? Promise.resolve({
-                endUserId: 'known',
-                wallet,
-                walletStatus: 'ready',
-                orphanWallets: [],
-                createdAt: '2026-01-01T00:00:00.000Z',
-                runs: 1,
-                ramps,
-                nextRampsPageToken: null,
+                endUserId: id,
+                walletStatus: 'none',
+                ramps: ramps.slice(0, 1),
+                nextRampsPageToken: 'abc',
               })
-            : id === 'onramps-only'
-              ? Promise.resolve({
-                  endUserId: id,
-                  walletStatus: 'none',
-                  ramps: ramps.slice(0, 1),
-                  nextRampsPageToken: 'abc',
-                })
-              : Promise.reject(new NotFoundError(`No end user ${id}`)),
-        ),
+            : Promise.reject(new NotFoundError(`No end user ${id}`)),
+      ),
     });
     const known = await request(app).get('/v1/end-users/known').set(AUTH);
     expect(known.status).toBe(200);
