@@ -37,6 +37,7 @@ import {
   stateEndUserId,
   unrecordedWallets,
 } from './invariants';
+import { Random } from '../../../src/sandbox/random';
 
 // ------------------------------------------------------------------------------------------------ profile
 
@@ -258,27 +259,13 @@ export function formatReport(report: ChaosReport, maxFindings = 15): string {
 
 // ------------------------------------------------------------------------------------------------ helpers
 
-/** mulberry32: small, seedable, good enough to place faults; the seed is printed so a run can be replayed. */
-export class Prng {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+/** The sandbox's seeded PRNG, with ranges: the seed is printed so a run can be replayed. */
+export class Prng extends Random {
   between(min: number, max: number): number {
     return min + (max - min) * this.next();
   }
   int(min: number, max: number): number {
     return Math.floor(this.between(min, max + 1));
-  }
-  chance(probability: number): boolean {
-    return this.next() < probability;
   }
 }
 
