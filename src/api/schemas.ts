@@ -381,7 +381,16 @@ const gasCheck = describes<GasCheck>()(
     error: text.optional(),
   }),
 );
-const lastFailure = z.strictObject({ what: text, message: text, at: isoDateTime }).optional();
+/** RampBookkeeping (workflows/ramps/shared/bookkeeping.ts), which both ramp states extend. */
+const rampBookkeeping = {
+  lastFailure: z.strictObject({ what: text, message: text, at: isoDateTime }).optional(),
+  eventsApplied: z.number(),
+  duplicates: z.number(),
+  polls: z.number(),
+  startedAt: isoDateTime,
+  endedAt: isoDateTime.optional(),
+  outcomes: outbox.optional(),
+};
 
 const onRampQuoteShown = describes<OnRampQuoteShown>()(
   z.strictObject({
@@ -397,7 +406,7 @@ export const onRampStateSchema = component(
   'OnRampState',
   describes<OnRampState>()(
     z.strictObject({
-      lastFailure,
+      ...rampBookkeeping,
       orderReference: text,
       status: z.enum(ON_RAMP_STATUSES),
       step: text,
@@ -411,12 +420,6 @@ export const onRampStateSchema = component(
       failure: z
         .strictObject({ resource: z.enum(['order', 'transaction']), id: text, status: text })
         .optional(),
-      eventsApplied: z.number(),
-      duplicates: z.number(),
-      polls: z.number(),
-      startedAt: isoDateTime,
-      endedAt: isoDateTime.optional(),
-      outcomes: outbox.optional(),
     }),
   ),
 );
@@ -425,7 +428,7 @@ export const offRampStateSchema = component(
   'OffRampState',
   describes<OffRampState>()(
     z.strictObject({
-      lastFailure,
+      ...rampBookkeeping,
       depositTransactionId: text,
       status: z.enum(OFF_RAMP_STATUSES),
       step: text,
@@ -449,12 +452,6 @@ export const offRampStateSchema = component(
       gasCheck: gasCheck.optional(),
       alertsRaised: z.number(),
       stuckSince: isoDateTime.optional(),
-      eventsApplied: z.number(),
-      duplicates: z.number(),
-      polls: z.number(),
-      startedAt: isoDateTime,
-      endedAt: isoDateTime.optional(),
-      outcomes: outbox.optional(),
     }),
   ),
 );

@@ -1,7 +1,7 @@
 /** offramp/<depositTransactionId>: input, statuses, state and events of an off-ramp. */
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { GasCheck } from '../../operations/gas-monitor/types';
-import type { Outbox } from '../../outcomes/outbox';
+import type { RampBookkeeping } from '../shared/bookkeeping';
 import type { OrderSnapshot, TransactionSnapshot } from '../shared/snapshots';
 
 /** Every status an off-ramp can be in (RampStatus), in the order of its steps; metrics count each. */
@@ -25,9 +25,7 @@ export interface OffRampInput {
   timings: WorkflowTimings;
 }
 
-export interface OffRampState {
-  /** The last operator read that failed (the process keeps going and tries again), for people looking in. */
-  lastFailure?: { what: string; message: string; at: string };
+export interface OffRampState extends RampBookkeeping {
   depositTransactionId: string;
   status: OffRampStatus;
   /** Human-readable step, also the Web UI's current details. */
@@ -47,13 +45,6 @@ export interface OffRampState {
   gasCheck?: GasCheck;
   alertsRaised: number;
   stuckSince?: string;
-  eventsApplied: number;
-  duplicates: number;
-  polls: number;
-  startedAt: string;
-  endedAt?: string;
-  /** The outcome events told to the client's backend; absent in processes started before they existed. */
-  outcomes?: Outbox;
 }
 
 export interface OffRampTransactionSignal {

@@ -1,6 +1,6 @@
 /** onramp/<orderReference>: input, statuses, state and attribution of an on-ramp. */
 import type { WorkflowTimings } from '../../../src/domain/timings';
-import type { Outbox } from '../../outcomes/outbox';
+import type { RampBookkeeping } from '../shared/bookkeeping';
 import type { OrderSnapshot, TransactionSnapshot } from '../shared/snapshots';
 
 /** Every status an on-ramp can be in (RampStatus), in the order of its steps; metrics count each. */
@@ -33,9 +33,7 @@ export interface OnRampInput {
   timings: WorkflowTimings;
 }
 
-export interface OnRampState {
-  /** The last operator read that failed (the process keeps going and tries again), for people looking in. */
-  lastFailure?: { what: string; message: string; at: string };
+export interface OnRampState extends RampBookkeeping {
   orderReference: string;
   status: OnRampStatus;
   step: string;
@@ -48,13 +46,6 @@ export interface OnRampState {
   cryptoAmount?: string;
   asset?: string;
   failure?: { resource: 'order' | 'transaction'; id: string; status: string };
-  eventsApplied: number;
-  duplicates: number;
-  polls: number;
-  startedAt: string;
-  endedAt?: string;
-  /** The outcome events told to the client's backend; absent in processes started before they existed. */
-  outcomes?: Outbox;
 }
 
 export interface OnRampAttribution {
