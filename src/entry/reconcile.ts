@@ -15,6 +15,7 @@ import { connectTemporal, temporalAddress } from '../temporal/wiring';
 import { findingsTable } from '../../workflows/operations/reconcile/findings';
 import type { ReconcileResult } from '../../workflows/operations/reconcile/types';
 import type { reconcileWorkflow } from '../../workflows/operations/reconcile/workflow';
+import { manualReconcileWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
 
 const commandEnv = z.object({ RECONCILE_TIMEOUT: durationMs('10m') });
 
@@ -52,12 +53,15 @@ async function main(): Promise<void> {
     address: temporalAddress(temporal),
   });
   try {
-    const result = await connected.client.workflow.execute<typeof reconcileWorkflow>('reconcileWorkflow', {
-      workflowId: `ops/reconcile-manual-${new Date().toISOString()}`,
-      taskQueue: temporal.taskQueue,
-      args: [{ timings }],
-      workflowExecutionTimeout: timeoutMs,
-    });
+    const result = await connected.client.workflow.execute<typeof reconcileWorkflow>(
+      WORKFLOW_TYPES.reconcile,
+      {
+        workflowId: manualReconcileWorkflowId(new Date()),
+        taskQueue: temporal.taskQueue,
+        args: [{ timings }],
+        workflowExecutionTimeout: timeoutMs,
+      },
+    );
     process.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : `${formatReconcile(result)}\n`);
     if (result.findings.length > 0) process.exitCode = 2;
   } finally {

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { helpText, parseFlags, defineCommand, UsageError } from '../../src/commands/args';
+import { helpText, parseFlags, defineCommand, UsageError } from '../../src/entry/args';
 import { loadDemoConfig } from '../../src/config/demo';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadTemporalConfig } from '../../src/config/temporal';

@@ -1,1 +1,0 @@
-export { formatAccountSetup } from '../entry/account-setup';
