@@ -13,9 +13,10 @@ import { startBenchContext } from './lib/context';
 import { machineInfo } from './lib/machine';
 import type { BenchSettings, Measurement, Shared } from './lib/measurement';
 import { type BenchReport, markdown } from './lib/report';
+import { receiverBreakdown } from './receiver-breakdown';
 import { signalPath } from './signal-path';
 
-const MEASUREMENTS: Measurement[] = [signalPath, ackLatency];
+const MEASUREMENTS: Measurement[] = [signalPath, ackLatency, receiverBreakdown];
 
 interface Profile extends BenchSettings {
   deadlineMs: number;
@@ -33,7 +34,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     maxInFlight: 500,
     drainMs: 30_000,
     requestTimeoutMs: 30_000,
-    deadlineMs: 8 * 60_000,
+    deadlineMs: 12 * 60_000,
   },
   full: {
     deliveries: 5000,
@@ -46,7 +47,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     maxInFlight: 2000,
     drainMs: 60_000,
     requestTimeoutMs: 30_000,
-    deadlineMs: 30 * 60_000,
+    deadlineMs: 45 * 60_000,
   },
 };
 

@@ -6,6 +6,7 @@
  *   with the product's HTTPS receiver in front of it, logging as under `npm start` (warn) to /dev/null.
  * No worker runs: what is measured is the hand-off into Temporal (signal-with-start) that precedes every 200.
  */
+import http from 'node:http';
 import https from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -40,7 +41,7 @@ export interface BenchContext {
   subject: BenchServer;
   receiver: RunningReceiver;
   timings: WorkflowTimings;
-  /** POSTs a body over HTTPS (keep-alive, self-signed certificate accepted); resolves the status. */
+  /** POSTs a body over HTTPS or HTTP (keep-alive, self-signed certificate accepted); resolves the status. */
   post(url: string, body: string): Promise<number>;
   close(): Promise<void>;
 }
@@ -114,17 +115,21 @@ export async function startBenchContext(options: {
       }),
     });
     stoppers.push(() => receiver.close());
-    const agent = new https.Agent({
-      rejectUnauthorized: false,
-      keepAlive: true,
-      maxSockets: options.maxSockets,
-    });
-    stoppers.push(() => Promise.resolve(agent.destroy()));
+    const agents = {
+      https: new https.Agent({ rejectUnauthorized: false, keepAlive: true, maxSockets: options.maxSockets }),
+      http: new http.Agent({ keepAlive: true, maxSockets: options.maxSockets }),
+    };
+    stoppers.push(() => Promise.resolve(Object.values(agents).forEach((agent) => agent.destroy())));
     const post = (url: string, body: string) =>
       new Promise<number>((resolve, reject) => {
-        const request = https.request(
+        const secure = url.startsWith('https:');
+        const request = (secure ? https : http).request(
           url,
-          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+          {
+            method: 'POST',
+            agent: secure ? agents.https : agents.http,
+            headers: { 'content-type': 'application/json' },
+          },
           (response) => {
             response.resume();
             response.on('end', () => resolve(response.statusCode ?? 0));
