@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseDurationMs } from '../src/config/duration';
 import { commandFlags, defineCommand } from '../src/entry/args';
 import { ackLatency } from './ack-latency';
+import { depositWallets } from './deposit-wallets';
 import { startBenchContext } from './lib/context';
 import { machineInfo } from './lib/machine';
 import type { BenchSettings, Measurement, Shared } from './lib/measurement';
@@ -16,7 +17,7 @@ import { type BenchReport, markdown } from './lib/report';
 import { receiverBreakdown } from './receiver-breakdown';
 import { signalPath } from './signal-path';
 
-const MEASUREMENTS: Measurement[] = [signalPath, ackLatency, receiverBreakdown];
+const MEASUREMENTS: Measurement[] = [signalPath, ackLatency, receiverBreakdown, depositWallets];
 
 interface Profile extends BenchSettings {
   deadlineMs: number;
@@ -34,6 +35,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     maxInFlight: 500,
     drainMs: 30_000,
     requestTimeoutMs: 30_000,
+    walletUsers: 200,
     deadlineMs: 12 * 60_000,
   },
   full: {
@@ -47,6 +49,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     maxInFlight: 2000,
     drainMs: 60_000,
     requestTimeoutMs: 30_000,
+    walletUsers: 1000,
     deadlineMs: 45 * 60_000,
   },
 };
@@ -83,6 +86,11 @@ const COMMAND = defineCommand({
       description: 'distinct resource IDs per leg (default: one per delivery)',
     },
     rounds: { type: 'string', valueName: 'n', description: 'closed-loop rounds; figures are medians' },
+    'wallet-users': {
+      type: 'string',
+      valueName: 'n',
+      description: 'end users whose deposit wallets are created',
+    },
     'open-loop-duration': {
       type: 'string',
       valueName: 'duration',
@@ -141,6 +149,7 @@ function benchSettings(
     ),
     ids: positiveInteger('--ids', flags.ids, deliveries),
     rounds: positiveInteger('--rounds', flags.rounds, base.rounds),
+    walletUsers: positiveInteger('--wallet-users', flags['wallet-users'], base.walletUsers),
     openLoopShare: share,
     openLoopDurationMs: flags['open-loop-duration']
       ? parseDurationMs(flags['open-loop-duration'])
@@ -188,6 +197,7 @@ async function main(): Promise<number> {
         concurrency: settings.concurrency,
         ids: settings.ids,
         rounds: settings.rounds,
+        'wallet users': settings.walletUsers,
         'open loop': `${settings.openLoopDurationMs / 1000} s at ${settings.openLoopShare * 100} % of the raw maximum`,
         'baseline server': context.baseline.pragmas.join(' '),
         'npm-start server': context.subject.pragmas.join(' ') || 'SQLite defaults',

@@ -17,6 +17,8 @@ export interface BenchSettings {
   maxInFlight: number;
   drainMs: number;
   requestTimeoutMs: number;
+  /** End users whose deposit wallets are created. */
+  walletUsers: number;
 }
 
 /** Figures one measurement leaves for the next ones of the same run (the raw maximum, say). */
