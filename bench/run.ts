@@ -36,6 +36,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     drainMs: 30_000,
     requestTimeoutMs: 30_000,
     walletUsers: 200,
+    walletSample: 50,
     deadlineMs: 12 * 60_000,
   },
   full: {
@@ -43,14 +44,15 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     concurrency: 20,
     ids: 0,
     rounds: 3,
-    legTimeLimitMs: 180_000,
+    legTimeLimitMs: 600_000,
     openLoopDurationMs: 60_000,
     openLoopShare: 0.5,
     maxInFlight: 2000,
     drainMs: 60_000,
     requestTimeoutMs: 30_000,
-    walletUsers: 1000,
-    deadlineMs: 45 * 60_000,
+    walletUsers: 10_000,
+    walletSample: 200,
+    deadlineMs: 60 * 60_000,
   },
 };
 
@@ -90,6 +92,11 @@ const COMMAND = defineCommand({
       type: 'string',
       valueName: 'n',
       description: 'end users whose deposit wallets are created',
+    },
+    'wallet-cache': {
+      type: 'string',
+      valueName: 'n',
+      description: "the wallet worker's cache (default: half the users, so that the first ones are evicted)",
     },
     'open-loop-duration': {
       type: 'string',
@@ -150,6 +157,9 @@ function benchSettings(
     ids: positiveInteger('--ids', flags.ids, deliveries),
     rounds: positiveInteger('--rounds', flags.rounds, base.rounds),
     walletUsers: positiveInteger('--wallet-users', flags['wallet-users'], base.walletUsers),
+    ...(flags['wallet-cache']
+      ? { walletCache: positiveInteger('--wallet-cache', flags['wallet-cache'], 2) }
+      : {}),
     openLoopShare: share,
     openLoopDurationMs: flags['open-loop-duration']
       ? parseDurationMs(flags['open-loop-duration'])

@@ -17,8 +17,10 @@ export interface BenchSettings {
   maxInFlight: number;
   drainMs: number;
   requestTimeoutMs: number;
-  /** End users whose deposit wallets are created. */
+  /** End users whose deposit wallets are created; the worker's cache then (default: half of them); the sample timed. */
   walletUsers: number;
+  walletCache?: number;
+  walletSample: number;
 }
 
 /** Figures one measurement leaves for the next ones of the same run (the raw maximum, say). */
