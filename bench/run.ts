@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { parseDurationMs } from '../src/config/duration';
 import { commandFlags, defineCommand } from '../src/entry/args';
 import { ackLatency } from './ack-latency';
@@ -180,6 +181,10 @@ async function main(): Promise<number> {
   const { profile, settings, only } = benchSettings(flags, process.env);
   const outDir = path.resolve(flags.out ?? path.join(__dirname, 'results'));
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  // The SDK's own lines (the wallet worker's) at warn and on stderr: stdout carries the table alone.
+  Runtime.install({
+    logger: new DefaultLogger('WARN', (entry) => log(`[sdk] ${entry.level} ${entry.message}`)),
+  });
   const machine = machineInfo();
   const startedAt = new Date().toISOString();
   log(
