@@ -60,8 +60,9 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
 const COMMAND = defineCommand({
   usage: 'npm run bench --',
   summary:
-    'Measures the signal path (the receiver against a raw signalWithStart loop) and the open-loop ack latency, each ' +
-    'against a baseline from the same run, on dev servers of its own on loopback; writes bench/results/latest.json and .md.',
+    'Measures the signal path (the receiver against a raw signalWithStart loop), the open-loop ack latency, the ' +
+    "receiver's latency layer by layer and deposit wallets, each against a baseline from the same run, on dev servers " +
+    'of its own on loopback; writes bench/results/latest.json and latest.md.',
   flags: {
     profile: {
       type: 'string',
