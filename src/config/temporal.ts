@@ -21,7 +21,36 @@ const temporalSchema = z.object({
   TEMPORAL_UI_PORT: port(8233),
   TEMPORAL_DATA_DIR: z.string().optional(),
   TEMPORAL_CLI_PATH: z.string().optional(),
+  TEMPORAL_DEV_SQLITE_PRAGMAS: z.string().optional(),
 });
+
+/**
+ * WAL lets readers and the one writer proceed together and turns each commit into an append; with synchronous=NORMAL
+ * a commit is not fsynced (only checkpoints are), which is safe against the server process dying (a kill loses
+ * nothing committed) and keeps the file uncorrupted across a power loss, where OFF would not. docs/architecture.md.
+ */
+export const DEFAULT_DEV_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=WAL', 'synchronous=NORMAL'];
+
+const PRAGMA = /^[a-z_]+=[A-Za-z0-9_-]+$/;
+
+/**
+ * TEMPORAL_DEV_SQLITE_PRAGMAS: `name=value` pairs separated by commas or spaces, each passed to the dev server as
+ * `--sqlite-pragma`; unset means the defaults above, an empty value means none (SQLite's own defaults).
+ */
+export function parseSqlitePragmas(text: string | undefined): string[] {
+  if (text === undefined) return [...DEFAULT_DEV_SQLITE_PRAGMAS];
+  const pragmas = text.split(/[\s,]+/).filter((part) => part !== '');
+  const bad = pragmas.filter((pragma) => !PRAGMA.test(pragma));
+  if (bad.length > 0)
+    throw new Error(
+      `Invalid Temporal configuration:\n  TEMPORAL_DEV_SQLITE_PRAGMAS: ${bad.map((pragma) => JSON.stringify(pragma)).join(', ')} not of the form name=value (e.g. journal_mode=WAL)`,
+    );
+  return pragmas;
+}
+
+/** The dev server's SQLite pragmas alone, for launchers that need nothing else of the Temporal configuration. */
+export const loadDevSqlitePragmas = (env: Env): string[] =>
+  parseSqlitePragmas(env.TEMPORAL_DEV_SQLITE_PRAGMAS);
 
 /** Names this product read before it followed Temporal's; refused so that nobody silently loses mTLS. */
 const RENAMED: Record<string, string> = {
@@ -50,11 +79,19 @@ export interface TemporalConfig {
   taskQueue: string;
   /** TLS, API key and gRPC metadata as Temporal's environment configuration resolved them (address apart). */
   connection: Omit<NativeConnectionOptions, 'address'>;
-  devServer: { ip: string; port: number; uiPort: number; dataDir: string };
+  devServer: {
+    ip: string;
+    port: number;
+    uiPort: number;
+    dataDir: string;
+    /** `--sqlite-pragma` values of the local dev server. */
+    sqlitePragmas: string[];
+  };
 }
 
 export function loadTemporalConfig(env: Env, projectRoot = PROJECT_ROOT): TemporalConfig {
   const raw = parseSection('Temporal', temporalSchema, env);
+  const sqlitePragmas = parseSqlitePragmas(raw.TEMPORAL_DEV_SQLITE_PRAGMAS);
   const renamed = Object.keys(RENAMED).filter((name) => env[name] !== undefined);
   if (renamed.length > 0) {
     throw new Error(
@@ -89,6 +126,7 @@ export function loadTemporalConfig(env: Env, projectRoot = PROJECT_ROOT): Tempor
       port: raw.TEMPORAL_DEV_PORT,
       uiPort: raw.TEMPORAL_UI_PORT,
       dataDir: path.resolve(projectRoot, raw.TEMPORAL_DATA_DIR ?? '.data'),
+      sqlitePragmas,
     },
   };
 }

@@ -28,6 +28,7 @@ import { loadObservabilityConfig } from '../config/observability';
 import { loadOperatorConfig } from '../config/operator';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
+import { loadWorkerConfig } from '../config/worker';
 import { loadClientWebhookConfig } from '../config/client-webhooks';
 import { formatSummary, runDemo } from '../demo/demo';
 import { loadLogLevel } from '../config/logging';
@@ -43,6 +44,7 @@ import { RampMetrics } from '../observability/metrics';
 import { startSandbox } from '../sandbox/server';
 import { startEnvironment } from './environment';
 import { runMain, untilStopSignal } from './run';
+import { logWorkerTuning } from '../temporal/worker';
 import { devServerCodecArgs, startCodecServer } from '../temporal/codec-server';
 import { installRuntime } from '../temporal/runtime';
 import { applySchedules } from '../temporal/schedules';
@@ -93,6 +95,7 @@ async function main(): Promise<number> {
   try {
     const temporalConfig = loadTemporalConfig(env);
     const timings = loadWorkflowTimings(env);
+    const workerTuning = loadWorkerConfig(env);
     // Read before anything starts, so a contradictory pair of settings stops the run at once.
     const demoConfig = sandboxMode ? loadDemoConfig(env) : undefined;
     const loadedReceiverConfig = loadReceiverConfig(env);
@@ -202,6 +205,7 @@ async function main(): Promise<number> {
       temporal: temporalConfig,
       address: server.address,
       dataConverter: connected.dataConverter,
+      tuning: workerTuning,
       activities: createActivities({
         operator,
         temporal,
@@ -218,6 +222,7 @@ async function main(): Promise<number> {
     });
     stoppers.push(() => worker.stop());
     void worker.run();
+    logWorkerTuning(logger, workerTuning);
     say(`[worker] running on task queue ${temporalConfig.taskQueue} (namespace ${temporalConfig.namespace})`);
     for (const schedule of await applySchedules(temporal, {
       taskQueue: temporalConfig.taskQueue,

@@ -17,12 +17,14 @@ import { loadProcessIds } from '../config/process-ids';
 import { loadReceiverConfig, type ReceiverConfig } from '../config/receiver';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
+import { loadWorkerConfig } from '../config/worker';
 import { loadLogLevel } from '../config/logging';
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { installRuntime } from '../temporal/runtime';
 import { applySchedules } from '../temporal/schedules';
 import { runMain } from './run';
+import { logWorkerTuning } from '../temporal/worker';
 import { connectRampWorker, connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
 
 const COMMAND = defineCommand({
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
   const temporalConfig = loadTemporalConfig(env);
   const encryption = loadEncryptionConfig(env);
   const operations = loadOperationsConfig(env);
+  const tuning = loadWorkerConfig(env);
   // Loaded on first use: a worker that never runs the account setup needs no receiver secrets.
   let receiver: ReceiverConfig | undefined;
   const address = requiredTemporalAddress(temporalConfig, 'worker');
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
     temporal: temporalConfig,
     address,
     dataConverter: connected.dataConverter,
+    tuning,
     activities: createActivities({
       operator,
       temporal,
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
     }),
   });
   const { worker } = rampWorker;
+  logWorkerTuning(logger, tuning);
   logger.info({ taskQueue: temporalConfig.taskQueue, namespace: temporalConfig.namespace }, 'Worker started');
   // A worker serves nothing of its own, so a container health check asks this: 200 while it polls, 503 after.
   const health =

@@ -21,6 +21,8 @@ export interface DevServerOptions {
   dbFile?: string;
   startTimeoutMs?: number;
   log?: (line: string) => void;
+  /** `name=value` SQLite pragmas (src/config/temporal.ts); none means SQLite's defaults. */
+  sqlitePragmas?: readonly string[];
   /** Extra `start-dev` arguments, e.g. a codec endpoint for the Web UI. */
   extraArgs?: string[];
 }
@@ -120,6 +122,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
   }
+  for (const pragma of options.sqlitePragmas ?? []) args.push('--sqlite-pragma', pragma);
   args.push(...(options.extraArgs ?? []));
 
   const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -131,7 +134,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   child.stderr?.on('data', capture);
   const address = `${ip}:${port}`;
   log(
-    `[temporal] starting dev server on ${address}${options.dbFile ? ` (data: ${options.dbFile})` : ' (in memory)'}`,
+    `[temporal] starting dev server on ${address}${options.dbFile ? ` (data: ${options.dbFile})` : ' (in memory)'}${options.sqlitePragmas?.length ? `; SQLite ${options.sqlitePragmas.join(' ')}` : ''}`,
   );
 
   let stopping: Promise<void> | undefined;

@@ -8,6 +8,7 @@ import type { DataConverter } from '@temporalio/common';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { PayloadEncryptionConfig } from '../config/encryption';
 import type { TemporalConfig } from '../config/temporal';
+import type { WorkerTuning } from '../config/worker';
 import { connectClient, connectWorker } from './connection';
 import { dataConverterFromConfig } from './data-converter';
 import { createRampWorker, type RampWorkerOptions } from './worker';
@@ -50,14 +51,13 @@ export async function connectTemporal(options: ConnectTemporalOptions): Promise<
   return { connection, client, dataConverter, close: () => connection.close() };
 }
 
-export interface ConnectRampWorkerOptions extends Pick<
-  RampWorkerOptions,
-  'activities' | 'identity' | 'shutdownForceTime'
-> {
+export interface ConnectRampWorkerOptions extends Pick<RampWorkerOptions, 'activities' | 'identity'> {
   temporal: Pick<TemporalConfig, 'connection' | 'namespace' | 'taskQueue'>;
   address: string;
   /** The client connection's converter (connectTemporal), so that both ends read the same payloads. */
   dataConverter: DataConverter | undefined;
+  /** Cache, slots, pollers and shutdown wait, from loadWorkerConfig. */
+  tuning: WorkerTuning;
 }
 
 export interface RampWorker {
@@ -80,7 +80,7 @@ export async function connectRampWorker(options: ConnectRampWorkerOptions): Prom
       taskQueue: options.temporal.taskQueue,
       activities: options.activities,
       ...(options.identity ? { identity: options.identity } : {}),
-      ...(options.shutdownForceTime ? { shutdownForceTime: options.shutdownForceTime } : {}),
+      tuning: options.tuning,
       ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     });
   } catch (error) {

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { RampActivities } from '../../activities';
+import type { Logger } from 'pino';
+import { cacheSizing, type WorkerTuning } from '../config/worker';
 
 /** True when this module runs compiled (dist/src/temporal/worker.js), false under tsx from src/. */
 const COMPILED = path.extname(__filename) === '.js';
@@ -46,6 +48,22 @@ export interface RampWorkerOptions {
   dataConverter?: WorkerOptions['dataConverter'];
   /** Longest wait for in-flight tasks on shutdown before giving up (default 30 s), so Ctrl-C always ends. */
   shutdownForceTime?: WorkerOptions['shutdownForceTime'];
+  /** Cache, slots and pollers (src/config/worker.ts); without it, the SDK's defaults (tests). */
+  tuning?: WorkerTuning;
+}
+
+/** The worker options a tuning stands for; every one explicit, so no SDK default decides them. */
+export function workerTuningOptions(tuning: WorkerTuning): Partial<WorkerOptions> {
+  return {
+    maxCachedWorkflows: tuning.maxCachedWorkflows,
+    maxConcurrentWorkflowTaskExecutions: tuning.maxConcurrentWorkflowTaskExecutions,
+    maxConcurrentActivityTaskExecutions: tuning.maxConcurrentActivityTaskExecutions,
+    maxConcurrentLocalActivityExecutions: tuning.maxConcurrentLocalActivityExecutions,
+    workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: tuning.workflowTaskPollers },
+    activityTaskPollerBehavior: { type: 'simple-maximum', maximum: tuning.activityTaskPollers },
+    stickyQueueScheduleToStartTimeout: tuning.stickyQueueScheduleToStartTimeoutMs,
+    shutdownForceTime: tuning.shutdownForceTimeMs,
+  };
 }
 
 /** The project's worker: every workflow of workflows/index.ts and every activity, on one task queue. */
@@ -55,9 +73,31 @@ export function createRampWorker(options: RampWorkerOptions): Promise<Worker> {
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: options.activities,
-    shutdownForceTime: options.shutdownForceTime ?? '30s',
+    shutdownForceTime: '30s',
+    ...(options.tuning ? workerTuningOptions(options.tuning) : {}),
+    ...(options.shutdownForceTime ? { shutdownForceTime: options.shutdownForceTime } : {}),
     ...(options.identity ? { identity: options.identity } : {}),
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : defaultWorkflowSource()),
   });
+}
+
+/** One line at start with the cache and slots in force; a warning when the cache cannot fit the heap. */
+export function logWorkerTuning(logger: Logger, tuning: WorkerTuning): void {
+  const sizing = cacheSizing(tuning);
+  const fields = {
+    maxCachedWorkflows: tuning.maxCachedWorkflows,
+    workflowTaskSlots: tuning.maxConcurrentWorkflowTaskExecutions,
+    activitySlots: tuning.maxConcurrentActivityTaskExecutions,
+    localActivitySlots: tuning.maxConcurrentLocalActivityExecutions,
+    pollers: { workflow: tuning.workflowTaskPollers, activity: tuning.activityTaskPollers },
+    cacheMiB: sizing.cacheMiB,
+    heapLimitMiB: sizing.heapLimitMiB,
+  };
+  if (sizing.fits) logger.info(fields, 'Worker cache and slots');
+  else
+    logger.warn(
+      fields,
+      'The workflow cache may not fit the heap (cache x WORKER_CACHED_WORKFLOW_MIB + 200 MiB > heap limit): lower WORKER_MAX_CACHED_WORKFLOWS or raise --max-old-space-size',
+    );
 }

@@ -25,6 +25,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { loadDevSqlitePragmas } from '../../../src/config/temporal';
 import { freePort } from '../../../src/temporal/dev-server';
 import { ensureTemporalCli } from '../../../src/temporal/install-cli';
 import { devServerSearchAttributeArgs } from '../../../src/temporal/search-attributes';
@@ -439,6 +440,8 @@ export class ChaosStack {
         '--headless',
         '--db-filename',
         dbFile,
+        // npm start's pragmas: the harness SIGKILLs this server, which they must survive.
+        ...loadDevSqlitePragmas(process.env).flatMap((pragma) => ['--sqlite-pragma', pragma]),
       ],
       env: inheritedEnv(),
       logFile: logFile('dev-server'),

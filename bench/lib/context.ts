@@ -1,0 +1,147 @@
+/**
+ * What every measurement runs against, started once per run on loopback:
+ * - `baseline`: a dev server with the WAL pragmas Temporal's own SDK stress runs use (journal_mode=WAL,
+ *   synchronous=OFF), headless, its SQLite in a temporary folder: the raw speed of Temporal on this machine;
+ * - `subject`: a dev server exactly as `npm start` launches it (TEMPORAL_DEV_SQLITE_PRAGMAS, a data file, the Web UI),
+ *   with the product's HTTPS receiver in front of it, logging as under `npm start` (warn) to /dev/null.
+ * No worker runs: what is measured is the hand-off into Temporal (signal-with-start) that precedes every 200.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadDevSqlitePragmas } from '../../src/config/temporal';
+import { loadReceiverConfig } from '../../src/config/receiver';
+import { loadWorkflowTimings } from '../../src/config/timings';
+import { routerWorkflowId, WORKFLOW_TYPES } from '../../src/domain/ids';
+import type { WorkflowTimings } from '../../src/domain/timings';
+import { createLogger } from '../../src/logging';
+import { type RunningDevServer, startDevServer } from '../../src/temporal/dev-server';
+import { ensureTemporalCli } from '../../src/temporal/install-cli';
+import { connectTemporal, type TemporalConnection } from '../../src/temporal/wiring';
+import { type RunningReceiver, startReceiver } from '../../src/webhooks/receiver';
+import { webhookEventSignal } from '../../workflows/ramps/router/messages';
+import type { WebhookEventSignal } from '../../workflows/ramps/router/types';
+
+export const BENCH_NAMESPACE = 'bench';
+export const BENCH_TASK_QUEUE = 'bench-no-worker';
+export const BASELINE_PRAGMAS = ['journal_mode=WAL', 'synchronous=OFF'];
+
+export interface BenchServer {
+  label: string;
+  pragmas: string[];
+  server: RunningDevServer;
+  temporal: TemporalConnection;
+}
+
+export interface BenchContext {
+  baseline: BenchServer;
+  subject: BenchServer;
+  receiver: RunningReceiver;
+  timings: WorkflowTimings;
+  /** POSTs a body over HTTPS or HTTP (keep-alive, self-signed certificate accepted); resolves the status. */
+  post(url: string, body: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The same signal-with-start the receiver makes for a `transaction-created` delivery of `resourceId`. */
+export function signalLikeReceiver(
+  temporal: TemporalConnection,
+  timings: WorkflowTimings,
+  resourceId: string,
+): Promise<unknown> {
+  const signal: WebhookEventSignal = {
+    eventType: 'transaction-created',
+    resourceId,
+    receivedAt: new Date().toISOString(),
+  };
+  return temporal.client.workflow.signalWithStart(WORKFLOW_TYPES.webhookRouter, {
+    workflowId: routerWorkflowId('transaction', resourceId),
+    taskQueue: BENCH_TASK_QUEUE,
+    args: [{ kind: 'transaction', resourceId, timings }],
+    signal: webhookEventSignal,
+    signalArgs: [signal],
+  });
+}
+
+/** The body the operator sends for a new transaction. */
+export const deliveryBody = (resourceId: string): string =>
+  JSON.stringify({ data: { eventType: 'transaction-created', payload: { id: resourceId } } });
+
+export async function startBenchContext(options: {
+  env: NodeJS.ProcessEnv;
+  maxSockets: number;
+  requestTimeoutMs: number;
+  log: (line: string) => void;
+}): Promise<BenchContext> {
+  const stoppers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+    stoppers.length = 0;
+  };
+  try {
+    const cli = await ensureTemporalCli({ log: () => undefined, env: options.env });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ramp-bench-'));
+    stoppers.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
+    const start = async (label: string, pragmas: string[], ui: boolean): Promise<BenchServer> => {
+      const server = await startDevServer({
+        cliPath: cli.path,
+        namespace: BENCH_NAMESPACE,
+        uiPort: ui ? 0 : null,
+        dbFile: path.join(dir, label, 'temporal.sqlite'),
+        sqlitePragmas: pragmas,
+      });
+      stoppers.push(() => server.stop());
+      const temporal = await connectTemporal({
+        temporal: { namespace: BENCH_NAMESPACE, connection: {} },
+        address: server.address,
+      });
+      stoppers.push(() => temporal.close());
+      options.log(`[bench] ${label} dev server ${server.address}: ${pragmas.join(' ') || 'SQLite defaults'}`);
+      return { label, pragmas, server, temporal };
+    };
+    const baseline = await start('baseline', BASELINE_PRAGMAS, false);
+    const subject = await start('npm-start', loadDevSqlitePragmas(options.env), true);
+    const timings = loadWorkflowTimings({});
+    const receiver = await startReceiver(loadReceiverConfig({ RECEIVER_PORT: '0' }), {
+      temporal: subject.temporal.client,
+      taskQueue: BENCH_TASK_QUEUE,
+      timings,
+      logger: createLogger({
+        level: 'warn',
+        destination: pino.destination({ dest: '/dev/null', sync: false }),
+      }),
+    });
+    stoppers.push(() => receiver.close());
+    const agents = {
+      https: new https.Agent({ rejectUnauthorized: false, keepAlive: true, maxSockets: options.maxSockets }),
+      http: new http.Agent({ keepAlive: true, maxSockets: options.maxSockets }),
+    };
+    stoppers.push(() => Promise.resolve(Object.values(agents).forEach((agent) => agent.destroy())));
+    const post = (url: string, body: string) =>
+      new Promise<number>((resolve, reject) => {
+        const secure = url.startsWith('https:');
+        const request = (secure ? https : http).request(
+          url,
+          {
+            method: 'POST',
+            agent: secure ? agents.https : agents.http,
+            headers: { 'content-type': 'application/json' },
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+          },
+        );
+        request.on('error', reject);
+        request.setTimeout(options.requestTimeoutMs, () => request.destroy(new Error('timeout')));
+        request.end(body);
+      });
+    return { baseline, subject, receiver, timings, post, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

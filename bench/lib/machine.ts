@@ -1,0 +1,39 @@
+/** The machine a run measured on, recorded beside every figure: ratios travel, absolute figures do not. */
+import os from 'node:os';
+
+export interface MachineInfo {
+  cpuModel: string;
+  cores: number;
+  memoryGiB: number;
+  node: string;
+  platform: string;
+  /** 1-minute load average when the run started: above the core count, other work shared the machine. */
+  loadAverage: number;
+}
+
+export function machineInfo(): MachineInfo {
+  const cpus = os.cpus();
+  return {
+    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadAverage: Math.round(os.loadavg()[0]! * 100) / 100,
+  };
+}
+
+/** CPU seconds a process has used so far (Linux /proc), or undefined where that cannot be read. */
+export async function cpuSeconds(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks / 100 : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,49 @@
+/** What the runner hands each measurement, and what a measurement gives back. */
+import type { BenchContext } from './context';
+import type { Figure } from './report';
+
+export interface BenchSettings {
+  /** Deliveries per closed-loop leg, and senders at once. */
+  deliveries: number;
+  concurrency: number;
+  /** Distinct resource IDs the deliveries of a leg cycle through (the ID spread); deliveries means all distinct. */
+  ids: number;
+  /** Closed-loop rounds; legs interleave within a round, figures are medians over rounds. */
+  rounds: number;
+  legTimeLimitMs: number;
+  openLoopDurationMs: number;
+  /** The open loop's rate as a share of the raw maximum measured in the same run. */
+  openLoopShare: number;
+  maxInFlight: number;
+  drainMs: number;
+  requestTimeoutMs: number;
+  /** End users whose deposit wallets are created; the worker's cache then (default: half of them); the sample timed. */
+  walletUsers: number;
+  walletCache?: number;
+  walletSample: number;
+}
+
+/** Figures one measurement leaves for the next ones of the same run (the raw maximum, say). */
+export type Shared = Record<string, number>;
+
+export interface MeasurementResult {
+  figures: Figure[];
+  legs: Record<string, unknown>;
+}
+
+export interface Measurement {
+  name: string;
+  description: string;
+  run(
+    context: BenchContext,
+    settings: BenchSettings,
+    shared: Shared,
+    log: (line: string) => void,
+  ): Promise<MeasurementResult>;
+}
+
+/** `<prefix>-<n>` for the index-th delivery of a leg: the leg's own IDs, cycling through `ids` of them. */
+export const resourceIdOf = (prefix: string, ids: number) => (index: number) => `${prefix}-${index % ids}`;
+
+/** A tag unique to this run, so that legs never reuse the workflows of an earlier run or leg. */
+export const RUN_TAG = Date.now().toString(36);

@@ -1,0 +1,250 @@
+/**
+ * `npm run bench`: the performance measurements, each against a baseline taken in the same run, on loopback only.
+ * A quick profile by default (a few minutes on an idle machine), `--profile full` for the long one. Writes
+ * bench/results/latest.json and bench/results/latest.md (figure, baseline, ratio, target, and the machine) and prints
+ * the table. Bounded: each leg stops at its count or its time limit, and the whole run at its deadline.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { parseDurationMs } from '../src/config/duration';
+import { commandFlags, defineCommand } from '../src/entry/args';
+import { ackLatency } from './ack-latency';
+import { depositWallets } from './deposit-wallets';
+import { startBenchContext } from './lib/context';
+import { machineInfo } from './lib/machine';
+import type { BenchSettings, Measurement, Shared } from './lib/measurement';
+import { type BenchReport, markdown } from './lib/report';
+import { receiverBreakdown } from './receiver-breakdown';
+import { signalPath } from './signal-path';
+
+const MEASUREMENTS: Measurement[] = [signalPath, ackLatency, receiverBreakdown, depositWallets];
+
+interface Profile extends BenchSettings {
+  deadlineMs: number;
+}
+
+const PROFILES: Record<'quick' | 'full', Profile> = {
+  quick: {
+    deliveries: 1000,
+    concurrency: 20,
+    ids: 0,
+    rounds: 3,
+    legTimeLimitMs: 60_000,
+    openLoopDurationMs: 20_000,
+    openLoopShare: 0.5,
+    maxInFlight: 500,
+    drainMs: 30_000,
+    requestTimeoutMs: 30_000,
+    walletUsers: 200,
+    walletSample: 50,
+    deadlineMs: 12 * 60_000,
+  },
+  full: {
+    deliveries: 5000,
+    concurrency: 20,
+    ids: 0,
+    rounds: 3,
+    legTimeLimitMs: 600_000,
+    openLoopDurationMs: 60_000,
+    openLoopShare: 0.5,
+    maxInFlight: 2000,
+    drainMs: 60_000,
+    requestTimeoutMs: 30_000,
+    walletUsers: 10_000,
+    walletSample: 200,
+    deadlineMs: 60 * 60_000,
+  },
+};
+
+const COMMAND = defineCommand({
+  usage: 'npm run bench --',
+  summary:
+    'Measures the signal path (the receiver against a raw signalWithStart loop), the open-loop ack latency, the ' +
+    "receiver's latency layer by layer and deposit wallets, each against a baseline from the same run, on dev servers " +
+    'of its own on loopback; writes bench/results/latest.json and latest.md.',
+  flags: {
+    profile: {
+      type: 'string',
+      valueName: 'quick|full',
+      description: 'quick (default, a few minutes) or full',
+    },
+    only: {
+      type: 'string',
+      valueName: 'names',
+      description: `comma-separated: ${MEASUREMENTS.map((m) => m.name).join(', ')}`,
+    },
+    deliveries: {
+      type: 'string',
+      valueName: 'n',
+      description: 'deliveries per closed-loop leg (BENCH_DELIVERIES)',
+    },
+    concurrency: {
+      type: 'string',
+      valueName: 'n',
+      description: 'senders at once in a closed loop (BENCH_CONCURRENCY)',
+    },
+    ids: {
+      type: 'string',
+      valueName: 'n',
+      description: 'distinct resource IDs per leg (default: one per delivery)',
+    },
+    rounds: { type: 'string', valueName: 'n', description: 'closed-loop rounds; figures are medians' },
+    'wallet-users': {
+      type: 'string',
+      valueName: 'n',
+      description: 'end users whose deposit wallets are created',
+    },
+    'wallet-cache': {
+      type: 'string',
+      valueName: 'n',
+      description: "the wallet worker's cache (default: half the users, so that the first ones are evicted)",
+    },
+    'open-loop-duration': {
+      type: 'string',
+      valueName: 'duration',
+      description: 'open-loop length, e.g. 20s',
+    },
+    'open-loop-share': {
+      type: 'string',
+      valueName: 'share',
+      description: 'open-loop rate as a share of the raw maximum (0.5)',
+    },
+    'leg-time-limit': { type: 'string', valueName: 'duration', description: 'longest closed-loop leg' },
+    deadline: {
+      type: 'string',
+      valueName: 'duration',
+      description: 'the whole run stops (status 1) past this',
+    },
+    out: { type: 'string', valueName: 'dir', description: 'results folder (default bench/results)' },
+  },
+  notes: [
+    'Figures are only comparable with their baseline of the same run; a busy machine makes both slower, not the ratio right.',
+    'BENCH_DELIVERIES and BENCH_CONCURRENCY still set --deliveries and --concurrency.',
+  ],
+});
+
+function positiveInteger(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}: "${text}" is not a positive integer`);
+  return value;
+}
+
+function benchSettings(
+  flags: ReturnType<typeof commandFlags<typeof COMMAND.flags>>,
+  env: NodeJS.ProcessEnv,
+): { profile: string; settings: Profile; only: Measurement[] } {
+  const profileName = flags.profile ?? 'quick';
+  if (profileName !== 'quick' && profileName !== 'full')
+    throw new Error(`--profile: "${profileName}" is not quick or full`);
+  const base = PROFILES[profileName];
+  const deliveries = positiveInteger(
+    '--deliveries',
+    flags.deliveries ?? env.BENCH_DELIVERIES,
+    base.deliveries,
+  );
+  const share =
+    flags['open-loop-share'] === undefined ? base.openLoopShare : Number(flags['open-loop-share']);
+  if (!(share > 0 && share <= 1))
+    throw new Error(`--open-loop-share: "${flags['open-loop-share']}" is not in (0, 1]`);
+  const settings: Profile = {
+    ...base,
+    deliveries,
+    concurrency: positiveInteger(
+      '--concurrency',
+      flags.concurrency ?? env.BENCH_CONCURRENCY,
+      base.concurrency,
+    ),
+    ids: positiveInteger('--ids', flags.ids, deliveries),
+    rounds: positiveInteger('--rounds', flags.rounds, base.rounds),
+    walletUsers: positiveInteger('--wallet-users', flags['wallet-users'], base.walletUsers),
+    ...(flags['wallet-cache']
+      ? { walletCache: positiveInteger('--wallet-cache', flags['wallet-cache'], 2) }
+      : {}),
+    openLoopShare: share,
+    openLoopDurationMs: flags['open-loop-duration']
+      ? parseDurationMs(flags['open-loop-duration'])
+      : base.openLoopDurationMs,
+    legTimeLimitMs: flags['leg-time-limit'] ? parseDurationMs(flags['leg-time-limit']) : base.legTimeLimitMs,
+    deadlineMs: flags.deadline ? parseDurationMs(flags.deadline) : base.deadlineMs,
+  };
+  const names = flags.only
+    ? flags.only.split(',').map((name) => name.trim())
+    : MEASUREMENTS.map((m) => m.name);
+  const unknown = names.filter((name) => !MEASUREMENTS.some((m) => m.name === name));
+  if (unknown.length > 0) throw new Error(`--only: unknown measurement ${unknown.join(', ')}`);
+  return { profile: profileName, settings, only: MEASUREMENTS.filter((m) => names.includes(m.name)) };
+}
+
+async function main(): Promise<number> {
+  const flags = commandFlags(COMMAND);
+  const { profile, settings, only } = benchSettings(flags, process.env);
+  const outDir = path.resolve(flags.out ?? path.join(__dirname, 'results'));
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  // The SDK's own lines (the wallet worker's) at warn and on stderr: stdout carries the table alone.
+  Runtime.install({
+    logger: new DefaultLogger('WARN', (entry) => log(`[sdk] ${entry.level} ${entry.message}`)),
+  });
+  const machine = machineInfo();
+  const startedAt = new Date().toISOString();
+  log(
+    `[bench] ${profile} profile on ${machine.cpuModel} (${machine.cores} cores), load average ${machine.loadAverage}`,
+  );
+
+  const context = await startBenchContext({
+    env: process.env,
+    maxSockets: Math.max(settings.concurrency, settings.maxInFlight),
+    requestTimeoutMs: settings.requestTimeoutMs,
+    log,
+  });
+  const deadline = setTimeout(() => {
+    log(`[bench] deadline of ${settings.deadlineMs / 1000} s passed: stopping`);
+    void context.close().finally(() => process.exit(1));
+  }, settings.deadlineMs);
+  deadline.unref();
+  try {
+    const shared: Shared = {};
+    const report: BenchReport = {
+      startedAt,
+      profile,
+      settings: {
+        deliveries: settings.deliveries,
+        concurrency: settings.concurrency,
+        ids: settings.ids,
+        rounds: settings.rounds,
+        'wallet users': settings.walletUsers,
+        'open loop': `${settings.openLoopDurationMs / 1000} s at ${settings.openLoopShare * 100} % of the raw maximum`,
+        'baseline server': context.baseline.pragmas.join(' '),
+        'npm-start server': context.subject.pragmas.join(' ') || 'SQLite defaults',
+      },
+      machine,
+      figures: [],
+      legs: {},
+    };
+    for (const measurement of only) {
+      log(`[bench] ${measurement.name}: ${measurement.description}`);
+      const result = await measurement.run(context, settings, shared, log);
+      report.figures.push(...result.figures);
+      report.legs[measurement.name] = result.legs;
+    }
+    mkdirSync(outDir, { recursive: true });
+    const table = markdown(report);
+    writeFileSync(path.join(outDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(path.join(outDir, 'latest.md'), table);
+    process.stdout.write(table);
+    log(`[bench] written ${path.join(outDir, 'latest.json')} and latest.md`);
+    return 0;
+  } finally {
+    clearTimeout(deadline);
+    await context.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
