@@ -21,7 +21,13 @@ import { startReceiver, type RunningReceiver } from '../../src/webhooks/receiver
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
 import type { OnRampState } from '../../workflows/ramps/onramp/types';
 import type { WorkflowTimings } from '../../src/domain/timings';
-import { fastTimings, type RunningTestWorker, startTestWorker, testServer } from './temporal';
+import {
+  connectTestClient,
+  fastTimings,
+  type RunningTestWorker,
+  startTestWorker,
+  testServer,
+} from './temporal';
 import { testActivityConfig } from './activities';
 import { captureLines } from './logs';
 import { startSandboxOnLoopback } from './sandbox';
@@ -69,6 +75,38 @@ export interface StackOptions {
   timings?: Partial<WorkflowTimings>;
   /** Where the worker sends outcome events (none by default). */
   clientWebhooks?: ClientWebhookConfig;
+}
+
+/**
+ * The jest hooks of a test file whose tests each start a ramp stack: one client for the file, and each test's stack
+ * closed after it, whether the test passed or not.
+ */
+export function useRampStacks() {
+  let connected: { client: Client; connection: Connection } | undefined;
+  let current: RampStack | undefined;
+  beforeAll(async () => {
+    connected = await connectTestClient();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  afterAll(async () => {
+    await connected?.connection.close();
+  });
+  const required = () => {
+    if (!connected) throw new Error('useRampStacks: used outside a test');
+    return connected;
+  };
+  return {
+    get client(): Client {
+      return required().client;
+    },
+    async start(options: StackOptions = {}): Promise<RampStack> {
+      current = await startRampStack(required().client, required().connection, options);
+      return current;
+    },
+  };
 }
 
 export async function startRampStack(

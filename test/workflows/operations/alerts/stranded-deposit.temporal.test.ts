@@ -1,41 +1,26 @@
 /**
  * Operations on the real dev server + sandbox: a stranded deposit through the incident store's alert path.
  */
-import type { Client, Connection } from '@temporalio/client';
 import { offRampWorkflowId } from '../../../../src/domain/ids';
-import { connectTestClient } from '../../../helpers/temporal';
 import {
   depositCrypto,
   endUserWithWallet,
   offRampEnded,
   type RampStack,
   sandboxCall,
-  startRampStack,
+  useRampStacks,
   waitFor,
 } from '../../../helpers/ramp-stack';
 import { recordHistory } from '../../../helpers/histories';
 
 describe('operations: alerts', () => {
-  let client: Client;
-  let connection: Connection;
-  let stack: RampStack | undefined;
-
-  beforeAll(async () => {
-    ({ client, connection } = await connectTestClient());
-  });
-  afterEach(async () => {
-    await stack?.close();
-    stack = undefined;
-  });
-  afterAll(async () => {
-    await connection.close();
-  });
+  const stacks = useRampStacks();
 
   const resolvedLines = (s: RampStack) =>
     s.logLines().filter((line) => typeof line.msg === 'string' && line.msg.startsWith('RESOLVED '));
 
   test('a stranded deposit raises through the incident store and resolves when it settles', async () => {
-    stack = await startRampStack(client, connection, { gasTrx: '0' });
+    const stack = await stacks.start({ gasTrx: '0' });
     const s = stack;
     const user = await endUserWithWallet(s);
     const depositId = await depositCrypto(s, user.address);
@@ -64,6 +49,6 @@ describe('operations: alerts', () => {
     expect(after.recentlyResolved[0]).toMatchObject({ key: `gas-shortfall/deposit/${depositId}` });
     expect(resolvedLines(s)).toHaveLength(1);
     expect(s.alerts()).toHaveLength(1);
-    await recordHistory(client, offRampWorkflowId(depositId), 'offramp-stuck-alert-resolved');
+    await recordHistory(stacks.client, offRampWorkflowId(depositId), 'offramp-stuck-alert-resolved');
   });
 });

@@ -2,37 +2,16 @@
  * Operations on the real dev server + sandbox: reconciliation of a deposit whose every delivery was lost.
  */
 import { randomUUID } from 'node:crypto';
-import type { Client, Connection } from '@temporalio/client';
 import { offRampWorkflowId } from '../../../../src/domain/ids';
 import type { reconcileWorkflow } from '../../../../workflows/operations/reconcile/workflow';
-import { connectTestClient } from '../../../helpers/temporal';
-import {
-  depositCrypto,
-  endUserWithWallet,
-  offRampEnded,
-  type RampStack,
-  startRampStack,
-} from '../../../helpers/ramp-stack';
+import { depositCrypto, endUserWithWallet, offRampEnded, useRampStacks } from '../../../helpers/ramp-stack';
 import { recordHistory } from '../../../helpers/histories';
 
 describe('operations: reconciliation', () => {
-  let client: Client;
-  let connection: Connection;
-  let stack: RampStack | undefined;
-
-  beforeAll(async () => {
-    ({ client, connection } = await connectTestClient());
-  });
-  afterEach(async () => {
-    await stack?.close();
-    stack = undefined;
-  });
-  afterAll(async () => {
-    await connection.close();
-  });
+  const stacks = useRampStacks();
 
   test('a deposit whose every delivery was dropped is found by reconciliation and settles', async () => {
-    stack = await startRampStack(client, connection, { sandbox: { faults: { deliveries: { drop: 1 } } } });
+    const stack = await stacks.start({ sandbox: { faults: { deliveries: { drop: 1 } } } });
     const s = stack;
     const user = await endUserWithWallet(s);
     const depositId = await depositCrypto(s, user.address);
@@ -41,7 +20,7 @@ describe('operations: reconciliation', () => {
     await expect(s.ramp.getOffRamp(depositId)).rejects.toThrow(/No off-ramp/);
 
     const reconcileId = `ops/reconcile-test-${randomUUID()}`;
-    const result = await client.workflow.execute<typeof reconcileWorkflow>('reconcileWorkflow', {
+    const result = await stacks.client.workflow.execute<typeof reconcileWorkflow>('reconcileWorkflow', {
       workflowId: reconcileId,
       taskQueue: s.worker.taskQueue,
       args: [{ timings: s.timings }],
@@ -62,12 +41,12 @@ describe('operations: reconciliation', () => {
     expect(s.sandbox.deliveries().filter((attempt) => attempt.outcome === 'delivered')).toHaveLength(0);
 
     // A second pass finds nothing new: the off-ramp is known now.
-    const again = await client.workflow.execute<typeof reconcileWorkflow>('reconcileWorkflow', {
+    const again = await stacks.client.workflow.execute<typeof reconcileWorkflow>('reconcileWorkflow', {
       workflowId: `${reconcileId}-2`,
       taskQueue: s.worker.taskQueue,
       args: [{ timings: s.timings }],
     });
     expect(again.findings.filter((finding) => finding.kind === 'unknown-deposit')).toHaveLength(0);
-    await recordHistory(client, reconcileId, 'reconcile-unknown-deposit');
+    await recordHistory(stacks.client, reconcileId, 'reconcile-unknown-deposit');
   });
 });

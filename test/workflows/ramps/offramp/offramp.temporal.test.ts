@@ -2,46 +2,30 @@
  * Off-ramp (Autoswap) end to end: sandbox operator (time-scaled) -> HTTPS deliveries -> the real receiver ->
  * transaction/<id> routers -> offramp/<depositId> on the real dev server, with real activities.
  */
-import type { Client, Connection } from '@temporalio/client';
 import { routerStateQuery } from '../../../../workflows/ramps/router/messages';
 import { offRampWorkflowId } from '../../../../src/domain/ids';
-import { connectTestClient } from '../../../helpers/temporal';
 import {
   depositCrypto,
   endUserWithWallet,
   offRampEnded,
-  type RampStack,
   sandboxCall,
-  startRampStack,
+  useRampStacks,
   waitFor,
 } from '../../../helpers/ramp-stack';
 import { recordHistory } from '../../../helpers/histories';
 
 describe('off-ramp process (sandbox + receiver + dev server)', () => {
-  let client: Client;
-  let connection: Connection;
-  let stack: RampStack | undefined;
-
-  beforeAll(async () => {
-    ({ client, connection } = await connectTestClient());
-  });
-  afterEach(async () => {
-    await stack?.close();
-    stack = undefined;
-  });
-  afterAll(async () => {
-    await connection.close();
-  });
+  const stacks = useRampStacks();
 
   async function runCount(workflowId: string): Promise<number> {
     let count = 0;
-    for await (const execution of client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
+    for await (const execution of stacks.client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
       if (execution) count += 1;
     return count;
   }
 
   test('a normal run settles with the fiat amount and order id, linked to its end user', async () => {
-    stack = await startRampStack(client, connection);
+    const stack = await stacks.start();
     const user = await endUserWithWallet(stack);
     const depositId = await depositCrypto(stack, user.address, '50');
     const state = await offRampEnded(stack, depositId);
@@ -56,12 +40,12 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     expect(state.gasTopUp?.status).toBe('confirmed');
     expect(state.alertsRaised).toBe(0);
     const endUser = await waitFor('end user to list the off-ramp', async () => {
-      const current = await stack!.ramp.getEndUser(user.endUserId);
+      const current = await stack.ramp.getEndUser(user.endUserId);
       return current.offRamps?.includes(depositId) ? current : undefined;
     });
     expect(endUser.offRamps).toEqual([depositId]);
     const listed = await waitFor('visibility', async () => {
-      const found = await stack!.ramp.listProcesses({ endUserId: user.endUserId, status: 'settled' });
+      const found = await stack.ramp.listProcesses({ endUserId: user.endUserId, status: 'settled' });
       return found.length > 0 ? found : undefined;
     });
     expect(listed[0]).toMatchObject({
@@ -69,21 +53,21 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
       direction: 'off-ramp',
       depositTransactionId: depositId,
     });
-    await recordHistory(client, offRampWorkflowId(depositId), 'offramp-settled');
-    await recordHistory(client, `transaction/${depositId}`, 'transaction-router');
+    await recordHistory(stacks.client, offRampWorkflowId(depositId), 'offramp-settled');
+    await recordHistory(stacks.client, `transaction/${depositId}`, 'transaction-router');
   });
 
   test('operator reads failing for longer than an activity may retry still settle: routers and processes keep trying', async () => {
     // Every Get Transaction fails (503) for a while, longer than the 1 s schedule-to-close budget of one read: the
     // router that holds the only copy of an already-answered webhook must not give up, nor must the off-ramp.
-    stack = await startRampStack(client, connection, {
+    const stack = await stacks.start({
       timings: { activityScheduleToCloseMs: 1_000, activityStartToCloseMs: 500 },
     });
     const user = await endUserWithWallet(stack);
     stack.sandbox.setFaults({ api: { fail: 1, routes: ['getTransaction'] } });
     const depositId = await depositCrypto(stack, user.address);
     const router = await waitFor('the router to record a failed read', async () => {
-      const state = await client.workflow
+      const state = await stacks.client.workflow
         .getHandle(`transaction/${depositId}`)
         .query(routerStateQuery)
         .catch(() => undefined);
@@ -96,7 +80,7 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
   });
 
   test('every event delivered twice settles once', async () => {
-    stack = await startRampStack(client, connection, {
+    const stack = await stacks.start({
       sandbox: { faults: { deliveries: { duplicate: 1 } } },
     });
     const user = await endUserWithWallet(stack);
@@ -110,14 +94,14 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     expect(await runCount(offRampWorkflowId(depositId))).toBe(1);
     expect(state.alertsRaised).toBe(0);
     const endUser = await waitFor('end user to list the off-ramp', async () => {
-      const current = await stack!.ramp.getEndUser(user.endUserId);
+      const current = await stack.ramp.getEndUser(user.endUserId);
       return current.offRamps?.includes(depositId) ? current : undefined;
     });
     expect(endUser.offRamps).toEqual([depositId]);
   });
 
   test('reordered events settle', async () => {
-    stack = await startRampStack(client, connection, {
+    const stack = await stacks.start({
       sandbox: { faults: { deliveries: { reorder: 1, reorderMaxHoldMs: 300 } } },
     });
     const user = await endUserWithWallet(stack);
@@ -128,7 +112,7 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
 
   test('with every delivery after the first lost, polling still settles it', async () => {
     // The sandbox delivers its first webhook (the deposit's transaction-created) and drops every later one for good.
-    stack = await startRampStack(client, connection, {
+    const stack = await stacks.start({
       sandbox: { faults: { deliveries: { deliverOnlyFirst: 1 } } },
     });
     const user = await endUserWithWallet(stack);
@@ -146,7 +130,7 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
   });
 
   test('a gas shortfall ends stuck with one alert; funding the gas wallet lets it settle', async () => {
-    stack = await startRampStack(client, connection, { gasTrx: '0' });
+    const stack = await stacks.start({ gasTrx: '0' });
     const user = await endUserWithWallet(stack);
     const depositId = await depositCrypto(stack, user.address);
     const stuck = await offRampEnded(stack, depositId, ['stuck']);
@@ -156,7 +140,7 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
       balance: '0',
       shortfall: true,
     });
-    await waitFor('the alert', () => (stack!.alerts().length > 0 ? true : undefined));
+    await waitFor('the alert', () => (stack.alerts().length > 0 ? true : undefined));
     // Stays stuck (polling) without a second alert.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect((await stack.ramp.getOffRamp(depositId)).status).toBe('stuck');
@@ -172,7 +156,7 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     });
     const settled = await offRampEnded(stack, depositId);
     expect(settled).toMatchObject({ status: 'settled', alertsRaised: 1 });
-    await recordHistory(client, offRampWorkflowId(depositId), 'offramp-stuck-then-settled');
+    await recordHistory(stacks.client, offRampWorkflowId(depositId), 'offramp-stuck-then-settled');
     expect(stack.alerts()).toHaveLength(1);
   });
 });

@@ -1,37 +1,16 @@
 /** On-ramp end to end (sandbox + real receiver over HTTPS + dev server + real activities). */
 import { randomUUID } from 'node:crypto';
-import type { Client, Connection } from '@temporalio/client';
 import { onRampWorkflowId } from '../../../../src/domain/ids';
-import { connectTestClient } from '../../../helpers/temporal';
-import {
-  depositFiat,
-  onRampEnded,
-  type RampStack,
-  startRampStack,
-  waitFor,
-} from '../../../helpers/ramp-stack';
+import { depositFiat, onRampEnded, useRampStacks, waitFor } from '../../../helpers/ramp-stack';
 import { recordHistory } from '../../../helpers/histories';
 
 describe('on-ramp process (sandbox + receiver + dev server)', () => {
-  let client: Client;
-  let connection: Connection;
-  let stack: RampStack | undefined;
-
-  beforeAll(async () => {
-    ({ client, connection } = await connectTestClient());
-  });
-  afterEach(async () => {
-    await stack?.close();
-    stack = undefined;
-  });
-  afterAll(async () => {
-    await connection.close();
-  });
+  const stacks = useRampStacks();
 
   const reference = () => `ref-${randomUUID().slice(0, 12)}`;
 
   test('a normal run started by the typed client settles with the crypto amount', async () => {
-    stack = await startRampStack(client, connection);
+    const stack = await stacks.start();
     const ref = reference();
     const started = await stack.ramp.startOnRamp('alice-1', ref, {
       quote: { targetAmount: '57.68', expiresAt: '2030-01-01T00:00:00Z' },
@@ -48,12 +27,12 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
     });
     expect(state.deposit?.id).toBe(transactionId);
     expect(state.cryptoAmount).toMatch(/^\d+(\.\d+)?$/);
-    await recordHistory(client, onRampWorkflowId(ref), 'onramp-settled');
-    await recordHistory(client, `order/${state.order!.id}`, 'order-router');
+    await recordHistory(stacks.client, onRampWorkflowId(ref), 'onramp-settled');
+    await recordHistory(stacks.client, `order/${state.order!.id}`, 'order-router');
   });
 
   test('an order event for an unknown reference starts it unattributed; every event twice settles once', async () => {
-    stack = await startRampStack(client, connection, {
+    const stack = await stacks.start({
       sandbox: { faults: { deliveries: { duplicate: 1 } } },
     });
     const ref = reference();
@@ -66,13 +45,15 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
         .length,
     ).toBeGreaterThan(0);
     let runs = 0;
-    for await (const execution of client.workflow.list({ query: `WorkflowId = '${onRampWorkflowId(ref)}'` }))
+    for await (const execution of stacks.client.workflow.list({
+      query: `WorkflowId = '${onRampWorkflowId(ref)}'`,
+    }))
       if (execution) runs += 1;
     expect(runs).toBe(1);
   });
 
   test('reordered events settle', async () => {
-    stack = await startRampStack(client, connection, {
+    const stack = await stacks.start({
       sandbox: { faults: { deliveries: { reorder: 1, reorderMaxHoldMs: 300 } } },
     });
     const ref = reference();
@@ -84,7 +65,7 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
 
   test('with every delivery after the first lost, polling still settles it', async () => {
     // The sandbox delivers its first webhook (order-created) and drops every later one for good.
-    stack = await startRampStack(client, connection, {
+    const stack = await stacks.start({
       sandbox: { faults: { deliveries: { deliverOnlyFirst: 1 } } },
     });
     const ref = reference();
@@ -102,7 +83,7 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
   });
 
   test('an expired order ends expired and a failed order ends failed', async () => {
-    stack = await startRampStack(client, connection);
+    const stack = await stacks.start();
     const expiredRef = reference();
     const failedRef = reference();
     await stack.ramp.startOnRamp('carol-3', expiredRef);
@@ -117,7 +98,7 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
       failure: { resource: 'order', status: 'failed' },
     });
     const listed = await waitFor('visibility', async () => {
-      const found = await stack!.ramp.listProcesses({ endUserId: 'carol-3', status: 'expired' });
+      const found = await stack.ramp.listProcesses({ endUserId: 'carol-3', status: 'expired' });
       return found.length > 0 ? found : undefined;
     });
     expect(listed.map((entry) => entry.workflowId)).toContain(onRampWorkflowId(expiredRef));
