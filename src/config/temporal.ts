@@ -25,11 +25,12 @@ const temporalSchema = z.object({
 });
 
 /**
- * WAL lets readers and the one writer proceed together and turns each commit into an append; with synchronous=NORMAL
- * a commit is not fsynced (only checkpoints are), which is safe against the server process dying (a kill loses
- * nothing committed) and keeps the file uncorrupted across a power loss, where OFF would not. docs/architecture.md.
+ * WAL lets readers and the one writer proceed together and turns each commit into an append to the OS; with
+ * synchronous=OFF nothing waits for the disk. A killed server process loses nothing it acknowledged (the OS holds the
+ * writes); an OS crash or power loss can corrupt this local file, which is why production runs a cluster
+ * (docs/architecture.md, "The dev server's SQLite").
  */
-export const DEFAULT_DEV_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=WAL', 'synchronous=NORMAL'];
+export const DEFAULT_DEV_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=WAL', 'synchronous=OFF'];
 
 const PRAGMA = /^[a-z_]+=[A-Za-z0-9_-]+$/;
 

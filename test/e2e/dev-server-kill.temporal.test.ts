@@ -1,5 +1,5 @@
 /**
- * The local dev server runs its SQLite with npm start's pragmas (WAL, synchronous=NORMAL): every signal-with-start it
+ * The local dev server runs its SQLite with npm start's pragmas (WAL, synchronous=OFF): every signal-with-start it
  * acknowledged must still be there after the server process is SIGKILLed and started again on the same file.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -6,19 +6,19 @@ import {
 } from '../../../src/config/temporal';
 
 describe('dev server SQLite pragmas', () => {
-  test('unset: WAL with synchronous=NORMAL, in the Temporal configuration too', () => {
-    expect(DEFAULT_DEV_SQLITE_PRAGMAS).toEqual(['journal_mode=WAL', 'synchronous=NORMAL']);
-    expect(loadDevSqlitePragmas({})).toEqual(['journal_mode=WAL', 'synchronous=NORMAL']);
+  test('unset: WAL with synchronous=OFF, in the Temporal configuration too', () => {
+    expect(DEFAULT_DEV_SQLITE_PRAGMAS).toEqual(['journal_mode=WAL', 'synchronous=OFF']);
+    expect(loadDevSqlitePragmas({})).toEqual(['journal_mode=WAL', 'synchronous=OFF']);
     expect(loadTemporalConfig({}, '/project').devServer.sqlitePragmas).toEqual([
       'journal_mode=WAL',
-      'synchronous=NORMAL',
+      'synchronous=OFF',
     ]);
   });
 
   test('a list separated by commas or spaces replaces the defaults', () => {
-    expect(parseSqlitePragmas('journal_mode=WAL, synchronous=OFF')).toEqual([
+    expect(parseSqlitePragmas('journal_mode=WAL, synchronous=NORMAL')).toEqual([
       'journal_mode=WAL',
-      'synchronous=OFF',
+      'synchronous=NORMAL',
     ]);
     expect(loadDevSqlitePragmas({ TEMPORAL_DEV_SQLITE_PRAGMAS: 'busy_timeout=5000' })).toEqual([
       'busy_timeout=5000',
