@@ -45,7 +45,8 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     concurrency: 20,
     ids: 0,
     rounds: 3,
-    legTimeLimitMs: 600_000,
+    // 10,000 deposit wallets at 10-20/s on a 2-core machine need most of this.
+    legTimeLimitMs: 1_200_000,
     openLoopDurationMs: 60_000,
     openLoopShare: 0.5,
     maxInFlight: 2000,
@@ -53,7 +54,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     requestTimeoutMs: 30_000,
     walletUsers: 10_000,
     walletSample: 200,
-    deadlineMs: 60 * 60_000,
+    deadlineMs: 90 * 60_000,
   },
 };
 
