@@ -1,22 +1,37 @@
 /** The end user's activities: creating the deposit wallet (its addresses: activities/shared/wallets.ts). */
 import { depositWalletLabel } from '../../src/domain/ids';
 import type { ActivityDeps } from '../deps';
+import { createWalletAddressActivities, type WalletAddressWithBalances } from '../shared/wallets';
 import { type CreatedWallet, createWalletJournaled } from './wallet-creation';
 
 export type { CreatedWallet } from './wallet-creation';
 
+export interface CreatedDepositWallet extends CreatedWallet {
+  /** Present when asked for (`withAddresses`): the wallet's addresses, read once it was journaled. */
+  addresses?: WalletAddressWithBalances[];
+}
+
 export function createEndUserActivities(deps: ActivityDeps) {
+  const { getWalletAddresses } = createWalletAddressActivities(deps);
   return {
     /**
      * Creates the end user's deposit wallet, journaling the request into end-user/<id> before it is sent and the
-     * answer before returning; a retried attempt returns the journaled answer instead of creating another.
+     * answer before returning; a retried attempt returns the journaled answer instead of creating another. With
+     * `withAddresses` it also reads the new wallet's addresses, saving the workflow an activity and a task: a failed
+     * read retries the attempt, which finds the journaled wallet and creates nothing.
      */
-    createDepositWallet(input: { endUserId: string; workflowId: string }): Promise<CreatedWallet> {
-      return createWalletJournaled(deps, {
+    async createDepositWallet(input: {
+      endUserId: string;
+      workflowId: string;
+      withAddresses?: boolean;
+    }): Promise<CreatedDepositWallet> {
+      const created = await createWalletJournaled(deps, {
         workflowId: input.workflowId,
         externalUserId: depositWalletLabel(input.endUserId),
         logFields: { endUserId: input.endUserId },
       });
+      if (!input.withAddresses) return created;
+      return { ...created, addresses: await getWalletAddresses({ walletId: created.walletId }) };
     },
   };
 }

@@ -217,6 +217,14 @@ export function chooseWallet<W extends { walletId: string }>(
   return created.walletId === chosen.walletId ? { chosen } : { chosen, orphanWalletId: created.walletId };
 }
 
+/** The addresses the creating activity read, when they are the kept wallet's; otherwise they must be read. */
+export function addressesOf<A>(
+  created: { walletId: string; addresses?: readonly A[] },
+  keptWalletId: string,
+): readonly A[] | undefined {
+  return created.walletId === keptWalletId ? created.addresses : undefined;
+}
+
 /** Records a wallet that is not shown, once; never the wallet shown. True when it is new (the owner logs it). */
 export function recordOrphan<O extends OrphanWallet>(
   orphans: O[],

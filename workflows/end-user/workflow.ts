@@ -12,6 +12,7 @@ import {
   condition,
   continueAsNew,
   log,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -43,6 +44,7 @@ import {
 } from './state';
 import type { DepositWallet, EndUserInput } from './types';
 import {
+  addressesOf,
   chooseWallet,
   extraWalletAlert,
   extraWalletCount,
@@ -54,6 +56,9 @@ import {
   refreshUnconfirmed,
   settleActivityAnswer,
 } from './wallet-journal';
+
+/** Runs recorded before it fetch the new wallet's addresses with an activity of their own. */
+export const ADDRESSES_IN_CREATION_PATCH = 'deposit-wallet-addresses-in-creation';
 
 export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   const { endUserId, timings } = input;
@@ -116,14 +121,20 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     try {
       const created =
         state.journaledWallet ??
-        (await activities.createDepositWallet({ endUserId, workflowId: workflowInfo().workflowId }));
+        (await activities.createDepositWallet({
+          endUserId,
+          workflowId: workflowInfo().workflowId,
+          ...(patched(ADDRESSES_IN_CREATION_PATCH) ? { withAddresses: true } : {}),
+        }));
       settleActivityAnswer(journal, created, now());
       const { chosen, orphanWalletId } = chooseWallet<{ walletId: string; externalUserId: string }>(
         state.journaledWallet,
         created,
       );
       if (orphanWalletId) keepOrphan(orphanWalletId, 'activity answered a different wallet');
-      const addresses = await activities.getWalletAddresses({ walletId: chosen.walletId });
+      const addresses =
+        addressesOf(created, chosen.walletId) ??
+        (await activities.getWalletAddresses({ walletId: chosen.walletId }));
       state.wallet = depositWallet(chosen, addresses, now());
       state.walletStatus = 'ready';
       state.lastError = undefined;

@@ -1,4 +1,5 @@
 import {
+  addressesOf,
   chooseWallet,
   extraWalletAlert,
   extraWalletCount,
@@ -170,6 +171,15 @@ describe("the owners' journal handlers", () => {
     const journaled = { walletId: 'w-1', externalUserId: 'x' };
     expect(chooseWallet(journaled, created)).toEqual({ chosen: journaled, orphanWalletId: 'w-2' });
     expect(chooseWallet(journaled, { ...journaled })).toEqual({ chosen: journaled });
+  });
+
+  test("the creating activity's addresses are used only for the wallet kept", () => {
+    const addresses = [{ network: 'ethereum', address: '0xabc' }];
+    expect(addressesOf({ walletId: 'w-1', addresses }, 'w-1')).toBe(addresses);
+    // The journal kept another wallet: its addresses must be read, not taken from the orphan.
+    expect(addressesOf({ walletId: 'w-2', addresses }, 'w-1')).toBeUndefined();
+    // An answer without addresses (older runs, or the journaled wallet itself).
+    expect(addressesOf({ walletId: 'w-1' }, 'w-1')).toBeUndefined();
   });
 
   test('an orphan is recorded once, and never the wallet shown', () => {

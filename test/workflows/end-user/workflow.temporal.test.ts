@@ -98,6 +98,9 @@ describe('end-user workflow on the real Temporal dev server', () => {
     expect(description.typedSearchAttributes.get(WalletId)).toBe('wallet-1');
 
     await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-wallet-created', { running: true });
+    await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-wallet-with-addresses', {
+      running: true,
+    });
   });
 
   test('a completion lost after the journal signal does not create a second wallet', async () => {
