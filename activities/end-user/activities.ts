@@ -12,7 +12,7 @@ export interface CreatedDepositWallet extends CreatedWallet {
 }
 
 export function createEndUserActivities(deps: ActivityDeps) {
-  const { getWalletAddresses } = createWalletAddressActivities(deps);
+  const addressActivities = createWalletAddressActivities(deps);
   return {
     /**
      * Creates the end user's deposit wallet, journaling the request into end-user/<id> before it is sent and the
@@ -31,7 +31,10 @@ export function createEndUserActivities(deps: ActivityDeps) {
         logFields: { endUserId: input.endUserId },
       });
       if (!input.withAddresses) return created;
-      return { ...created, addresses: await getWalletAddresses({ walletId: created.walletId }) };
+      return {
+        ...created,
+        addresses: await addressActivities.getWalletAddresses({ walletId: created.walletId }),
+      };
     },
   };
 }
