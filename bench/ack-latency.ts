@@ -4,30 +4,16 @@
  * at the same rate on the WAL baseline server. Without the signal path in the run, a raw closed loop measures the
  * maximum first.
  */
-import { closedLoop, openLoop, type LoadResult } from './lib/load';
+import { openLoop, type LoadResult } from './lib/load';
 import { deliveryBody, signalLikeReceiver } from './lib/context';
 import { type Measurement, resourceIdOf, RUN_TAG } from './lib/measurement';
+import { rawMaximum } from './lib/rates';
 
 export const ackLatency: Measurement = {
   name: 'ack-latency',
   description: 'open-loop ack latency at a share of the raw maximum: receiver vs raw',
   async run(context, settings, shared, log) {
-    let rawMax = shared.rawMaxThroughput;
-    if (rawMax === undefined) {
-      const idOf = resourceIdOf(`al-${RUN_TAG}-max`, settings.ids);
-      const max = await closedLoop({
-        count: settings.deliveries,
-        concurrency: settings.concurrency,
-        timeLimitMs: settings.legTimeLimitMs,
-        send: async (index) => {
-          await signalLikeReceiver(context.baseline.temporal, context.timings, idOf(index));
-          return true;
-        },
-      });
-      rawMax = max.throughput;
-      shared.rawMaxThroughput = rawMax;
-      log(`[ack-latency] raw maximum ${rawMax.toFixed(1)}/s`);
-    }
+    const rawMax = await rawMaximum(context, settings, shared, log);
     const rate = rawMax * settings.openLoopShare;
     const run = (leg: string, send: (id: string) => Promise<boolean>): Promise<LoadResult> => {
       const idOf = resourceIdOf(`al-${RUN_TAG}-${leg}`, settings.ids);

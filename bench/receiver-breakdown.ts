@@ -13,19 +13,19 @@ import https from 'node:https';
 import path from 'node:path';
 import express from 'express';
 import pino from 'pino';
-import { DEV_TRANSACTION_SECRET, loadReceiverConfig } from '../src/config/receiver';
+import { DEV_TRANSACTION_SECRET } from '../src/config/receiver';
 import { createLogger } from '../src/logging';
 import { knownEvent, webhookDelivery } from '../src/operator/schemas';
 import { freePort } from '../src/temporal/dev-server';
 import { getLocalCertificate } from '../src/tls/local-certificate';
 import { identifierIssue } from '../src/validation/identifiers';
-import { startReceiver } from '../src/webhooks/receiver';
 import {
   BENCH_NAMESPACE,
   BENCH_TASK_QUEUE,
   type BenchContext,
   deliveryBody,
   signalLikeReceiver,
+  startBenchReceiver,
 } from './lib/context';
 import { closedLoop, type LoadResult } from './lib/load';
 import type { Figure } from './lib/report';
@@ -101,12 +101,12 @@ function listenOn(server: http.Server, scheme: string): Promise<{ url: string; c
 }
 
 async function receiverInProcess(context: BenchContext, level: 'warn' | 'info') {
-  const receiver = await startReceiver(loadReceiverConfig({ RECEIVER_PORT: '0' }), {
-    temporal: context.subject.temporal.client,
-    taskQueue: BENCH_TASK_QUEUE,
-    timings: context.timings,
-    logger: createLogger({ level, destination: pino.destination({ dest: '/dev/null', sync: false }) }),
-  });
+  const receiver = await startBenchReceiver(
+    context.subject.temporal.client,
+    BENCH_TASK_QUEUE,
+    context.timings,
+    level,
+  );
   return { url: receiver.recipientUrls.transaction, close: () => receiver.close() };
 }
 

@@ -1,8 +1,21 @@
 /**
- * `npm run bench`: the performance measurements, each against a baseline taken in the same run, on loopback only.
- * A quick profile by default (a few minutes on an idle machine), `--profile full` for the long one. Writes
- * bench/results/latest.json and bench/results/latest.md (figure, baseline, ratio, target, and the machine) and prints
- * the table. Bounded: each leg stops at its count or its time limit, and the whole run at its deadline.
+ * `npm run bench`: the performance measurements, each against a baseline taken in the same run, on loopback only,
+ * in this order (MEASUREMENTS; `--only` picks some):
+ * - signal-path: the receiver against a raw signalWithStart loop, closed loops (throughput, ack p50 and p99);
+ * - ack-latency: an open loop at a share of the raw maximum, receiver against raw;
+ * - receiver-breakdown: the receiver's latency one layer at a time;
+ * - deposit-wallets: ensureDepositWallet for distinct end users against raw signalWithStart, cached and evicted users;
+ * - event-to-state: from the receiver's 200 to the owning off-ramp having applied the delivery, open loop, against
+ *   the forward alone;
+ * - bursts: 10 off-ramps posted at once through the sandbox (time scale 0.001), median settle time against the
+ *   sandbox's schedule for the chain;
+ * - concurrent-offramps: many off-ramps through the sandbox (time scale 0.01), all settled once, their rate against
+ *   what the receiver's rate allows.
+ * The first four hand deliveries to Temporal with no worker; the last three run the whole stack (the sandbox
+ * delivering to the receiver, routers and off-ramps on a worker process: bench/lib/ramp-stack.ts).
+ * A quick profile by default (about ten minutes on an idle 2-core machine), `--profile full` for the long one.
+ * Writes bench/results/latest.json and bench/results/latest.md (figure, baseline, ratio, target, and the machine)
+ * and prints the table. Bounded: each leg stops at its count or its time limit, and the whole run at its deadline.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +23,10 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { parseDurationMs } from '../src/config/duration';
 import { commandFlags, defineCommand } from '../src/entry/args';
 import { ackLatency } from './ack-latency';
+import { bursts } from './bursts';
+import { concurrentOffRamps } from './concurrent-offramps';
 import { depositWallets } from './deposit-wallets';
+import { eventToStateMeasurement } from './event-to-state';
 import { startBenchContext } from './lib/context';
 import { machineInfo } from './lib/machine';
 import type { BenchSettings, Measurement, Shared } from './lib/measurement';
@@ -18,7 +34,15 @@ import { type BenchReport, markdown } from './lib/report';
 import { receiverBreakdown } from './receiver-breakdown';
 import { signalPath } from './signal-path';
 
-const MEASUREMENTS: Measurement[] = [signalPath, ackLatency, receiverBreakdown, depositWallets];
+const MEASUREMENTS: Measurement[] = [
+  signalPath,
+  ackLatency,
+  receiverBreakdown,
+  depositWallets,
+  eventToStateMeasurement,
+  bursts,
+  concurrentOffRamps,
+];
 
 interface Profile extends BenchSettings {
   deadlineMs: number;
@@ -38,7 +62,12 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     requestTimeoutMs: 30_000,
     walletUsers: 200,
     walletSample: 50,
-    deadlineMs: 12 * 60_000,
+    burstSize: 10,
+    // 1,000 took far longer than two minutes on a shared 2-core machine (about 1.5 off-ramps/s): see README.
+    offRamps: 200,
+    offRampUsers: 40,
+    settleTimeLimitMs: 5 * 60_000,
+    deadlineMs: 30 * 60_000,
   },
   full: {
     deliveries: 5000,
@@ -54,6 +83,10 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     requestTimeoutMs: 30_000,
     walletUsers: 10_000,
     walletSample: 200,
+    burstSize: 10,
+    offRamps: 1000,
+    offRampUsers: 1000,
+    settleTimeLimitMs: 20 * 60_000,
     deadlineMs: 90 * 60_000,
   },
 };
@@ -62,13 +95,14 @@ const COMMAND = defineCommand({
   usage: 'npm run bench --',
   summary:
     'Measures the signal path (the receiver against a raw signalWithStart loop), the open-loop ack latency, the ' +
-    "receiver's latency layer by layer and deposit wallets, each against a baseline from the same run, on dev servers " +
-    'of its own on loopback; writes bench/results/latest.json and latest.md.',
+    "receiver's latency layer by layer, deposit wallets, event to state, bursts of off-ramps and concurrent " +
+    'off-ramps, each against a baseline from the same run, on dev servers of its own on loopback; writes ' +
+    'bench/results/latest.json and latest.md.',
   flags: {
     profile: {
       type: 'string',
       valueName: 'quick|full',
-      description: 'quick (default, a few minutes) or full',
+      description: 'quick (default, about ten minutes) or full',
     },
     only: {
       type: 'string',
@@ -112,6 +146,23 @@ const COMMAND = defineCommand({
       description: 'open-loop rate as a share of the raw maximum (0.5)',
     },
     'leg-time-limit': { type: 'string', valueName: 'duration', description: 'longest closed-loop leg' },
+    'event-rate': {
+      type: 'string',
+      valueName: 'per second',
+      description: "event-to-state's open-loop rate (default: the open-loop share of the raw maximum)",
+    },
+    burst: { type: 'string', valueName: 'n', description: 'off-ramps posted at once in the burst (10)' },
+    offramps: { type: 'string', valueName: 'n', description: 'concurrent off-ramps (quick 200, full 1000)' },
+    'offramp-users': {
+      type: 'string',
+      valueName: 'n',
+      description: 'end users the concurrent off-ramps deposit to, in turn (quick 40, full 1000)',
+    },
+    'settle-time-limit': {
+      type: 'string',
+      valueName: 'duration',
+      description: 'longest wait for off-ramps to settle or be ready (quick 5m, full 20m)',
+    },
     deadline: {
       type: 'string',
       valueName: 'duration',
@@ -129,6 +180,12 @@ function positiveInteger(name: string, text: string | undefined, fallback: numbe
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name}: "${text}" is not a positive integer`);
+  return value;
+}
+
+function positiveNumber(name: string, text: string): number {
+  const value = Number(text);
+  if (!(Number.isFinite(value) && value > 0)) throw new Error(`${name}: "${text}" is not a positive number`);
   return value;
 }
 
@@ -164,6 +221,13 @@ function benchSettings(
       ? { walletCache: positiveInteger('--wallet-cache', flags['wallet-cache'], 2) }
       : {}),
     openLoopShare: share,
+    ...(flags['event-rate'] ? { eventRate: positiveNumber('--event-rate', flags['event-rate']) } : {}),
+    burstSize: positiveInteger('--burst', flags.burst, base.burstSize),
+    offRamps: positiveInteger('--offramps', flags.offramps, base.offRamps),
+    offRampUsers: positiveInteger('--offramp-users', flags['offramp-users'], base.offRampUsers),
+    settleTimeLimitMs: flags['settle-time-limit']
+      ? parseDurationMs(flags['settle-time-limit'])
+      : base.settleTimeLimitMs,
     openLoopDurationMs: flags['open-loop-duration']
       ? parseDurationMs(flags['open-loop-duration'])
       : base.openLoopDurationMs,
@@ -216,6 +280,9 @@ async function main(): Promise<number> {
         rounds: settings.rounds,
         'wallet users': settings.walletUsers,
         'open loop': `${settings.openLoopDurationMs / 1000} s at ${settings.openLoopShare * 100} % of the raw maximum`,
+        ...(settings.eventRate ? { 'event-to-state rate': `${settings.eventRate}/s` } : {}),
+        burst: settings.burstSize,
+        'concurrent off-ramps': `${settings.offRamps} for ${settings.offRampUsers} end users`,
         'baseline server': context.baseline.pragmas.join(' '),
         'npm-start server': context.subject.pragmas.join(' ') || 'SQLite defaults',
       },

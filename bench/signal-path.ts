@@ -70,6 +70,7 @@ export const signalPath: Measurement = {
       0,
     );
     shared.rawMaxThroughput = throughput('raw@baseline');
+    shared.receiverThroughput = throughput('receiver@npm-start');
     const receiverOnSubject = 'receiver, npm-start server';
     const rawOnBaseline = 'raw, WAL baseline server';
     const ratio = throughput('receiver@npm-start') / throughput('raw@baseline');

@@ -11,6 +11,7 @@ import https from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Client } from '@temporalio/client';
 import pino from 'pino';
 import { loadDevSqlitePragmas } from '../../src/config/temporal';
 import { loadReceiverConfig } from '../../src/config/receiver';
@@ -66,6 +67,24 @@ export function signalLikeReceiver(
   });
 }
 
+/**
+ * The product's HTTPS receiver on an ephemeral loopback port, in this process, handing deliveries to `taskQueue`
+ * with `timings` in the router's input; logging as under `npm start` (warn) unless told, to /dev/null.
+ */
+export function startBenchReceiver(
+  temporal: Client,
+  taskQueue: string,
+  timings: WorkflowTimings,
+  level: 'warn' | 'info' = 'warn',
+): Promise<RunningReceiver> {
+  return startReceiver(loadReceiverConfig({ RECEIVER_PORT: '0' }), {
+    temporal,
+    taskQueue,
+    timings,
+    logger: createLogger({ level, destination: pino.destination({ dest: '/dev/null', sync: false }) }),
+  });
+}
+
 /** The body the operator sends for a new transaction. */
 export const deliveryBody = (resourceId: string): string =>
   JSON.stringify({ data: { eventType: 'transaction-created', payload: { id: resourceId } } });
@@ -105,15 +124,7 @@ export async function startBenchContext(options: {
     const baseline = await start('baseline', BASELINE_PRAGMAS, false);
     const subject = await start('npm-start', loadDevSqlitePragmas(options.env), true);
     const timings = loadWorkflowTimings({});
-    const receiver = await startReceiver(loadReceiverConfig({ RECEIVER_PORT: '0' }), {
-      temporal: subject.temporal.client,
-      taskQueue: BENCH_TASK_QUEUE,
-      timings,
-      logger: createLogger({
-        level: 'warn',
-        destination: pino.destination({ dest: '/dev/null', sync: false }),
-      }),
-    });
+    const receiver = await startBenchReceiver(subject.temporal.client, BENCH_TASK_QUEUE, timings);
     stoppers.push(() => receiver.close());
     const agents = {
       https: new https.Agent({ rejectUnauthorized: false, keepAlive: true, maxSockets: options.maxSockets }),

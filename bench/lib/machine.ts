@@ -37,3 +37,20 @@ export async function cpuSeconds(pid: number | undefined): Promise<number | unde
     return undefined;
   }
 }
+
+/** Resident memory of a process (Linux /proc), now and at its peak, in MiB; undefined where it cannot be read. */
+export async function residentMiB(
+  pid: number | undefined,
+): Promise<{ rssMiB: number; peakMiB: number } | undefined> {
+  if (pid === undefined) return undefined;
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+    const rssMiB = kib('VmRSS') / 1024;
+    const peakMiB = kib('VmHWM') / 1024;
+    return Number.isFinite(rssMiB) && Number.isFinite(peakMiB) ? { rssMiB, peakMiB } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -21,9 +21,20 @@ export interface BenchSettings {
   walletUsers: number;
   walletCache?: number;
   walletSample: number;
+  /** event-to-state: the open loop's rate when set (otherwise openLoopShare of the raw maximum). */
+  eventRate?: number;
+  /** bursts: off-ramps posted at once. */
+  burstSize: number;
+  /** concurrent off-ramps: how many, for how many end users (deposits go round the users), and how long they may take. */
+  offRamps: number;
+  offRampUsers: number;
+  settleTimeLimitMs: number;
 }
 
-/** Figures one measurement leaves for the next ones of the same run (the raw maximum, say). */
+/**
+ * Figures one measurement leaves for the next ones of the same run: `rawMaxThroughput` (raw signalWithStart, closed
+ * loop, WAL baseline server) and `receiverThroughput` (the receiver, closed loop, npm-start server), in /s.
+ */
 export type Shared = Record<string, number>;
 
 export interface MeasurementResult {

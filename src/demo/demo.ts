@@ -49,7 +49,8 @@ function scenarioResult(
   return { scenario, expected, actual: actual ?? 'not started', ok: actual === expected, details };
 }
 
-async function simulate<T>(
+/** Calls one of the sandbox's simulation endpoints (`/sandbox/v1<path>`); resolves its `data`, throws on an error. */
+export async function simulate<T>(
   sandboxUrl: string,
   method: 'POST' | 'PUT' | 'GET',
   path: string,

@@ -1,0 +1,444 @@
+/**
+ * Event to state: how long after the receiver's 200 the owning process has applied a delivery, at the open-loop
+ * rate of the run (`openLoopShare`, 50 %, of the raw maximum measured earlier in the run, or measured here when run
+ * alone; `--event-rate` sets it), on the whole stack (bench/lib/ramp-stack.ts: npm-start server, the receiver in
+ * this process, routers and off-ramps on a worker process, the sandbox as the operator the routers re-read).
+ *
+ * Setup: off-ramps that stay open. Deposits to one end user's deposit wallet with an empty gas wallet: the sandbox
+ * publishes each deposit's created, mined and confirmed events, then strands the Autoswap (no gas for the top-up),
+ * so every off-ramp waits in `awaiting-sweep` for a sweep that does not come, with the product's default timings
+ * (its first poll only after RAMP_STEP_DEADLINE, 30 min). There are rate x 2 s of them (10 to 400), so that
+ * deliveries to one process come 2 s apart.
+ *
+ * Leg: deliveries on a fixed schedule for `openLoopDuration`, the i-th to off-ramp i mod n: `transaction-updated`
+ * of its deposit (`confirmed`, as the operator re-sends it), POSTed to the receiver. Each goes the product's way:
+ * the receiver signals-with-start `transaction/<deposit>` and answers 200; the router re-reads the deposit from the
+ * sandbox and forwards the snapshot to `offramp/<deposit>` (signal-with-start, one run per process).
+ * "Applied" means: the owning off-ramp's workflow task that ran the signal handler on a snapshot re-read after the
+ * delivery reached the router has completed, i.e. the first WorkflowTaskCompleted after that forward's
+ * offRampTransaction WorkflowExecutionSignaled in the off-ramp's history (from then on a query answers the state
+ * with it: an already seen status counts in `duplicates`; a new one would also wake the loop, in a task of its
+ * own). Read from the histories: a delivery's webhookEvent signal in its router run (recorded while its POST was in
+ * flight) belongs to the first re-read the router scheduled after it; that re-read's forward ran between its
+ * ActivityTaskStarted and ActivityTaskCompleted, and the owner's signal inside that window is the one it sent. When
+ * deliveries pile up in one router run, a later re-read that finds the status the run already forwarded sends
+ * nothing (the owner has it): such a delivery is applied when the router's task that decided so completed (counted
+ * in the note). Latency: that time minus the client's clock when the 200 arrived (one machine, one clock). A
+ * delivery answered but not seen applied `drain` after the loop counts as never (its percentiles become Infinity).
+ *
+ * Baseline, same run, same processes, same rate, run first (the receiver's leg can leave routers behind when the
+ * worker cannot keep up): the forward alone, i.e. the router's last call (signalWithStartProcess of
+ * offRampTransaction with the same snapshot) made by this process, from its answer to the WorkflowTaskCompleted
+ * after its signal: Temporal's own floor for applying a signal on this worker, so that the difference is the
+ * router's hop (its tasks, the re-read, the forward). Targets: p50 <= 50 ms, p99 <= 250 ms.
+ */
+import { tsToDate } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+import { offRampWorkflowId, WORKFLOW_TYPES } from '../src/domain/ids';
+import { signalWithStartProcess } from '../src/temporal/process-start';
+import { offRampTransactionSignal } from '../workflows/ramps/offramp/messages';
+import type { OffRampInput, OffRampTransactionSignal } from '../workflows/ramps/offramp/types';
+import type { offRampWorkflow } from '../workflows/ramps/offramp/workflow';
+import { closedLoop, openLoop, type LoadResult } from './lib/load';
+import { type Measurement } from './lib/measurement';
+import { cpuSeconds } from './lib/machine';
+import { startRampStack, type RampStack } from './lib/ramp-stack';
+import { rawMaximum } from './lib/rates';
+import { summarize, type LatencySummary } from './lib/stats';
+
+/** Seconds between two deliveries to one process. */
+const SPACING_S = 2;
+const MIN_PROCESSES = 10;
+const MAX_PROCESSES = 400;
+const TIME_SCALE = 0.001;
+const WORKER_START_TIMEOUT_MS = 180_000;
+
+interface Delivery {
+  process: number;
+  sentMs: number;
+  /** Client clock when the 200 (or the raw call's answer) arrived; undefined when it failed. */
+  answeredMs?: number;
+}
+
+interface LegResult {
+  load: LoadResult;
+  /** Event to state, milliseconds; a delivery answered but not seen applied within the drain counts as never. */
+  eventToState: LatencySummary;
+  matched: number;
+  unmatched: number;
+  /** Of the matched ones, deliveries whose router found the status already forwarded in its run. */
+  deduplicated: number;
+  /** Deliveries applied per second, from the first to the last applied. */
+  appliedPerSecond: number;
+  workerCores?: number;
+  devServerCores?: number;
+}
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+const { EventType } = temporal.api.enums.v1;
+
+const eventMs = (event: HistoryEvent) => (event.eventTime ? tsToDate(event.eventTime).getTime() : NaN);
+const idOf = (value: unknown) => String(value);
+
+/** One offRampTransaction signal in an off-ramp's history, and when the task that ran its handler completed. */
+interface Applied {
+  signalMs: number;
+  appliedMs?: number;
+}
+
+function appliedSignals(events: HistoryEvent[]): Applied[] {
+  const applied: Applied[] = [];
+  events.forEach((event, index) => {
+    if (event.eventType !== EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED) return;
+    if (event.workflowExecutionSignaledEventAttributes?.signalName !== offRampTransactionSignal.name) return;
+    const completed = events
+      .slice(index + 1)
+      .find((later) => later.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+    applied.push({ signalMs: eventMs(event), ...(completed ? { appliedMs: eventMs(completed) } : {}) });
+  });
+  return applied;
+}
+
+/**
+ * One delivery as its router handled it: when its webhookEvent signal reached the router, and either the window of
+ * the forward that carried a re-read made after it (the owner's signal falls inside), or, when the router found the
+ * re-read status already forwarded in that run, when it decided so (nothing to forward: the owner has it).
+ */
+interface Hop {
+  resourceId: string;
+  signalMs: number;
+  forward?: { startedMs: number; completedMs: number };
+  deduplicatedMs?: number;
+}
+
+/** The hops of one router run, from its history: each delivery belongs to the first re-read scheduled after it. */
+function routerHops(resourceId: string, events: HistoryEvent[]): Hop[] {
+  const hops: Hop[] = [];
+  let pending: Hop[] = [];
+  let batch: Hop[] = [];
+  const scheduled = new Map<string, { name: string; batch: Hop[] }>();
+  const started = new Map<string, number>();
+  let decidingAfterRead: Hop[] | undefined;
+  events.forEach((event, index) => {
+    switch (event.eventType) {
+      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
+        const hop: Hop = { resourceId, signalMs: eventMs(event) };
+        hops.push(hop);
+        pending.push(hop);
+        break;
+      }
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
+        const name = event.activityTaskScheduledEventAttributes?.activityType?.name ?? '';
+        if (name === 'readTransactionSnapshot') {
+          batch = pending;
+          pending = [];
+        }
+        scheduled.set(idOf(event.eventId), { name, batch });
+        break;
+      }
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
+        started.set(idOf(event.activityTaskStartedEventAttributes?.scheduledEventId), eventMs(event));
+        break;
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
+        const key = idOf(event.activityTaskCompletedEventAttributes?.scheduledEventId);
+        const activity = scheduled.get(key);
+        if (activity?.name === 'readTransactionSnapshot') decidingAfterRead = activity.batch;
+        if (activity?.name === 'forwardToOffRamp')
+          for (const hop of activity.batch)
+            hop.forward = { startedMs: started.get(key) ?? eventMs(event), completedMs: eventMs(event) };
+        break;
+      }
+      case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED: {
+        if (!decidingAfterRead) break;
+        const next = events[index + 1];
+        const forwards =
+          next?.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED &&
+          next.activityTaskScheduledEventAttributes?.activityType?.name === 'forwardToOffRamp';
+        if (!forwards) for (const hop of decidingAfterRead) hop.deduplicatedMs = eventMs(event);
+        decidingAfterRead = undefined;
+        break;
+      }
+    }
+  });
+  return hops;
+}
+
+interface Matched {
+  /** Milliseconds from the answer to applied, per delivery matched; deliveries never seen done are left out. */
+  latencies: number[];
+  /** Deliveries answered but not seen done; of the done ones, those the router found already forwarded. */
+  notDone: number;
+  deduplicated: number;
+  doneMs: number[];
+}
+
+/** Reads histories until every answered delivery is done or `waitMs` passes, then matches deliveries with them. */
+async function eventToState(
+  stack: RampStack,
+  depositIds: readonly string[],
+  deliveries: readonly Delivery[],
+  sinceMs: number,
+  waitMs: number,
+  throughRouter: boolean,
+): Promise<Matched> {
+  const answered = deliveries.filter((delivery) => delivery.answeredMs !== undefined);
+  const deadline = Date.now() + waitMs;
+  const client = stack.ramp.temporal;
+  const history = async (workflowId: string, runId?: string) =>
+    (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+  for (;;) {
+    const ownerApplied = new Map<string, Applied[]>();
+    await closedLoop({
+      count: depositIds.length,
+      concurrency: 10,
+      timeLimitMs: waitMs,
+      send: async (index) => {
+        const id = depositIds[index]!;
+        ownerApplied.set(
+          id,
+          appliedSignals(await history(offRampWorkflowId(id))).filter((signal) => signal.signalMs >= sinceMs),
+        );
+        return true;
+      },
+    });
+    const hops = new Map<string, Hop[]>();
+    if (throughRouter) {
+      const runs: { workflowId: string; runId: string; resourceId: string }[] = [];
+      const query =
+        `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND TaskQueue = '${stack.taskQueue}' ` +
+        `AND StartTime >= '${new Date(sinceMs - 1000).toISOString()}'`;
+      for await (const run of client.workflow.list({ query }))
+        runs.push({
+          workflowId: run.workflowId,
+          runId: run.runId,
+          resourceId: run.workflowId.split('/')[1]!,
+        });
+      await closedLoop({
+        count: runs.length,
+        concurrency: 10,
+        timeLimitMs: waitMs,
+        send: async (index) => {
+          const run = runs[index]!;
+          const found = routerHops(run.resourceId, await history(run.workflowId, run.runId));
+          hops.set(run.resourceId, [...(hops.get(run.resourceId) ?? []), ...found]);
+          return true;
+        },
+      });
+      for (const list of hops.values()) list.sort((a, b) => a.signalMs - b.signalMs);
+    }
+    // Each answered delivery: the hop (or, without a router, the owner's signal) that arrived while it was in flight.
+    const latencies: number[] = [];
+    const doneMs: number[] = [];
+    let deduplicated = 0;
+    const used = new Set<object>();
+    const within = (ms: number, delivery: Delivery) =>
+      ms >= delivery.sentMs - 2 && ms <= delivery.answeredMs! + 2;
+    for (const delivery of answered) {
+      const resourceId = depositIds[delivery.process]!;
+      const owner = ownerApplied.get(resourceId) ?? [];
+      let done: number | undefined;
+      if (throughRouter) {
+        const hop = (hops.get(resourceId) ?? []).find(
+          (candidate) => !used.has(candidate) && within(candidate.signalMs, delivery),
+        );
+        if (!hop) continue;
+        used.add(hop);
+        if (hop.forward) {
+          const { startedMs, completedMs } = hop.forward;
+          done = owner.find(
+            (signal) => signal.signalMs >= startedMs - 2 && signal.signalMs <= completedMs + 2,
+          )?.appliedMs;
+        } else if (hop.deduplicatedMs !== undefined) {
+          done = hop.deduplicatedMs;
+          deduplicated += 1;
+        }
+      } else {
+        const signal = owner.find(
+          (candidate) => !used.has(candidate) && within(candidate.signalMs, delivery),
+        );
+        if (!signal) continue;
+        used.add(signal);
+        done = signal.appliedMs;
+      }
+      if (done === undefined) continue;
+      latencies.push(done - delivery.answeredMs!);
+      doneMs.push(done);
+    }
+    const notDone = answered.length - latencies.length;
+    if (notDone === 0 || Date.now() >= deadline) return { latencies, notDone, deduplicated, doneMs };
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
+export const eventToStateMeasurement: Measurement = {
+  name: 'event-to-state',
+  description: 'from the receiver 200 to the owning off-ramp having applied the delivery, open loop',
+  async run(context, settings, shared, log) {
+    const rate =
+      settings.eventRate ?? (await rawMaximum(context, settings, shared, log)) * settings.openLoopShare;
+    const processes = Math.min(MAX_PROCESSES, Math.max(MIN_PROCESSES, Math.ceil(rate * SPACING_S)));
+    const stack = await startRampStack(context, {
+      label: 'e2s',
+      timeScale: TIME_SCALE,
+      timings: context.timings,
+      gasTrx: '0',
+      startTimeoutMs: WORKER_START_TIMEOUT_MS,
+      log,
+    });
+    try {
+      // Open off-ramps: deposits to one end user's wallet, each stranded after its deposit confirmed.
+      const [address] = await stack.endUsers(1, 1, settings.legTimeLimitMs);
+      const depositIds: string[] = [];
+      for (let index = 0; index < processes; index += 1)
+        depositIds.push((await stack.deposit(address!)).depositId);
+      const query =
+        `WorkflowType = '${WORKFLOW_TYPES.offRamp}' AND TaskQueue = '${stack.taskQueue}' ` +
+        `AND RampStatus = 'awaiting-sweep'`;
+      const readyBy = Date.now() + settings.settleTimeLimitMs;
+      for (;;) {
+        const waiting = (await stack.ramp.temporal.workflow.count(query)).count;
+        if (waiting >= processes && stack.sandbox.ctx.delivery.active === 0) break;
+        if (Date.now() > readyBy)
+          throw new Error(
+            `${waiting} of ${processes} off-ramps awaiting their sweep after ${settings.settleTimeLimitMs / 1000} s`,
+          );
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      const snapshots = await Promise.all(
+        depositIds.map(async (id) => (await stack.ramp.getOffRamp(id)).deposit!),
+      );
+      log(
+        `[event-to-state] ${processes} off-ramps awaiting their sweep; ${rate.toFixed(1)}/s for ${settings.openLoopDurationMs / 1000} s`,
+      );
+
+      const leg = async (
+        name: string,
+        throughRouter: boolean,
+        send: (process: number) => Promise<boolean>,
+      ): Promise<LegResult> => {
+        const deliveries: Delivery[] = [];
+        const sinceMs = Date.now();
+        const workerBefore = await cpuSeconds(stack.workerPid);
+        const devServerBefore = await cpuSeconds(context.subject.server.pid);
+        const load = await openLoop({
+          ratePerSecond: rate,
+          durationMs: settings.openLoopDurationMs,
+          maxInFlight: settings.maxInFlight,
+          drainMs: settings.drainMs,
+          send: async (index) => {
+            const delivery: Delivery = { process: index % processes, sentMs: Date.now() };
+            deliveries.push(delivery);
+            const ok = await send(delivery.process);
+            if (ok) delivery.answeredMs = Date.now();
+            return ok;
+          },
+        });
+        const seconds = (Date.now() - sinceMs) / 1000;
+        const workerAfter = await cpuSeconds(stack.workerPid);
+        const devServerAfter = await cpuSeconds(context.subject.server.pid);
+        const matched = await eventToState(
+          stack,
+          depositIds,
+          deliveries,
+          sinceMs,
+          settings.drainMs,
+          throughRouter,
+        );
+        const spanS = (Math.max(...matched.doneMs) - Math.min(...matched.doneMs)) / 1000;
+        const result: LegResult = {
+          load,
+          eventToState: summarize([
+            ...matched.latencies,
+            ...Array<number>(matched.notDone).fill(Number.POSITIVE_INFINITY),
+          ]),
+          matched: matched.latencies.length,
+          unmatched: matched.notDone,
+          deduplicated: matched.deduplicated,
+          appliedPerSecond: spanS > 0 ? matched.latencies.length / spanS : 0,
+          ...(workerBefore !== undefined && workerAfter !== undefined
+            ? { workerCores: (workerAfter - workerBefore) / seconds }
+            : {}),
+          ...(devServerBefore !== undefined && devServerAfter !== undefined
+            ? { devServerCores: (devServerAfter - devServerBefore) / seconds }
+            : {}),
+        };
+        log(
+          `[event-to-state] ${name}: p50 ${result.eventToState.p50.toFixed(1)} ms, p99 ${result.eventToState.p99.toFixed(1)} ms, ` +
+            `${result.matched} applied (${result.appliedPerSecond.toFixed(1)}/s), ${result.unmatched} not within ` +
+            `${settings.drainMs / 1000} s, ${load.errors} errors, ack p50 ${load.latency.p50.toFixed(1)} ms; ` +
+            `worker ${result.workerCores?.toFixed(2) ?? '?'} cores, dev server ${result.devServerCores?.toFixed(2) ?? '?'}`,
+        );
+        return result;
+      };
+      // The baseline first: the receiver's leg can leave routers behind it when the worker cannot keep up.
+      const raw = await leg('forward alone', false, async (process) => {
+        const depositTransactionId = depositIds[process]!;
+        const signal: OffRampTransactionSignal = { role: 'deposit', transaction: snapshots[process]! };
+        const outcome = await signalWithStartProcess<typeof offRampWorkflow, [OffRampTransactionSignal]>(
+          stack.ramp.temporal,
+          WORKFLOW_TYPES.offRamp,
+          {
+            workflowId: offRampWorkflowId(depositTransactionId),
+            taskQueue: stack.taskQueue,
+            args: [{ depositTransactionId, timings: context.timings } satisfies OffRampInput],
+            signal: offRampTransactionSignal,
+            signalArgs: [signal],
+          },
+        );
+        return outcome.delivered;
+      });
+      const receiver = await leg(
+        'receiver',
+        true,
+        async (process) =>
+          (await context.post(
+            stack.receiver.recipientUrls.transaction,
+            JSON.stringify({
+              data: {
+                eventType: 'transaction-updated',
+                payload: { id: depositIds[process], newStatus: 'confirmed' },
+              },
+            }),
+          )) === 200,
+      );
+      const what = `receiver 200 to applied, ${rate.toFixed(1)}/s for ${settings.openLoopDurationMs / 1000} s over ${processes} off-ramps`;
+      const baseline = 'the forward alone (signal-with-start to the owner), same rate';
+      const complete = receiver.unmatched === 0 && receiver.load.errors === 0;
+      const note =
+        `${receiver.matched} deliveries applied (${receiver.appliedPerSecond.toFixed(1)}/s; ${receiver.deduplicated} of them ` +
+        `found already forwarded by their router), ${receiver.unmatched} answered but ` +
+        `not seen applied within ${settings.drainMs / 1000} s after the loop (counted as never), ${receiver.load.errors} not ` +
+        `answered 200${receiver.load.firstError ? ` (${receiver.load.firstError})` : ''}; ack p50 ${receiver.load.latency.p50.toFixed(1)} ms; ` +
+        `worker ${receiver.workerCores?.toFixed(2) ?? '?'} cores, dev server ${receiver.devServerCores?.toFixed(2) ?? '?'}; ` +
+        `baseline: ${raw.matched} applied, ${raw.unmatched + raw.load.errors} not`;
+      return {
+        figures: [
+          {
+            measurement: 'event to state',
+            what: `p50, ${what}`,
+            value: receiver.eventToState.p50,
+            unit: 'ms',
+            baseline: { what: baseline, value: raw.eventToState.p50 },
+            comparison: 'difference',
+            target: '<= 50 ms',
+            met: complete && receiver.eventToState.p50 <= 50,
+            note,
+          },
+          {
+            measurement: 'event to state',
+            what: `p99, ${what}`,
+            value: receiver.eventToState.p99,
+            unit: 'ms',
+            baseline: { what: baseline, value: raw.eventToState.p99 },
+            comparison: 'difference',
+            target: '<= 250 ms',
+            met: complete && receiver.eventToState.p99 <= 250,
+          },
+        ],
+        legs: { rate, processes, receiver, forwardAlone: raw, workerStartMs: stack.workerStartMs },
+      };
+    } finally {
+      await stack.close();
+    }
+  },
+};
