@@ -238,6 +238,14 @@ export function orderToRead(status: OffRampStatus, state: OffRampState): string 
   return state.orderTransaction?.orderId ?? state.sweep?.orderId ?? undefined;
 }
 
+/**
+ * The order transaction completed in the turn that reached awaiting-settlement (its event came with the sweep's
+ * confirmation): the order is read at once rather than at the step deadline, since no further event will come.
+ */
+export function orderReadOverdue(status: OffRampStatus, state: OffRampState): boolean {
+  return orderToRead(status, state) !== undefined && state.orderTransaction?.status === 'completed';
+}
+
 export function isTerminal(status: OffRampStatus): boolean {
   return TERMINAL_OFF_RAMP_STATUSES.includes(status);
 }

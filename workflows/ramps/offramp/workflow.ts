@@ -51,6 +51,7 @@ import {
   newOffRampState,
   type OffRampAlert,
   offRampOutcomes,
+  orderReadOverdue,
   orderToRead,
   pollRequest,
   searchAttributes,
@@ -65,6 +66,9 @@ import {
   unavailableGasCheck,
 } from './state';
 import type { OffRampInput, OffRampState } from './types';
+
+/** Runs recorded before it could wait for their step deadline to read an order whose events came together. */
+export const ORDER_READ_AT_ONCE_PATCH = 'offramp-order-read-at-once';
 
 export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState> {
   const { depositTransactionId, timings } = input;
@@ -136,6 +140,8 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       publish(status);
       break;
     }
+    // Runs recorded before this read waited here, for an event that never came, until the step deadline.
+    if (!orderId && orderReadOverdue(status, state) && patched(ORDER_READ_AT_ONCE_PATCH)) continue;
     const step = await clock.waitForEventOrDeadline(
       () => revision,
       () => true,

@@ -8,6 +8,7 @@ import {
   evaluateInto,
   isTerminal,
   newOffRampState,
+  orderReadOverdue,
   orderToRead,
   pollRequest,
   searchAttributes,
@@ -298,6 +299,20 @@ describe('the order read at settlement', () => {
     expect(orderToRead('settled', state)).toBe('o-otx');
     applyOrder(state, order('o-otx'));
     expect(orderToRead('settled', state)).toBeUndefined();
+  });
+
+  test('overdue (read at once) only when the order transaction already completed and no order was read', () => {
+    const state = fresh();
+    applyTransaction(state, 'sweep', sweep('confirmed', { orderId: 'o-1' }), true);
+    // Only the sweep: the order transaction's own event is still to come.
+    expect(orderReadOverdue('awaiting-settlement', state)).toBe(false);
+    applyTransaction(state, 'orderTransaction', tx('otx-1', { orderId: 'o-1', status: 'pending' }), true);
+    expect(orderReadOverdue('awaiting-settlement', state)).toBe(false);
+    applyTransaction(state, 'orderTransaction', tx('otx-1', { orderId: 'o-1', status: 'completed' }), true);
+    expect(orderReadOverdue('awaiting-sweep-confirmation', state)).toBe(false);
+    expect(orderReadOverdue('awaiting-settlement', state)).toBe(true);
+    applyOrder(state, order('o-1'));
+    expect(orderReadOverdue('awaiting-settlement', state)).toBe(false);
   });
 
   test('nothing to read when no transaction names the order', () => {
