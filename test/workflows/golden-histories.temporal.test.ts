@@ -1,7 +1,7 @@
 /**
  * Scripted runs of the paths no other recorded history covers (a deposit settled after the end user was linked by
- * activity, a first snapshot that comes late, failures, timeouts, polls, the router's retry, a quote, unknown
- * events). Each runs on the real dev server against stub activities and checks where the process ended; with
+ * activity, its last two events in one workflow task, a first snapshot that comes late, failures, timeouts, polls,
+ * the router's retry, a quote, unknown events). Each runs on the real dev server against stub activities and checks where the process ended; with
  * RECORD_HISTORIES=1 it also records its history, which the replay test then checks against every later version
  * of the workflow code. Existing files are kept (test/helpers/histories.ts).
  */
@@ -182,6 +182,66 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     expect(state.step).toBe(`Settled: 858.18 MXN (order ${swap.id})`);
     expect(linked).toEqual([{ endUserId: 'user-golden', depositTransactionId: depositId }]);
     await recordHistory(client, handle.workflowId, 'offramp-linked-by-activity-settled');
+  });
+
+  test('off-ramp: the sweep confirmation and the order completion in one workflow task; the order is read at once', async () => {
+    const depositId = `dep-${randomUUID()}`;
+    const sweepId = `sweep-${randomUUID()}`;
+    const swap = order(`order-${randomUUID()}`, { status: 'executed' });
+    const orderReads: string[] = [];
+    const activities = {
+      findEndUserByWallet: () =>
+        Promise.resolve({ endUserId: 'user-golden', endUserSearchValue: 'user-golden' }),
+      linkOffRampToEndUser: () => Promise.resolve(),
+      readOrderSnapshot: ({ id }: { id: string }) => {
+        orderReads.push(id);
+        return Promise.resolve(swap);
+      },
+      pollOffRamp: () => Promise.reject(new Error('not expected: the order is read without a poll')),
+    };
+    const taskQueue = await worker(activities);
+    // A step deadline far beyond the test's timeout: only reading at once settles it in time.
+    const handle = await startOffRamp(
+      taskQueue,
+      tx(depositId, { status: 'confirmed' }),
+      fastTimings({ stepDeadlineMs: 600_000 }),
+    );
+    await handle.signal(offRampTransactionSignal, {
+      role: 'sweep',
+      transaction: tx(sweepId, { type: 'AutoSweep', status: 'published', relatedTransactionId: depositId }),
+    });
+    await eventually(
+      () => handle.query(offRampStateQuery),
+      (state) => state.status === 'awaiting-sweep-confirmation',
+      'awaiting-sweep-confirmation',
+    );
+    // The worker goes away, both events are recorded, and a worker on the same queue gets them in one task.
+    await running!.stop();
+    running = undefined;
+    await handle.signal(offRampTransactionSignal, {
+      role: 'sweep',
+      transaction: tx(sweepId, {
+        type: 'AutoSweep',
+        status: 'confirmed',
+        relatedTransactionId: depositId,
+        orderId: swap.id,
+      }),
+    });
+    await handle.signal(offRampTransactionSignal, {
+      role: 'orderTransaction',
+      transaction: tx(`order-tx-${randomUUID()}`, {
+        type: 'AutoSwap',
+        status: 'completed',
+        relatedTransactionId: depositId,
+        orderId: swap.id,
+      }),
+    });
+    running = await startTestWorker(activities as unknown as RampActivities, taskQueue);
+
+    const state = (await handle.result()) as OffRampState;
+    expect(state).toMatchObject({ status: 'settled', orderId: swap.id, polls: 0 });
+    expect(orderReads).toEqual([swap.id]);
+    await recordHistory(client, handle.workflowId, 'offramp-order-events-together');
   });
 
   test('off-ramp: no snapshot in its first activation; the timer fires and a poll reads the deposit', async () => {

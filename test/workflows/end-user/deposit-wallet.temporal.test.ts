@@ -44,6 +44,29 @@ describe('deposit wallets (real dev server + sandbox over HTTP)', () => {
     expect(createWalletCalls(`end-user:${endUserId}`)).toHaveLength(1);
   });
 
+  test('an address read that fails after CreateWallet retries into the journaled wallet: one wallet, its addresses', async () => {
+    const endUserId = `addr-${randomUUID().slice(0, 8)}`;
+    // The creating activity reads the addresses itself; its first attempt fails on that read, after the wallet exists.
+    stack.sandbox.setFaults({ api: { failNext: 1, routes: ['getWalletAddresses'] } });
+    try {
+      const wallet = await stack.ramp.ensureDepositWallet(endUserId);
+      expect(createWalletCalls(`end-user:${endUserId}`)).toHaveLength(1);
+      expect(wallet.addresses).toHaveLength(2);
+      const history = await stack.client.workflow.getHandle(endUserWorkflowId(endUserId)).fetchHistory();
+      const attempts = (history.events ?? [])
+        .map((event) => event.activityTaskStartedEventAttributes?.attempt)
+        .filter((attempt) => attempt !== undefined && attempt !== null);
+      const scheduled = (history.events ?? [])
+        .map((event) => event.activityTaskScheduledEventAttributes?.activityType?.name)
+        .filter((name) => name !== undefined && name !== null);
+      // One activity, retried once; no separate address read.
+      expect(scheduled.filter((name) => name !== 'deliverOutcomeEvent')).toEqual(['createDepositWallet']);
+      expect(attempts[0]).toBeGreaterThan(1);
+    } finally {
+      stack.sandbox.setFaults({});
+    }
+  });
+
   test('different users get different wallets and addresses', async () => {
     const ids = Array.from({ length: 5 }, (_, index) => `distinct-${index}-${randomUUID().slice(0, 6)}`);
     const wallets = await Promise.all(ids.map((id) => stack.ramp.ensureDepositWallet(id)));
