@@ -16,7 +16,7 @@ import pino from 'pino';
 import { DEV_TRANSACTION_SECRET } from '../src/config/receiver';
 import { createLogger } from '../src/logging';
 import { knownEvent, webhookDelivery } from '../src/operator/schemas';
-import { freePort } from '../src/temporal/dev-server';
+import { freePort } from '../src/http/free-port';
 import { getLocalCertificate } from '../src/tls/local-certificate';
 import { identifierIssue } from '../src/validation/identifiers';
 import {

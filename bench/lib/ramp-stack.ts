@@ -22,7 +22,7 @@ import type { WorkflowTimings } from '../../src/domain/timings';
 import { NETWORKS } from '../../src/domain/vocabulary';
 import { OperatorClient } from '../../src/operator/client';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
-import { freePort } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/http/free-port';
 import type { RunningReceiver } from '../../src/webhooks/receiver';
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
 import { BENCH_NAMESPACE, type BenchContext, startBenchReceiver } from './context';

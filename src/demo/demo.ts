@@ -12,6 +12,7 @@ import { formatAmount, parseAmount } from '../domain/decimal';
 import { CHAINS } from '../domain/vocabulary';
 import type { OffRampState, OffRampStatus } from '../../workflows/ramps/offramp/types';
 import type { OnRampState, OnRampStatus } from '../../workflows/ramps/onramp/types';
+import { isDrained, type Outbox } from '../../workflows/outcomes/outbox';
 
 export interface ScenarioResult {
   scenario: string;
@@ -93,6 +94,32 @@ async function follow<S extends { status: string; step: string }>(
     await new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs ?? 500));
   }
   return last;
+}
+
+/**
+ * Waits until each process says every outcome event it raised is delivered or given up, so the story's last lines
+ * follow the client's last notifications (a process reads as ended before its last event is sent).
+ */
+async function outcomesSent(
+  processes: ReadonlyArray<{ label: string; read: () => Promise<{ outcomes?: Outbox }> }>,
+  options: DemoOptions,
+): Promise<void> {
+  const deadline = Date.now() + options.scenarioTimeoutMs;
+  let waiting = [...processes];
+  while (waiting.length > 0) {
+    const states = await Promise.all(waiting.map((process) => process.read().catch(() => undefined)));
+    waiting = waiting.filter((_process, index) => {
+      const outcomes = states[index]?.outcomes;
+      return states[index] === undefined || (outcomes !== undefined && !isDrained(outcomes));
+    });
+    if (waiting.length === 0) return;
+    if (Date.now() >= deadline) {
+      const labels = waiting.map((process) => process.label).join(', ');
+      options.say(`    outcome events still being sent after ${options.scenarioTimeoutMs} ms: ${labels}`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs ?? 500));
+  }
 }
 
 /** Bounds a step of the story, so a demo that cannot proceed says so instead of waiting forever. */
@@ -279,6 +306,16 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
       bobOffRamp && `${bobOffRamp.status}${bobOffRamp.alertsRaised > 0 ? ' + alert' : ''}`,
       shortfall ? `gas ${shortfall.asset} balance ${shortfall.balance ?? '?'} < ${shortfall.minimum}` : '',
     ),
+  );
+  await outcomesSent(
+    [
+      { label: 'end user demo-alice', read: () => ramp.getEndUser('demo-alice') },
+      { label: 'end user demo-bob', read: () => ramp.getEndUser('demo-bob') },
+      { label: 'off-ramp demo-alice', read: () => ramp.getOffRamp(aliceDeposit.transactionId) },
+      { label: 'on-ramp demo-alice', read: () => ramp.getOnRamp(reference) },
+      { label: 'off-ramp demo-bob', read: () => ramp.getOffRamp(bobDeposit.transactionId) },
+    ],
+    options,
   );
   return results;
 }

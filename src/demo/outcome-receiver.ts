@@ -157,17 +157,3 @@ export function describeDelivery(delivery: ReceivedDelivery): string {
   const what = data ? ` ${data.workflowId}: ${data.status}` : '';
   return `[client backend] ${verdict} ${delivery.event?.type ?? '?'} ${delivery.webhookId}${what}`;
 }
-
-/** Resolves once no delivery arrived for `quietMs` (or after `maxMs`): the events of the last transitions are in. */
-export async function settledDeliveries(
-  receiver: RunningOutcomeReceiver,
-  quietMs: number,
-  maxMs: number,
-): Promise<void> {
-  const until = Date.now() + maxMs;
-  for (;;) {
-    const last = receiver.deliveries.at(-1)?.receivedAt ?? 0;
-    if (Date.now() - last >= quietMs || Date.now() >= until) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { freePort } from '../http/free-port';
 import { devServerSearchAttributeArgs } from './search-attributes';
 
 export interface DevServerOptions {
@@ -34,19 +35,6 @@ export interface RunningDevServer {
   /** The server's process (tests pause it to play a Temporal that stalls). */
   pid: number | undefined;
   stop(): Promise<void>;
-}
-
-export async function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, host, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function portIsTaken(port: number, host: string): Promise<boolean> {

@@ -4,7 +4,8 @@
  */
 import path from 'node:path';
 import type { TemporalConfig } from '../config/temporal';
-import { freePort, startDevServer } from './dev-server';
+import { freePort } from '../http/free-port';
+import { startDevServer } from './dev-server';
 import { ensureTemporalCli } from './install-cli';
 
 export interface TemporalServer {

@@ -19,12 +19,11 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { freePort } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/http/free-port';
 import { httpGet, Proc, waitForHttp200 } from '../helpers/processes';
 
 const execFileAsync = promisify(execFile);
@@ -65,24 +64,6 @@ function composeEnvironment(service: ComposeService, env: Record<string, string>
       return [name, value];
     }),
   );
-}
-
-/** A free loopback port in 20000-32767, not in `taken` (which it extends). */
-async function freePortBelow32768(taken: Set<number>): Promise<number> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const candidate = 20000 + Math.floor(Math.random() * 12768);
-    if (taken.has(candidate)) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const server = net.createServer();
-      server.once('error', () => resolve(false));
-      server.listen(candidate, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (free) {
-      taken.add(candidate);
-      return candidate;
-    }
-  }
-  throw new Error('no free port below 32768');
 }
 
 async function run(
@@ -155,9 +136,8 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
     if (!existsSync(path.join(ROOT, 'dist', 'workflow-bundle.js')))
       throw new Error('dist/ is not built: npm run test:cluster builds it first');
 
-    // The server records its ports in a smallint column (cluster_membership), so its ports come from below 32768;
-    // the kernel's ephemeral range (where port 0 lands) is above it.
-    const serverPorts = [
+    // freePort's ports lie below 32768: the server records its ports in a smallint column (cluster_membership).
+    for (const name of [
       'grpc',
       'http',
       'frontendMembership',
@@ -167,10 +147,13 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
       'historyMembership',
       'worker',
       'workerMembership',
-    ];
-    const taken = new Set<number>();
-    for (const name of serverPorts) ports[name] = await freePortBelow32768(taken);
-    for (const name of ['pg', 'sandbox', 'receiver', 'api', 'healthA', 'healthB'])
+      'pg',
+      'sandbox',
+      'receiver',
+      'api',
+      'healthA',
+      'healthB',
+    ])
       ports[name] = await freePort();
 
     // 2. PostgreSQL on a private port and socket folder. initdb refuses root, so as root it runs as `postgres`.

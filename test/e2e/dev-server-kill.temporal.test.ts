@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { loadDevSqlitePragmas } from '../../src/config/temporal';
-import { freePort, type RunningDevServer, startDevServer } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/http/free-port';
+import { type RunningDevServer, startDevServer } from '../../src/temporal/dev-server';
 
 const NAMESPACE = 'kill-test';
 const WORKFLOWS = 40;

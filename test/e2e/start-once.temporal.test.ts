@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/http/free-port';
 
 const ROOT = path.join(__dirname, '..', '..');
 

@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { loadDevSqlitePragmas } from '../../../src/config/temporal';
-import { freePort } from '../../../src/temporal/dev-server';
+import { freePort } from '../../../src/http/free-port';
 import { ensureTemporalCli } from '../../../src/temporal/install-cli';
 import { devServerSearchAttributeArgs } from '../../../src/temporal/search-attributes';
 import { generateLocalCertificate } from '../../../src/tls/local-certificate';

@@ -14,7 +14,7 @@ import {
   type RunningCodecServer,
   startCodecServer,
 } from '../../../src/temporal/codec-server';
-import { freePort } from '../../../src/temporal/dev-server';
+import { freePort } from '../../../src/http/free-port';
 
 describe('Web UI and codec server', () => {
   test('with TEMPORAL_UI_PORT=0 the UI gets a free port, and the codec server allows exactly that origin', async () => {
