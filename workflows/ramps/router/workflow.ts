@@ -12,6 +12,7 @@ import {
   log,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   sleep,
@@ -21,7 +22,7 @@ import {
 import type { RampActivities } from '../../../activities';
 import { errorMessage } from '../../../src/domain/errors';
 import { RampStatus } from '../../../src/temporal/search-attributes';
-import { operatorActivityOptions } from '../../shared/activity-options';
+import { operatorActivityOptions, operatorLocalActivityOptions } from '../../shared/activity-options';
 import { failureNote, nextPollDelayMs } from '../shared/step-timing';
 import { routerStateQuery, webhookEventSignal } from './messages';
 import {
@@ -45,6 +46,11 @@ import { isOperatorNotFound, recordGiveUp, recordNotFound, unknownResourceRetry 
 export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterState> {
   const { kind, resourceId, timings } = input;
   const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
+  // Re-reads and forwards run as local activities: the whole hop is one workflow task, with no activity task
+  // through the server (runs started before the patch keep their scheduled activities).
+  const hop = patched('router-local-activities')
+    ? proxyLocalActivities<RampActivities>(operatorLocalActivityOptions(timings))
+    : activities;
   const state: RouterState = {
     kind,
     resourceId,
@@ -131,23 +137,23 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
       `Re-reading ${kind} ${resourceId} after ${batch.map((event) => event.eventType).join(', ')}`,
     );
     if (kind === 'transaction') {
-      const tx = await activities.readTransactionSnapshot({ id: resourceId });
+      const tx = await hop.readTransactionSnapshot({ id: resourceId });
       if (isDuplicate(state, tx.status, batch.length)) return;
       const route = routeTransaction(tx);
       if (route.kind === 'offramp') {
         await remember(
           tx.status,
-          await activities.forwardToOffRamp({
+          await hop.forwardToOffRamp({
             depositTransactionId: route.depositTransactionId,
             signal: { role: route.role, transaction: tx },
             timings,
           }),
         );
       } else if (route.kind === 'onramp-order') {
-        const order = await activities.readOrderSnapshot({ id: route.orderId });
+        const order = await hop.readOrderSnapshot({ id: route.orderId });
         await remember(
           tx.status,
-          await activities.forwardToOnRamp({
+          await hop.forwardToOnRamp({
             orderReference: order.orderReference,
             order,
             transaction: tx,
@@ -162,7 +168,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
         });
       }
     } else {
-      const order = await activities.readOrderSnapshot({ id: resourceId });
+      const order = await hop.readOrderSnapshot({ id: resourceId });
       if (isDuplicate(state, order.status, batch.length)) return;
       if (order.direction === 'off-ramp') {
         // ASSUMED not sent; the off-ramp reads its AutoSwap order itself (through its sweep), so nothing to forward.
@@ -170,7 +176,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
       } else {
         await remember(
           order.status,
-          await activities.forwardToOnRamp({ orderReference: order.orderReference, order, timings }),
+          await hop.forwardToOnRamp({ orderReference: order.orderReference, order, timings }),
         );
       }
     }
