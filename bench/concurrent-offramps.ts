@@ -2,7 +2,8 @@
  * Concurrent off-ramps: `offRamps` (1,000) deposits posted to the sandbox as fast as a closed loop of `concurrency`
  * posts them, spread in turn over the deposit wallets of `offRampUsers` end users (a user's first deposit on Tron also
  * brings the gas top-up; the next ones do not), on the whole stack (bench/lib/ramp-stack.ts: the sandbox at time
- * scale 0.01 delivering its webhooks over HTTPS to the receiver, routers and off-ramps on a worker process, the
+ * scale 0.01 delivering its webhooks over HTTPS to the receiver, `deliveryConcurrency` at once (the concurrency of the
+ * closed loop that measured the receiver's rate), routers and off-ramps on a worker process, the
  * npm-start server), with the product's default timings (no poll before RAMP_STEP_DEADLINE, 30 min: they settle on
  * webhooks). Waits until all have closed, `settleTimeLimitMs` passes, or nothing moves any more once the sandbox has
  * delivered everything.
@@ -49,6 +50,7 @@ export const concurrentOffRamps: Measurement = {
       timeScale: TIME_SCALE,
       timings: context.timings,
       gasTrx: String(100 * count),
+      deliveryConcurrency: settings.deliveryConcurrency,
       startTimeoutMs: WORKER_START_TIMEOUT_MS,
       log,
     });
@@ -161,7 +163,7 @@ export const concurrentOffRamps: Measurement = {
               `${oneRun} of ${count} with one run${strangers.length > 0 ? `, ${strangers.length} unexpected off-ramps` : ''}, ` +
               `${polls} reads of their own (polls); ${posting.seconds.toFixed(1)} s to post; from the first POST, the last webhook acknowledged ` +
               `after ${deliveredS.toFixed(1)} s, the last off-ramp settled after ${spanS.toFixed(1)} s${unsettledText ? `; not settled: ${unsettledText}${stalled ? ` (nothing moved for ${QUIET_MS / 1000} s after the sandbox had delivered everything)` : ''}` : ''}; ` +
-              `${deliveries} webhooks delivered (${attempts} attempts), one at a time, ` +
+              `${deliveries} webhooks delivered (${attempts} attempts), up to ${settings.deliveryConcurrency} at once, ` +
               `${(ackMs / Math.max(1, deliveries)).toFixed(0)} ms each on average as the sandbox timed them; worker ${cores(workerBefore, workerAfter)} cores, ` +
               `dev server ${cores(devServerBefore, devServerAfter)} cores, this process (sandbox, receiver, client) ` +
               `${benchCores} cores; worker RSS ${memory?.rssMiB.toFixed(0) ?? '?'} MiB (peak ${memory?.peakMiB.toFixed(0) ?? '?'} MiB)`,

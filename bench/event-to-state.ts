@@ -19,11 +19,11 @@
  * offRampTransaction WorkflowExecutionSignaled in the off-ramp's history (from then on a query answers the state
  * with it: an already seen status counts in `duplicates`; a new one would also wake the loop, in a task of its
  * own). Read from the histories: a delivery's webhookEvent signal in its router run (recorded while its POST was in
- * flight) belongs to the first router workflow task that started after it; that task's re-read and forward are
- * local activities (markers), so the forward ran between the task's WorkflowTaskStarted and the WorkflowTaskCompleted
- * that recorded its marker, and the owner's signal inside that window is the one it sent. When deliveries pile up in
- * one router run, a later re-read that finds the status the run already forwarded sends nothing (the owner has it):
- * such a delivery is applied when the router's task that decided so completed (counted in the note). Latency: that time minus the client's clock when the 200 arrived (one machine, one clock). A
+ * flight) belongs to the first re-read the router scheduled after it; that re-read's forward ran between its
+ * ActivityTaskStarted and ActivityTaskCompleted, and the owner's signal inside that window is the one it sent. When
+ * deliveries pile up in one router run, a later re-read that finds the status the run already forwarded sends
+ * nothing (the owner has it): such a delivery is applied when the router's task that decided so completed (counted
+ * in the note). Latency: that time minus the client's clock when the 200 arrived (one machine, one clock). A
  * delivery answered but not seen applied `drain` after the loop counts as never (its percentiles become Infinity).
  *
  * Baseline, same run, same processes, same rate, run first (the receiver's leg can leave routers behind when the
@@ -78,6 +78,7 @@ type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const { EventType } = temporal.api.enums.v1;
 
 const eventMs = (event: HistoryEvent) => (event.eventTime ? tsToDate(event.eventTime).getTime() : NaN);
+const idOf = (value: unknown) => String(value);
 
 /** One offRampTransaction signal in an off-ramp's history, and when the task that ran its handler completed. */
 interface Applied {
@@ -100,9 +101,8 @@ function appliedSignals(events: HistoryEvent[]): Applied[] {
 
 /**
  * One delivery as its router handled it: when its webhookEvent signal reached the router, and either the window of
- * the workflow task whose local activities re-read the resource after it and forwarded the snapshot (the owner's
- * signal falls inside), or, when the router found the re-read status already forwarded in that run, when the task
- * that decided so completed (nothing to forward: the owner has it).
+ * the forward that carried a re-read made after it (the owner's signal falls inside), or, when the router found the
+ * re-read status already forwarded in that run, when it decided so (nothing to forward: the owner has it).
  */
 interface Hop {
   resourceId: string;
@@ -111,33 +111,15 @@ interface Hop {
   deduplicatedMs?: number;
 }
 
-/** The activity type a local activity's marker records (sdk-core writes it as JSON in the marker's `data`). */
-function localActivityType(event: HistoryEvent): string | undefined {
-  const payload = event.markerRecordedEventAttributes?.details?.data?.payloads?.[0]?.data;
-  if (!payload) return undefined;
-  try {
-    return (JSON.parse(Buffer.from(payload).toString('utf8')) as { activity_type?: string }).activity_type;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The hops of one router run, from its history. The deliveries signalled before a workflow task started are the
- * batch its re-read covers; the re-read and the forward are local activities, recorded as markers when that task
- * (or a later one, when they outlast it) completes.
- */
+/** The hops of one router run, from its history: each delivery belongs to the first re-read scheduled after it. */
 function routerHops(resourceId: string, events: HistoryEvent[]): Hop[] {
   const hops: Hop[] = [];
   let pending: Hop[] = [];
-  let outstanding: { batch: Hop[]; startedMs: number; readCompletedMs?: number } | undefined;
-  let lastCompletedMs = NaN;
-  const settleDeduplicated = () => {
-    if (outstanding?.readCompletedMs === undefined) return;
-    for (const hop of outstanding.batch) hop.deduplicatedMs = outstanding.readCompletedMs;
-    outstanding = undefined;
-  };
-  for (const event of events) {
+  let batch: Hop[] = [];
+  const scheduled = new Map<string, { name: string; batch: Hop[] }>();
+  const started = new Map<string, number>();
+  let decidingAfterRead: Hop[] | undefined;
+  events.forEach((event, index) => {
     switch (event.eventType) {
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
         const hop: Hop = { resourceId, signalMs: eventMs(event) };
@@ -145,32 +127,39 @@ function routerHops(resourceId: string, events: HistoryEvent[]): Hop[] {
         pending.push(hop);
         break;
       }
-      case EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED:
-        settleDeduplicated();
-        if (!outstanding && pending.length > 0) {
-          outstanding = { batch: pending, startedMs: eventMs(event) };
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
+        const name = event.activityTaskScheduledEventAttributes?.activityType?.name ?? '';
+        if (name === 'readTransactionSnapshot') {
+          batch = pending;
           pending = [];
         }
-        break;
-      case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
-        lastCompletedMs = eventMs(event);
-        break;
-      case EventType.EVENT_TYPE_MARKER_RECORDED: {
-        if (!outstanding || event.markerRecordedEventAttributes?.failure) break;
-        const type = localActivityType(event);
-        if (type === 'readTransactionSnapshot') outstanding.readCompletedMs = lastCompletedMs;
-        if (type === 'forwardToOffRamp') {
-          for (const hop of outstanding.batch)
-            hop.forward = { startedMs: outstanding.startedMs, completedMs: lastCompletedMs };
-          outstanding = undefined;
-        }
+        scheduled.set(idOf(event.eventId), { name, batch });
         break;
       }
-      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED:
-        settleDeduplicated();
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
+        started.set(idOf(event.activityTaskStartedEventAttributes?.scheduledEventId), eventMs(event));
         break;
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
+        const key = idOf(event.activityTaskCompletedEventAttributes?.scheduledEventId);
+        const activity = scheduled.get(key);
+        if (activity?.name === 'readTransactionSnapshot') decidingAfterRead = activity.batch;
+        if (activity?.name === 'forwardToOffRamp')
+          for (const hop of activity.batch)
+            hop.forward = { startedMs: started.get(key) ?? eventMs(event), completedMs: eventMs(event) };
+        break;
+      }
+      case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED: {
+        if (!decidingAfterRead) break;
+        const next = events[index + 1];
+        const forwards =
+          next?.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED &&
+          next.activityTaskScheduledEventAttributes?.activityType?.name === 'forwardToOffRamp';
+        if (!forwards) for (const hop of decidingAfterRead) hop.deduplicatedMs = eventMs(event);
+        decidingAfterRead = undefined;
+        break;
+      }
     }
-  }
+  });
   return hops;
 }
 

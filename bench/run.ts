@@ -63,6 +63,8 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     walletUsers: 200,
     walletSample: 50,
     burstSize: 10,
+    // As many at once as the closed loops that set the receiver's rate.
+    deliveryConcurrency: 20,
     // 1,000 took far longer than two minutes on a shared 2-core machine (about 1.5 off-ramps/s): see README.
     offRamps: 200,
     offRampUsers: 40,
@@ -84,6 +86,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     walletUsers: 10_000,
     walletSample: 200,
     burstSize: 10,
+    deliveryConcurrency: 20,
     offRamps: 1000,
     offRampUsers: 1000,
     settleTimeLimitMs: 20 * 60_000,
@@ -152,6 +155,12 @@ const COMMAND = defineCommand({
       description: "event-to-state's open-loop rate (default: the open-loop share of the raw maximum)",
     },
     burst: { type: 'string', valueName: 'n', description: 'off-ramps posted at once in the burst (10)' },
+    'delivery-concurrency': {
+      type: 'string',
+      valueName: 'n',
+      description:
+        "the sandbox's webhooks in flight at once to the receiver, bursts and concurrent off-ramps (20)",
+    },
     offramps: { type: 'string', valueName: 'n', description: 'concurrent off-ramps (quick 200, full 1000)' },
     'offramp-users': {
       type: 'string',
@@ -223,6 +232,11 @@ function benchSettings(
     openLoopShare: share,
     ...(flags['event-rate'] ? { eventRate: positiveNumber('--event-rate', flags['event-rate']) } : {}),
     burstSize: positiveInteger('--burst', flags.burst, base.burstSize),
+    deliveryConcurrency: positiveInteger(
+      '--delivery-concurrency',
+      flags['delivery-concurrency'],
+      base.deliveryConcurrency,
+    ),
     offRamps: positiveInteger('--offramps', flags.offramps, base.offRamps),
     offRampUsers: positiveInteger('--offramp-users', flags['offramp-users'], base.offRampUsers),
     settleTimeLimitMs: flags['settle-time-limit']
@@ -282,6 +296,7 @@ async function main(): Promise<number> {
         'open loop': `${settings.openLoopDurationMs / 1000} s at ${settings.openLoopShare * 100} % of the raw maximum`,
         ...(settings.eventRate ? { 'event-to-state rate': `${settings.eventRate}/s` } : {}),
         burst: settings.burstSize,
+        'sandbox delivery concurrency': settings.deliveryConcurrency,
         'concurrent off-ramps': `${settings.offRamps} for ${settings.offRampUsers} end users`,
         'baseline server': context.baseline.pragmas.join(' '),
         'npm-start server': context.subject.pragmas.join(' ') || 'SQLite defaults',

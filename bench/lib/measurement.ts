@@ -25,6 +25,11 @@ export interface BenchSettings {
   eventRate?: number;
   /** bursts: off-ramps posted at once. */
   burstSize: number;
+  /**
+   * bursts and concurrent off-ramps: the sandbox's first attempts in flight at once to the receiver
+   * (SANDBOX_DELIVERY_CONCURRENCY); bursts also runs once at the sandbox's default of 1.
+   */
+  deliveryConcurrency: number;
   /** concurrent off-ramps: how many, for how many end users (deposits go round the users), and how long they may take. */
   offRamps: number;
   offRampUsers: number;

@@ -41,6 +41,8 @@ export interface RampStackOptions {
   timings: WorkflowTimings;
   /** TRX credited to the gas wallet; '0' leaves it empty, so that every Autoswap strands at its gas top-up. */
   gasTrx: string;
+  /** The sandbox's first attempts in flight at once to the receiver (its default: 1). */
+  deliveryConcurrency?: number;
   /** How long the worker may take to start (it bundles the workflows first). */
   startTimeoutMs: number;
   log: (line: string) => void;
@@ -80,6 +82,7 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
       logLevel: 'silent',
       seed: Math.floor(Math.random() * 2 ** 31),
       timeScale: options.timeScale,
+      deliveryConcurrency: options.deliveryConcurrency ?? 1,
       email: EMAIL,
       passcode: PASSCODE,
       faults: {},

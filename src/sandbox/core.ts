@@ -37,6 +37,7 @@ export function createSandboxCore(config: SandboxConfig): SandboxCore {
     logger,
     retryDelaysMs: config.deliveryDelaysMs,
     attemptTimeoutMs: config.deliveryTimeoutMs,
+    concurrency: config.deliveryConcurrency,
     insecureTls: config.insecureTls,
   });
   const ctx: SandboxContext = { config, logger, clock, scheduler, random, faults, delivery, state };

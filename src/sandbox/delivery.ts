@@ -5,9 +5,10 @@
  * connection) is a failure, retried after the configured delays (scaled), at most 5 attempts in total,
  * then given up for good.
  *
- * Ordering: the first attempts of the deliveries to one recipient are started in the order of the events,
- * each after the previous first attempt has finished (or after ORDER_WAIT_CAP_MS, so a slow receiver does
- * not stall the others). Retries run independently. Fault injection (drop, duplicate, delay, reorder) is
+ * Ordering: the first attempts of the deliveries to one recipient are started in the order of the events, at
+ * most `concurrency` at a time (1 by default: each after the previous first attempt has finished); an attempt
+ * gives up its place when it finishes or after ORDER_WAIT_CAP_MS, so a slow receiver does not stall the others.
+ * Retries run independently. Fault injection (drop, duplicate, delay, reorder) is
  * decided once per event and recipient.
  */
 import https from 'node:https';
@@ -85,13 +86,21 @@ export interface DeliveryEngineOptions {
   logger: Logger;
   retryDelaysMs: number[];
   attemptTimeoutMs: number;
+  /** First attempts in flight at once to one recipient. */
+  concurrency: number;
   insecureTls: boolean;
+}
+
+/** One recipient's first attempts: those waiting their turn, in event order, and how many are in flight. */
+interface RecipientLane {
+  waiting: DeliveryJob[];
+  inFlight: number;
 }
 
 export class DeliveryEngine {
   readonly events: SandboxEvent[] = [];
   readonly attempts: DeliveryAttemptRecord[] = [];
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly lanes = new Map<string, RecipientLane>();
   private readonly held = new Map<string, DeliveryJob>();
   private readonly seenResources = new Set<string>();
   /** Deliveries routed while a `deliverOnlyFirst` budget is set, counted from start or reset. */
@@ -140,7 +149,7 @@ export class DeliveryEngine {
     this.generation += 1;
     this.events.length = 0;
     this.attempts.length = 0;
-    this.queues.clear();
+    this.lanes.clear();
     this.held.clear();
     this.seenResources.clear();
     this.routedUnderBudget = 0;
@@ -218,9 +227,26 @@ export class DeliveryEngine {
   }
 
   private enqueue(job: DeliveryJob): void {
-    const previous = this.queues.get(job.recipientId) ?? Promise.resolve();
-    const next = previous.then(() => this.capped(this.attempt(job)));
-    this.queues.set(job.recipientId, next);
+    let lane = this.lanes.get(job.recipientId);
+    if (!lane) {
+      lane = { waiting: [], inFlight: 0 };
+      this.lanes.set(job.recipientId, lane);
+    }
+    lane.waiting.push(job);
+    this.startWaiting(lane);
+  }
+
+  /** Starts the lane's next first attempts, in order, while it has room. */
+  private startWaiting(lane: RecipientLane): void {
+    while (lane.inFlight < this.options.concurrency && lane.waiting.length > 0) {
+      const job = lane.waiting.shift()!;
+      lane.inFlight += 1;
+      // A lane dropped by reset() keeps counting its own attempts down; nothing new joins it.
+      void this.capped(this.attempt(job)).then(() => {
+        lane.inFlight -= 1;
+        this.startWaiting(lane);
+      });
+    }
   }
 
   private capped(work: Promise<void>): Promise<void> {

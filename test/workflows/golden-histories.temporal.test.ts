@@ -434,7 +434,7 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     expect(state).toMatchObject({ lastStatus: 'mined', forwardedTo: [`offramp/${depositId}`] });
     expect(state.lastFailure?.what).toBe(`re-read or forward of transaction ${depositId}`);
     expect(forwards).toHaveLength(1);
-    await recordHistory(client, handle.workflowId, 'transaction-router-local-retry');
+    await recordHistory(client, handle.workflowId, 'transaction-router-retry-activities-restored');
   });
 
   test('quote: one createQuote', async () => {

@@ -31,6 +31,7 @@ describe('sandbox configuration', () => {
       SANDBOX_SEED: '99',
       SANDBOX_GAS_SWEEP_TRX: '2.5',
       SANDBOX_INSECURE_TLS: 'false',
+      SANDBOX_DELIVERY_CONCURRENCY: '8',
     });
     expect(config).toMatchObject({
       port: 0,
@@ -40,6 +41,7 @@ describe('sandbox configuration', () => {
       stepDelayMs: 500,
       seed: 99,
       insecureTls: false,
+      deliveryConcurrency: 8,
     });
     expect(config.gas.TRX.sweep).toBe('2.5');
     expect(config.faults.deliveries.drop).toBe(0.5);
@@ -55,6 +57,8 @@ describe('sandbox configuration', () => {
     [{ SANDBOX_FAULTS_JSON: '{"deliveries":{"drop":2}}' }, /SANDBOX_FAULTS_JSON/],
     [{ SANDBOX_GAS_TOPUP_ETH: '-1' }, /SANDBOX_GAS_TOPUP_ETH/],
     [{ SANDBOX_STEP_DELAY: 'soon' }, /SANDBOX_STEP_DELAY/],
+    [{ SANDBOX_DELIVERY_CONCURRENCY: '0' }, /SANDBOX_DELIVERY_CONCURRENCY/],
+    [{ SANDBOX_DELIVERY_CONCURRENCY: '65' }, /SANDBOX_DELIVERY_CONCURRENCY/],
   ])('refuses %j', (env, message) => {
     expect(() => loadSandboxConfig(env)).toThrow(message);
   });

@@ -1,7 +1,7 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import type { DeliveryAttemptRecord } from '../../../src/sandbox/delivery';
+import { type DeliveryAttemptRecord, ORDER_WAIT_CAP_MS } from '../../../src/sandbox/delivery';
 import type { RunningSandbox, SandboxOverrides } from '../../../src/sandbox/server';
 import { getLocalCertificate } from '../../../src/tls/local-certificate';
 import {
@@ -118,6 +118,86 @@ describe('webhook delivery engine', () => {
     const silentRecords = byUrl((silent.address() as AddressInfo).port);
     expect(silentRecords.map((record) => record.outcome)).toEqual(['failed', 'gave-up']);
     expect(silentRecords[0]!.error).toMatch(/timed out/);
+  });
+
+  describe('first attempts to one recipient', () => {
+    /**
+     * A receiver that holds its answers (200) and counts how many requests the sandbox keeps open at once: either
+     * each for `forMs`, or all of them until `untilOpen` are open (or every expected one has arrived).
+     */
+    type Hold = { forMs: number } | { untilOpen: number };
+    async function holdingReceiver(hold: Hold, expected: number) {
+      const { key, cert } = await getLocalCertificate();
+      const arrived: string[] = [];
+      const open: Array<() => void> = [];
+      let mostOpen = 0;
+      const server = https.createServer({ key, cert }, (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+            data: { payload: { id: string } };
+          };
+          arrived.push(body.data.payload.id);
+          const answer = () => {
+            open.splice(open.indexOf(answer), 1);
+            res.end();
+          };
+          open.push(answer);
+          mostOpen = Math.max(mostOpen, open.length);
+          if ('forMs' in hold) setTimeout(answer, hold.forMs);
+          else if (open.length >= hold.untilOpen || arrived.length === expected)
+            [...open].forEach((each) => each());
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      running.push({
+        close: () =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections();
+            server.close(() => resolve());
+          }),
+      });
+      return {
+        url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        arrived,
+        mostOpen: () => mostOpen,
+      };
+    }
+
+    async function deliverSix(deliveryConcurrency: number, hold: Hold) {
+      const sandbox = await startTestSandbox({ deliveryConcurrency });
+      running.push(sandbox);
+      const receiver = await holdingReceiver(hold, 6);
+      await registerRecipients(sandbox, await login(sandbox), receiver.url);
+      publishTransactions(sandbox, 6);
+      await waitFor(() => finals(sandbox).length === 6, 'six deliveries to end');
+      expect(finals(sandbox).map((record) => record.outcome)).toEqual(Array(6).fill('delivered'));
+      return { sandbox, receiver };
+    }
+
+    it('start one after the other by default, in event order', async () => {
+      // Each answer takes 100 ms (well inside the 2 s wait cap): six published at once still arrive one by one.
+      const { receiver } = await deliverSix(1, { forMs: 100 });
+      expect(receiver.mostOpen()).toBe(1);
+      expect(receiver.arrived).toEqual(['tx-1', 'tx-2', 'tx-3', 'tx-4', 'tx-5', 'tx-6']);
+    });
+
+    it('run up to the configured concurrency at once, started in event order', async () => {
+      // Answers come only once 3 are open: the next 3 start only after those are answered.
+      const { sandbox, receiver } = await deliverSix(3, { untilOpen: 3 });
+      expect(receiver.mostOpen()).toBe(3);
+      // Open together, not one after another released by the wait cap.
+      const durations = sandbox.deliveries().map((record) => record.durationMs!);
+      expect(Math.max(...durations)).toBeLessThan(ORDER_WAIT_CAP_MS);
+      expect(receiver.arrived.slice(0, 3).sort()).toEqual(['tx-1', 'tx-2', 'tx-3']);
+      expect(receiver.arrived.slice(3).sort()).toEqual(['tx-4', 'tx-5', 'tx-6']);
+    });
+
+    it('refuses a concurrency that is not a whole number from 1 to 64', async () => {
+      for (const deliveryConcurrency of [0, 1.5, 65])
+        await expect(startTestSandbox({ deliveryConcurrency })).rejects.toThrow(/deliveryConcurrency/);
+    });
   });
 
   describe('faults', () => {

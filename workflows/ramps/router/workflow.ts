@@ -46,11 +46,12 @@ import { isOperatorNotFound, recordGiveUp, recordNotFound, unknownResourceRetry 
 export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterState> {
   const { kind, resourceId, timings } = input;
   const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
-  // Re-reads and forwards run as local activities: the whole hop is one workflow task, with no activity task
-  // through the server (runs started before the patch keep their scheduled activities).
-  const hop = patched('router-local-activities')
-    ? proxyLocalActivities<RampActivities>(operatorLocalActivityOptions(timings))
-    : activities;
+  // Re-reads and forwards are scheduled activities. Runs started while routers used local activities keep them on
+  // replay (docs/architecture.md, "A router's hop").
+  const hop =
+    !patched('router-activities-restored') && patched('router-local-activities')
+      ? proxyLocalActivities<RampActivities>(operatorLocalActivityOptions(timings))
+      : activities;
   const state: RouterState = {
     kind,
     resourceId,

@@ -54,7 +54,7 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
       depositTransactionId: depositId,
     });
     await recordHistory(stacks.client, offRampWorkflowId(depositId), 'offramp-settled');
-    await recordHistory(stacks.client, `transaction/${depositId}`, 'transaction-router-local-activities');
+    await recordHistory(stacks.client, `transaction/${depositId}`, 'transaction-router-activities-restored');
   });
 
   test('operator reads failing for longer than an activity may retry still settle: routers and processes keep trying', async () => {

@@ -28,7 +28,7 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
     expect(state.deposit?.id).toBe(transactionId);
     expect(state.cryptoAmount).toMatch(/^\d+(\.\d+)?$/);
     await recordHistory(stacks.client, onRampWorkflowId(ref), 'onramp-settled');
-    await recordHistory(stacks.client, `order/${state.order!.id}`, 'order-router-local-activities');
+    await recordHistory(stacks.client, `order/${state.order!.id}`, 'order-router-activities-restored');
   });
 
   test('an order event for an unknown reference starts it unattributed; every event twice settles once', async () => {
