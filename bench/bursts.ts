@@ -70,7 +70,7 @@ async function burst(
   const size = settings.burstSize;
   const timings = { ...context.timings, stepDeadlineMs: STEP_DEADLINE_MS };
   const stack = await startRampStack(context, {
-    label: 'burst',
+    label: `burst-d${deliveryConcurrency}`,
     timeScale: TIME_SCALE,
     timings,
     gasTrx: String(100 * size),
