@@ -21,6 +21,18 @@ describe('webhook delivery engine', () => {
     while (running.length > 0) await running.pop()!.close();
   });
 
+  /** Listens on a loopback port and closes the server (and its connections) after the test. */
+  async function listenUntilAfterTest(server: https.Server): Promise<void> {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    running.push({
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    });
+  }
+
   async function setUp(overrides: SandboxOverrides = {}, respond?: Receiver['respond']) {
     const sandbox = await startTestSandbox(overrides);
     running.push(sandbox);
@@ -88,14 +100,7 @@ describe('webhook delivery engine', () => {
     const auth = await login(sandbox);
     const { key, cert } = await getLocalCertificate();
     const silent = https.createServer({ key, cert }, () => undefined); // never answers
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    running.push({
-      close: () =>
-        new Promise<void>((resolve) => {
-          silent.closeAllConnections();
-          silent.close(() => resolve());
-        }),
-    });
+    await listenUntilAfterTest(silent);
     const closed = https.createServer({ key, cert });
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedPort = (closed.address() as AddressInfo).port;
@@ -150,14 +155,7 @@ describe('webhook delivery engine', () => {
             [...open].forEach((each) => each());
         });
       });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      running.push({
-        close: () =>
-          new Promise<void>((resolve) => {
-            server.closeAllConnections();
-            server.close(() => resolve());
-          }),
-      });
+      await listenUntilAfterTest(server);
       return {
         url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
         arrived,
