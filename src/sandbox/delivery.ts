@@ -8,8 +8,8 @@
  * Ordering: the first attempts of the deliveries to one recipient are started in the order of the events, at
  * most `concurrency` at a time (1 by default: each after the previous first attempt has finished); an attempt
  * gives up its place when it finishes or after ORDER_WAIT_CAP_MS, so a slow receiver does not stall the others.
- * Retries run independently. Fault injection (drop, duplicate, delay, reorder) is
- * decided once per event and recipient.
+ * Retries run independently. Fault injection (drop, duplicate, delay, reorder) is decided once per event and
+ * recipient.
  */
 import https from 'node:https';
 import type { ClientRequest } from 'node:http';
