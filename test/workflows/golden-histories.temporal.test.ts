@@ -434,6 +434,14 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     expect(state).toMatchObject({ lastStatus: 'mined', forwardedTo: [`offramp/${depositId}`] });
     expect(state.lastFailure?.what).toBe(`re-read or forward of transaction ${depositId}`);
     expect(forwards).toHaveLength(1);
+    // A new router schedules its calls as activities (patch router-activities-restored): no local-activity marker.
+    const events = (await handle.fetchHistory()).events ?? [];
+    const scheduled = events.flatMap(
+      (event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+    );
+    expect(scheduled).toEqual(['readTransactionSnapshot', 'readTransactionSnapshot', 'forwardToOffRamp']);
+    const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
+    expect(markers).toEqual(['core_patch']);
     await recordHistory(client, handle.workflowId, 'transaction-router-retry-activities-restored');
   });
 

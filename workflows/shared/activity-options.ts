@@ -24,7 +24,9 @@ export function operatorActivityOptions(
 
 /**
  * The same budget for an operator call run as a local activity: executed by the worker inside the workflow task
- * that asks for it, recorded as a marker, with no activity task through the server.
+ * that asks for it, recorded as a marker, with no activity task through the server. Only router runs started while
+ * routers used local activities take it now, on replay (docs/architecture.md, "A router's hop stays in scheduled
+ * activities").
  *
  * Every retry waits on a workflow timer (`localRetryThreshold` 0), not inside the worker: a schedule-to-close
  * deadline that passes while the worker backs off locally is lost (sdk-core 1.24 checks it only on an attempt in

@@ -47,7 +47,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
   const { kind, resourceId, timings } = input;
   const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
   // Re-reads and forwards are scheduled activities. Runs started while routers used local activities keep them on
-  // replay (docs/architecture.md, "A router's hop").
+  // replay (docs/architecture.md, "A router's hop stays in scheduled activities").
   const hop =
     !patched('router-activities-restored') && patched('router-local-activities')
       ? proxyLocalActivities<RampActivities>(operatorLocalActivityOptions(timings))
