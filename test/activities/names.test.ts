@@ -14,6 +14,7 @@ describe('activity names', () => {
     } as unknown as ActivityDeps;
     expect(Object.keys(createActivities(deps)).sort()).toEqual([
       'assessGasWallet',
+      'attributeOffRamp',
       'checkGasWallet',
       'createAccountWallet',
       'createDepositWallet',

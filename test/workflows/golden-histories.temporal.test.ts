@@ -14,6 +14,7 @@ import { onRampOrderSignal } from '../../workflows/ramps/onramp/messages';
 import { webhookEventSignal } from '../../workflows/ramps/router/messages';
 import { unknownEventSignal, unknownEventsQuery } from '../../workflows/ramps/unknown-events/messages';
 import type { AlertInput } from '../../workflows/operations/alerts/types';
+import { END_USER_LINK_FAILURES } from '../../workflows/ramps/offramp/state';
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
 import type { OnRampState } from '../../workflows/ramps/onramp/types';
 import type { RouterState } from '../../workflows/ramps/router/types';
@@ -59,6 +60,14 @@ function order(id: string, extra: Partial<OrderSnapshot> = {}): OrderSnapshot {
   };
 }
 
+const GOLDEN_OWNER = { endUserId: 'user-golden', endUserSearchValue: 'user-golden' };
+
+/** An off-ramp finds and links its end user in one activity: the two-step activities are its fallback only. */
+const notInTwoSteps = {
+  findEndUserByWallet: () => Promise.reject(new Error('not expected: attributeOffRamp answered')),
+  linkOffRampToEndUser: () => Promise.reject(new Error('not expected: attributeOffRamp answered')),
+};
+
 /** Polls `read` until `done` holds (queries answer from the last completed workflow task). */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
   const until = Date.now() + 20_000;
@@ -85,6 +94,12 @@ describe('golden histories: scripted runs of paths the other recorded histories 
   afterAll(async () => {
     await connection.close();
   });
+
+  /** The activity types a run scheduled, in order. */
+  async function activitiesScheduled(workflowId: string): Promise<string[]> {
+    const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    return events.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  }
 
   async function worker(activities: Partial<Record<keyof RampActivities, unknown>>): Promise<string> {
     running = await startTestWorker(activities as unknown as RampActivities);
@@ -119,17 +134,16 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     });
   }
 
-  test('off-ramp: end user linked by activity, then settled by events', async () => {
+  test('off-ramp: end user found and linked in one activity, then settled by events', async () => {
     const depositId = `dep-${randomUUID()}`;
     const swap = order(`order-${randomUUID()}`, { status: 'executed' });
     const linked: unknown[] = [];
     const taskQueue = await worker({
-      findEndUserByWallet: () =>
-        Promise.resolve({ endUserId: 'user-golden', endUserSearchValue: 'user-golden' }),
-      linkOffRampToEndUser: (input: unknown) => {
+      attributeOffRamp: (input: unknown) => {
         linked.push(input);
-        return Promise.resolve();
+        return Promise.resolve(GOLDEN_OWNER);
       },
+      ...notInTwoSteps,
       readOrderSnapshot: () => Promise.resolve(swap),
       pollOffRamp: () => Promise.reject(new Error('not expected: every step has its event in time')),
     });
@@ -180,8 +194,50 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     const state = (await handle.result()) as OffRampState;
     expect(state).toMatchObject({ status: 'settled', endUserId: 'user-golden', orderId: swap.id, polls: 0 });
     expect(state.step).toBe(`Settled: 858.18 MXN (order ${swap.id})`);
+    expect(linked).toEqual([{ walletId: 'wallet-golden', depositTransactionId: depositId }]);
+    // One round trip before its first step (the outcome events to the client's backend aside).
+    const scheduled = await activitiesScheduled(handle.workflowId);
+    expect(scheduled.filter((name) => name !== 'deliverOutcomeEvent')).toEqual([
+      'attributeOffRamp',
+      'readOrderSnapshot',
+    ]);
+    await recordHistory(client, handle.workflowId, 'offramp-attributed-in-one-activity-settled');
+  });
+
+  test('off-ramp: the one activity found the owner but could not tell it; found and linked again in two steps', async () => {
+    const depositId = `dep-${randomUUID()}`;
+    const linked: unknown[] = [];
+    const taskQueue = await worker({
+      attributeOffRamp: () =>
+        Promise.reject(
+          ApplicationFailure.create({
+            type: END_USER_LINK_FAILURES.signalFailed,
+            message: 'could not signal the end user workflow of this deposit (Error)',
+            nonRetryable: true,
+          }),
+        ),
+      findEndUserByWallet: () => Promise.resolve(GOLDEN_OWNER),
+      linkOffRampToEndUser: (input: unknown) => {
+        linked.push(input);
+        return Promise.resolve();
+      },
+      pollOffRamp: () => Promise.resolve({ deposit: tx(depositId, { status: 'failed' }) }),
+    });
+    const handle = await startOffRamp(
+      taskQueue,
+      tx(depositId, { status: 'mined' }),
+      fastTimings({ stepDeadlineMs: 300 }),
+    );
+
+    const state = (await handle.result()) as OffRampState;
+    expect(state).toMatchObject({ status: 'failed', endUserId: 'user-golden', unattributed: false });
     expect(linked).toEqual([{ endUserId: 'user-golden', depositTransactionId: depositId }]);
-    await recordHistory(client, handle.workflowId, 'offramp-linked-by-activity-settled');
+    expect((await activitiesScheduled(handle.workflowId)).slice(0, 3)).toEqual([
+      'attributeOffRamp',
+      'findEndUserByWallet',
+      'linkOffRampToEndUser',
+    ]);
+    await recordHistory(client, handle.workflowId, 'offramp-attribute-fallback-two-steps');
   });
 
   test('off-ramp: the sweep confirmation and the order completion in one workflow task; the order is read at once', async () => {
@@ -190,9 +246,8 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     const swap = order(`order-${randomUUID()}`, { status: 'executed' });
     const orderReads: string[] = [];
     const activities = {
-      findEndUserByWallet: () =>
-        Promise.resolve({ endUserId: 'user-golden', endUserSearchValue: 'user-golden' }),
-      linkOffRampToEndUser: () => Promise.resolve(),
+      attributeOffRamp: () => Promise.resolve(GOLDEN_OWNER),
+      ...notInTwoSteps,
       readOrderSnapshot: ({ id }: { id: string }) => {
         orderReads.push(id);
         return Promise.resolve(swap);
@@ -263,10 +318,11 @@ describe('golden histories: scripted runs of paths the other recorded histories 
           }),
         });
       },
-      findEndUserByWallet: () =>
+      attributeOffRamp: () =>
         Promise.reject(
           ApplicationFailure.nonRetryable('no end-user workflow owns the wallet', 'WalletOwnerNotFound'),
         ),
+      ...notInTwoSteps,
       readOrderSnapshot: () => Promise.resolve(swap),
     });
     const handle = await client.workflow.start('offRampWorkflow', {
@@ -284,9 +340,8 @@ describe('golden histories: scripted runs of paths the other recorded histories 
   test('off-ramp: a poll answers a failed deposit', async () => {
     const depositId = `dep-${randomUUID()}`;
     const taskQueue = await worker({
-      findEndUserByWallet: () =>
-        Promise.resolve({ endUserId: 'user-golden', endUserSearchValue: 'user-golden' }),
-      linkOffRampToEndUser: () => Promise.resolve(),
+      attributeOffRamp: () => Promise.resolve(GOLDEN_OWNER),
+      ...notInTwoSteps,
       pollOffRamp: () => Promise.resolve({ deposit: tx(depositId, { status: 'failed' }) }),
     });
     const handle = await startOffRamp(
@@ -308,9 +363,8 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     const depositId = `dep-${randomUUID()}`;
     const alerts: AlertInput[] = [];
     const taskQueue = await worker({
-      findEndUserByWallet: () =>
-        Promise.resolve({ endUserId: 'user-golden', endUserSearchValue: 'user-golden' }),
-      linkOffRampToEndUser: () => Promise.resolve(),
+      attributeOffRamp: () => Promise.resolve(GOLDEN_OWNER),
+      ...notInTwoSteps,
       pollOffRamp: () => Promise.resolve({ deposit: tx(depositId, { status: 'mined' }) }),
       raiseAlert: (alert: AlertInput) => {
         alerts.push(alert);
@@ -435,11 +489,12 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     expect(state.lastFailure?.what).toBe(`re-read or forward of transaction ${depositId}`);
     expect(forwards).toHaveLength(1);
     // A new router schedules its calls as activities (patch router-activities-restored): no local-activity marker.
+    expect(await activitiesScheduled(handle.workflowId)).toEqual([
+      'readTransactionSnapshot',
+      'readTransactionSnapshot',
+      'forwardToOffRamp',
+    ]);
     const events = (await handle.fetchHistory()).events ?? [];
-    const scheduled = events.flatMap(
-      (event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
-    );
-    expect(scheduled).toEqual(['readTransactionSnapshot', 'readTransactionSnapshot', 'forwardToOffRamp']);
     const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
     expect(markers).toEqual(['core_patch']);
     await recordHistory(client, handle.workflowId, 'transaction-router-retry-activities-restored');

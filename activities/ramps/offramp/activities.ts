@@ -1,6 +1,6 @@
 /**
- * Activities of the off-ramp: finding the end user of a deposit wallet, telling that end user about its off-ramp,
- * and discovering the off-ramp's later transactions by polling when webhooks stop. The gas wallet's check is in
+ * Activities of the off-ramp: finding the end user of a deposit wallet and telling that end user about its off-ramp
+ * (in one activity, or in two for the runs recorded before), and discovering the off-ramp's later transactions by polling when webhooks stop. The gas wallet's check is in
  * operations/gas-monitor/activities.ts.
  */
 import { ApplicationFailure } from '@temporalio/activity';
@@ -10,11 +10,15 @@ import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../../../src/temporal/search-attributes';
 import { visibilityLiteral } from '../../../src/temporal/visibility';
 import { offRampLinkedSignal } from '../../../workflows/end-user/messages';
-import type { OffRampPollRequest, OffRampPollResult } from '../../../workflows/ramps/offramp/state';
+import {
+  END_USER_LINK_FAILURES,
+  type OffRampPollRequest,
+  type OffRampPollResult,
+} from '../../../workflows/ramps/offramp/state';
 import type { ActivityDeps } from '../../deps';
 import { readOrder, readTransaction } from '../../shared/snapshots';
 
-/** findEndUserByWallet's answer. */
+/** findEndUserByWallet's and attributeOffRamp's answer. */
 export interface EndUserOfWallet {
   endUserId: string;
   /** The RampEndUserId value: the end user ID, or its pseudonym when encryption keys are configured. */
@@ -22,50 +26,76 @@ export interface EndUserOfWallet {
 }
 
 export function createOffRampActivities({ operator, temporal, config }: ActivityDeps) {
+  /**
+   * The end user whose end-user/<id> workflow owns a deposit wallet, by the RampWalletId search attribute, and the
+   * value the off-ramp puts in RampEndUserId (the end user ID, or its pseudonym with encryption keys configured:
+   * src/temporal/end-user-pseudonym.ts). Visibility is eventually consistent: "not found" is thrown as retryable
+   * (the workflow bounds the attempts); in practice the wallet exists long before anyone deposits to it.
+   */
+  async function findEndUser(walletId: string): Promise<EndUserOfWallet> {
+    const literal = visibilityLiteral(walletId, 'wallet id');
+    const query = `WorkflowType = '${WORKFLOW_TYPES.endUser}' AND RampWalletId = '${literal}'`;
+    for await (const execution of temporal.workflow.list({ query, pageSize: 10 })) {
+      // The workflow ID names the user (RampEndUserId may be a pseudonym).
+      const endUserId =
+        endUserIdFromWorkflowId(execution.workflowId) ?? execution.typedSearchAttributes.get(EndUserId);
+      if (endUserId)
+        return { endUserId, endUserSearchValue: endUserSearchValue(endUserId, config.encryption) };
+    }
+    throw ApplicationFailure.create({
+      type: 'WalletOwnerNotFound',
+      message: `no end-user workflow owns wallet ${walletId} (yet)`,
+    });
+  }
+
+  /**
+   * Signals offRampLinked to end-user/<id>. Failures never name the end user (their messages are stored in clear);
+   * one that is not running fails for good.
+   */
+  async function linkToEndUser(endUserId: string, depositTransactionId: string): Promise<void> {
+    try {
+      await temporal.workflow
+        .getHandle(endUserWorkflowId(endUserId))
+        .signal(offRampLinkedSignal, { depositTransactionId });
+    } catch (error) {
+      const notFound = error instanceof WorkflowNotFoundError;
+      throw ApplicationFailure.create({
+        type: notFound ? END_USER_LINK_FAILURES.notRunning : END_USER_LINK_FAILURES.signalFailed,
+        message: notFound
+          ? 'the end user workflow of this deposit is not running'
+          : `could not signal the end user workflow of this deposit (${error instanceof Error ? error.name : 'error'})`,
+        nonRetryable: notFound,
+      });
+    }
+  }
+
   return {
     /**
-     * The end user whose end-user/<id> workflow owns a deposit wallet, by the RampWalletId search attribute, and the
-     * value the off-ramp puts in RampEndUserId (the end user ID, or its pseudonym with encryption keys configured:
-     * src/temporal/end-user-pseudonym.ts). Recorded histories hold the older answer, the end user ID alone (string).
-     * Visibility is eventually consistent: "not found" is thrown as retryable (the workflow bounds the attempts);
-     * in practice the wallet exists long before anyone deposits to it.
+     * The off-ramp's owner, found and told about the off-ramp in one round trip of the off-ramp's workflow (it used
+     * to take two activities, one after the other, before its first step). A retried attempt finds the owner again
+     * (a visibility query) and signals again (the end user records a deposit once).
      */
-    async findEndUserByWallet(input: { walletId: string }): Promise<EndUserOfWallet> {
-      const walletId = visibilityLiteral(input.walletId, 'wallet id');
-      const query = `WorkflowType = '${WORKFLOW_TYPES.endUser}' AND RampWalletId = '${walletId}'`;
-      for await (const execution of temporal.workflow.list({ query, pageSize: 10 })) {
-        // The workflow ID names the user (RampEndUserId may be a pseudonym).
-        const endUserId =
-          endUserIdFromWorkflowId(execution.workflowId) ?? execution.typedSearchAttributes.get(EndUserId);
-        if (endUserId)
-          return { endUserId, endUserSearchValue: endUserSearchValue(endUserId, config.encryption) };
-      }
-      throw ApplicationFailure.create({
-        type: 'WalletOwnerNotFound',
-        message: `no end-user workflow owns wallet ${input.walletId} (yet)`,
-      });
+    async attributeOffRamp(input: {
+      walletId: string;
+      depositTransactionId: string;
+    }): Promise<EndUserOfWallet> {
+      const owner = await findEndUser(input.walletId);
+      await linkToEndUser(owner.endUserId, input.depositTransactionId);
+      return owner;
+    },
+
+    /** findEndUser as an activity of its own: runs recorded before attributeOffRamp, and its fallback. */
+    findEndUserByWallet(input: { walletId: string }): Promise<EndUserOfWallet> {
+      return findEndUser(input.walletId);
     },
 
     /**
-     * Tells end-user/<id> about one of its off-ramps (offRampLinked). An activity rather than a workflow signal so
-     * the off-ramp's history holds no end-user/<id> workflow ID in clear (the input is an encrypted payload).
-     * Failures never name the end user (their messages are stored in clear).
+     * linkToEndUser as an activity of its own (runs recorded before attributeOffRamp, and its fallback). An activity
+     * rather than a workflow signal so the off-ramp's history holds no end-user/<id> workflow ID in clear (the
+     * input is an encrypted payload).
      */
-    async linkOffRampToEndUser(input: { endUserId: string; depositTransactionId: string }): Promise<void> {
-      try {
-        await temporal.workflow
-          .getHandle(endUserWorkflowId(input.endUserId))
-          .signal(offRampLinkedSignal, { depositTransactionId: input.depositTransactionId });
-      } catch (error) {
-        const notFound = error instanceof WorkflowNotFoundError;
-        throw ApplicationFailure.create({
-          type: notFound ? 'EndUserWorkflowNotFound' : 'EndUserSignalFailed',
-          message: notFound
-            ? 'the end user workflow of this deposit is not running'
-            : `could not signal the end user workflow of this deposit (${error instanceof Error ? error.name : 'error'})`,
-          nonRetryable: notFound,
-        });
-      }
+    linkOffRampToEndUser(input: { endUserId: string; depositTransactionId: string }): Promise<void> {
+      return linkToEndUser(input.endUserId, input.depositTransactionId);
     },
 
     /**

@@ -5,6 +5,8 @@ import { createOffRampActivities } from '../../../activities/ramps/offramp/activ
 import { createOnRampActivities } from '../../../activities/ramps/onramp/activities';
 import { createRouterActivities, forwardOutcome } from '../../../activities/ramps/router/activities';
 import { EndUserId } from '../../../src/temporal/search-attributes';
+import { offRampLinkedSignal } from '../../../workflows/end-user/messages';
+import { isEndUserLinkFailure } from '../../../workflows/ramps/offramp/state';
 import { testActivityConfig } from '../../helpers/activities';
 
 type Raw = Record<string, unknown>;
@@ -52,6 +54,7 @@ describe('ramp activities', () => {
       'readOrderSnapshot',
       'forwardToOffRamp',
       'forwardToOnRamp',
+      'attributeOffRamp',
       'findEndUserByWallet',
       'linkOffRampToEndUser',
       'pollOffRamp',
@@ -214,5 +217,78 @@ describe('linkOffRampToEndUser', () => {
       message: 'could not signal the end user workflow of this deposit (TypeError)',
       nonRetryable: false,
     });
+  });
+});
+
+describe('attributeOffRamp', () => {
+  function temporal(owners: string[], signal: () => Promise<void>) {
+    const calls: string[] = [];
+    return {
+      calls,
+      client: {
+        workflow: {
+          list: ({ query }: { query: string }) => {
+            calls.push(`list ${query}`);
+            return (function* () {
+              for (const workflowId of owners)
+                yield { workflowId, typedSearchAttributes: { get: () => undefined } };
+            })();
+          },
+          getHandle: (id: string) => {
+            calls.push(`signal ${id}`);
+            return { signal };
+          },
+        },
+      },
+    };
+  }
+
+  test('finds the owner, then tells end-user/<id> about the deposit, in one activity', async () => {
+    const signals: unknown[] = [];
+    const t = temporal(['end-user/user-1'], (...args: unknown[]) => {
+      signals.push(args);
+      return Promise.resolve();
+    });
+    const activities = createOffRampActivities(deps({ temporal: t.client }));
+    await expect(
+      activities.attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' }),
+    ).resolves.toEqual({ endUserId: 'user-1', endUserSearchValue: 'user-1' });
+    expect(t.calls).toEqual([
+      "list WorkflowType = 'endUserWorkflow' AND RampWalletId = 'w-1'",
+      'signal end-user/user-1',
+    ]);
+    expect(signals).toEqual([[offRampLinkedSignal, { depositTransactionId: 'dep-1' }]]);
+  });
+
+  test('no owner yet: retryable, and nobody is signalled', async () => {
+    const t = temporal([], () => Promise.reject(new Error('not expected')));
+    const activities = createOffRampActivities(deps({ temporal: t.client }));
+    const failure: unknown = await activities
+      .attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' })
+      .catch((e: unknown) => e);
+    expect(failure).toMatchObject({ type: 'WalletOwnerNotFound', nonRetryable: false });
+    expect(isEndUserLinkFailure(failure)).toBe(false);
+    expect(t.calls).toHaveLength(1);
+  });
+
+  test('a failed signal is a link failure that never names the user (retried; for good when the user is not running)', async () => {
+    const failed = temporal(['end-user/user-1'], () => Promise.reject(new TypeError('boom')));
+    const retried: unknown = await createOffRampActivities(deps({ temporal: failed.client }))
+      .attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' })
+      .catch((e: unknown) => e);
+    expect(retried).toMatchObject({ type: 'EndUserSignalFailed', nonRetryable: false });
+    expect(isEndUserLinkFailure(retried)).toBe(true);
+    expect((retried as Error).message).not.toContain('user-1');
+
+    const gone = temporal(['end-user/user-1'], () =>
+      Promise.reject(new WorkflowNotFoundError('not found', 'end-user/user-1', undefined)),
+    );
+    const final: unknown = await createOffRampActivities(deps({ temporal: gone.client }))
+      .attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' })
+      .catch((e: unknown) => e);
+    expect(final).toMatchObject({ type: 'EndUserWorkflowNotFound', nonRetryable: true });
+    expect(isEndUserLinkFailure(final)).toBe(true);
+    // As the workflow sees it: the activity's failure wraps the application failure.
+    expect(isEndUserLinkFailure({ type: undefined, cause: final })).toBe(true);
   });
 });

@@ -114,7 +114,7 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
     expect(page.data).toEqual([
       expect.objectContaining({ depositTransactionId: depositId, endUserId: user.endUserId }),
     ]);
-    // The off-ramp told end-user/<id> about itself (through the linkOffRampToEndUser activity).
+    // The off-ramp told end-user/<id> about itself (through the attributeOffRamp activity).
     await waitFor('the end user to list the off-ramp', async () =>
       (await stack!.ramp.getEndUser(user.endUserId)).offRamps?.includes(depositId) ? true : undefined,
     );
@@ -156,7 +156,7 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
     expect(clear).toContain(amount);
     expect(clear).toContain(fiatAmount);
     expect(clear).toContain(user.endUserId);
-    // json/plain, or binary/null for an activity that answers nothing (linkOffRampToEndUser).
+    // json/plain, or binary/null for an activity that answers nothing.
     expect(
       decoded.payloads.every((payload) =>
         ['json/plain', 'binary/null'].includes(Buffer.from(payload.metadata.encoding!, 'base64').toString()),

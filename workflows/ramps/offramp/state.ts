@@ -73,6 +73,24 @@ export interface OffRampPollResult {
 /** findEndUserByWallet's answer: recorded histories hold the end user ID alone (a string). */
 export type EndUserLookup = string | { endUserId: string; endUserSearchValue: string };
 
+/** The failure types of telling end-user/<id> about an off-ramp: the owner was found, only the signal failed. */
+export const END_USER_LINK_FAILURES = {
+  notRunning: 'EndUserWorkflowNotFound',
+  signalFailed: 'EndUserSignalFailed',
+} as const;
+
+/**
+ * True when attributeOffRamp failed after finding the owner (in its signal to end-user/<id>): the off-ramp then
+ * finds and links in two steps, each with its own handling. Any other failure means no owner was found.
+ */
+export function isEndUserLinkFailure(error: unknown): boolean {
+  const types: readonly unknown[] = Object.values(END_USER_LINK_FAILURES);
+  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if (types.includes((cause as { type?: unknown }).type)) return true;
+  }
+  return false;
+}
+
 export function newOffRampState(depositTransactionId: string, startedAt: string): OffRampState {
   return {
     depositTransactionId,

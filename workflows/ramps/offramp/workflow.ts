@@ -6,8 +6,8 @@
  *
  * Started by the first re-read transaction that belongs to the deposit (transaction/<id> signal-with-starts it, so
  * a sweep event that overtakes its deposit event still lands). It finds its end user from the deposit wallet
- * (RampWalletId) and tells end-user/<id>, which lists its deposits (through the linkOffRampToEndUser activity, so
- * its history names no end-user/<id> workflow; RampEndUserId holds a pseudonym when payload encryption is on).
+ * (RampWalletId) and tells end-user/<id>, which lists its deposits, in one activity (attributeOffRamp, so its
+ * history names no end-user/<id> workflow; RampEndUserId holds a pseudonym when payload encryption is on).
  * Every step has a deadline (stepDeadlineMs): when the next event is late the process polls the operator with
  * backoff, so it reaches its end with no webhook at all after the first. When the sweep does not start in time it
  * is `stuck`: it checks the gas wallet's native balance, raises one alert, and keeps waiting, so a late sweep
@@ -47,6 +47,7 @@ import {
   type EndUserLookup,
   endUserOfLookup,
   evaluateInto,
+  isEndUserLinkFailure,
   isTerminal,
   newOffRampState,
   type OffRampAlert,
@@ -66,6 +67,9 @@ import {
   unavailableGasCheck,
 } from './state';
 import type { OffRampInput, OffRampState } from './types';
+
+/** Runs recorded before it found and told its end user in two activities, one after the other. */
+export const ATTRIBUTE_IN_ONE_ACTIVITY_PATCH = 'offramp-attribute-in-one-activity';
 
 /** Runs recorded before it could wait for their step deadline to read an order whose events came together. */
 export const ORDER_READ_AT_ONCE_PATCH = 'offramp-order-read-at-once';
@@ -214,17 +218,25 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   }
 
   async function linkEndUser(walletId: string): Promise<void> {
+    if (patched(ATTRIBUTE_IN_ONE_ACTIVITY_PATCH)) {
+      try {
+        attribute(await lookup.attributeOffRamp({ walletId, depositTransactionId }));
+        return;
+      } catch (error) {
+        if (!isEndUserLinkFailure(error)) {
+          runUnattributed(walletId);
+          return;
+        }
+        // The owner was found but not told: the two steps below find it again and try the signal once more.
+        log.warn('Could not tell the end user workflow about its deposit; trying again in two steps', {
+          error: errorMessage(error),
+        });
+      }
+    }
     try {
-      const found: EndUserLookup = await lookup.findEndUserByWallet({ walletId });
-      const owner = endUserOfLookup(found);
-      state.endUserId = owner.endUserId;
-      endUserSearchValue = owner.endUserSearchValue;
+      attribute(await lookup.findEndUserByWallet({ walletId }));
     } catch {
-      state.unattributed = true;
-      log.warn('No end user owns the deposit wallet; the off-ramp runs unattributed', {
-        depositTransactionId,
-        walletId,
-      });
+      runUnattributed(walletId);
     }
     if (!state.endUserId) return;
     if (patched('link-end-user-by-activity')) {
@@ -244,5 +256,19 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
         log.warn('Could not tell the end user workflow about its deposit', { error: errorMessage(error) });
       }
     }
+  }
+
+  function attribute(found: EndUserLookup): void {
+    const owner = endUserOfLookup(found);
+    state.endUserId = owner.endUserId;
+    endUserSearchValue = owner.endUserSearchValue;
+  }
+
+  function runUnattributed(walletId: string): void {
+    state.unattributed = true;
+    log.warn('No end user owns the deposit wallet; the off-ramp runs unattributed', {
+      depositTransactionId,
+      walletId,
+    });
   }
 }

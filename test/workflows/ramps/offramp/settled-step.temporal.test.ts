@@ -2,7 +2,7 @@
  * An off-ramp that is already settled at its first evaluation (its first snapshot is the order transaction, and
  * the poll for its deposit finds everything done) must still show its fiat amount and order in its step text;
  * it used to say "Settled: ? (order ?)" because the step was built before the settlement fields were read.
- * Also checks that the off-ramp links its end user through the linkOffRampToEndUser activity.
+ * Also checks that the off-ramp finds and links its end user through the attributeOffRamp activity.
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
@@ -62,7 +62,7 @@ describe('off-ramp settled at its first evaluation', () => {
       transactionId: 'order-tx-9',
       readAt,
     };
-    const linked: Array<{ endUserId: string; depositTransactionId: string }> = [];
+    const linked: Array<{ walletId: string; depositTransactionId: string }> = [];
     const activities = {
       pollOffRamp: () =>
         Promise.resolve({
@@ -70,10 +70,9 @@ describe('off-ramp settled at its first evaluation', () => {
           sweep: tx('sweep-9', { type: 'AutoSweep', orderId: order.id }),
           order,
         }),
-      findEndUserByWallet: () => Promise.resolve({ endUserId: 'user-9', endUserSearchValue: 'user-9' }),
-      linkOffRampToEndUser: (input: { endUserId: string; depositTransactionId: string }) => {
+      attributeOffRamp: (input: { walletId: string; depositTransactionId: string }) => {
         linked.push(input);
-        return Promise.resolve();
+        return Promise.resolve({ endUserId: 'user-9', endUserSearchValue: 'user-9' });
       },
       readOrderSnapshot: () => Promise.resolve(order),
     } as unknown as RampActivities;
@@ -96,6 +95,6 @@ describe('off-ramp settled at its first evaluation', () => {
       endUserId: 'user-9',
     });
     expect(state.step).toBe('Settled: 858.18 MXN (order order-9)');
-    expect(linked).toEqual([{ endUserId: 'user-9', depositTransactionId: depositId }]);
+    expect(linked).toEqual([{ walletId: 'wallet-1', depositTransactionId: depositId }]);
   });
 });
