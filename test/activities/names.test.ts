@@ -36,6 +36,7 @@ describe('activity names', () => {
       'reconcileDepositWallets',
       'reconcileOpenProcesses',
       'resolveAlert',
+      'routeEvent',
     ]);
   });
 });

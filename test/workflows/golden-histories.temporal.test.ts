@@ -204,6 +204,57 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     await recordHistory(client, handle.workflowId, 'offramp-attributed-in-one-activity-settled');
   });
 
+  test('off-ramp: the forwards that name its order carry it; it settles without a read of its own', async () => {
+    const depositId = `dep-${randomUUID()}`;
+    const sweepId = `sweep-${randomUUID()}`;
+    const opened = order(`order-${randomUUID()}`);
+    const executed = { ...opened, status: 'executed' };
+    const taskQueue = await worker({
+      attributeOffRamp: () => Promise.resolve(GOLDEN_OWNER),
+      ...notInTwoSteps,
+      readOrderSnapshot: () =>
+        Promise.reject(ApplicationFailure.nonRetryable('not expected: the forward carries the order')),
+      pollOffRamp: () => Promise.reject(new Error('not expected: every step has its event in time')),
+    });
+    const handle = await startOffRamp(
+      taskQueue,
+      tx(depositId, { status: 'confirmed' }),
+      fastTimings({ stepDeadlineMs: 30_000 }),
+    );
+    await handle.signal(offRampTransactionSignal, {
+      role: 'sweep',
+      transaction: tx(sweepId, { type: 'AutoSweep', status: 'confirmed', relatedTransactionId: depositId }),
+    });
+    const orderTransaction = tx(`order-tx-${randomUUID()}`, {
+      type: 'AutoSwap',
+      status: 'created',
+      relatedTransactionId: depositId,
+      orderId: opened.id,
+    });
+    await handle.signal(offRampTransactionSignal, {
+      role: 'orderTransaction',
+      transaction: orderTransaction,
+      order: opened,
+    });
+    await eventually(
+      () => handle.query(offRampStateQuery),
+      (state) => state.order?.id === opened.id,
+      'the order applied',
+    );
+    await handle.signal(offRampTransactionSignal, {
+      role: 'orderTransaction',
+      transaction: { ...orderTransaction, status: 'completed' },
+      order: executed,
+    });
+
+    const state = (await handle.result()) as OffRampState;
+    expect(state).toMatchObject({ status: 'settled', fiatAmount: '858.18', orderId: opened.id, polls: 0 });
+    expect(state.lastFailure).toBeUndefined();
+    const scheduled = await activitiesScheduled(handle.workflowId);
+    expect(scheduled.filter((name) => name !== 'deliverOutcomeEvent')).toEqual(['attributeOffRamp']);
+    await recordHistory(client, handle.workflowId, 'offramp-order-in-forward-settled');
+  });
+
   test('off-ramp: the one activity found the owner but could not tell it; found and linked again in two steps', async () => {
     const depositId = `dep-${randomUUID()}`;
     const linked: unknown[] = [];
@@ -443,14 +494,13 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     await recordHistory(client, handle.workflowId, 'onramp-timed-out-unattributed');
   });
 
-  test('transaction router: a failed read is retried after a timer, then the event is forwarded', async () => {
+  test('transaction router: a failed hop is retried after a timer, then the event is forwarded', async () => {
     const depositId = `dep-${randomUUID()}`;
-    let reads = 0;
-    const forwards: unknown[] = [];
+    const hops: unknown[] = [];
     const taskQueue = await worker({
-      readTransactionSnapshot: () => {
-        reads += 1;
-        if (reads === 1) {
+      routeEvent: (input: unknown) => {
+        hops.push(input);
+        if (hops.length === 1) {
           return Promise.reject(
             ApplicationFailure.create({
               type: 'OperatorRejected',
@@ -460,11 +510,7 @@ describe('golden histories: scripted runs of paths the other recorded histories 
             }),
           );
         }
-        return Promise.resolve(tx(depositId, { status: 'mined' }));
-      },
-      forwardToOffRamp: (input: unknown) => {
-        forwards.push(input);
-        return Promise.resolve({ workflowId: `offramp/${depositId}` });
+        return Promise.resolve({ status: 'mined', outcome: { workflowId: `offramp/${depositId}` } });
       },
     });
     const timings: WorkflowTimings = fastTimings();
@@ -484,20 +530,71 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     });
 
     const state = (await handle.result()) as RouterState;
-    expect(reads).toBe(2);
-    expect(state).toMatchObject({ lastStatus: 'mined', forwardedTo: [`offramp/${depositId}`] });
+    expect(state).toMatchObject({
+      lastStatus: 'mined',
+      forwardedTo: [`offramp/${depositId}`],
+      duplicates: 0,
+    });
     expect(state.lastFailure?.what).toBe(`re-read or forward of transaction ${depositId}`);
-    expect(forwards).toHaveLength(1);
-    // A new router schedules its calls as activities (patch router-activities-restored): no local-activity marker.
-    expect(await activitiesScheduled(handle.workflowId)).toEqual([
-      'readTransactionSnapshot',
-      'readTransactionSnapshot',
-      'forwardToOffRamp',
+    // Both attempts asked with nothing forwarded yet (a failed hop leaves no last status).
+    expect(hops).toEqual([
+      { kind: 'transaction', resourceId: depositId, timings },
+      { kind: 'transaction', resourceId: depositId, timings },
     ]);
+    // A new router's hop is one scheduled activity (patch router-one-activity): no local-activity marker.
+    expect(await activitiesScheduled(handle.workflowId)).toEqual(['routeEvent', 'routeEvent']);
     const events = (await handle.fetchHistory()).events ?? [];
     const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
-    expect(markers).toEqual(['core_patch']);
-    await recordHistory(client, handle.workflowId, 'transaction-router-retry-activities-restored');
+    expect(markers).toEqual(['core_patch', 'core_patch']);
+    await recordHistory(client, handle.workflowId, 'transaction-router-one-activity-retry');
+  });
+
+  test('order router: a status already forwarded is a duplicate; nothing is forwarded twice', async () => {
+    const orderId = `order-${randomUUID()}`;
+    const hops: Array<{ lastStatus?: string }> = [];
+    let secondDeliverySent!: () => void;
+    const sent = new Promise<void>((resolve) => (secondDeliverySent = resolve));
+    const taskQueue = await worker({
+      routeEvent: async (input: { lastStatus?: string }) => {
+        hops.push(input);
+        if (hops.length === 1) {
+          // The first hop answers once the second delivery is in: that one is then a batch of its own.
+          await sent;
+          return { status: 'awaiting_funds', outcome: { workflowId: `onramp/ref-${orderId}` } };
+        }
+        return { status: 'awaiting_funds', duplicate: true };
+      },
+    });
+    const event = {
+      eventType: 'order-created',
+      resourceId: orderId,
+      newStatus: 'awaiting_funds',
+      receivedAt: new Date().toISOString(),
+    };
+    const handle = await client.workflow.signalWithStart('webhookRouterWorkflow', {
+      workflowId: `order/${orderId}`,
+      taskQueue,
+      args: [{ kind: 'order', resourceId: orderId, timings: fastTimings() }],
+      signal: webhookEventSignal,
+      signalArgs: [event],
+    });
+    await eventually(
+      () => Promise.resolve(hops.length),
+      (count) => count === 1,
+      'the first hop',
+    );
+    await handle.signal(webhookEventSignal, event);
+    secondDeliverySent();
+
+    const state = (await handle.result()) as RouterState;
+    expect(state).toMatchObject({
+      eventsReceived: 2,
+      duplicates: 1,
+      lastStatus: 'awaiting_funds',
+      forwardedTo: [`onramp/ref-${orderId}`],
+    });
+    expect(hops.map((hop) => hop.lastStatus)).toEqual([undefined, 'awaiting_funds']);
+    await recordHistory(client, handle.workflowId, 'order-router-one-activity-duplicate');
   });
 
   test('quote: one createQuote', async () => {

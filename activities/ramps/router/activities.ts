@@ -7,9 +7,11 @@ import { offRampWorkflowId, onRampWorkflowId, WORKFLOW_TYPES } from '../../../sr
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import { type ProcessSignalOutcome, signalWithStartProcess } from '../../../src/temporal/process-start';
 import { offRampTransactionSignal } from '../../../workflows/ramps/offramp/messages';
+import { orderToSettleFrom } from '../../../workflows/ramps/offramp/state';
 import type { OffRampTransactionSignal } from '../../../workflows/ramps/offramp/types';
 import { onRampOrderSignal, onRampTransactionSignal } from '../../../workflows/ramps/onramp/messages';
-import type { ForwardOutcome } from '../../../workflows/ramps/router/types';
+import { OFF_RAMP_ORDER_UNROUTABLE, routeTransaction } from '../../../workflows/ramps/router/state';
+import type { ForwardOutcome, RoutedEvent, RouteEventInput } from '../../../workflows/ramps/router/types';
 import type { OrderSnapshot, TransactionSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import type { ActivityDeps } from '../../deps';
 import { readOrder, readTransaction } from '../../shared/snapshots';
@@ -22,7 +24,7 @@ export function forwardOutcome(outcome: ProcessSignalOutcome): ForwardOutcome {
 }
 
 export function createRouterActivities({ operator, temporal }: ActivityDeps) {
-  return {
+  const activities = {
     /** Get Transaction by ID, reduced to the fields the processes use. */
     readTransactionSnapshot(input: { id: string }): Promise<TransactionSnapshot> {
       return readTransaction(operator, input.id);
@@ -36,19 +38,24 @@ export function createRouterActivities({ operator, temporal }: ActivityDeps) {
     /**
      * Hands a re-read transaction to offramp/<depositId>, starting it if needed. A process that has already ended is
      * never started again: the answer says how it ended, for the router to record.
+     * A sweep or order transaction that names its order goes with it, read here: the off-ramp settles from the
+     * forward instead of reading the order itself (a round trip of its own, on every off-ramp's last steps). When
+     * that read fails the transaction goes alone, as before, and the off-ramp reads the order.
      */
     async forwardToOffRamp(input: {
       depositTransactionId: string;
       signal: OffRampTransactionSignal;
       timings: WorkflowTimings;
     }): Promise<ForwardOutcome> {
+      const orderId = orderToSettleFrom(input.signal);
+      const order = orderId ? await readOrder(operator, orderId).catch(() => undefined) : undefined;
       return forwardOutcome(
         await signalWithStartProcess(temporal, WORKFLOW_TYPES.offRamp, {
           workflowId: offRampWorkflowId(input.depositTransactionId),
           taskQueue: Context.current().info.taskQueue,
           args: [{ depositTransactionId: input.depositTransactionId, timings: input.timings }],
           signal: offRampTransactionSignal,
-          signalArgs: [input.signal],
+          signalArgs: [order ? { ...input.signal, order } : input.signal],
         }),
       );
     },
@@ -86,5 +93,48 @@ export function createRouterActivities({ operator, temporal }: ActivityDeps) {
       }
       return { workflowId: common.workflowId };
     },
+
+    /**
+     * A router's whole hop in one activity: re-reads the resource, and unless its status is the one last forwarded,
+     * works out its process (the router's pure rules) and forwards it there (for an on-ramp's crypto deposit, with
+     * its order, read too). One activity task and one workflow task per hop instead of two or three of each. A
+     * retried attempt reads and forwards again; the process applies a status once.
+     */
+    async routeEvent(input: RouteEventInput): Promise<RoutedEvent> {
+      const { kind, resourceId, lastStatus, timings } = input;
+      if (kind === 'order') {
+        const order = await readOrder(operator, resourceId);
+        if (order.status === lastStatus) return { status: order.status, duplicate: true };
+        if (order.direction === 'off-ramp')
+          return { status: order.status, unroutable: OFF_RAMP_ORDER_UNROUTABLE };
+        const outcome = await activities.forwardToOnRamp({
+          orderReference: order.orderReference,
+          order,
+          timings,
+        });
+        return { status: order.status, outcome };
+      }
+      const tx = await readTransaction(operator, resourceId);
+      if (tx.status === lastStatus) return { status: tx.status, duplicate: true };
+      const route = routeTransaction(tx);
+      if (route.kind === 'unroutable') return { status: tx.status, unroutable: route.reason };
+      if (route.kind === 'offramp') {
+        const outcome = await activities.forwardToOffRamp({
+          depositTransactionId: route.depositTransactionId,
+          signal: { role: route.role, transaction: tx },
+          timings,
+        });
+        return { status: tx.status, outcome };
+      }
+      const order = await readOrder(operator, route.orderId);
+      const outcome = await activities.forwardToOnRamp({
+        orderReference: order.orderReference,
+        order,
+        transaction: tx,
+        timings,
+      });
+      return { status: tx.status, outcome };
+    },
   };
+  return activities;
 }

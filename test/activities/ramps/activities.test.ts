@@ -1,15 +1,21 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import type { ActivityDeps } from '../../../activities/deps';
 import { createOffRampActivities } from '../../../activities/ramps/offramp/activities';
 import { createOnRampActivities } from '../../../activities/ramps/onramp/activities';
 import { createRouterActivities, forwardOutcome } from '../../../activities/ramps/router/activities';
+import { OFF_RAMP_ORDER_UNROUTABLE } from '../../../workflows/ramps/router/state';
+import type { WorkflowTimings } from '../../../src/domain/timings';
 import { EndUserId } from '../../../src/temporal/search-attributes';
 import { offRampLinkedSignal } from '../../../workflows/end-user/messages';
 import { isEndUserLinkFailure } from '../../../workflows/ramps/offramp/state';
+import type { OffRampRole, OffRampTransactionSignal } from '../../../workflows/ramps/offramp/types';
+import type { TransactionSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import { testActivityConfig } from '../../helpers/activities';
 
 type Raw = Record<string, unknown>;
+const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /** An operator that answers from two maps and records the reads, in order. */
 function operator(transactions: Record<string, Raw>, orders: Record<string, Raw> = {}) {
@@ -54,6 +60,7 @@ describe('ramp activities', () => {
       'readOrderSnapshot',
       'forwardToOffRamp',
       'forwardToOnRamp',
+      'routeEvent',
       'attributeOffRamp',
       'findEndUserByWallet',
       'linkOffRampToEndUser',
@@ -290,5 +297,161 @@ describe('attributeOffRamp', () => {
     expect(isEndUserLinkFailure(final)).toBe(true);
     // As the workflow sees it: the activity's failure wraps the application failure.
     expect(isEndUserLinkFailure({ type: undefined, cause: final })).toBe(true);
+  });
+});
+
+describe('router hop activities', () => {
+  function temporal() {
+    const started: Array<{ workflowId: string; signalArgs: unknown[] }> = [];
+    return {
+      started,
+      client: {
+        workflow: {
+          signalWithStart: (_type: string, options: { workflowId: string; signalArgs: unknown[] }) => {
+            started.push({ workflowId: options.workflowId, signalArgs: options.signalArgs });
+            return Promise.resolve();
+          },
+        },
+      },
+    };
+  }
+  const env = () =>
+    new MockActivityEnvironment({ taskQueue: 'q', startToCloseTimeoutMs: 10_000 }, { logger: quietLogger });
+  const timings = {} as WorkflowTimings;
+
+  async function forward(
+    role: OffRampRole,
+    transaction: Raw,
+    op = operator({}, { 'o-1': { amountTo: '858.18' } }),
+  ) {
+    const t = temporal();
+    const activities = createRouterActivities(deps({ operator: op.client, temporal: t.client }));
+    const signal = { role, transaction: transaction as unknown as TransactionSnapshot };
+    const outcome = await env().run((input) => activities.forwardToOffRamp(input), {
+      depositTransactionId: 'dep-1',
+      signal,
+      timings,
+    });
+    return {
+      outcome,
+      reads: op.reads,
+      sent: t.started.map((s) => s.signalArgs[0] as OffRampTransactionSignal),
+    };
+  }
+
+  test('an order transaction goes with its order, read once', async () => {
+    const { outcome, reads, sent } = await forward('orderTransaction', {
+      id: 'otx-1',
+      status: 'completed',
+      orderId: 'o-1',
+    });
+    expect(outcome).toEqual({ workflowId: 'offramp/dep-1' });
+    expect(reads).toEqual(['order:o-1']);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ role: 'orderTransaction', order: { id: 'o-1', amountTo: '858.18' } });
+  });
+
+  test('a transaction that names no order (or is a deposit) goes alone, with no read', async () => {
+    for (const [role, transaction] of [
+      ['deposit', { id: 'dep-1', status: 'completed', orderId: 'o-1' }],
+      ['sweep', { id: 's-1', status: 'confirmed', orderId: null }],
+      ['orderTransaction', { id: 'otx-1', status: 'completed', orderId: null }],
+    ] as const) {
+      const { reads, sent } = await forward(role, transaction);
+      expect(reads).toEqual([]);
+      expect(sent).toEqual([{ role, transaction }]);
+    }
+  });
+
+  async function route(
+    input: { kind: 'transaction' | 'order'; resourceId: string; lastStatus?: string },
+    op: ReturnType<typeof operator>,
+  ) {
+    const t = temporal();
+    const activities = createRouterActivities(deps({ operator: op.client, temporal: t.client }));
+    const routed = await env().run((hop) => activities.routeEvent(hop), { ...input, timings });
+    return { routed, reads: op.reads, started: t.started };
+  }
+
+  test('routeEvent: a deposit is re-read and forwarded to its off-ramp in one activity', async () => {
+    const { routed, reads, started } = await route(
+      { kind: 'transaction', resourceId: 'dep-1' },
+      operator({ 'dep-1': { status: 'mined' } }),
+    );
+    expect(routed).toEqual({ status: 'mined', outcome: { workflowId: 'offramp/dep-1' } });
+    expect(reads).toEqual(['tx:dep-1']);
+    expect(started).toEqual([
+      {
+        workflowId: 'offramp/dep-1',
+        signalArgs: [
+          { role: 'deposit', transaction: expect.objectContaining({ id: 'dep-1', status: 'mined' }) },
+        ],
+      },
+    ]);
+  });
+
+  test('routeEvent: the status last forwarded is a duplicate, forwarded nowhere', async () => {
+    const { routed, started } = await route(
+      { kind: 'transaction', resourceId: 'dep-1', lastStatus: 'mined' },
+      operator({ 'dep-1': { status: 'mined' } }),
+    );
+    expect(routed).toEqual({ status: 'mined', duplicate: true });
+    expect(started).toEqual([]);
+  });
+
+  test('routeEvent: a transaction of no ramp, and an off-ramp order, are unroutable', async () => {
+    const strange = await route(
+      { kind: 'transaction', resourceId: 'x-1' },
+      operator({ 'x-1': { type: 'Withdrawal' } }),
+    );
+    expect(strange.routed).toEqual({
+      status: 'completed',
+      unroutable: 'transaction type Withdrawal belongs to no ramp process',
+    });
+    const offRampOrder = await route(
+      { kind: 'order', resourceId: 'o-1' },
+      operator({}, { 'o-1': { direction: 'off-ramp' } }),
+    );
+    expect(offRampOrder.routed).toEqual({ status: 'executed', unroutable: OFF_RAMP_ORDER_UNROUTABLE });
+    expect([...strange.started, ...offRampOrder.started]).toEqual([]);
+  });
+
+  test('routeEvent: an on-ramp order goes to onramp/<reference>; its crypto deposit goes with the order', async () => {
+    const order = await route(
+      { kind: 'order', resourceId: 'o-1' },
+      operator({}, { 'o-1': { direction: 'on-ramp' } }),
+    );
+    expect(order.routed).toEqual({ status: 'executed', outcome: { workflowId: 'onramp/ref-o-1' } });
+    expect(order.started.map((s) => s.workflowId)).toEqual(['onramp/ref-o-1']);
+
+    const deposit = await route(
+      { kind: 'transaction', resourceId: 'dep-9' },
+      operator({ 'dep-9': { orderId: 'o-1' } }, { 'o-1': { direction: 'on-ramp' } }),
+    );
+    expect(deposit.routed).toEqual({ status: 'completed', outcome: { workflowId: 'onramp/ref-o-1' } });
+    expect(deposit.reads).toEqual(['tx:dep-9', 'order:o-1']);
+    // The order first, then the deposit, as separate signals to the same process.
+    expect(deposit.started).toEqual([
+      { workflowId: 'onramp/ref-o-1', signalArgs: [expect.objectContaining({ id: 'o-1' })] },
+      { workflowId: 'onramp/ref-o-1', signalArgs: [expect.objectContaining({ id: 'dep-9' })] },
+    ]);
+  });
+
+  test('an order that cannot be read leaves the transaction to go alone (the off-ramp reads the order)', async () => {
+    const failing = operator({});
+    failing.client.getOrder = (id: string) => {
+      failing.reads.push(`order:${id}`);
+      return Promise.reject(new Error('operator down'));
+    };
+    const { outcome, reads, sent } = await forward(
+      'orderTransaction',
+      { id: 'otx-1', status: 'completed', orderId: 'o-1' },
+      failing,
+    );
+    expect(outcome).toEqual({ workflowId: 'offramp/dep-1' });
+    expect(reads).toEqual(['order:o-1']);
+    expect(sent).toEqual([
+      { role: 'orderTransaction', transaction: { id: 'otx-1', status: 'completed', orderId: 'o-1' } },
+    ]);
   });
 });

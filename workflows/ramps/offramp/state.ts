@@ -24,7 +24,7 @@ import {
   transactionRank,
   type TransactionSnapshot,
 } from '../shared/snapshots';
-import type { OffRampRole, OffRampState, OffRampStatus } from './types';
+import type { OffRampRole, OffRampState, OffRampStatus, OffRampTransactionSignal } from './types';
 
 /** The transactions of an off-ramp, in the order their failures take precedence. */
 export const OFF_RAMP_ROLES: readonly OffRampRole[] = ['deposit', 'gasTopUp', 'sweep', 'orderTransaction'];
@@ -254,6 +254,15 @@ export function orderToRead(status: OffRampStatus, state: OffRampState): string 
   if (status !== 'awaiting-settlement' && status !== 'settled') return undefined;
   if (state.order) return undefined;
   return state.orderTransaction?.orderId ?? state.sweep?.orderId ?? undefined;
+}
+
+/**
+ * The order a forward carries along with its transaction: the one a sweep or an order transaction names. The
+ * off-ramp reads that order as soon as a transaction names it (orderToRead); carried along, it needs no read.
+ */
+export function orderToSettleFrom(signal: OffRampTransactionSignal): string | undefined {
+  if (signal.role !== 'sweep' && signal.role !== 'orderTransaction') return undefined;
+  return signal.transaction.orderId ?? undefined;
 }
 
 /**

@@ -50,4 +50,9 @@ export interface OffRampState extends RampBookkeeping {
 export interface OffRampTransactionSignal {
   role: OffRampRole;
   transaction: TransactionSnapshot;
+  /**
+   * The order this sweep or order transaction names, read by the router's forward: the off-ramp settles from it
+   * without a read of its own (absent from older forwards, and when that read failed).
+   */
+  order?: OrderSnapshot;
 }

@@ -36,6 +36,7 @@ import { newOutbox } from '../../outcomes/outbox';
 import { startOutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import { statusPublisher } from '../shared/publish';
+import type { OrderSnapshot } from '../shared/snapshots';
 import { StepClock } from '../shared/step-clock';
 import { failureNote } from '../shared/step-timing';
 import { offRampStateQuery, offRampTransactionSignal } from './messages';
@@ -68,6 +69,9 @@ import {
 } from './state';
 import type { OffRampInput, OffRampState } from './types';
 
+/** Runs recorded before it settled from the order its completed order transaction's forward carries. */
+export const ORDER_IN_FORWARD_PATCH = 'offramp-order-in-forward';
+
 /** Runs recorded before it found and told its end user in two activities, one after the other. */
 export const ATTRIBUTE_IN_ONE_ACTIVITY_PATCH = 'offramp-attribute-in-one-activity';
 
@@ -96,6 +100,8 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   let endUserSearchValue: string | null = null;
   /** The kind of the stuck alert raised, so the incident is resolved when the deposit settles. */
   let stuckAlertKind: StuckAlertKind | undefined;
+  /** The order a router's forward brought along with the completed order transaction (applied in the loop). */
+  let forwardedOrder: OrderSnapshot | undefined;
   const outbox = newOutbox();
   const outcomes = startOutcomeSender(outbox, timings);
   if (outcomes.enabled) state.outcomes = outbox;
@@ -107,8 +113,9 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   );
 
   // ---- messages
-  setHandler(offRampTransactionSignal, ({ role, transaction }) => {
+  setHandler(offRampTransactionSignal, ({ role, transaction, order }) => {
     if (applyTransaction(state, role, transaction, true).revised) revision += 1;
+    if (order) forwardedOrder = order;
   });
   setHandler(offRampStateQuery, () => state);
 
@@ -124,7 +131,10 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   clock.stepStarted();
   for (;;) {
     const orderId = orderToRead(status, state);
-    if (orderId) {
+    // Runs recorded before the forward carried the order read it here (as does one whose forward came without).
+    if (orderId && forwardedOrder?.id === orderId && patched(ORDER_IN_FORWARD_PATCH)) {
+      if (applyOrder(state, forwardedOrder).revised) revision += 1;
+    } else if (orderId) {
       await tolerate('order read', async () => {
         if (applyOrder(state, await activities.readOrderSnapshot({ id: orderId })).revised) revision += 1;
       });

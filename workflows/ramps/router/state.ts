@@ -77,6 +77,9 @@ export function forwardedDetails(state: RouterState): string {
   return `Forwarded to ${state.forwardedTo.join(', ') || 'nobody'}${late}`;
 }
 
+/** ASSUMED not sent: the off-ramp reads its AutoSwap order itself (through its sweep), so nothing to forward. */
+export const OFF_RAMP_ORDER_UNROUTABLE = 'off-ramp order: read by its off-ramp process';
+
 export type TransactionRoute =
   | { kind: 'offramp'; depositTransactionId: string; role: OffRampRole }
   | { kind: 'onramp-order'; orderId: string }

@@ -53,3 +53,17 @@ export interface RouterState {
 
 /** RampStatus of a router that gave up on a resource the operator does not know (counted in metrics). */
 export const UNKNOWN_RESOURCE_STATUS = 'unknown-resource';
+
+/** What routeEvent is asked: the resource, and the status this router last forwarded (a re-read of it is a duplicate). */
+export interface RouteEventInput {
+  kind: ResourceKind;
+  resourceId: string;
+  lastStatus?: string;
+  timings: WorkflowTimings;
+}
+
+/** routeEvent's answer: the re-read status, and what became of it. */
+export type RoutedEvent =
+  | { status: string; duplicate: true }
+  | { status: string; unroutable: string }
+  | { status: string; outcome: ForwardOutcome };

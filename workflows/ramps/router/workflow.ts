@@ -30,6 +30,7 @@ import {
   forwardOutcomeOf,
   isDuplicate,
   lateEventAlert,
+  OFF_RAMP_ORDER_UNROUTABLE,
   recordEvent,
   recordForward,
   routeTransaction,
@@ -42,6 +43,9 @@ import {
   type WebhookEventSignal,
 } from './types';
 import { isOperatorNotFound, recordGiveUp, recordNotFound, unknownResourceRetry } from './unknown-resource';
+
+/** Runs recorded before a hop was one activity (routeEvent) re-read, then forwarded, in activities of their own. */
+export const ROUTE_IN_ONE_ACTIVITY_PATCH = 'router-one-activity';
 
 export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterState> {
   const { kind, resourceId, timings } = input;
@@ -137,6 +141,22 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
     setCurrentDetails(
       `Re-reading ${kind} ${resourceId} after ${batch.map((event) => event.eventType).join(', ')}`,
     );
+    if (patched(ROUTE_IN_ONE_ACTIVITY_PATCH)) {
+      // The read, the routing and the forward in one activity; the same rules decide (they are the pure module's).
+      const routed = await activities.routeEvent({ kind, resourceId, lastStatus: state.lastStatus, timings });
+      if (isDuplicate(state, routed.status, batch.length)) return;
+      if ('outcome' in routed) {
+        await remember(routed.status, routed.outcome);
+      } else if ('unroutable' in routed) {
+        state.unroutable = routed.unroutable;
+        if (kind === 'transaction')
+          log.warn('Transaction belongs to no ramp process', {
+            transactionId: resourceId,
+            reason: routed.unroutable,
+          });
+      }
+      return;
+    }
     if (kind === 'transaction') {
       const tx = await hop.readTransactionSnapshot({ id: resourceId });
       if (isDuplicate(state, tx.status, batch.length)) return;
@@ -172,8 +192,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
       const order = await hop.readOrderSnapshot({ id: resourceId });
       if (isDuplicate(state, order.status, batch.length)) return;
       if (order.direction === 'off-ramp') {
-        // ASSUMED not sent; the off-ramp reads its AutoSwap order itself (through its sweep), so nothing to forward.
-        state.unroutable = 'off-ramp order: read by its off-ramp process';
+        state.unroutable = OFF_RAMP_ORDER_UNROUTABLE;
       } else {
         await remember(
           order.status,

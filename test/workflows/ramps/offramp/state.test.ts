@@ -10,6 +10,7 @@ import {
   newOffRampState,
   orderReadOverdue,
   orderToRead,
+  orderToSettleFrom,
   pollRequest,
   searchAttributes,
   settlementOf,
@@ -415,5 +416,18 @@ describe('end user lookup', () => {
       endUserId: 'user-1',
       endUserSearchValue: 'p-1',
     });
+  });
+});
+
+describe('orderToSettleFrom', () => {
+  test('a sweep or an order transaction that names its order brings it along; nothing else does', () => {
+    const swap = tx('otx-1', { type: 'AutoSwap', status: 'created', orderId: 'o-1' });
+    expect(orderToSettleFrom({ role: 'orderTransaction', transaction: swap })).toBe('o-1');
+    expect(orderToSettleFrom({ role: 'sweep', transaction: { ...swap, type: 'AutoSweep' } })).toBe('o-1');
+    expect(
+      orderToSettleFrom({ role: 'orderTransaction', transaction: { ...swap, orderId: null } }),
+    ).toBeUndefined();
+    expect(orderToSettleFrom({ role: 'deposit', transaction: swap })).toBeUndefined();
+    expect(orderToSettleFrom({ role: 'gasTopUp', transaction: swap })).toBeUndefined();
   });
 });
