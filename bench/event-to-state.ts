@@ -20,10 +20,10 @@
  * with it: an already seen status counts in `duplicates`; a new one would also wake the loop, in a task of its
  * own). Read from the histories: a delivery's webhookEvent signal in its router run (recorded while its POST was in
  * flight) belongs to the first re-read the router scheduled after it; that re-read's forward ran between its
- * ActivityTaskStarted and ActivityTaskCompleted, and the owner's signal inside that window is the one it sent. When
- * deliveries pile up in one router run, a later re-read that finds the status the run already forwarded sends
- * nothing (the owner has it): such a delivery is applied when the router's task that decided so completed (counted
- * in the note). Latency: that time minus the client's clock when the 200 arrived (one machine, one clock). A
+ * ActivityTaskStarted and ActivityTaskCompleted (one routeEvent activity re-reads and forwards: its own window), and
+ * the owner's signal inside that window is the one it sent. When deliveries pile up in one router run, a later
+ * re-read that finds the status the run already forwarded sends nothing (the owner has it): such a delivery is
+ * applied when the router's task that decided so completed (counted in the note). Latency: that time minus the client's clock when the 200 arrived (one machine, one clock). A
  * delivery answered but not seen applied `drain` after the loop counts as never (its percentiles become Infinity).
  *
  * Baseline, same run, same processes, same rate, run first (the receiver's leg can leave routers behind when the
@@ -129,7 +129,7 @@ function routerHops(resourceId: string, events: HistoryEvent[]): Hop[] {
       }
       case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
         const name = event.activityTaskScheduledEventAttributes?.activityType?.name ?? '';
-        if (name === 'readTransactionSnapshot') {
+        if (name === 'readTransactionSnapshot' || name === 'routeEvent') {
           batch = pending;
           pending = [];
         }
@@ -142,8 +142,10 @@ function routerHops(resourceId: string, events: HistoryEvent[]): Hop[] {
       case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
         const key = idOf(event.activityTaskCompletedEventAttributes?.scheduledEventId);
         const activity = scheduled.get(key);
-        if (activity?.name === 'readTransactionSnapshot') decidingAfterRead = activity.batch;
-        if (activity?.name === 'forwardToOffRamp')
+        // routeEvent re-reads and forwards in one activity: its window holds the forward, if it made one.
+        if (activity?.name === 'readTransactionSnapshot' || activity?.name === 'routeEvent')
+          decidingAfterRead = activity.batch;
+        if (activity?.name === 'forwardToOffRamp' || activity?.name === 'routeEvent')
           for (const hop of activity.batch)
             hop.forward = { startedMs: started.get(key) ?? eventMs(event), completedMs: eventMs(event) };
         break;
@@ -248,7 +250,9 @@ async function eventToState(
           done = owner.find(
             (signal) => signal.signalMs >= startedMs - 2 && signal.signalMs <= completedMs + 2,
           )?.appliedMs;
-        } else if (hop.deduplicatedMs !== undefined) {
+        }
+        // A routeEvent that forwarded nothing (the status was already forwarded in its run) decided so.
+        if (done === undefined && hop.deduplicatedMs !== undefined) {
           done = hop.deduplicatedMs;
           deduplicated += 1;
         }
