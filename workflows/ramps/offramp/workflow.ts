@@ -15,8 +15,9 @@
  *
  * How this loop differs from the on-ramp's, and why each difference stays (each changes the commands recorded):
  * it waits for its first snapshot (it is only ever started by one); it finds its own end user; it publishes on
- * status changes only; it can always poll (it knows its deposit); it reads its order at settlement (no webhook
- * brings it); it can be stuck for lack of gas; it raises an alert when it times out.
+ * status changes only; it can always poll (it knows its deposit); it needs its order at settlement (no order
+ * webhook brings it: the forward of a transaction that names it does, or it reads it); it can be stuck for lack of
+ * gas; it raises an alert when it times out.
  */
 import {
   condition,
@@ -69,7 +70,7 @@ import {
 } from './state';
 import type { OffRampInput, OffRampState } from './types';
 
-/** Runs recorded before it settled from the order its completed order transaction's forward carries. */
+/** Runs recorded before it took its order from a forward that carried it (instead of reading it). */
 export const ORDER_IN_FORWARD_PATCH = 'offramp-order-in-forward';
 
 /** Runs recorded before it found and told its end user in two activities, one after the other. */
@@ -100,7 +101,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   let endUserSearchValue: string | null = null;
   /** The kind of the stuck alert raised, so the incident is resolved when the deposit settles. */
   let stuckAlertKind: StuckAlertKind | undefined;
-  /** The order a router's forward brought along with the completed order transaction (applied in the loop). */
+  /** The order a router's forward brought along with a sweep or order transaction (applied in the loop). */
   let forwardedOrder: OrderSnapshot | undefined;
   const outbox = newOutbox();
   const outcomes = startOutcomeSender(outbox, timings);

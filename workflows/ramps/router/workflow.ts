@@ -50,8 +50,9 @@ export const ROUTE_IN_ONE_ACTIVITY_PATCH = 'router-one-activity';
 export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterState> {
   const { kind, resourceId, timings } = input;
   const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
-  // Re-reads and forwards are scheduled activities. Runs started while routers used local activities keep them on
-  // replay (docs/architecture.md, "A router's hop stays in scheduled activities").
+  // A hop is one scheduled activity (routeEvent, below). Runs recorded before take the separate ones, and those
+  // started while routers used local activities keep them on replay (docs/architecture.md, "A router's hop stays
+  // in scheduled activities").
   const hop =
     !patched('router-activities-restored') && patched('router-local-activities')
       ? proxyLocalActivities<RampActivities>(operatorLocalActivityOptions(timings))
