@@ -3,6 +3,7 @@
  * fresh snapshot to the process that owns it (signal-with-start, so an event that comes first still lands).
  */
 import { Context } from '@temporalio/activity';
+import { errorMessage } from '../../../src/domain/errors';
 import { offRampWorkflowId, onRampWorkflowId, WORKFLOW_TYPES } from '../../../src/domain/ids';
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import { type ProcessSignalOutcome, signalWithStartProcess } from '../../../src/temporal/process-start';
@@ -23,7 +24,7 @@ export function forwardOutcome(outcome: ProcessSignalOutcome): ForwardOutcome {
     : { workflowId: outcome.workflowId, closed: outcome.closed };
 }
 
-export function createRouterActivities({ operator, temporal }: ActivityDeps) {
+export function createRouterActivities({ operator, temporal, logger }: ActivityDeps) {
   const activities = {
     /** Get Transaction by ID, reduced to the fields the processes use. */
     readTransactionSnapshot(input: { id: string }): Promise<TransactionSnapshot> {
@@ -48,7 +49,15 @@ export function createRouterActivities({ operator, temporal }: ActivityDeps) {
       timings: WorkflowTimings;
     }): Promise<ForwardOutcome> {
       const orderId = orderToSettleFrom(input.signal);
-      const order = orderId ? await readOrder(operator, orderId).catch(() => undefined) : undefined;
+      const order = orderId
+        ? await readOrder(operator, orderId).catch((error: unknown) => {
+            logger.warn(
+              { orderId, depositTransactionId: input.depositTransactionId, error: errorMessage(error) },
+              'Order not read for the forward; the off-ramp reads it itself',
+            );
+            return undefined;
+          })
+        : undefined;
       return forwardOutcome(
         await signalWithStartProcess(temporal, WORKFLOW_TYPES.offRamp, {
           workflowId: offRampWorkflowId(input.depositTransactionId),

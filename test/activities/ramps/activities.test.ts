@@ -323,9 +323,10 @@ describe('router hop activities', () => {
     role: OffRampRole,
     transaction: Raw,
     op = operator({}, { 'o-1': { amountTo: '858.18' } }),
+    logger: unknown = pino({ level: 'silent' }),
   ) {
     const t = temporal();
-    const activities = createRouterActivities(deps({ operator: op.client, temporal: t.client }));
+    const activities = createRouterActivities(deps({ operator: op.client, temporal: t.client, logger }));
     const signal = { role, transaction: transaction as unknown as TransactionSnapshot };
     const outcome = await env().run((input) => activities.forwardToOffRamp(input), {
       depositTransactionId: 'dep-1',
@@ -443,13 +444,25 @@ describe('router hop activities', () => {
       failing.reads.push(`order:${id}`);
       return Promise.reject(new Error('operator down'));
     };
+    const warnings: Array<[Record<string, unknown>, string]> = [];
+    const logger = {
+      warn: (fields: Record<string, unknown>, message: string) => warnings.push([fields, message]),
+    };
     const { outcome, reads, sent } = await forward(
       'orderTransaction',
       { id: 'otx-1', status: 'completed', orderId: 'o-1' },
       failing,
+      logger,
     );
     expect(outcome).toEqual({ workflowId: 'offramp/dep-1' });
     expect(reads).toEqual(['order:o-1']);
+    // Said once, for whoever wonders why that off-ramp read its order itself.
+    expect(warnings).toEqual([
+      [
+        { orderId: 'o-1', depositTransactionId: 'dep-1', error: 'operator down' },
+        'Order not read for the forward; the off-ramp reads it itself',
+      ],
+    ]);
     expect(sent).toEqual([
       { role: 'orderTransaction', transaction: { id: 'otx-1', status: 'completed', orderId: 'o-1' } },
     ]);
