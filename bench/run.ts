@@ -300,6 +300,7 @@ async function main(): Promise<number> {
         'concurrent off-ramps': `${settings.offRamps} for ${settings.offRampUsers} end users`,
         'baseline server': context.baseline.pragmas.join(' '),
         'npm-start server': context.subject.pragmas.join(' ') || 'SQLite defaults',
+        'router linger': `${context.timings.routerLingerMs ?? 0} ms`,
       },
       machine,
       figures: [],

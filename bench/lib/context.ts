@@ -123,7 +123,8 @@ export async function startBenchContext(options: {
     };
     const baseline = await start('baseline', BASELINE_PRAGMAS, false);
     const subject = await start('npm-start', loadDevSqlitePragmas(options.env), true);
-    const timings = loadWorkflowTimings({});
+    // The product's default timings; RAMP_ROUTER_LINGER is read as npm start reads it (a setting the legs compare).
+    const timings = loadWorkflowTimings({ RAMP_ROUTER_LINGER: options.env.RAMP_ROUTER_LINGER });
     const receiver = await startBenchReceiver(subject.temporal.client, BENCH_TASK_QUEUE, timings);
     stoppers.push(() => receiver.close());
     const agents = {

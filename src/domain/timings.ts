@@ -27,6 +27,11 @@ export interface WorkflowTimings {
    * briefly; a resource it never knows is a forged or misrouted event). Absent in older inputs: the process timeout.
    */
   unknownResourceTimeoutMs?: number;
+  /**
+   * How long a router stays open for the next delivery for its resource once its inbox is empty (that delivery is
+   * then a signal to a running workflow instead of a new run). Absent in older inputs: 0, it ends at once.
+   */
+  routerLingerMs?: number;
   /** Delivery of outcome events to the client's backend; absent in older inputs: the defaults. */
   outcomeDelivery?: OutcomeDeliveryTimings;
 }

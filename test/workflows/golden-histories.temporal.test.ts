@@ -597,6 +597,76 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     await recordHistory(client, handle.workflowId, 'order-router-one-activity-duplicate');
   });
 
+  test('transaction router with a linger: open while another delivery is due, ended by it or by its timer', async () => {
+    const depositId = `dep-${randomUUID()}`;
+    // First run: created, re-read as mined (more to come), then nothing. Second run: created, re-read as confirmed
+    // (the operator's read is ahead of its webhooks), then the delivery that announces it.
+    const statuses = ['mined', 'confirmed', 'confirmed'];
+    const hops: Array<{ lastStatus?: string }> = [];
+    const taskQueue = await worker({
+      routeEvent: (input: { lastStatus?: string }) => {
+        hops.push(input);
+        const status = statuses[hops.length - 1]!;
+        return Promise.resolve(
+          status === input.lastStatus
+            ? { status, duplicate: true }
+            : { status, outcome: { workflowId: `offramp/${depositId}` } },
+        );
+      },
+    });
+    const timings = fastTimings({ routerLingerMs: 1_000 });
+    const deliver = (eventType: string, newStatus?: string) =>
+      client.workflow.signalWithStart('webhookRouterWorkflow', {
+        workflowId: `transaction/${depositId}`,
+        taskQueue,
+        args: [{ kind: 'transaction', resourceId: depositId, timings }],
+        signal: webhookEventSignal,
+        signalArgs: [
+          {
+            eventType,
+            resourceId: depositId,
+            ...(newStatus ? { newStatus } : {}),
+            receivedAt: new Date().toISOString(),
+          },
+        ],
+      });
+    const historyOf = async (runId: string) =>
+      (await client.workflow.getHandle(`transaction/${depositId}`, runId).fetchHistory()).events ?? [];
+    const count = async (runId: string, what: 'timerStartedEventAttributes' | 'timerFiredEventAttributes') =>
+      (await historyOf(runId)).filter((event) => event[what]).length;
+
+    const lingered = await deliver('transaction-created');
+    expect(await lingered.result()).toMatchObject({ eventsReceived: 1, lastStatus: 'mined' });
+    expect(await count(lingered.signaledRunId, 'timerStartedEventAttributes')).toBe(1);
+    expect(await count(lingered.signaledRunId, 'timerFiredEventAttributes')).toBe(1);
+
+    const caught = await deliver('transaction-created');
+    expect(caught.signaledRunId).not.toBe(lingered.signaledRunId);
+    await eventually(
+      () => count(caught.signaledRunId, 'timerStartedEventAttributes'),
+      (started) => started === 1,
+      'the linger after confirmed was re-read',
+    );
+    const announced = await deliver('transaction-updated', 'confirmed');
+    expect(announced.signaledRunId).toBe(caught.signaledRunId);
+    expect(await caught.result()).toMatchObject({
+      eventsReceived: 2,
+      duplicates: 1,
+      lastStatus: 'confirmed',
+      forwardedTo: [`offramp/${depositId}`],
+    });
+    expect(hops.map((hop) => hop.lastStatus)).toEqual([undefined, undefined, 'confirmed']);
+    // Once the delivery announcing the status re-read is in, nothing more is due: no second linger.
+    expect(await count(caught.signaledRunId, 'timerStartedEventAttributes')).toBe(1);
+    expect(await count(caught.signaledRunId, 'timerFiredEventAttributes')).toBe(0);
+    await recordHistory(client, caught.workflowId, 'transaction-router-linger-caught', {
+      runId: caught.signaledRunId,
+    });
+    await recordHistory(client, lingered.workflowId, 'transaction-router-linger-timer', {
+      runId: lingered.signaledRunId,
+    });
+  });
+
   test('quote: one createQuote', async () => {
     const request: QuoteRequestInput = {
       direction: 'off-ramp',

@@ -1,8 +1,9 @@
 /** Pure rules of the webhook router. Workflow-safe: no I/O, no Temporal calls. */
-import { TRANSACTION_KINDS } from '../../../src/domain/vocabulary';
+import { type KNOWN_EVENT_TYPES, type ResourceKind, TRANSACTION_KINDS } from '../../../src/domain/vocabulary';
 import type { OffRampRole } from '../offramp/types';
-import type { TransactionSnapshot } from '../shared/snapshots';
+import { orderRank, transactionRank, type TransactionSnapshot } from '../shared/snapshots';
 import type { AlertInput } from '../../operations/alerts/types';
+import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { ForwardOutcome, LateEvent, RouterState, WebhookEventSignal } from './types';
 
 /** How many events (and late events) a router keeps for people looking in. */
@@ -75,6 +76,60 @@ export function lateEventAlert(
 export function forwardedDetails(state: RouterState): string {
   const late = state.lateEvents?.length ? ` (${state.lateEvents.length} late: process already ended)` : '';
   return `Forwarded to ${state.forwardedTo.join(', ') || 'nobody'}${late}`;
+}
+
+/**
+ * A lingering router stops lingering once its history holds this many events (about 70 hops): the next delivery
+ * then starts a new run, so no router history grows without bound.
+ */
+export const LINGER_HISTORY_LIMIT = 1_000;
+
+/** A resource's status rank, and the rank from which the spec's sequences send no further transition. */
+function ranks(kind: ResourceKind, status: string | undefined): { rank: number; settled: number } {
+  return kind === 'transaction'
+    ? { rank: transactionRank(status), settled: transactionRank('confirmed') }
+    : { rank: orderRank(status), settled: orderRank('executed') };
+}
+
+/** The status a created event announces (it carries none); an updated event names its `newStatus`. */
+const FIRST_STATUS: Partial<Record<(typeof KNOWN_EVENT_TYPES)[number], string>> = {
+  'transaction-created': 'created',
+  'order-created': 'awaiting_funds',
+};
+
+const announcedStatus = (event: WebhookEventSignal): string | undefined =>
+  event.newStatus ?? FIRST_STATUS[event.eventType as keyof typeof FIRST_STATUS];
+
+/**
+ * Whether another delivery for this resource is due, from what the router re-read and what the deliveries it got
+ * announced (a hint, used only to decide whether to wait): the re-read status is one the sequences move on from (a
+ * transaction before `confirmed`, an order before `executed`), or the operator has not yet sent the event for the
+ * status re-read (its read ran ahead of its webhooks, as under load: a created event re-read as confirmed).
+ */
+export function moreEventsExpected(state: RouterState): boolean {
+  const { rank, settled } = ranks(state.kind, state.lastStatus);
+  if (rank === 0) return false;
+  if (rank < settled) return true;
+  const announced = Math.max(
+    0,
+    ...state.events.map((event) => ranks(state.kind, announcedStatus(event)).rank),
+  );
+  return announced < rank;
+}
+
+/**
+ * How long a router whose inbox is empty waits for its resource's next delivery before it ends (that delivery is
+ * then a signal to this run instead of a new run); 0: it ends now. Only while another event is expected.
+ */
+export function lingerMs(timings: WorkflowTimings, state: RouterState, historyLength: number): number {
+  const linger = timings.routerLingerMs ?? 0;
+  if (linger <= 0 || historyLength >= LINGER_HISTORY_LIMIT) return 0;
+  return moreEventsExpected(state) ? linger : 0;
+}
+
+/** The router's details while it waits for another delivery. */
+export function lingeringDetails(state: RouterState, waitMs: number): string {
+  return `${forwardedDetails(state)}; open for another delivery for ${Math.round(waitMs / 1000)} s`;
 }
 
 /** ASSUMED not sent: the off-ramp reads its AutoSwap order itself (through its sweep), so nothing to forward. */

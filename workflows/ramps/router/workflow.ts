@@ -4,8 +4,9 @@
  * The receiver signal-with-starts this workflow and answers 200 once the signal is in Temporal. The workflow then
  * re-reads the resource by ID (the payload is only a hint), works out which process owns it and forwards the
  * fresh snapshot there (signal-with-start, so an event that arrives before its process exists still lands).
- * Several deliveries that arrive together are coalesced into one read. It ends as soon as its inbox is empty;
- * a later delivery for the same resource starts a new run under the same ID (its history stays small).
+ * Several deliveries that arrive together are coalesced into one read. It ends once its inbox is empty (after
+ * RAMP_ROUTER_LINGER, when set, with no new delivery); a later delivery for the same resource starts a new run
+ * under the same ID (its history stays small).
  */
 import {
   condition,
@@ -30,6 +31,8 @@ import {
   forwardOutcomeOf,
   isDuplicate,
   lateEventAlert,
+  lingerMs,
+  lingeringDetails,
   OFF_RAMP_ORDER_UNROUTABLE,
   recordEvent,
   recordForward,
@@ -79,51 +82,67 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
   await condition(() => inbox.length > 0, timings.activityStartToCloseMs);
   // The receiver already answered 200: this run is the event's only copy, so a failed read or forward (operator
   // outage, a 404 while the operator's read lags its own webhook) keeps the batch and tries again with backoff.
-  const giveUpAtMs = Date.now() + timings.processTimeoutMs;
+  let giveUpAtMs = Date.now() + timings.processTimeoutMs;
   let retryDelayMs = timings.pollInitialMs;
   /** When the operator first answered 404 for this resource (reset by a successful read). */
   let firstNotFoundAtMs: number | undefined;
-  while (inbox.length > 0) {
-    const batch = inbox.splice(0);
-    try {
-      await handle(batch);
-      retryDelayMs = timings.pollInitialMs;
-      firstNotFoundAtMs = undefined;
-    } catch (error) {
-      if (Date.now() >= giveUpAtMs) throw error;
-      inbox.unshift(...batch);
-      state.lastFailure = failureNote(`re-read or forward of ${kind} ${resourceId}`, error);
-      let waitMs = retryDelayMs;
-      let nextDelayMs = nextPollDelayMs(timings, retryDelayMs);
-      if (isOperatorNotFound(error) && patched('router-unknown-resource')) {
-        firstNotFoundAtMs ??= Date.now();
-        recordNotFound(state, firstNotFoundAtMs);
-        const retry = unknownResourceRetry(timings, {
-          firstNotFoundAtMs,
-          delayMs: retryDelayMs,
-          nowMs: Date.now(),
-        });
-        if (retry.giveUp) {
-          giveUpUnknownResource(inbox.splice(0).length);
-          break;
-        }
-        ({ waitMs, nextDelayMs } = retry);
-      }
-      log.warn('Router could not finish; retrying', {
-        kind,
-        resourceId,
-        retryInMs: waitMs,
-        error: state.lastFailure.message,
-      });
-      setCurrentDetails(
-        `Re-read or forward of ${kind} ${resourceId} failed; retrying in ${Math.round(waitMs / 1000)} s`,
-      );
-      await sleep(waitMs);
-      retryDelayMs = nextDelayMs;
-    }
+  let gaveUp = false;
+  for (;;) {
+    await routeInbox();
+    if (gaveUp) break;
+    // Open a while longer when configured and another event is due: it is then a signal, not a new run.
+    const waitMs = lingerMs(timings, state, workflowInfo().historyLength);
+    if (waitMs <= 0) break;
+    setCurrentDetails(lingeringDetails(state, waitMs));
+    if (!(await condition(() => inbox.length > 0, waitMs))) break;
+    giveUpAtMs = Date.now() + timings.processTimeoutMs;
   }
   if (!state.unknownResource?.gaveUpAt) setCurrentDetails(forwardedDetails(state));
   return state;
+
+  /** Routes what the inbox holds, and what arrives meanwhile, until it is empty or the router gave up. */
+  async function routeInbox(): Promise<void> {
+    while (inbox.length > 0) {
+      const batch = inbox.splice(0);
+      try {
+        await handle(batch);
+        retryDelayMs = timings.pollInitialMs;
+        firstNotFoundAtMs = undefined;
+      } catch (error) {
+        if (Date.now() >= giveUpAtMs) throw error;
+        inbox.unshift(...batch);
+        state.lastFailure = failureNote(`re-read or forward of ${kind} ${resourceId}`, error);
+        let waitMs = retryDelayMs;
+        let nextDelayMs = nextPollDelayMs(timings, retryDelayMs);
+        if (isOperatorNotFound(error) && patched('router-unknown-resource')) {
+          firstNotFoundAtMs ??= Date.now();
+          recordNotFound(state, firstNotFoundAtMs);
+          const retry = unknownResourceRetry(timings, {
+            firstNotFoundAtMs,
+            delayMs: retryDelayMs,
+            nowMs: Date.now(),
+          });
+          if (retry.giveUp) {
+            giveUpUnknownResource(inbox.splice(0).length);
+            gaveUp = true;
+            return;
+          }
+          ({ waitMs, nextDelayMs } = retry);
+        }
+        log.warn('Router could not finish; retrying', {
+          kind,
+          resourceId,
+          retryInMs: waitMs,
+          error: state.lastFailure.message,
+        });
+        setCurrentDetails(
+          `Re-read or forward of ${kind} ${resourceId} failed; retrying in ${Math.round(waitMs / 1000)} s`,
+        );
+        await sleep(waitMs);
+        retryDelayMs = nextDelayMs;
+      }
+    }
+  }
 
   /** Ends the router for a resource the operator never knew: recorded, searchable, counted in metrics. */
   function giveUpUnknownResource(dropped: number): void {

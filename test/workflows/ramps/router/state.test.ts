@@ -3,12 +3,16 @@ import {
   forwardOutcomeOf,
   isDuplicate,
   lateEventAlert,
+  LINGER_HISTORY_LIMIT,
+  lingerMs,
+  lingeringDetails,
+  moreEventsExpected,
   recordEvent,
   recordForward,
   routeTransaction,
 } from '../../../../workflows/ramps/router/state';
 import type { RouterState, WebhookEventSignal } from '../../../../workflows/ramps/router/types';
-import { tx } from '../../../helpers/ramp-fixtures';
+import { timings, tx } from '../../../helpers/ramp-fixtures';
 
 const AT = '2026-01-01T00:00:05.000Z';
 
@@ -152,5 +156,60 @@ describe('forwards', () => {
 
   test('nobody reached', () => {
     expect(forwardedDetails(router())).toBe('Forwarded to nobody');
+  });
+});
+
+describe('lingering', () => {
+  const lingering = { ...timings, routerLingerMs: 5_000 };
+  const delivered = (eventType: string, newStatus?: string): WebhookEventSignal => ({
+    eventType,
+    resourceId: 'tx-1',
+    receivedAt: AT,
+    ...(newStatus ? { newStatus } : {}),
+  });
+  const at = (
+    status: string | undefined,
+    events: WebhookEventSignal[] = [],
+    kind: RouterState['kind'] = 'transaction',
+  ): RouterState => ({ ...router(), kind, events, ...(status ? { lastStatus: status } : {}) });
+
+  test('another event is due while a transaction is before confirmed and an order before executed', () => {
+    for (const status of ['created', 'published', 'mined']) expect(moreEventsExpected(at(status))).toBe(true);
+    expect(moreEventsExpected(at('awaiting_funds', [], 'order'))).toBe(true);
+  });
+
+  test('another event is due while the deliveries so far announce less than the status re-read', () => {
+    const created = delivered('transaction-created');
+    expect(moreEventsExpected(at('confirmed', [created]))).toBe(true);
+    expect(moreEventsExpected(at('failed', [created, delivered('transaction-updated', 'mined')]))).toBe(true);
+    expect(moreEventsExpected(at('executed', [delivered('order-created')], 'order'))).toBe(true);
+  });
+
+  test('nothing more is due once a delivery announced the settled status re-read, or the status is unknown', () => {
+    const confirmed = delivered('transaction-updated', 'confirmed');
+    expect(moreEventsExpected(at('confirmed', [delivered('transaction-created'), confirmed]))).toBe(false);
+    expect(moreEventsExpected(at('completed', [delivered('transaction-updated', 'completed')]))).toBe(false);
+    expect(moreEventsExpected(at('executed', [delivered('order-updated', 'executed')], 'order'))).toBe(false);
+    expect(moreEventsExpected(at('unheard-of', [delivered('transaction-created')]))).toBe(false);
+    expect(moreEventsExpected(at(undefined, [delivered('transaction-created')]))).toBe(false);
+  });
+
+  test('inputs recorded before the setting, and a setting of 0, end the router at once', () => {
+    expect(lingerMs(timings, at('created'), 10)).toBe(0);
+    expect(lingerMs({ ...timings, routerLingerMs: 0 }, at('created'), 10)).toBe(0);
+  });
+
+  test('a configured linger holds while another event is due and the history is below its limit', () => {
+    expect(lingerMs(lingering, at('mined'), 10)).toBe(5_000);
+    expect(lingerMs(lingering, at('mined'), LINGER_HISTORY_LIMIT - 1)).toBe(5_000);
+    expect(lingerMs(lingering, at('mined'), LINGER_HISTORY_LIMIT)).toBe(0);
+    expect(lingerMs(lingering, at('confirmed', [delivered('transaction-updated', 'confirmed')]), 10)).toBe(0);
+  });
+
+  test('the details say where the events went and how long it stays open', () => {
+    const state = { ...router(), forwardedTo: ['offramp/d-1'] };
+    expect(lingeringDetails(state, 4_600)).toBe(
+      'Forwarded to offramp/d-1; open for another delivery for 5 s',
+    );
   });
 });
