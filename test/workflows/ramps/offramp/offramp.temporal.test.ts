@@ -4,6 +4,7 @@
  */
 import { routerStateQuery } from '../../../../workflows/ramps/router/messages';
 import { offRampWorkflowId } from '../../../../src/domain/ids';
+import type { RouterState } from '../../../../workflows/ramps/router/types';
 import {
   depositCrypto,
   endUserWithWallet,
@@ -77,6 +78,34 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     stack.sandbox.setFaults({});
     const state = await offRampEnded(stack, depositId);
     expect(state.status).toBe('settled');
+  });
+
+  test('with routers that stay open for the delivery due (RAMP_ROUTER_LINGER), the deposit takes one router run and settles once', async () => {
+    // Time scale 0.05: the deposit's confirmation comes 1.5 s after it is mined, long after a router run that
+    // ends with its inbox empty would have ended.
+    const stack = await stacks.start({ sandbox: { timeScale: 0.05 }, timings: { routerLingerMs: 10_000 } });
+    const user = await endUserWithWallet(stack);
+    const depositId = await depositCrypto(stack, user.address, '50');
+    const state = await offRampEnded(stack, depositId);
+    expect(state).toMatchObject({ status: 'settled', fiatAmount: '858.18', alertsRaised: 0 });
+    expect(await runCount(offRampWorkflowId(depositId))).toBe(1);
+    // The deposit's confirmed delivery announces the last status it can reach: its router then ends at once.
+    const router = stacks.client.workflow.getHandle(`transaction/${depositId}`);
+    const routed = (await router.result()) as RouterState;
+    const delivered = stack.sandbox
+      .deliveries()
+      .filter((attempt) => attempt.resourceId === depositId && attempt.outcome === 'delivered');
+    expect(delivered.map((attempt) => attempt.payload.newStatus ?? attempt.eventType)).toEqual([
+      'transaction-created',
+      'mined',
+      'confirmed',
+    ]);
+    expect(await runCount(`transaction/${depositId}`)).toBe(1);
+    expect(routed).toMatchObject({
+      eventsReceived: 3,
+      lastStatus: 'confirmed',
+      forwardedTo: [offRampWorkflowId(depositId)],
+    });
   });
 
   test('every event delivered twice settles once', async () => {
