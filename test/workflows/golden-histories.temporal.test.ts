@@ -614,12 +614,12 @@ describe('golden histories: scripted runs of paths the other recorded histories 
         );
       },
     });
-    const timings = fastTimings({ routerLingerMs: 1_000 });
-    const deliver = (eventType: string, newStatus?: string) =>
+    // A short linger where the test waits for its timer, a long one where a delivery must come within it.
+    const deliver = (eventType: string, newStatus?: string, routerLingerMs = 1_000) =>
       client.workflow.signalWithStart('webhookRouterWorkflow', {
         workflowId: `transaction/${depositId}`,
         taskQueue,
-        args: [{ kind: 'transaction', resourceId: depositId, timings }],
+        args: [{ kind: 'transaction', resourceId: depositId, timings: fastTimings({ routerLingerMs }) }],
         signal: webhookEventSignal,
         signalArgs: [
           {
@@ -640,7 +640,7 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     expect(await count(lingered.signaledRunId, 'timerStartedEventAttributes')).toBe(1);
     expect(await count(lingered.signaledRunId, 'timerFiredEventAttributes')).toBe(1);
 
-    const caught = await deliver('transaction-created');
+    const caught = await deliver('transaction-created', undefined, 30_000);
     expect(caught.signaledRunId).not.toBe(lingered.signaledRunId);
     await eventually(
       () => count(caught.signaledRunId, 'timerStartedEventAttributes'),
