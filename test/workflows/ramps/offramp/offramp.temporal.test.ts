@@ -82,8 +82,12 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
 
   test('with routers that stay open for the delivery due (RAMP_ROUTER_LINGER), the deposit takes one router run and settles once', async () => {
     // Time scale 0.05: the deposit's confirmation comes 1.5 s after it is mined, long after a router run that
-    // ends with its inbox empty would have ended.
-    const stack = await stacks.start({ sandbox: { timeScale: 0.05 }, timings: { routerLingerMs: 10_000 } });
+    // ends with its inbox empty would have ended. A step deadline well beyond the chain's, so no poll or stuck alert
+    // joins in on a slow machine.
+    const stack = await stacks.start({
+      sandbox: { timeScale: 0.05 },
+      timings: { routerLingerMs: 10_000, stepDeadlineMs: 20_000 },
+    });
     const user = await endUserWithWallet(stack);
     const depositId = await depositCrypto(stack, user.address, '50');
     const state = await offRampEnded(stack, depositId);
