@@ -86,10 +86,9 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
   let retryDelayMs = timings.pollInitialMs;
   /** When the operator first answered 404 for this resource (reset by a successful read). */
   let firstNotFoundAtMs: number | undefined;
-  let gaveUp = false;
   for (;;) {
     await routeInbox();
-    if (gaveUp) break;
+    if (state.unknownResource?.gaveUpAt) break;
     // Open a while longer when configured and another event is due: it is then a signal, not a new run.
     const waitMs = lingerMs(timings, state, workflowInfo().historyLength);
     if (waitMs <= 0) break;
@@ -124,7 +123,6 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
           });
           if (retry.giveUp) {
             giveUpUnknownResource(inbox.splice(0).length);
-            gaveUp = true;
             return;
           }
           ({ waitMs, nextDelayMs } = retry);

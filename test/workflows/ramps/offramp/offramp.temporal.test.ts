@@ -105,6 +105,9 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
       'confirmed',
     ]);
     expect(await runCount(`transaction/${depositId}`)).toBe(1);
+    const events = (await router.fetchHistory()).events ?? [];
+    expect(events.filter((event) => event.timerStartedEventAttributes).length).toBeGreaterThan(0);
+    expect(events.some((event) => event.timerFiredEventAttributes)).toBe(false);
     expect(routed).toMatchObject({
       eventsReceived: 3,
       lastStatus: 'confirmed',
