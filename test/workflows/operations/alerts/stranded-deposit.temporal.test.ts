@@ -47,6 +47,8 @@ describe('operations: alerts', () => {
       return state.open.length === 0 && state.recentlyResolved.length === 1 ? state : undefined;
     });
     expect(after.recentlyResolved[0]).toMatchObject({ key: `gas-shortfall/deposit/${depositId}` });
+    // The notice is logged by the resolving activity once the store has answered it: a moment after the store shows it.
+    await waitFor('the RESOLVED notice', () => (resolvedLines(s).length > 0 ? true : undefined));
     expect(resolvedLines(s)).toHaveLength(1);
     expect(s.alerts()).toHaveLength(1);
     await recordHistory(stacks.client, offRampWorkflowId(depositId), 'offramp-stuck-alert-resolved');
