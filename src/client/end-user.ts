@@ -13,6 +13,7 @@ import type { DepositWallet, EndUserState } from '../../workflows/end-user/types
 import { type ClientContext, searchValueField } from './context';
 import { NotFoundError, ProcessEndedError } from './errors';
 import { listRamps, type RampProcessSummary } from './ramps';
+import { PATCH_BASELINE } from '../../workflows/shared/patch-baseline';
 
 export async function ensureDepositWallet(context: ClientContext, endUserId: string): Promise<DepositWallet> {
   const id = parseEndUserId(endUserId);
@@ -24,7 +25,14 @@ export async function ensureDepositWallet(context: ClientContext, endUserId: str
       taskQueue: context.taskQueue,
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: ONE_RUN_PER_PROCESS,
-      args: [{ endUserId: id, ...searchValueField(context, id), timings: context.timings }],
+      args: [
+        {
+          endUserId: id,
+          ...searchValueField(context, id),
+          timings: context.timings,
+          patchBaseline: PATCH_BASELINE,
+        },
+      ],
     },
   );
   try {

@@ -44,6 +44,7 @@ import { webhookEventSignal } from '../../workflows/ramps/router/messages';
 import type { WebhookEventSignal } from '../../workflows/ramps/router/types';
 import { unknownEventSignal } from '../../workflows/ramps/unknown-events/messages';
 import type { UnknownEventRecord } from '../../workflows/ramps/unknown-events/types';
+import { PATCH_BASELINE } from '../../workflows/shared/patch-baseline';
 
 export interface ReceiverDeps {
   /** Client of the namespace the worker serves. */
@@ -214,7 +215,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
           temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookRouter, {
             workflowId,
             taskQueue,
-            args: [{ kind: resourceKind, resourceId, timings }],
+            args: [{ kind: resourceKind, resourceId, timings, patchBaseline: PATCH_BASELINE }],
             signal: webhookEventSignal,
             signalArgs: [signal],
           });

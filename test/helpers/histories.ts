@@ -7,6 +7,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 
 export const HISTORIES_DIR = path.join(__dirname, '..', 'histories');
@@ -39,4 +40,21 @@ export async function recordHistory(
   if (!options.running) await handle.result().catch(() => undefined);
   writeFileSync(file, historyToJSON(await handle.fetchHistory()));
   process.stdout.write(`[histories] recorded ${name}.json\n`);
+}
+
+/** Patch checks a run recorded: its patch markers, and the TemporalChangeVersion upserts the SDK adds to each. */
+export function patchChecksRecorded(events: readonly temporal.api.history.v1.IHistoryEvent[]): {
+  markers: number;
+  changeVersionUpserts: number;
+} {
+  return {
+    markers: events.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_patch')
+      .length,
+    changeVersionUpserts: events.filter(
+      (event) =>
+        event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.[
+          'TemporalChangeVersion'
+        ],
+    ).length,
+  };
 }

@@ -21,7 +21,8 @@ import type { RouterState } from '../../workflows/ramps/router/types';
 import type { OrderSnapshot, TransactionSnapshot } from '../../workflows/ramps/shared/snapshots';
 import type { WorkflowTimings } from '../../src/domain/timings';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
-import { recordHistory } from '../helpers/histories';
+import { patchChecksRecorded, recordHistory } from '../helpers/histories';
+import { PATCH_BASELINE, type PatchBaseline } from '../../workflows/shared/patch-baseline';
 import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker } from '../helpers/temporal';
 
 const TRON = 'networks/tron-mainnet';
@@ -107,11 +108,16 @@ describe('golden histories: scripted runs of paths the other recorded histories 
   }
 
   /** An off-ramp started the way the router starts one: signal-with-start with the deposit's snapshot. */
-  function startOffRamp(taskQueue: string, deposit: TransactionSnapshot, timings: WorkflowTimings) {
+  function startOffRamp(
+    taskQueue: string,
+    deposit: TransactionSnapshot,
+    timings: WorkflowTimings,
+    input: PatchBaseline = {},
+  ) {
     return client.workflow.signalWithStart('offRampWorkflow', {
       workflowId: `offramp/${deposit.id}`,
       taskQueue,
-      args: [{ depositTransactionId: deposit.id, timings }],
+      args: [{ depositTransactionId: deposit.id, timings, ...input }],
       signal: offRampTransactionSignal,
       signalArgs: [{ role: 'deposit', transaction: deposit }],
     });
@@ -204,7 +210,8 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     await recordHistory(client, handle.workflowId, 'offramp-attributed-in-one-activity-settled');
   });
 
-  test('off-ramp: the forwards that name its order carry it; it settles without a read of its own', async () => {
+  /** An off-ramp whose forwards carry its order: settled without a read of its own; its run, once ended. */
+  async function settledWithOrderInForwards(input: PatchBaseline) {
     const depositId = `dep-${randomUUID()}`;
     const sweepId = `sweep-${randomUUID()}`;
     const opened = order(`order-${randomUUID()}`);
@@ -220,6 +227,7 @@ describe('golden histories: scripted runs of paths the other recorded histories 
       taskQueue,
       tx(depositId, { status: 'confirmed' }),
       fastTimings({ stepDeadlineMs: 30_000 }),
+      input,
     );
     await handle.signal(offRampTransactionSignal, {
       role: 'sweep',
@@ -252,7 +260,19 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     expect(state.lastFailure).toBeUndefined();
     const scheduled = await activitiesScheduled(handle.workflowId);
     expect(scheduled.filter((name) => name !== 'deliverOutcomeEvent')).toEqual(['attributeOffRamp']);
+    return { handle, patches: patchChecksRecorded((await handle.fetchHistory()).events ?? []) };
+  }
+
+  test('off-ramp: the forwards that name its order carry it; it settles without a read of its own', async () => {
+    const { handle, patches } = await settledWithOrderInForwards({});
+    expect(patches.markers).toBeGreaterThan(0);
     await recordHistory(client, handle.workflowId, 'offramp-order-in-forward-settled');
+  });
+
+  test('off-ramp started on the patch baseline: the same run without a patch marker', async () => {
+    const { handle, patches } = await settledWithOrderInForwards({ patchBaseline: PATCH_BASELINE });
+    expect(patches).toEqual({ markers: 0, changeVersionUpserts: 0 });
+    await recordHistory(client, handle.workflowId, 'offramp-patch-baseline');
   });
 
   test('off-ramp: the one activity found the owner but could not tell it; found and linked again in two steps', async () => {
@@ -494,12 +514,13 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     await recordHistory(client, handle.workflowId, 'onramp-timed-out-unattributed');
   });
 
-  test('transaction router: a failed hop is retried after a timer, then the event is forwarded', async () => {
+  /** A transaction router whose first hop fails and is retried after a timer; its run, once ended. */
+  async function retriedHop(input: PatchBaseline) {
     const depositId = `dep-${randomUUID()}`;
     const hops: unknown[] = [];
     const taskQueue = await worker({
-      routeEvent: (input: unknown) => {
-        hops.push(input);
+      routeEvent: (hop: unknown) => {
+        hops.push(hop);
         if (hops.length === 1) {
           return Promise.reject(
             ApplicationFailure.create({
@@ -517,7 +538,7 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     const handle = await client.workflow.signalWithStart('webhookRouterWorkflow', {
       workflowId: `transaction/${depositId}`,
       taskQueue,
-      args: [{ kind: 'transaction', resourceId: depositId, timings }],
+      args: [{ kind: 'transaction', resourceId: depositId, timings, ...input }],
       signal: webhookEventSignal,
       signalArgs: [
         {
@@ -541,12 +562,22 @@ describe('golden histories: scripted runs of paths the other recorded histories 
       { kind: 'transaction', resourceId: depositId, timings },
       { kind: 'transaction', resourceId: depositId, timings },
     ]);
-    // A new router's hop is one scheduled activity (patch router-one-activity): no local-activity marker.
+    // A new router's hop is one scheduled activity (patch router-one-activity): no local activity.
     expect(await activitiesScheduled(handle.workflowId)).toEqual(['routeEvent', 'routeEvent']);
-    const events = (await handle.fetchHistory()).events ?? [];
-    const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
-    expect(markers).toEqual(['core_patch', 'core_patch']);
+    return { handle, patches: patchChecksRecorded((await handle.fetchHistory()).events ?? []) };
+  }
+
+  test('transaction router: a failed hop is retried after a timer, then the event is forwarded', async () => {
+    const { handle, patches } = await retriedHop({});
+    // Started without a patch baseline: both patches on its path are checked and marked.
+    expect(patches).toEqual({ markers: 2, changeVersionUpserts: 2 });
     await recordHistory(client, handle.workflowId, 'transaction-router-one-activity-retry');
+  });
+
+  test('transaction router started on the patch baseline: the same run without a patch marker', async () => {
+    const { handle, patches } = await retriedHop({ patchBaseline: PATCH_BASELINE });
+    expect(patches).toEqual({ markers: 0, changeVersionUpserts: 0 });
+    await recordHistory(client, handle.workflowId, 'transaction-router-patch-baseline');
   });
 
   test('order router: a status already forwarded is a duplicate; nothing is forwarded twice', async () => {

@@ -182,11 +182,16 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
   /** Every account wallet the operator may hold besides the ones recorded is an incident for the operations team. */
   async function raiseExtraWallets(): Promise<void> {
     const count = extraAccountWallets(state);
-    await raiseExtraWalletIncident(alerts.raiseAlert, () =>
-      extraWalletAlert({ kind: 'account' }, workflowInfo().workflowId, {
-        orphanWallets: state.orphanWallets.length,
-        unconfirmedCreations: unconfirmedCreationCount(state),
-      }),
+    // The account setup is started without a patch baseline: its patch is checked (and marked) as before.
+    await raiseExtraWalletIncident(
+      alerts.raiseAlert,
+      () =>
+        extraWalletAlert({ kind: 'account' }, workflowInfo().workflowId, {
+          orphanWallets: state.orphanWallets.length,
+          unconfirmedCreations: unconfirmedCreationCount(state),
+        }),
+      {},
+      {},
     );
     state.extraWalletsReported = count;
   }

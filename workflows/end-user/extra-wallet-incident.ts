@@ -3,16 +3,19 @@
  * the journal rules in wallet-journal.ts. Histories recorded before the incident existed hold no alert, hence the
  * patch; a failed raise is logged and not retried here (the activity already retried it).
  */
-import { log, patched } from '@temporalio/workflow';
+import { log } from '@temporalio/workflow';
 import { errorMessage } from '../../src/domain/errors';
 import type { AlertInput } from '../operations/alerts/types';
+import { hasPatch } from '../shared/patches';
+import type { PatchBaseline } from '../shared/patch-baseline';
 
 export async function raiseExtraWalletIncident(
   raiseAlert: (alert: AlertInput) => Promise<unknown>,
   alert: () => AlertInput,
-  logFields: Record<string, string> = {},
+  logFields: Record<string, string>,
+  run: PatchBaseline,
 ): Promise<void> {
-  if (!patched('extra-wallet-incident')) return;
+  if (!hasPatch(run, 'extra-wallet-incident')) return;
   try {
     await raiseAlert(alert());
   } catch (error) {

@@ -8,6 +8,7 @@ import { compactData, type RaisedOutcome } from '../../src/domain/outcome-events
 import { EndUserId, Networks, RampStatus, WalletId } from '../../src/temporal/search-attributes';
 import type { DepositWallet, EndUserCarriedState, EndUserInput, EndUserState } from './types';
 import type { JournalView } from './wallet-journal';
+import { PATCH_BASELINE } from '../shared/patch-baseline';
 
 /** The state a run starts from: fresh, or carried over from the previous run. */
 export function newEndUserState(input: EndUserInput, now: string): EndUserState {
@@ -48,6 +49,8 @@ export function continuedInput(input: EndUserInput, state: EndUserState): EndUse
     endUserId: input.endUserId,
     ...(input.endUserSearchValue ? { endUserSearchValue: input.endUserSearchValue } : {}),
     timings: input.timings,
+    // The next run starts on this code, which has every patch of its baseline.
+    patchBaseline: PATCH_BASELINE,
     ...(input.continueAsNewAfterEvents ? { continueAsNewAfterEvents: input.continueAsNewAfterEvents } : {}),
     carried: carriedState(state),
   };

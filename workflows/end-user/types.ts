@@ -8,6 +8,7 @@ import type {
   WalletCreatedSignal,
   WalletCreationRequest,
 } from './wallet-journal';
+import type { PatchBaseline } from '../shared/patch-baseline';
 
 export interface DepositWallet {
   walletId: string;
@@ -16,7 +17,7 @@ export interface DepositWallet {
   createdAt: string;
 }
 
-export interface EndUserInput {
+export interface EndUserInput extends PatchBaseline {
   endUserId: string;
   /**
    * The RampEndUserId value: the end user's pseudonym when payload encryption is on (the typed client computes it,

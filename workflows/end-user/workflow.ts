@@ -12,7 +12,6 @@ import {
   condition,
   continueAsNew,
   log,
-  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -56,6 +55,7 @@ import {
   refreshUnconfirmed,
   settleActivityAnswer,
 } from './wallet-journal';
+import { hasPatch } from '../shared/patches';
 
 /** Runs recorded before it fetch the new wallet's addresses with an activity of their own. */
 export const ADDRESSES_IN_CREATION_PATCH = 'deposit-wallet-addresses-in-creation';
@@ -74,7 +74,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   let walletRequested = false;
   // Events still pending at a continue-as-new are sent by the next run, with their ids.
   const outbox = newOutbox(state.outcomes);
-  const outcomes = startOutcomeSender(outbox, timings);
+  const outcomes = startOutcomeSender(outbox, timings, input);
   if (outcomes.enabled) state.outcomes = outbox;
 
   // ---- handlers: they register no command, so adding one keeps old histories replaying.
@@ -124,7 +124,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
         (await activities.createDepositWallet({
           endUserId,
           workflowId: workflowInfo().workflowId,
-          ...(patched(ADDRESSES_IN_CREATION_PATCH) ? { withAddresses: true } : {}),
+          ...(hasPatch(input, ADDRESSES_IN_CREATION_PATCH) ? { withAddresses: true } : {}),
         }));
       settleActivityAnswer(journal, created, now());
       const { chosen, orphanWalletId } = chooseWallet<{ walletId: string; externalUserId: string }>(
@@ -165,6 +165,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
           },
         ),
       { endUserId },
+      input,
     );
     state.extraWalletsReported = count;
   }

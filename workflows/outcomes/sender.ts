@@ -4,14 +4,7 @@
  * growing delays for the configured time; when that runs out the event is recorded as failed, an incident is
  * raised, and the next event goes. Before the process ends it waits until its outbox is drained.
  */
-import {
-  type ActivityOptions,
-  condition,
-  log,
-  patched,
-  proxyActivities,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { type ActivityOptions, condition, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { OutcomeEventData, OutcomeEventType } from '../../src/domain/outcome-events';
 import { outcomeDeliveryTimings, type WorkflowTimings } from '../../src/domain/timings';
 import type { createOutcomeActivities } from '../../activities/outcomes/activities';
@@ -25,6 +18,8 @@ import {
   recordDelivery,
   type Outbox,
 } from './outbox';
+import { hasPatch } from '../shared/patches';
+import type { PatchBaseline } from '../shared/patch-baseline';
 
 export { deliveryFailureReason } from './outbox';
 
@@ -55,8 +50,12 @@ export interface OutcomeSender {
   drained(): Promise<void>;
 }
 
-export function startOutcomeSender(outbox: Outbox, timings: WorkflowTimings): OutcomeSender {
-  const enabled = patched(OUTCOME_EVENTS_PATCH);
+export function startOutcomeSender(
+  outbox: Outbox,
+  timings: WorkflowTimings,
+  run: PatchBaseline,
+): OutcomeSender {
+  const enabled = hasPatch(run, OUTCOME_EVENTS_PATCH);
   const { deliverOutcomeEvent } = proxyActivities<OutcomeActivities>(outcomeDeliveryOptions(timings));
   const { raiseAlert } = proxyActivities<ReturnType<typeof createAlertActivities>>(
     operatorActivityOptions(timings),

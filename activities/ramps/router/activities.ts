@@ -16,6 +16,7 @@ import type { ForwardOutcome, RoutedEvent, RouteEventInput } from '../../../work
 import type { OrderSnapshot, TransactionSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import type { ActivityDeps } from '../../deps';
 import { readOrder, readTransaction } from '../../shared/snapshots';
+import { PATCH_BASELINE } from '../../../workflows/shared/patch-baseline';
 
 /** A forward's answer: the process reached, or how it had already ended (it is never started again). */
 export function forwardOutcome(outcome: ProcessSignalOutcome): ForwardOutcome {
@@ -62,7 +63,13 @@ export function createRouterActivities({ operator, temporal, logger }: ActivityD
         await signalWithStartProcess(temporal, WORKFLOW_TYPES.offRamp, {
           workflowId: offRampWorkflowId(input.depositTransactionId),
           taskQueue: Context.current().info.taskQueue,
-          args: [{ depositTransactionId: input.depositTransactionId, timings: input.timings }],
+          args: [
+            {
+              depositTransactionId: input.depositTransactionId,
+              timings: input.timings,
+              patchBaseline: PATCH_BASELINE,
+            },
+          ],
           signal: offRampTransactionSignal,
           signalArgs: [order ? { ...input.signal, order } : input.signal],
         }),
@@ -82,7 +89,9 @@ export function createRouterActivities({ operator, temporal, logger }: ActivityD
       const common = {
         workflowId: onRampWorkflowId(input.orderReference),
         taskQueue: Context.current().info.taskQueue,
-        args: [{ orderReference: input.orderReference, timings: input.timings }],
+        args: [
+          { orderReference: input.orderReference, timings: input.timings, patchBaseline: PATCH_BASELINE },
+        ],
       };
       if (input.order) {
         const outcome = await signalWithStartProcess(temporal, WORKFLOW_TYPES.onRamp, {

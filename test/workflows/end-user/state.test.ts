@@ -10,6 +10,7 @@ import {
 } from '../../../workflows/end-user/state';
 import type { EndUserInput } from '../../../workflows/end-user/types';
 import { journalAnswer, journalRequest } from '../../../workflows/end-user/wallet-journal';
+import { PATCH_BASELINE } from '../../../workflows/shared/patch-baseline';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-02T00:00:00.000Z';
@@ -51,11 +52,13 @@ describe('end-user state', () => {
     expect(carriedState(state)).toEqual({ ...carried, runs: 3 });
   });
 
-  test('the next run keeps the settings given and leaves out the ones that were absent', () => {
+  test('the next run keeps the settings given, leaves out the ones that were absent, and starts on the patch baseline', () => {
     const state = newEndUserState({ endUserId: 'u-1', timings }, T0);
+    // A run started before the baseline hands over to one that has it: the next run is recorded by this code.
     expect(continuedInput({ endUserId: 'u-1', timings }, state)).toEqual({
       endUserId: 'u-1',
       timings,
+      patchBaseline: PATCH_BASELINE,
       carried: { wallet: undefined, orphanWallets: [], createdAt: T0, runs: 1, offRamps: [] },
     });
     const input: EndUserInput = {
@@ -68,6 +71,7 @@ describe('end-user state', () => {
       'endUserId',
       'endUserSearchValue',
       'timings',
+      'patchBaseline',
       'continueAsNewAfterEvents',
       'carried',
     ]);

@@ -13,7 +13,7 @@ import { endUserWorkflowId } from '../../../src/domain/ids';
 import { EndUserId, WalletId } from '../../../src/temporal/search-attributes';
 import { endUserWorkflow } from '../../../workflows/end-user/workflow';
 import { endUserStateQuery } from '../../../workflows/end-user/messages';
-import { recordHistory } from '../../helpers/histories';
+import { patchChecksRecorded, recordHistory } from '../../helpers/histories';
 import {
   connectTestClient,
   fastTimings,
@@ -97,10 +97,15 @@ describe('end-user workflow on the real Temporal dev server', () => {
     expect(description.typedSearchAttributes.get(EndUserId)).toBe(endUserId);
     expect(description.typedSearchAttributes.get(WalletId)).toBe('wallet-1');
 
+    // The typed client starts it on the patch baseline: no patch marker in its history.
+    const history = await client.workflow.getHandle(endUserWorkflowId(endUserId)).fetchHistory();
+    expect(patchChecksRecorded(history.events ?? [])).toEqual({ markers: 0, changeVersionUpserts: 0 });
+
     await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-wallet-created', { running: true });
     await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-wallet-with-addresses', {
       running: true,
     });
+    await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-patch-baseline', { running: true });
   });
 
   test('a completion lost after the journal signal does not create a second wallet', async () => {

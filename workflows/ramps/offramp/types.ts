@@ -3,6 +3,7 @@ import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { GasCheck } from '../../operations/gas-monitor/types';
 import type { RampBookkeeping } from '../shared/bookkeeping';
 import type { OrderSnapshot, TransactionSnapshot } from '../shared/snapshots';
+import type { PatchBaseline } from '../../shared/patch-baseline';
 
 /** Every status an off-ramp can be in (RampStatus), in the order of its steps; metrics count each. */
 export const OFF_RAMP_STATUSES = [
@@ -20,7 +21,7 @@ export type OffRampStatus = (typeof OFF_RAMP_STATUSES)[number];
 /** The transactions of one off-ramp: the deposit, the gas top-up, the sponsored sweep and the order transaction. */
 export type OffRampRole = 'deposit' | 'gasTopUp' | 'sweep' | 'orderTransaction';
 
-export interface OffRampInput {
+export interface OffRampInput extends PatchBaseline {
   depositTransactionId: string;
   timings: WorkflowTimings;
 }

@@ -23,7 +23,6 @@ import {
   condition,
   getExternalWorkflowHandle,
   log,
-  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -69,6 +68,7 @@ import {
   unavailableGasCheck,
 } from './state';
 import type { OffRampInput, OffRampState } from './types';
+import { hasPatch } from '../../shared/patches';
 
 /** Runs recorded before it took its order from a forward that carried it (instead of reading it). */
 export const ORDER_IN_FORWARD_PATCH = 'offramp-order-in-forward';
@@ -104,7 +104,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   /** The order a router's forward brought along with a sweep or order transaction (applied in the loop). */
   let forwardedOrder: OrderSnapshot | undefined;
   const outbox = newOutbox();
-  const outcomes = startOutcomeSender(outbox, timings);
+  const outcomes = startOutcomeSender(outbox, timings, input);
   if (outcomes.enabled) state.outcomes = outbox;
   const publish = statusPublisher(
     state,
@@ -133,7 +133,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   for (;;) {
     const orderId = orderToRead(status, state);
     // Runs recorded before the forward carried the order read it here (as does one whose forward came without).
-    if (orderId && forwardedOrder?.id === orderId && patched(ORDER_IN_FORWARD_PATCH)) {
+    if (orderId && forwardedOrder?.id === orderId && hasPatch(input, ORDER_IN_FORWARD_PATCH)) {
       if (applyOrder(state, forwardedOrder).revised) revision += 1;
     } else if (orderId) {
       await tolerate('order read', async () => {
@@ -156,7 +156,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       break;
     }
     // Runs recorded before this read waited here, for an event that never came, until the step deadline.
-    if (!orderId && orderReadOverdue(status, state) && patched(ORDER_READ_AT_ONCE_PATCH)) continue;
+    if (!orderId && orderReadOverdue(status, state) && hasPatch(input, ORDER_READ_AT_ONCE_PATCH)) continue;
     const step = await clock.waitForEventOrDeadline(
       () => revision,
       () => true,
@@ -168,7 +168,12 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     if (shouldMarkStuck(evaluateInto(state), state)) await markStuck();
   }
   // The stranded-deposit incident closes when the deposit settles (the incident store sends the notice).
-  if (status === 'settled' && stuckAlertKind && state.alertsRaised > 0 && patched('alerts-incident-store')) {
+  if (
+    status === 'settled' &&
+    stuckAlertKind &&
+    state.alertsRaised > 0 &&
+    hasPatch(input, 'alerts-incident-store')
+  ) {
     try {
       await alerts.resolveAlert(stuckResolution(state, stuckAlertKind));
     } catch (error) {
@@ -229,7 +234,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   }
 
   async function linkEndUser(walletId: string): Promise<void> {
-    if (patched(ATTRIBUTE_IN_ONE_ACTIVITY_PATCH)) {
+    if (hasPatch(input, ATTRIBUTE_IN_ONE_ACTIVITY_PATCH)) {
       try {
         attribute(await lookup.attributeOffRamp({ walletId, depositTransactionId }));
         return;
@@ -250,7 +255,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       runUnattributed(walletId);
     }
     if (!state.endUserId) return;
-    if (patched('link-end-user-by-activity')) {
+    if (hasPatch(input, 'link-end-user-by-activity')) {
       // An activity signals end-user/<id>: this history then holds no end-user workflow ID in clear.
       try {
         await activities.linkOffRampToEndUser({ endUserId: state.endUserId, depositTransactionId });

@@ -2,6 +2,7 @@
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { RampBookkeeping } from '../shared/bookkeeping';
 import type { OrderSnapshot, TransactionSnapshot } from '../shared/snapshots';
+import type { PatchBaseline } from '../../shared/patch-baseline';
 
 /** Every status an on-ramp can be in (RampStatus), in the order of its steps; metrics count each. */
 export const ON_RAMP_STATUSES = [
@@ -24,7 +25,7 @@ export interface OnRampQuoteShown {
   chainTo?: string;
 }
 
-export interface OnRampInput {
+export interface OnRampInput extends PatchBaseline {
   orderReference: string;
   endUserId?: string;
   /** RampEndUserId: the end user's pseudonym with payload encryption (typed client); absent: endUserId. */

@@ -58,7 +58,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by the typed client). */
   let endUserSearchValue = initialSearchValue(input);
   const outbox = newOutbox();
-  const outcomes = startOutcomeSender(outbox, timings);
+  const outcomes = startOutcomeSender(outbox, timings, input);
   if (outcomes.enabled) state.outcomes = outbox;
   const publish = statusPublisher(
     state,

@@ -1,6 +1,7 @@
 /** transaction/<id> and order/<id>: the webhook router's input, the events it receives and its state. */
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { ResourceKind } from '../../../src/domain/vocabulary';
+import type { PatchBaseline } from '../../shared/patch-baseline';
 
 /** What the receiver hands to Temporal: the event as delivered (a hint only). No secrets, no URL. */
 export interface WebhookEventSignal {
@@ -11,7 +12,7 @@ export interface WebhookEventSignal {
   receivedAt: string;
 }
 
-export interface RouterInput {
+export interface RouterInput extends PatchBaseline {
   kind: ResourceKind;
   resourceId: string;
   timings: WorkflowTimings;

@@ -46,6 +46,7 @@ import {
   type WebhookEventSignal,
 } from './types';
 import { isOperatorNotFound, recordGiveUp, recordNotFound, unknownResourceRetry } from './unknown-resource';
+import { hasPatch } from '../../shared/patches';
 
 /** Runs recorded before a hop was one activity (routeEvent) re-read, then forwarded, in activities of their own. */
 export const ROUTE_IN_ONE_ACTIVITY_PATCH = 'router-one-activity';
@@ -57,7 +58,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
   // started while routers used local activities keep them on replay (docs/architecture.md, "A router's hop stays
   // in scheduled activities").
   const hop =
-    !patched('router-activities-restored') && patched('router-local-activities')
+    !hasPatch(input, 'router-activities-restored') && patched('router-local-activities')
       ? proxyLocalActivities<RampActivities>(operatorLocalActivityOptions(timings))
       : activities;
   const state: RouterState = {
@@ -113,7 +114,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
         state.lastFailure = failureNote(`re-read or forward of ${kind} ${resourceId}`, error);
         let waitMs = retryDelayMs;
         let nextDelayMs = nextPollDelayMs(timings, retryDelayMs);
-        if (isOperatorNotFound(error) && patched('router-unknown-resource')) {
+        if (isOperatorNotFound(error) && hasPatch(input, 'router-unknown-resource')) {
           firstNotFoundAtMs ??= Date.now();
           recordNotFound(state, firstNotFoundAtMs);
           const retry = unknownResourceRetry(timings, {
@@ -159,7 +160,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
     setCurrentDetails(
       `Re-reading ${kind} ${resourceId} after ${batch.map((event) => event.eventType).join(', ')}`,
     );
-    if (patched(ROUTE_IN_ONE_ACTIVITY_PATCH)) {
+    if (hasPatch(input, ROUTE_IN_ONE_ACTIVITY_PATCH)) {
       // The read, the routing and the forward in one activity; the same rules decide (they are the pure module's).
       const routed = await activities.routeEvent({ kind, resourceId, lastStatus: state.lastStatus, timings });
       if (isDuplicate(state, routed.status, batch.length)) return;
@@ -235,7 +236,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
       processStatus: late.processStatus,
       resourceStatus,
     });
-    if (raiseLateAlert && patched('late-event-after-timeout')) {
+    if (raiseLateAlert && hasPatch(input, 'late-event-after-timeout')) {
       try {
         const alert = lateEventAlert(kind, resourceId, late);
         await activities.raiseAlert({

@@ -13,7 +13,7 @@ import {
   useRampStacks,
   waitFor,
 } from '../../../helpers/ramp-stack';
-import { recordHistory } from '../../../helpers/histories';
+import { patchChecksRecorded, recordHistory } from '../../../helpers/histories';
 
 describe('off-ramp process (sandbox + receiver + dev server)', () => {
   const stacks = useRampStacks();
@@ -54,6 +54,26 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
       direction: 'off-ramp',
       depositTransactionId: depositId,
     });
+    // Every process the product started on its way (the end user, the routers, the off-ramp) is on the patch
+    // baseline: none recorded a patch marker or the search attribute upsert that comes with one.
+    const runs: Array<{ workflowId: string; type: string; markers: number; changeVersionUpserts: number }> =
+      [];
+    for await (const execution of stacks.client.workflow.list({
+      query: `TaskQueue = '${stack.worker.taskQueue}'`,
+    })) {
+      const history = await stacks.client.workflow
+        .getHandle(execution.workflowId, execution.runId)
+        .fetchHistory();
+      runs.push({
+        workflowId: execution.workflowId,
+        type: execution.type,
+        ...patchChecksRecorded(history.events ?? []),
+      });
+    }
+    expect(new Set(runs.map((run) => run.type))).toEqual(
+      new Set(['endUserWorkflow', 'webhookRouterWorkflow', 'offRampWorkflow']),
+    );
+    expect(runs.filter((run) => run.markers > 0 || run.changeVersionUpserts > 0)).toEqual([]);
     await recordHistory(stacks.client, offRampWorkflowId(depositId), 'offramp-settled');
     await recordHistory(stacks.client, `transaction/${depositId}`, 'transaction-router-activities-restored');
   });
