@@ -13,7 +13,10 @@
  * checked, so none is recorded.
  */
 
-/** The patches each baseline takes as given. A later baseline adds its own patches with a higher number. */
+/**
+ * The baseline that takes each patch. A new patch enters one level above PATCH_BASELINE (checked and marked like any
+ * patch) and is taken by a later release's baseline, once no worker without it is left (docs/architecture.md).
+ */
 export const BASELINE_OF_PATCH = {
   'router-activities-restored': 1,
   'router-one-activity': 1,
