@@ -45,6 +45,7 @@ import { cpuSeconds } from './lib/machine';
 import { startRampStack, type RampStack } from './lib/ramp-stack';
 import { rawMaximum } from './lib/rates';
 import { summarize, type LatencySummary } from './lib/stats';
+import { PATCH_BASELINE } from '../workflows/shared/patch-baseline';
 
 /** Seconds between two deliveries to one process. */
 const SPACING_S = 2;
@@ -384,7 +385,13 @@ export const eventToStateMeasurement: Measurement = {
           {
             workflowId: offRampWorkflowId(depositTransactionId),
             taskQueue: stack.taskQueue,
-            args: [{ depositTransactionId, timings: context.timings } satisfies OffRampInput],
+            args: [
+              {
+                depositTransactionId,
+                timings: context.timings,
+                patchBaseline: PATCH_BASELINE,
+              } satisfies OffRampInput,
+            ],
             signal: offRampTransactionSignal,
             signalArgs: [signal],
           },

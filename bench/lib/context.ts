@@ -25,6 +25,7 @@ import { connectTemporal, type TemporalConnection } from '../../src/temporal/wir
 import { type RunningReceiver, startReceiver } from '../../src/webhooks/receiver';
 import { webhookEventSignal } from '../../workflows/ramps/router/messages';
 import type { WebhookEventSignal } from '../../workflows/ramps/router/types';
+import { PATCH_BASELINE } from '../../workflows/shared/patch-baseline';
 
 export const BENCH_NAMESPACE = 'bench';
 export const BENCH_TASK_QUEUE = 'bench-no-worker';
@@ -61,7 +62,7 @@ export function signalLikeReceiver(
   return temporal.client.workflow.signalWithStart(WORKFLOW_TYPES.webhookRouter, {
     workflowId: routerWorkflowId('transaction', resourceId),
     taskQueue: BENCH_TASK_QUEUE,
-    args: [{ kind: 'transaction', resourceId, timings }],
+    args: [{ kind: 'transaction', resourceId, timings, patchBaseline: PATCH_BASELINE }],
     signal: webhookEventSignal,
     signalArgs: [signal],
   });
