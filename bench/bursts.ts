@@ -14,7 +14,8 @@
  * chain's last event is published at the earliest. Target: median <= schedule + 1 s, with every off-ramp settled
  * within the time limit and one run each (an unsettled one counts as never). One burst.
  * Where the time goes, from the sandbox's own logs: when each chain's last event was published and its last webhook
- * acknowledged. Two bursts: the sandbox starting its first attempts to the receiver one after the other, in event
+ * acknowledged; and from the routers' and off-ramps' histories, how long their workflow tasks waited for a worker
+ * (a new run's first task apart from the cached runs' later ones) and then took. Two bursts: the sandbox starting its first attempts to the receiver one after the other, in event
  * order (SANDBOX_DELIVERY_CONCURRENCY 1, its default), and `deliveryConcurrency` at once (the spec does not say how
  * many the operator sends at once).
  */
@@ -29,10 +30,12 @@ import {
   offRampScheduleMs,
   settledAtMs,
   startRampStack,
+  rampRunHistories,
   runningStatuses,
   waitForOffRamps,
 } from './lib/ramp-stack';
-import { median } from './lib/stats';
+import { median, summarize } from './lib/stats';
+import { taskWaits } from './lib/task-waits';
 
 const TIME_SCALE = 0.001;
 const STEP_DEADLINE_MS = 60_000;
@@ -96,6 +99,7 @@ async function burst(
       unsettled.filter((id) => !results.has(id)),
     );
     const scheduleMs = offRampScheduleMs(stack.sandbox);
+    const waits = taskWaits(await rampRunHistories(stack));
 
     const settle: number[] = [];
     const lastEvent: number[] = [];
@@ -144,7 +148,10 @@ async function burst(
           `slowest settled ${settle.length > 0 ? Math.max(...settle).toFixed(0) : '-'} ms; medians from the POST: chain's last event published ` +
           `${median(lastEvent).toFixed(0)} ms, its last webhook acknowledged ${median(lastDelivered).toFixed(0)} ms; ` +
           `${deliveries} webhooks delivered ${deliveryMode(deliveryConcurrency)}, ${(ackMs / Math.max(1, deliveries)).toFixed(0)} ms ` +
-          `each on average (the receiver's ack as the sandbox timed it)`,
+          `each on average (the receiver's ack as the sandbox timed it); workflow tasks of the routers and off-ramps, ` +
+          `medians: a run's first waited ${median(waits.firstPickupMs).toFixed(0)} ms to be picked up ` +
+          `(${waits.firstPickupMs.length} runs), a later one ${median(waits.laterPickupMs).toFixed(0)} ms, and each took ` +
+          `${median(waits.runMs).toFixed(0)} ms from pickup to completion`,
       },
       leg: {
         size,
@@ -156,6 +163,11 @@ async function burst(
         ackMs,
         polls,
         oneRunEach,
+        taskWaits: {
+          firstPickupMs: summarize(waits.firstPickupMs),
+          laterPickupMs: summarize(waits.laterPickupMs),
+          runMs: summarize(waits.runMs),
+        },
         stillRunning,
         workerStartMs: stack.workerStartMs,
       },

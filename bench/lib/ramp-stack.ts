@@ -14,6 +14,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import pino from 'pino';
+import type { temporal } from '@temporalio/proto';
 import { RampClient } from '../../src/client/ramp-client';
 import { loadOperatorConfig } from '../../src/config/operator';
 import { simulate } from '../../src/demo/demo';
@@ -267,6 +268,21 @@ export async function offRampRuns(stack: RampStack): Promise<Map<string, OffRamp
     runs.set(run.workflowId, [...(runs.get(run.workflowId) ?? []), run]);
   }
   return runs;
+}
+
+/** The histories of every router and off-ramp run on the stack's task queue (the ramps' workflow tasks). */
+export async function rampRunHistories(stack: RampStack): Promise<temporal.api.history.v1.IHistoryEvent[][]> {
+  const query =
+    `TaskQueue = '${stack.taskQueue}' AND ` +
+    `WorkflowType IN ('${WORKFLOW_TYPES.webhookRouter}', '${WORKFLOW_TYPES.offRamp}')`;
+  const histories: temporal.api.history.v1.IHistoryEvent[][] = [];
+  for await (const execution of stack.ramp.temporal.workflow.list({ query, pageSize: 1000 })) {
+    const history = await stack.ramp.temporal.workflow
+      .getHandle(execution.workflowId, execution.runId)
+      .fetchHistory();
+    histories.push(history.events ?? []);
+  }
+  return histories;
 }
 
 /** Off-ramps on the stack's task queue that have closed (visibility: eventually consistent). */
