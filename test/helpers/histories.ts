@@ -58,3 +58,20 @@ export function patchChecksRecorded(events: readonly temporal.api.history.v1.IHi
     ).length,
   };
 }
+
+/** Every run on a task queue (visibility), with the patch checks its history recorded. */
+export async function patchChecksOfRuns(
+  client: Client,
+  taskQueue: string,
+): Promise<Array<{ workflowId: string; type: string; markers: number; changeVersionUpserts: number }>> {
+  const runs: Array<{ workflowId: string; type: string; markers: number; changeVersionUpserts: number }> = [];
+  for await (const execution of client.workflow.list({ query: `TaskQueue = '${taskQueue}'` })) {
+    const history = await client.workflow.getHandle(execution.workflowId, execution.runId).fetchHistory();
+    runs.push({
+      workflowId: execution.workflowId,
+      type: execution.type,
+      ...patchChecksRecorded(history.events ?? []),
+    });
+  }
+  return runs;
+}

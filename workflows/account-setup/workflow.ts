@@ -182,7 +182,6 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
   /** Every account wallet the operator may hold besides the ones recorded is an incident for the operations team. */
   async function raiseExtraWallets(): Promise<void> {
     const count = extraAccountWallets(state);
-    // The account setup is started without a patch baseline: its patch is checked (and marked) as before.
     await raiseExtraWalletIncident(
       alerts.raiseAlert,
       () =>
@@ -190,8 +189,8 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
           orphanWallets: state.orphanWallets.length,
           unconfirmedCreations: unconfirmedCreationCount(state),
         }),
-      {},
-      {},
+      // Started without a patch baseline (once per account): its patch is checked and marked as before.
+      { run: {} },
     );
     state.extraWalletsReported = count;
   }

@@ -12,9 +12,14 @@ import type { PatchBaseline } from '../shared/patch-baseline';
 export async function raiseExtraWalletIncident(
   raiseAlert: (alert: AlertInput) => Promise<unknown>,
   alert: () => AlertInput,
-  logFields: Record<string, string>,
-  run: PatchBaseline,
+  context: {
+    /** Names the wallet's owner in the log line of a failed raise. */
+    logFields?: Record<string, string>;
+    /** The owner's input: its patch baseline decides whether the incident's patch is checked. */
+    run: PatchBaseline;
+  },
 ): Promise<void> {
+  const { logFields = {}, run } = context;
   if (!hasPatch(run, 'extra-wallet-incident')) return;
   try {
     await raiseAlert(alert());

@@ -164,8 +164,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
             unconfirmedCreations: state.unconfirmedCreations?.length ?? 0,
           },
         ),
-      { endUserId },
-      input,
+      { logFields: { endUserId }, run: input },
     );
     state.extraWalletsReported = count;
   }

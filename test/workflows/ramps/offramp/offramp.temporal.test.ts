@@ -13,7 +13,7 @@ import {
   useRampStacks,
   waitFor,
 } from '../../../helpers/ramp-stack';
-import { patchChecksRecorded, recordHistory } from '../../../helpers/histories';
+import { patchChecksOfRuns, recordHistory } from '../../../helpers/histories';
 
 describe('off-ramp process (sandbox + receiver + dev server)', () => {
   const stacks = useRampStacks();
@@ -56,20 +56,7 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     });
     // Every process the product started on its way (the end user, the routers, the off-ramp) is on the patch
     // baseline: none recorded a patch marker or the search attribute upsert that comes with one.
-    const runs: Array<{ workflowId: string; type: string; markers: number; changeVersionUpserts: number }> =
-      [];
-    for await (const execution of stacks.client.workflow.list({
-      query: `TaskQueue = '${stack.worker.taskQueue}'`,
-    })) {
-      const history = await stacks.client.workflow
-        .getHandle(execution.workflowId, execution.runId)
-        .fetchHistory();
-      runs.push({
-        workflowId: execution.workflowId,
-        type: execution.type,
-        ...patchChecksRecorded(history.events ?? []),
-      });
-    }
+    const runs = await patchChecksOfRuns(stacks.client, stack.worker.taskQueue);
     expect(new Set(runs.map((run) => run.type))).toEqual(
       new Set(['endUserWorkflow', 'webhookRouterWorkflow', 'offRampWorkflow']),
     );
