@@ -31,6 +31,7 @@ import { startBenchContext } from './lib/context';
 import { machineInfo } from './lib/machine';
 import type { BenchSettings, Measurement, Shared } from './lib/measurement';
 import { type BenchReport, markdown } from './lib/report';
+import { persistenceDelta, summarizePersistence } from './lib/server-metrics';
 import { receiverBreakdown } from './receiver-breakdown';
 import { signalPath } from './signal-path';
 
@@ -178,6 +179,11 @@ const COMMAND = defineCommand({
       description: 'the whole run stops (status 1) past this',
     },
     out: { type: 'string', valueName: 'dir', description: 'results folder (default bench/results)' },
+    'server-metrics': {
+      type: 'boolean',
+      description:
+        "the npm-start server also serves its metrics; each leg's persistence requests by operation go in the report",
+    },
   },
   notes: [
     'Figures are only comparable with their baseline of the same run; a busy machine makes both slower, not the ratio right.',
@@ -275,6 +281,7 @@ async function main(): Promise<number> {
     env: process.env,
     maxSockets: Math.max(settings.concurrency, settings.maxInFlight),
     requestTimeoutMs: settings.requestTimeoutMs,
+    serverMetrics: flags['server-metrics'] === true,
     log,
   });
   const deadline = setTimeout(() => {
@@ -301,6 +308,7 @@ async function main(): Promise<number> {
         'baseline server': context.baseline.pragmas.join(' '),
         'npm-start server': context.subject.pragmas.join(' ') || 'SQLite defaults',
         'router linger': `${context.timings.routerLingerMs ?? 0} ms`,
+        ...(context.subjectPersistence ? { 'npm-start server metrics': 'on (--server-metrics)' } : {}),
       },
       machine,
       figures: [],
@@ -308,9 +316,16 @@ async function main(): Promise<number> {
     };
     for (const measurement of only) {
       log(`[bench] ${measurement.name}: ${measurement.description}`);
+      const persistenceBefore = await context.subjectPersistence?.();
       const result = await measurement.run(context, settings, shared, log);
+      const persistenceAfter = await context.subjectPersistence?.();
       report.figures.push(...result.figures);
       report.legs[measurement.name] = result.legs;
+      if (persistenceBefore && persistenceAfter) {
+        (report.serverPersistence ??= {})[measurement.name] = summarizePersistence(
+          persistenceDelta(persistenceBefore, persistenceAfter),
+        );
+      }
     }
     mkdirSync(outDir, { recursive: true });
     const table = markdown(report);

@@ -5,6 +5,7 @@
  * - `subject`: a dev server exactly as `npm start` launches it (TEMPORAL_DEV_SQLITE_PRAGMAS, a data file, the Web UI),
  *   with the product's HTTPS receiver in front of it, logging as under `npm start` (warn) to /dev/null.
  * No worker runs: what is measured is the hand-off into Temporal (signal-with-start) that precedes every 200.
+ * With `serverMetrics`, the subject also serves its Prometheus metrics on a loopback port, read per leg.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -16,6 +17,7 @@ import pino from 'pino';
 import { loadDevSqlitePragmas } from '../../src/config/temporal';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadWorkflowTimings } from '../../src/config/timings';
+import { freePort } from '../../src/http/free-port';
 import { routerWorkflowId, WORKFLOW_TYPES } from '../../src/domain/ids';
 import type { WorkflowTimings } from '../../src/domain/timings';
 import { createLogger } from '../../src/logging';
@@ -26,6 +28,7 @@ import { type RunningReceiver, startReceiver } from '../../src/webhooks/receiver
 import { webhookEventSignal } from '../../workflows/ramps/router/messages';
 import type { WebhookEventSignal } from '../../workflows/ramps/router/types';
 import { PATCH_BASELINE } from '../../workflows/shared/patch-baseline';
+import { type PersistenceCounts, parsePersistenceMetrics } from './server-metrics';
 
 export const BENCH_NAMESPACE = 'bench';
 export const BENCH_TASK_QUEUE = 'bench-no-worker';
@@ -43,6 +46,8 @@ export interface BenchContext {
   subject: BenchServer;
   receiver: RunningReceiver;
   timings: WorkflowTimings;
+  /** The subject server's persistence counters so far; only with `serverMetrics`. */
+  subjectPersistence?: () => Promise<PersistenceCounts>;
   /** POSTs a body over HTTPS or HTTP (keep-alive, self-signed certificate accepted); resolves the status. */
   post(url: string, body: string): Promise<number>;
   close(): Promise<void>;
@@ -94,6 +99,8 @@ export async function startBenchContext(options: {
   env: NodeJS.ProcessEnv;
   maxSockets: number;
   requestTimeoutMs: number;
+  /** Start the subject with `--metrics-port` (the server then records and serves its metrics, as npm start's does not). */
+  serverMetrics: boolean;
   log: (line: string) => void;
 }): Promise<BenchContext> {
   const stoppers: (() => Promise<void>)[] = [];
@@ -105,13 +112,19 @@ export async function startBenchContext(options: {
     const cli = await ensureTemporalCli({ log: () => undefined, env: options.env });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ramp-bench-'));
     stoppers.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
-    const start = async (label: string, pragmas: string[], ui: boolean): Promise<BenchServer> => {
+    const start = async (
+      label: string,
+      pragmas: string[],
+      ui: boolean,
+      extraArgs: string[] = [],
+    ): Promise<BenchServer> => {
       const server = await startDevServer({
         cliPath: cli.path,
         namespace: BENCH_NAMESPACE,
         uiPort: ui ? 0 : null,
         dbFile: path.join(dir, label, 'temporal.sqlite'),
         sqlitePragmas: pragmas,
+        extraArgs,
       });
       stoppers.push(() => server.stop());
       const temporal = await connectTemporal({
@@ -123,7 +136,20 @@ export async function startBenchContext(options: {
       return { label, pragmas, server, temporal };
     };
     const baseline = await start('baseline', BASELINE_PRAGMAS, false);
-    const subject = await start('npm-start', loadDevSqlitePragmas(options.env), true);
+    const metricsPort = options.serverMetrics ? await freePort() : undefined;
+    const subject = await start(
+      'npm-start',
+      loadDevSqlitePragmas(options.env),
+      true,
+      metricsPort ? ['--metrics-port', String(metricsPort)] : [],
+    );
+    const subjectPersistence = metricsPort
+      ? async () => {
+          const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+          if (!response.ok) throw new Error(`dev server metrics: HTTP ${response.status}`);
+          return parsePersistenceMetrics(await response.text());
+        }
+      : undefined;
     // The product's default timings; RAMP_ROUTER_LINGER is read as npm start reads it (a setting the legs compare).
     const timings = loadWorkflowTimings({ RAMP_ROUTER_LINGER: options.env.RAMP_ROUTER_LINGER });
     const receiver = await startBenchReceiver(subject.temporal.client, BENCH_TASK_QUEUE, timings);
@@ -152,7 +178,15 @@ export async function startBenchContext(options: {
         request.setTimeout(options.requestTimeoutMs, () => request.destroy(new Error('timeout')));
         request.end(body);
       });
-    return { baseline, subject, receiver, timings, post, close };
+    return {
+      baseline,
+      subject,
+      receiver,
+      timings,
+      ...(subjectPersistence ? { subjectPersistence } : {}),
+      post,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

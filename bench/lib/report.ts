@@ -1,5 +1,6 @@
 /** One row of the results: a figure beside its baseline from the same run, their ratio, and the target. */
 import type { MachineInfo } from './machine';
+import { type PersistenceSummary, persistenceLine } from './server-metrics';
 
 export interface Figure {
   measurement: string;
@@ -22,6 +23,8 @@ export interface BenchReport {
   figures: Figure[];
   /** Every leg's own numbers, for whoever wants more than the table. */
   legs: Record<string, unknown>;
+  /** The npm-start server's persistence work during each leg (with --server-metrics). */
+  serverPersistence?: Record<string, PersistenceSummary>;
 }
 
 export function relation(figure: Figure): number | undefined {
@@ -44,6 +47,16 @@ function relationText(figure: Figure): string {
   if (figure.comparison === 'difference')
     return `${value >= 0 ? '+' : ''}${number(value)} ${figure.unit}`.trimEnd();
   return `${value.toFixed(2)}x`;
+}
+
+function persistenceSection(legs: BenchReport['serverPersistence']): string[] {
+  if (!legs) return [];
+  return [
+    '',
+    "The npm-start server's persistence requests during each leg, setup included (its metrics):",
+    '',
+    ...Object.entries(legs).map(([leg, summary]) => `- ${leg}: ${persistenceLine(summary)}`),
+  ];
 }
 
 export function markdown(report: BenchReport): string {
@@ -79,6 +92,7 @@ export function markdown(report: BenchReport): string {
     ...report.figures
       .filter((figure) => figure.note)
       .map((figure) => `- ${figure.measurement}, ${figure.what}: ${figure.note}`),
+    ...persistenceSection(report.serverPersistence),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -73,6 +73,21 @@ describe('bench statistics and report', () => {
     expect(table).toContain('| signal path | ack p50: 12.3 ms | raw: 10 ms | +2.3 ms | <= +5 ms | yes |');
     expect(table).toContain('- signal path, ack p50: a note');
     expect(markdown({ ...report, machine })).not.toContain('busy');
+    expect(table).not.toContain('persistence requests');
+    const withMetrics = markdown({
+      ...report,
+      serverPersistence: {
+        'deposit-wallets': {
+          requests: 30,
+          seconds: 1.5,
+          top: [{ operation: 'UpdateWorkflowExecution', requests: 30, seconds: 1.5 }],
+        },
+      },
+    });
+    expect(withMetrics).toContain("The npm-start server's persistence requests during each leg");
+    expect(withMetrics).toContain(
+      '- deposit-wallets: 30 requests, 1.5 s in flight; UpdateWorkflowExecution 30 (1.5 s)',
+    );
   });
 
   test('a closed loop sends each delivery once and counts errors apart', async () => {

@@ -1,0 +1,70 @@
+/**
+ * The dev server's persistence work during a leg, read from its Prometheus metrics (`--metrics-port`): requests and
+ * time in flight per persistence operation, as the difference of two scrapes. On the dev server every one of them goes
+ * through its SQLite file, so this is what a leg costs the server, in its own words. Pure: parsing and arithmetic.
+ */
+
+export interface OperationCost {
+  requests: number;
+  /** Summed latency of those requests, seconds (requests in flight at once add up). */
+  seconds: number;
+}
+
+export type PersistenceCounts = Record<string, OperationCost>;
+
+export interface PersistenceSummary {
+  requests: number;
+  seconds: number;
+  /** The operations with the most requests, most first. */
+  top: ({ operation: string } & OperationCost)[];
+}
+
+const SAMPLE = /^(persistence_requests|persistence_latency_sum)\{([^}]*)\}\s+(\S+)$/;
+const OPERATION = /(?:^|,)operation="([^"]*)"/;
+
+/** Requests and latency per operation, summed over the other labels, from a Prometheus text exposition. */
+export function parsePersistenceMetrics(text: string): PersistenceCounts {
+  const counts: PersistenceCounts = {};
+  for (const line of text.split('\n')) {
+    const sample = SAMPLE.exec(line.trim());
+    if (!sample) continue;
+    const [, metric, labels, valueText] = sample;
+    const operation = OPERATION.exec(labels ?? '')?.[1];
+    const value = Number(valueText);
+    if (!operation || !Number.isFinite(value)) continue;
+    const cost = (counts[operation] ??= { requests: 0, seconds: 0 });
+    if (metric === 'persistence_requests') cost.requests += value;
+    else cost.seconds += value;
+  }
+  return counts;
+}
+
+/** What happened between two scrapes of the same server (operations first seen in `after` count from zero). */
+export function persistenceDelta(before: PersistenceCounts, after: PersistenceCounts): PersistenceCounts {
+  const delta: PersistenceCounts = {};
+  for (const [operation, cost] of Object.entries(after)) {
+    const earlier = before[operation] ?? { requests: 0, seconds: 0 };
+    const requests = cost.requests - earlier.requests;
+    if (requests > 0) delta[operation] = { requests, seconds: Math.max(0, cost.seconds - earlier.seconds) };
+  }
+  return delta;
+}
+
+export function summarizePersistence(counts: PersistenceCounts, top = 8): PersistenceSummary {
+  const operations = Object.entries(counts)
+    .map(([operation, cost]) => ({ operation, ...cost }))
+    .sort((a, b) => b.requests - a.requests || a.operation.localeCompare(b.operation));
+  return {
+    requests: operations.reduce((sum, entry) => sum + entry.requests, 0),
+    seconds: operations.reduce((sum, entry) => sum + entry.seconds, 0),
+    top: operations.slice(0, top),
+  };
+}
+
+/** One line of the report: the total, then the largest operations with their time. */
+export function persistenceLine(summary: PersistenceSummary): string {
+  const operations = summary.top
+    .map((entry) => `${entry.operation} ${entry.requests} (${entry.seconds.toFixed(1)} s)`)
+    .join(', ');
+  return `${summary.requests} requests, ${summary.seconds.toFixed(1)} s in flight; ${operations}`;
+}
