@@ -187,9 +187,10 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
 /** `npm run worker` in a child process; resolves once its health route answers 200 (it polls its task queue). */
 async function startWorkerProcess(options: { env: Record<string, string>; timeoutMs: number }) {
   const healthPort = await freePort();
+  // As a shell would start it: its WORKER_* settings and its Node options (a heap limit sizes the cache).
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => name.startsWith('WORKER_') && name !== 'WORKER_HEALTH_PORT',
+      ([name]) => (name.startsWith('WORKER_') && name !== 'WORKER_HEALTH_PORT') || name === 'NODE_OPTIONS',
     ),
   );
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'src/entry/worker.ts')], {
