@@ -145,7 +145,9 @@ export async function startBenchContext(options: {
     );
     const subjectPersistence = metricsPort
       ? async () => {
-          const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+          const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, {
+            signal: AbortSignal.timeout(10_000),
+          });
           if (!response.ok) throw new Error(`dev server metrics: HTTP ${response.status}`);
           return parsePersistenceMetrics(await response.text());
         }
