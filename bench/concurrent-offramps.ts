@@ -30,6 +30,7 @@ import {
   waitForOffRamps,
 } from './lib/ramp-stack';
 import { receiverMaximum } from './lib/rates';
+import { persistencePerUnit } from './lib/server-metrics';
 
 const TIME_SCALE = 0.01;
 const QUIET_MS = 15_000;
@@ -65,6 +66,7 @@ export const concurrentOffRamps: Measurement = {
       const workerBefore = await cpuSeconds(stack.workerPid);
       const devServerBefore = await cpuSeconds(context.subject.server.pid);
       const benchBefore = process.cpuUsage();
+      const persistenceBefore = await context.subjectPersistence?.();
       const startedAt = Date.now();
       const posted: { depositId: string; postedAtMs: number }[] = [];
       const posting = await closedLoop({
@@ -89,6 +91,7 @@ export const concurrentOffRamps: Measurement = {
       const devServerAfter = await cpuSeconds(context.subject.server.pid);
       const benchUsed = process.cpuUsage(benchBefore);
       const memory = await residentMiB(stack.workerPid);
+      const persistenceAfter = await context.subjectPersistence?.();
 
       const runs = await offRampRuns(stack);
       const results = await offRampResults(stack, runs, ids, settings.concurrency);
@@ -166,7 +169,8 @@ export const concurrentOffRamps: Measurement = {
               `${deliveries} webhooks delivered (${attempts} attempts), up to ${settings.deliveryConcurrency} at once, ` +
               `${(ackMs / Math.max(1, deliveries)).toFixed(0)} ms each on average as the sandbox timed them; worker ${cores(workerBefore, workerAfter)} cores, ` +
               `dev server ${cores(devServerBefore, devServerAfter)} cores, this process (sandbox, receiver, client) ` +
-              `${benchCores} cores; worker RSS ${memory?.rssMiB.toFixed(0) ?? '?'} MiB (peak ${memory?.peakMiB.toFixed(0) ?? '?'} MiB)`,
+              `${benchCores} cores; worker RSS ${memory?.rssMiB.toFixed(0) ?? '?'} MiB (peak ${memory?.peakMiB.toFixed(0) ?? '?'} MiB)` +
+              persistencePerUnit(persistenceBefore, persistenceAfter, count, 'off-ramp'),
           },
         ],
         legs: {

@@ -23,6 +23,7 @@ import { closedLoop } from './lib/load';
 import { summarize } from './lib/stats';
 import { cpuSeconds } from './lib/machine';
 import { type Measurement, resourceIdOf, RUN_TAG } from './lib/measurement';
+import { persistencePerUnit } from './lib/server-metrics';
 
 const EMAIL = 'bench@example.com';
 const PASSCODE = 'bench-passcode-5c1e9a';
@@ -102,6 +103,7 @@ export const depositWallets: Measurement = {
       });
       const cpuBefore = await cpuSeconds(context.subject.server.pid);
       const processBefore = process.cpuUsage();
+      const persistenceBefore = await context.subjectPersistence?.();
       const wallets = await closedLoop({
         count: users,
         concurrency: settings.concurrency,
@@ -110,6 +112,12 @@ export const depositWallets: Measurement = {
           (await ramp.ensureDepositWallet(`bw-${RUN_TAG}-${index}`)).addresses.length > 0,
       });
       const processUsed = process.cpuUsage(processBefore);
+      const persistence = persistencePerUnit(
+        persistenceBefore,
+        await context.subjectPersistence?.(),
+        wallets.ok,
+        'wallet',
+      );
       const cpuAfter = await cpuSeconds(context.subject.server.pid);
       const devServerCores =
         cpuBefore === undefined || cpuAfter === undefined
@@ -153,7 +161,8 @@ export const depositWallets: Measurement = {
             met: wallets.throughput >= 0.25 * raw.throughput && wallets.errors === 0,
             note:
               `p50 ${wallets.latency.p50.toFixed(0)} ms, p99 ${wallets.latency.p99.toFixed(0)} ms, errors ${wallets.errors}; ` +
-              `dev server ${devServerCores?.toFixed(2) ?? '?'} cores, this process (worker, client, sandbox) ${benchProcessCores.toFixed(2)} cores`,
+              `dev server ${devServerCores?.toFixed(2) ?? '?'} cores, this process (worker, client, sandbox) ${benchProcessCores.toFixed(2)} cores` +
+              persistence,
           },
           {
             measurement: 'deposit wallets',

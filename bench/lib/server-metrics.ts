@@ -68,3 +68,21 @@ export function persistenceLine(summary: PersistenceSummary): string {
     .join(', ');
   return `${summary.requests} requests, ${summary.seconds.toFixed(1)} s in flight; ${operations}`;
 }
+
+/**
+ * A measured section's persistence work per unit of it (a wallet, an off-ramp), for a figure's note: nothing when
+ * the server's metrics are off or no unit was done.
+ */
+export function persistencePerUnit(
+  before: PersistenceCounts | undefined,
+  after: PersistenceCounts | undefined,
+  units: number,
+  unitName: string,
+): string {
+  if (!before || !after || units <= 0) return '';
+  const summary = summarizePersistence(persistenceDelta(before, after), 4);
+  const operations = summary.top
+    .map((entry) => `${entry.operation} ${(entry.requests / units).toFixed(1)}`)
+    .join(', ');
+  return `; dev server persistence per ${unitName}: ${(summary.requests / units).toFixed(1)} requests, ${((summary.seconds * 1000) / units).toFixed(0)} ms in flight (${operations})`;
+}

@@ -2,6 +2,7 @@ import {
   parsePersistenceMetrics,
   persistenceDelta,
   persistenceLine,
+  persistencePerUnit,
   summarizePersistence,
 } from '../../../bench/lib/server-metrics';
 
@@ -60,5 +61,18 @@ describe("the dev server's persistence work from its metrics", () => {
     expect(persistenceLine(summary)).toBe(
       '25 requests, 2.2 s in flight; UpdateWorkflowExecution 15 (1.5 s), GetNamespace 5 (0.1 s)',
     );
+  });
+
+  test("a measured section's work per unit, or nothing without metrics or units", () => {
+    const before = { UpdateWorkflowExecution: { requests: 10, seconds: 1 } };
+    const after = {
+      UpdateWorkflowExecution: { requests: 40, seconds: 1.6 },
+      GetWorkflowExecution: { requests: 10, seconds: 0.25 },
+    };
+    expect(persistencePerUnit(before, after, 10, 'wallet')).toBe(
+      '; dev server persistence per wallet: 4.0 requests, 85 ms in flight (UpdateWorkflowExecution 3.0, GetWorkflowExecution 1.0)',
+    );
+    expect(persistencePerUnit(undefined, after, 10, 'wallet')).toBe('');
+    expect(persistencePerUnit(before, after, 0, 'wallet')).toBe('');
   });
 });
