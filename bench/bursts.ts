@@ -15,9 +15,9 @@
  * within the time limit and one run each (an unsettled one counts as never). One burst.
  * Where the time goes, from the sandbox's own logs: when each chain's last event was published and its last webhook
  * acknowledged; and from the routers' and off-ramps' histories, how long their workflow tasks waited for a worker
- * (a new run's first task apart from the cached runs' later ones) and then took. Two bursts: the sandbox starting its first attempts to the receiver one after the other, in event
- * order (SANDBOX_DELIVERY_CONCURRENCY 1, its default), and `deliveryConcurrency` at once (the spec does not say how
- * many the operator sends at once).
+ * (a new run's first task apart from the cached runs' later ones) and then took. Two bursts: the sandbox starting its
+ * first attempts to the receiver one after the other, in event order (SANDBOX_DELIVERY_CONCURRENCY 1, its default),
+ * and `deliveryConcurrency` at once (the spec does not say how many the operator sends at once).
  */
 import { offRampWorkflowId } from '../src/domain/ids';
 import type { BenchContext } from './lib/context';

@@ -46,8 +46,8 @@ export interface BenchContext {
   subject: BenchServer;
   receiver: RunningReceiver;
   timings: WorkflowTimings;
-  /** The subject server's persistence counters so far; only with `serverMetrics`. */
-  subjectPersistence?: () => Promise<PersistenceCounts>;
+  /** The subject server's persistence counters so far (undefined when the scrape failed); only with `serverMetrics`. */
+  subjectPersistence?: () => Promise<PersistenceCounts | undefined>;
   /** POSTs a body over HTTPS or HTTP (keep-alive, self-signed certificate accepted); resolves the status. */
   post(url: string, body: string): Promise<number>;
   close(): Promise<void>;
@@ -143,13 +143,21 @@ export async function startBenchContext(options: {
       true,
       metricsPort ? ['--metrics-port', String(metricsPort)] : [],
     );
+    // A scrape that fails costs its leg the persistence figures, never the run.
     const subjectPersistence = metricsPort
       ? async () => {
-          const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, {
-            signal: AbortSignal.timeout(10_000),
-          });
-          if (!response.ok) throw new Error(`dev server metrics: HTTP ${response.status}`);
-          return parsePersistenceMetrics(await response.text());
+          try {
+            const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, {
+              signal: AbortSignal.timeout(10_000),
+            });
+            if (!response.ok) throw new Error(`HTTP ${response.status}`);
+            return parsePersistenceMetrics(await response.text());
+          } catch (error) {
+            options.log(
+              `[bench] dev server metrics not read: ${error instanceof Error ? error.message : String(error)}`,
+            );
+            return undefined;
+          }
         }
       : undefined;
     // The product's default timings; RAMP_ROUTER_LINGER is read as npm start reads it (a setting the legs compare).
