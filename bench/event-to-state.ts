@@ -166,6 +166,61 @@ function routerHops(resourceId: string, events: HistoryEvent[]): Hop[] {
   return hops;
 }
 
+/** A payload's JSON (the bench runs without payload encryption). */
+function payloadJson(payloads: temporal.api.common.v1.IPayloads | null | undefined): unknown {
+  const data = payloads?.payloads?.[0]?.data;
+  return data ? JSON.parse(Buffer.from(data).toString('utf8')) : undefined;
+}
+
+/**
+ * A shard router's history cut into one per resource, each read like a per-resource router's: the resource's
+ * deliveries and routeEvent activities, and every completed workflow task (a lane decides in the shard's tasks).
+ */
+function shardLanes(events: HistoryEvent[]): Map<string, HistoryEvent[]> {
+  const lanes = new Map<string, HistoryEvent[]>();
+  const ownerOfActivity = new Map<string, string>();
+  const add = (resourceId: string, event: HistoryEvent) =>
+    lanes.set(resourceId, [...(lanes.get(resourceId) ?? []), event]);
+  const completedTasks: HistoryEvent[] = [];
+  for (const event of events) {
+    switch (event.eventType) {
+      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
+        const signal = payloadJson(event.workflowExecutionSignaledEventAttributes?.input) as
+          { event?: { resourceId?: string } } | undefined;
+        if (signal?.event?.resourceId) add(signal.event.resourceId, event);
+        break;
+      }
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
+        const input = payloadJson(event.activityTaskScheduledEventAttributes?.input) as
+          { resourceId?: string } | undefined;
+        if (!input?.resourceId) break;
+        ownerOfActivity.set(idOf(event.eventId), input.resourceId);
+        add(input.resourceId, event);
+        break;
+      }
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
+        const scheduledId =
+          event.activityTaskStartedEventAttributes?.scheduledEventId ??
+          event.activityTaskCompletedEventAttributes?.scheduledEventId;
+        const owner = ownerOfActivity.get(idOf(scheduledId));
+        if (owner) add(owner, event);
+        break;
+      }
+      case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
+        completedTasks.push(event);
+        break;
+    }
+  }
+  // Each lane's events with the shard's completed tasks among them, in history order.
+  for (const [resourceId, laneEvents] of lanes)
+    lanes.set(
+      resourceId,
+      [...laneEvents, ...completedTasks].sort((a, b) => Number(a.eventId) - Number(b.eventId)),
+    );
+  return lanes;
+}
+
 interface Matched {
   /** Milliseconds from the answer to applied, per delivery matched; deliveries never seen done are left out. */
   latencies: number[];
@@ -227,6 +282,15 @@ async function eventToState(
           return true;
         },
       });
+      // Shard routers (RECEIVER_ROUTER_SHARDS): every run on this task queue, each cut into its lanes.
+      const shardRuns: { workflowId: string; runId: string }[] = [];
+      for await (const run of client.workflow.list({
+        query: `WorkflowType = '${WORKFLOW_TYPES.webhookShardRouter}' AND TaskQueue = '${stack.taskQueue}'`,
+      }))
+        shardRuns.push({ workflowId: run.workflowId, runId: run.runId });
+      for (const run of shardRuns)
+        for (const [resourceId, laneEvents] of shardLanes(await history(run.workflowId, run.runId)))
+          hops.set(resourceId, [...(hops.get(resourceId) ?? []), ...routerHops(resourceId, laneEvents)]);
       for (const list of hops.values()) list.sort((a, b) => a.signalMs - b.signalMs);
     }
     // Each answered delivery: the hop (or, without a router, the owner's signal) that arrived while it was in flight.

@@ -27,7 +27,7 @@ import { bursts } from './bursts';
 import { concurrentOffRamps } from './concurrent-offramps';
 import { depositWallets } from './deposit-wallets';
 import { eventToStateMeasurement } from './event-to-state';
-import { startBenchContext } from './lib/context';
+import { benchReceiverConfig, startBenchContext } from './lib/context';
 import { machineInfo } from './lib/machine';
 import type { BenchSettings, Measurement, Shared } from './lib/measurement';
 import { type BenchReport, markdown } from './lib/report';
@@ -307,6 +307,7 @@ async function main(): Promise<number> {
         'concurrent off-ramps': `${settings.offRamps} for ${settings.offRampUsers} end users`,
         'baseline server': context.baseline.pragmas.join(' '),
         'npm-start server': context.subject.pragmas.join(' ') || 'SQLite defaults',
+        'router shards': String(benchReceiverConfig().routerShards),
         'router linger': `${context.timings.routerLingerMs ?? 0} ms`,
         ...(context.subjectPersistence ? { 'npm-start server metrics': 'on (--server-metrics)' } : {}),
       },

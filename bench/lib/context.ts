@@ -73,6 +73,10 @@ export function signalLikeReceiver(
   });
 }
 
+/** The receiver's configuration: an ephemeral port, and the shard routers as npm start reads them from the environment. */
+export const benchReceiverConfig = () =>
+  loadReceiverConfig({ RECEIVER_PORT: '0', RECEIVER_ROUTER_SHARDS: process.env.RECEIVER_ROUTER_SHARDS });
+
 /**
  * The product's HTTPS receiver on an ephemeral loopback port, in this process, handing deliveries to `taskQueue`
  * with `timings` in the router's input; logging as under `npm start` (warn) unless told, to /dev/null.
@@ -83,7 +87,7 @@ export function startBenchReceiver(
   timings: WorkflowTimings,
   level: 'warn' | 'info' = 'warn',
 ): Promise<RunningReceiver> {
-  return startReceiver(loadReceiverConfig({ RECEIVER_PORT: '0' }), {
+  return startReceiver(benchReceiverConfig(), {
     temporal,
     taskQueue,
     timings,

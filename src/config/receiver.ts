@@ -22,6 +22,9 @@ const secretSegment = z
   .string()
   .regex(/^[A-Za-z0-9._~-]{24,200}$/, 'must be 24-200 URL-safe characters (letters, digits, . _ ~ -)');
 
+/** Shard routers by default: a delivery is a signal to a running workflow, not a new execution (docs/architecture.md). */
+export const DEFAULT_ROUTER_SHARDS = 16;
+
 const receiverEnv = z.object({
   RECEIVER_PUBLIC_URL: z
     .url({ protocol: /^https$/ })
@@ -43,6 +46,13 @@ const receiverEnv = z.object({
     .default('16kb'),
   /** How long a delivery may wait for Temporal before the receiver answers 503 (the operator retries). */
   RECEIVER_TEMPORAL_TIMEOUT: durationMs('10s'),
+  /**
+   * How many shard routers (routes/<task queue>/<n>) deliveries go to; 0: one router per resource
+   * (transaction/<id>, order/<id>). Workers must know the shard router before a receiver sends to it.
+   */
+  RECEIVER_ROUTER_SHARDS: z.coerce.number().int().min(0).max(1024).default(DEFAULT_ROUTER_SHARDS),
+  /** How often the receiver reads a shard's history length (a shard not being run overflows to per-resource routers). */
+  RECEIVER_SHARD_CHECK_INTERVAL: durationMs('5s'),
 });
 
 export interface ReceiverConfig {
@@ -64,6 +74,12 @@ export interface ReceiverConfig {
   bodyLimit?: string;
   /** Milliseconds a delivery may wait for Temporal before a 503 (default 10 s). */
   temporalTimeoutMs?: number;
+  /** Shard routers deliveries go to (default DEFAULT_ROUTER_SHARDS); 0: one router per resource. */
+  routerShards?: number;
+  /** Milliseconds a shard's history length is trusted before it is read again (default 5 s). */
+  shardCheckIntervalMs?: number;
+  /** History length from which a shard's deliveries go to per-resource routers (default SHARD_OVERFLOW_HISTORY_EVENTS). */
+  shardOverflowEvents?: number;
 }
 
 export function loadReceiverConfig(env: Env): ReceiverConfig {
@@ -99,6 +115,8 @@ export function loadReceiverConfig(env: Env): ReceiverConfig {
     tlsKeyPath: raw.RECEIVER_TLS_KEY,
     bodyLimit: raw.RECEIVER_BODY_LIMIT,
     temporalTimeoutMs: raw.RECEIVER_TEMPORAL_TIMEOUT,
+    routerShards: raw.RECEIVER_ROUTER_SHARDS,
+    shardCheckIntervalMs: raw.RECEIVER_SHARD_CHECK_INTERVAL,
   };
 }
 

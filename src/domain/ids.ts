@@ -11,6 +11,7 @@ export const WORKFLOW_TYPES = {
   accountSetup: 'accountSetupWorkflow',
   quote: 'quoteWorkflow',
   webhookRouter: 'webhookRouterWorkflow',
+  webhookShardRouter: 'webhookShardRouterWorkflow',
   offRamp: 'offRampWorkflow',
   onRamp: 'onRampWorkflow',
   unknownEvents: 'unknownEventsWorkflow',
@@ -36,6 +37,23 @@ export const offRampWorkflowId = (depositTransactionId: string) => `offramp/${de
 export const onRampWorkflowId = (orderReference: string) => `onramp/${orderReference}`;
 /** The router of one operator resource: transaction/<id> or order/<id>. */
 export const routerWorkflowId = (kind: ResourceKind, resourceId: string) => `${kind}/${resourceId}`;
+/**
+ * The shard router a resource's deliveries go to when the receiver shards them: routes/<task queue>/<n>, n from a
+ * hash of kind/<id> (FNV-1a, stable across processes and releases). The task queue keeps the shards of workers
+ * that share a namespace apart. Changing the shard count moves resources between shards; nothing is lost, since
+ * every lane routes from a fresh read.
+ */
+export function routerShardWorkflowId(
+  taskQueue: string,
+  kind: ResourceKind,
+  resourceId: string,
+  shards: number,
+) {
+  let hash = 0x811c9dc5;
+  for (const char of routerWorkflowId(kind, resourceId))
+    hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return `routes/${taskQueue}/${hash % shards}`;
+}
 export const UNKNOWN_EVENTS_WORKFLOW_ID = 'webhooks/unknown-events';
 export const quoteWorkflowId = (uuid: string) => `quote/${uuid}`;
 /** One redelivery of one outcome event: each request is its own workflow (the event keeps its webhook ID). */

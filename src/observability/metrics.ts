@@ -25,6 +25,7 @@ import { RESOURCE_KIND_OF_PATH, type RampDirection } from '../domain/vocabulary'
 import { withTemporalDeadline } from '../http/errors';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
+import { shardUnknownResources } from '../../workflows/ramps/router/shard-state';
 import { UNKNOWN_RESOURCE_STATUS } from '../../workflows/ramps/router/types';
 
 // Defined once, by the processes that own them; re-exported for the metrics' readers.
@@ -185,13 +186,7 @@ export class RampMetrics {
                 }),
               )
             : Promise.resolve([]),
-          temporal
-            ? temporal.workflow
-                .count(
-                  `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND RampStatus = '${UNKNOWN_RESOURCE_STATUS}'`,
-                )
-                .then(({ count }) => count)
-            : Promise.resolve(null),
+          temporal ? unknownResourcesGivenUp(temporal) : Promise.resolve(null),
           openAlerts ? openAlerts() : Promise.resolve(null),
         ]);
         return { counts, unknownResources, openAlerts: alerts };
@@ -199,4 +194,25 @@ export class RampMetrics {
       temporal,
     );
   }
+}
+
+/**
+ * Resources given up as unknown to the operator: per-resource routers that ended so (within retention), and what
+ * every running shard router counts in its memo (since it first ran; it carries the count over continue-as-new).
+ */
+async function unknownResourcesGivenUp(temporal: Client): Promise<number> {
+  const [routers, shards] = await Promise.all([
+    temporal.workflow.count(
+      `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND RampStatus = '${UNKNOWN_RESOURCE_STATUS}'`,
+    ),
+    (async () => {
+      let sum = 0;
+      for await (const shard of temporal.workflow.list({
+        query: `WorkflowType = '${WORKFLOW_TYPES.webhookShardRouter}' AND ExecutionStatus = 'Running'`,
+      }))
+        sum += shardUnknownResources(shard.memo);
+      return sum;
+    })(),
+  ]);
+  return routers.count + shards;
 }

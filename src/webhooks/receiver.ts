@@ -5,7 +5,9 @@
  *
  * Answers:
  * - 200 only once the event is durably in Temporal: signal-with-start of transaction/<id> or order/<id>
- *   (webhookRouterWorkflow), or, for an event kind the spec does not list, of webhooks/unknown-events;
+ *   (webhookRouterWorkflow), or, with RECEIVER_ROUTER_SHARDS, of the shard router its resource hashes to
+ *   (routes/<task queue>/<n>, webhookShardRouterWorkflow), or, for an event kind the spec does not list, of
+ *   webhooks/unknown-events;
  * - 400 for a body that is not the spec's `{ data: { eventType, payload } }`, or whose IDs are not identifiers
  *   (src/validation/identifiers.ts: a lone surrogate, `..` or a path separator can never reach Temporal or the
  *   operator); 413 too large, 415 not JSON or an unknown encoding; every other client error a JSON 4xx too
@@ -22,9 +24,19 @@ import type { Logger } from 'pino';
 import { listen } from '../http/listen';
 import { requestLogger } from '../http/request-logging';
 import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
-import { orderRecipientUrl, type ReceiverConfig, transactionRecipientUrl } from '../config/receiver';
+import {
+  DEFAULT_ROUTER_SHARDS,
+  orderRecipientUrl,
+  type ReceiverConfig,
+  transactionRecipientUrl,
+} from '../config/receiver';
 import { formatIssues } from '../domain/errors';
-import { routerWorkflowId, UNKNOWN_EVENTS_WORKFLOW_ID, WORKFLOW_TYPES } from '../domain/ids';
+import {
+  routerShardWorkflowId,
+  routerWorkflowId,
+  UNKNOWN_EVENTS_WORKFLOW_ID,
+  WORKFLOW_TYPES,
+} from '../domain/ids';
 import type { WorkflowTimings } from '../domain/timings';
 import {
   KNOWN_EVENT_TYPES,
@@ -39,8 +51,9 @@ import { RampMetrics } from '../observability/metrics';
 import { knownEvent, webhookDelivery } from '../operator/schemas';
 import { sameSecret } from '../secrets/compare';
 import { getLocalCertificate } from '../tls/local-certificate';
+import { SHARD_OVERFLOW_HISTORY_EVENTS, ShardOverflowGuard } from './shard-overflow';
 import { identifierIssue } from '../validation/identifiers';
-import { webhookEventSignal } from '../../workflows/ramps/router/messages';
+import { shardEventSignal, webhookEventSignal } from '../../workflows/ramps/router/messages';
 import type { WebhookEventSignal } from '../../workflows/ramps/router/types';
 import { unknownEventSignal } from '../../workflows/ramps/unknown-events/messages';
 import type { UnknownEventRecord } from '../../workflows/ramps/unknown-events/types';
@@ -72,6 +85,7 @@ export interface RunningReceiver {
 
 const DEFAULT_BODY_LIMIT = '16kb';
 const DEFAULT_TEMPORAL_TIMEOUT_MS = 10_000;
+const DEFAULT_SHARD_CHECK_INTERVAL_MS = 5_000;
 
 /** Why the payload's IDs cannot be used (issues name the field and the rule, never the value), or []. */
 function payloadIdIssues(payload: Record<string, unknown>, required: boolean): string[] {
@@ -93,6 +107,13 @@ const wellFormedPrefix = (text: string, max: number) => text.slice(0, max).repla
 export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): express.Express {
   const { temporal, taskQueue, timings, logger } = deps;
   const temporalTimeoutMs = config.temporalTimeoutMs ?? DEFAULT_TEMPORAL_TIMEOUT_MS;
+  const routerShards = config.routerShards ?? DEFAULT_ROUTER_SHARDS;
+  const overflow = new ShardOverflowGuard({
+    temporal,
+    checkEveryMs: config.shardCheckIntervalMs ?? DEFAULT_SHARD_CHECK_INTERVAL_MS,
+    overflowAtEvents: config.shardOverflowEvents ?? SHARD_OVERFLOW_HISTORY_EVENTS,
+    logger,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -143,6 +164,8 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
       const receivedAt = new Date().toISOString();
       const known = knownEvent.safeParse(parsed.data.data);
       let workflowId: string;
+      /** The resource the delivery names, for the log line (a shard's workflow ID does not say). */
+      let deliveredResourceId: string | null;
       let start: () => Promise<unknown>;
       if (!known.success) {
         if ((KNOWN_EVENT_TYPES as readonly string[]).includes(eventType)) {
@@ -170,6 +193,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
             .slice(0, 20)
             .map((key) => wellFormedPrefix(key, 50)),
         };
+        deliveredResourceId = record.resourceId;
         logger.warn(
           { eventType: record.eventType, resourceId: record.resourceId, kind: pathKind },
           'Webhook of an unknown event kind: accepted and kept in webhooks/unknown-events',
@@ -189,6 +213,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
           ? 'transaction'
           : 'order';
         const resourceId = event.payload.id;
+        deliveredResourceId = resourceId;
         const idIssues = payloadIdIssues(event.payload, true);
         if (idIssues.length > 0) {
           sendError(res, 400, 'invalid_delivery', 'The payload holds an invalid identifier', idIssues);
@@ -210,15 +235,31 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
             ? { orderReference: String(event.payload.orderReference) }
             : {}),
         };
-        workflowId = routerWorkflowId(resourceKind, resourceId);
-        start = () =>
-          temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookRouter, {
+        const ownRouter = () => {
+          workflowId = routerWorkflowId(resourceKind, resourceId);
+          return temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookRouter, {
             workflowId,
             taskQueue,
             args: [{ kind: resourceKind, resourceId, timings, patchBaseline: PATCH_BASELINE }],
             signal: webhookEventSignal,
             signalArgs: [signal],
           });
+        };
+        const shard =
+          routerShards > 0
+            ? routerShardWorkflowId(taskQueue, resourceKind, resourceId, routerShards)
+            : undefined;
+        workflowId = shard ?? routerWorkflowId(resourceKind, resourceId);
+        start = async () => {
+          if (!shard || (await overflow.overflowing(shard))) return ownRouter();
+          return temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookShardRouter, {
+            workflowId: shard,
+            taskQueue,
+            args: [{ shard, timings, patchBaseline: PATCH_BASELINE }],
+            signal: shardEventSignal,
+            signalArgs: [{ kind: resourceKind, event: signal }],
+          });
+        };
       }
       try {
         await temporal.withDeadline(Date.now() + temporalTimeoutMs, start);
@@ -233,7 +274,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
         });
         return;
       }
-      logger.info({ eventType, workflowId }, 'Webhook delivery recorded');
+      logger.info({ eventType, resourceId: deliveredResourceId, workflowId }, 'Webhook delivery recorded');
       res.status(200).json({ received: true, workflowId });
     },
   );

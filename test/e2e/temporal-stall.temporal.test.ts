@@ -17,6 +17,7 @@ import { RampMetrics } from '../../src/observability/metrics';
 import { startDevServer, type RunningDevServer } from '../../src/temporal/dev-server';
 import { startReceiver, type RunningReceiver } from '../../src/webhooks/receiver';
 import { fastTimings } from '../helpers/temporal';
+import { testReceiverConfig } from '../helpers/receiver';
 import { isErrorEnvelope } from '../helpers/raw-http';
 
 const DEADLINE_MS = 1_000;
@@ -101,26 +102,14 @@ describe('Temporal stalls', () => {
       health: { temporal, metrics: metrics(), timeoutMs: DEADLINE_MS },
       http: HTTP,
     });
-    receiver = await startReceiver(
-      {
-        publicUrl: 'https://127.0.0.1:8443',
-        transactionSecret: new SecretString(`tx-secret-${randomUUID()}`),
-        orderSecret: new SecretString(`order-secret-${randomUUID()}`),
-        port: 0,
-        host: '127.0.0.1',
-        tlsCertPath: undefined,
-        tlsKeyPath: undefined,
-        temporalTimeoutMs: DEADLINE_MS,
-      },
-      {
-        temporal,
-        taskQueue: 'stall',
-        timings: fastTimings(),
-        logger,
-        observability: { metrics: metrics(), timeoutMs: DEADLINE_MS },
-        timeouts: HTTP.timeouts,
-      },
-    );
+    receiver = await startReceiver(testReceiverConfig({ temporalTimeoutMs: DEADLINE_MS }), {
+      temporal,
+      taskQueue: 'stall',
+      timings: fastTimings(),
+      logger,
+      observability: { metrics: metrics(), timeoutMs: DEADLINE_MS },
+      timeouts: HTTP.timeouts,
+    });
   });
 
   afterAll(async () => {

@@ -12,9 +12,11 @@ import { RampClient } from '../../src/client/ramp-client';
 import type { ClientWebhookConfig } from '../../src/config/client-webhooks';
 import type { PayloadEncryptionConfig } from '../../src/config/encryption';
 import { loadOperatorConfig } from '../../src/config/operator';
-import { SecretString } from '../../src/secrets/secret-string';
-import type { ReceiverConfig } from '../../src/config/receiver';
-import { DEFAULT_PROCESS_IDS } from '../../src/domain/ids';
+import { DEFAULT_ROUTER_SHARDS, type ReceiverConfig } from '../../src/config/receiver';
+import { DEFAULT_PROCESS_IDS, routerShardWorkflowId, routerWorkflowId } from '../../src/domain/ids';
+import type { ResourceKind } from '../../src/domain/vocabulary';
+import { routerStateQuery, shardStateQuery } from '../../workflows/ramps/router/messages';
+import type { RouterState } from '../../workflows/ramps/router/types';
 import { OperatorClient } from '../../src/operator/client';
 import type { RunningSandbox, SandboxOverrides } from '../../src/sandbox/server';
 import { startReceiver, type RunningReceiver } from '../../src/webhooks/receiver';
@@ -31,6 +33,7 @@ import {
 import { testActivityConfig } from './activities';
 import { captureLines } from './logs';
 import { startSandboxOnLoopback } from './sandbox';
+import { testReceiverConfig } from './receiver';
 
 export const EMAIL = 'ramps-tests@example.com';
 export const PASSCODE = 'ramps-tests-passcode-5d2a';
@@ -75,6 +78,8 @@ export interface StackOptions {
   timings?: Partial<WorkflowTimings>;
   /** Where the worker sends outcome events (none by default). */
   clientWebhooks?: ClientWebhookConfig;
+  /** RECEIVER_ROUTER_SHARDS: how many shard routers deliveries go to (the product's default unless set; 0: one per resource). */
+  routerShards?: number;
 }
 
 /**
@@ -167,17 +172,11 @@ export async function startRampStack(
     undefined,
     options.dataConverter ? { dataConverter: options.dataConverter } : {},
   );
-  const receiverConfig: ReceiverConfig = {
-    publicUrl: 'https://127.0.0.1:8443',
-    transactionSecret: new SecretString(`tx-secret-${randomUUID()}`),
-    orderSecret: new SecretString(`order-secret-${randomUUID()}`),
-    port: 0,
-    host: '127.0.0.1',
-    tlsCertPath: undefined,
-    tlsKeyPath: undefined,
+  const receiverConfig = testReceiverConfig({
     bodyLimit: '16kb',
     temporalTimeoutMs: options.temporalTimeoutMs ?? 10_000,
-  };
+    ...(options.routerShards === undefined ? {} : { routerShards: options.routerShards }),
+  });
   const receiver = await startReceiver(receiverConfig, {
     temporal: options.receiverTemporal ?? client,
     taskQueue: worker.taskQueue,
@@ -330,4 +329,48 @@ export function postToReceiver(
     request.on('error', reject);
     request.end(body);
   });
+}
+
+/** The workflow that routes a resource's deliveries on this stack: its shard router, or its own router. */
+export function routerIdOf(stack: RampStack, kind: ResourceKind, resourceId: string): string {
+  const shards = stack.receiverConfig.routerShards ?? DEFAULT_ROUTER_SHARDS;
+  return shards > 0
+    ? routerShardWorkflowId(stack.worker.taskQueue, kind, resourceId, shards)
+    : routerWorkflowId(kind, resourceId);
+}
+
+/**
+ * How a resource's deliveries were routed, oldest first: every run of its own router, or every lane it had in its
+ * shard router (the recent ones and the one routing now). Empty while no router has it.
+ */
+export async function routingsOf(
+  client: Client,
+  stack: RampStack,
+  kind: ResourceKind,
+  resourceId: string,
+): Promise<RouterState[]> {
+  const workflowId = routerIdOf(stack, kind, resourceId);
+  if ((stack.receiverConfig.routerShards ?? DEFAULT_ROUTER_SHARDS) === 0) {
+    const states: RouterState[] = [];
+    for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
+      states.push(await client.workflow.getHandle(workflowId, run.runId).query(routerStateQuery));
+    return states;
+  }
+  const shard = await client.workflow
+    .getHandle(workflowId)
+    .query(shardStateQuery)
+    .catch(() => undefined);
+  return [...(shard?.recent ?? []), ...(shard?.active ?? [])].filter(
+    (lane) => lane.kind === kind && lane.resourceId === resourceId,
+  );
+}
+
+/** How a resource's deliveries are being (or were last) routed; undefined while no router has it. */
+export async function routingOf(
+  client: Client,
+  stack: RampStack,
+  kind: ResourceKind,
+  resourceId: string,
+): Promise<RouterState | undefined> {
+  return (await routingsOf(client, stack, kind, resourceId)).at(-1);
 }

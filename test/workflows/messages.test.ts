@@ -34,6 +34,8 @@ describe('message names', () => {
       accountStateQuery: 'accountState',
       webhookEventSignal: 'webhookEvent',
       routerStateQuery: 'routerState',
+      shardEventSignal: 'shardWebhookEvent',
+      shardStateQuery: 'shardRouterState',
       offRampTransactionSignal: 'offRampTransaction',
       offRampStateQuery: 'offRampState',
       onRampOrderSignal: 'onRampOrder',

@@ -1,4 +1,4 @@
-import { redactedRecipientUrl } from '../../../src/config/receiver';
+import { loadReceiverConfig, redactedRecipientUrl } from '../../../src/config/receiver';
 
 describe('recipient URLs in logs and history', () => {
   test('ours keep their path up to the secret; anyone else keeps only the origin', () => {
@@ -14,5 +14,15 @@ describe('recipient URLs in logs and history', () => {
       'https://other.example/[REDACTED]',
     );
     expect(redactedRecipientUrl('not a url s3cr3t')).toBe('[REDACTED URL]');
+  });
+});
+
+describe('RECEIVER_ROUTER_SHARDS', () => {
+  test('16 shard routers unless set; 0 for one router per resource; anything else refused by name', () => {
+    expect(loadReceiverConfig({}).routerShards).toBe(16);
+    expect(loadReceiverConfig({ RECEIVER_ROUTER_SHARDS: '0' }).routerShards).toBe(0);
+    expect(loadReceiverConfig({ RECEIVER_ROUTER_SHARDS: '16' }).routerShards).toBe(16);
+    for (const bad of ['-1', '2.5', 'many', '1025'])
+      expect(() => loadReceiverConfig({ RECEIVER_ROUTER_SHARDS: bad })).toThrow(/RECEIVER_ROUTER_SHARDS/);
   });
 });

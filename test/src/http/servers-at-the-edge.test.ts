@@ -4,7 +4,7 @@
  * timeout, checked every 30 s). Now: a JSON 431, and half-sent requests closed within the (here shortened) headers
  * timeout while normal requests are served.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
 import { startApiServer, type RunningApiServer } from '../../../src/api/server';
@@ -15,6 +15,7 @@ import { SecretString } from '../../../src/secrets/secret-string';
 import { startCodecServer, type RunningCodecServer } from '../../../src/temporal/codec-server';
 import { startReceiver, type RunningReceiver } from '../../../src/webhooks/receiver';
 import { isErrorEnvelope, rawRequest, requestText, slowClient, type RawTarget } from '../../helpers/raw-http';
+import { testReceiverConfig } from '../../helpers/receiver';
 
 const HTTP: HttpConfig = {
   timeouts: { headersTimeoutMs: 800, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 500 },
@@ -39,18 +40,13 @@ describe('servers at the edge', () => {
       logger,
       http: HTTP,
     });
-    receiver = await startReceiver(
-      {
-        publicUrl: 'https://127.0.0.1:8443',
-        transactionSecret: new SecretString(`tx-secret-${randomUUID()}`),
-        orderSecret: new SecretString(`order-secret-${randomUUID()}`),
-        port: 0,
-        host: '127.0.0.1',
-        tlsCertPath: undefined,
-        tlsKeyPath: undefined,
-      },
-      { temporal, taskQueue: 'edge', timings: {} as never, logger, timeouts: HTTP.timeouts },
-    );
+    receiver = await startReceiver(testReceiverConfig(), {
+      temporal,
+      taskQueue: 'edge',
+      timings: {} as never,
+      logger,
+      timeouts: HTTP.timeouts,
+    });
     const keys = parseEncryptionKeys(`k1:${randomBytes(32).toString('base64')}`);
     codec = await startCodecServer(
       {

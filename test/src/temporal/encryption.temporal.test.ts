@@ -1,6 +1,6 @@
 /**
  * Payload encryption end to end: an off-ramp settles with PAYLOAD_ENCRYPTION_KEYS-style keys on the worker, the
- * receiver's and activities' client and the typed client. Its raw history (and its routers'), fetched by a client
+ * receiver's and activities' client and the typed client. Its raw history (and its shard routers'), fetched by a client
  * WITHOUT the codec, holds none of the end user ID, the deposit address or the amounts in clear: RampEndUserId is
  * the user's pseudonym and the off-ramp reaches end-user/<id> through an activity (encrypted input), not a signal
  * naming that workflow (docs/architecture.md, Security). The end user ID stays readable only in that user's own
@@ -14,13 +14,14 @@ import { startCodecServer, type RunningCodecServer } from '../../../src/temporal
 import { dataConverterFromConfig } from '../../../src/temporal/data-converter';
 import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../../../src/temporal/search-attributes';
-import { offRampWorkflowId, routerWorkflowId } from '../../../src/domain/ids';
+import { offRampWorkflowId } from '../../../src/domain/ids';
 import { connectTestClient } from '../../helpers/temporal';
 import {
   depositCrypto,
   endUserWithWallet,
   offRampEnded,
   type RampStack,
+  routerIdOf,
   startRampStack,
   waitFor,
 } from '../../helpers/ramp-stack';
@@ -66,13 +67,13 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
     // Raw histories through a client without the codec: the off-ramp, the routers of its transactions and order.
     const rawHistory = async (workflowId: string) =>
       JSON.parse(historyToJSON(await plain.client.workflow.getHandle(workflowId).fetchHistory())) as unknown;
-    const routerIds = [
-      routerWorkflowId('transaction', depositId),
+    const routerIds = new Set([
+      routerIdOf(stack, 'transaction', depositId),
       ...[state.sweep, state.gasTopUp, state.orderTransaction].flatMap((tx) =>
-        tx ? [routerWorkflowId('transaction', tx.id)] : [],
+        tx ? [routerIdOf(stack!, 'transaction', tx.id)] : [],
       ),
-      ...(state.order ? [routerWorkflowId('order', state.order.id)] : []),
-    ];
+      ...(state.order ? [routerIdOf(stack, 'order', state.order.id)] : []),
+    ]);
     const routers: unknown[] = [];
     for (const workflowId of routerIds) {
       // Not every transaction's event necessarily started a router (polling may have found it first).

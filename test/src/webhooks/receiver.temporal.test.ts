@@ -10,6 +10,7 @@ import {
   onRampEnded,
   postToReceiver,
   type RampStack,
+  routerIdOf,
   startRampStack,
   waitFor,
 } from '../../helpers/ramp-stack';
@@ -103,7 +104,11 @@ describe('webhook receiver', () => {
         )
       ).status,
     ).toBe(413);
-    await expect(client.workflow.getHandle(`transaction/${id}`).describe()).rejects.toThrow();
+    // Nothing started: neither the shard the resource belongs to, nor a router of its own.
+    await expect(client.workflow.getHandle(routerIdOf(stack, 'transaction', id)).describe()).rejects.toThrow(
+      /not found/i,
+    );
+    await expect(client.workflow.getHandle(`transaction/${id}`).describe()).rejects.toThrow(/not found/i);
     expect(JSON.stringify(stack.logLines())).not.toContain(stack.receiverConfig.transactionSecret.reveal());
   });
 

@@ -1,6 +1,9 @@
-/** The messages of the webhook router. The name strings are part of recorded histories: they never change. */
+/** The messages of the webhook routers. The name strings are part of recorded histories: they never change. */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { RouterState, WebhookEventSignal } from './types';
+import type { RouterState, ShardEventSignal, ShardRouterState, WebhookEventSignal } from './types';
 
 export const webhookEventSignal = defineSignal<[WebhookEventSignal]>('webhookEvent');
 export const routerStateQuery = defineQuery<RouterState>('routerState');
+
+export const shardEventSignal = defineSignal<[ShardEventSignal]>('shardWebhookEvent');
+export const shardStateQuery = defineQuery<ShardRouterState>('shardRouterState');

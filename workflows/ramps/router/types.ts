@@ -50,6 +50,21 @@ export interface RouterState {
   lateEvents?: LateEvent[];
   /** The operator answered 404 for this resource: since when, how many reads, and when the router gave up. */
   unknownResource?: { firstNotFoundAt: string; reads: number; gaveUpAt?: string; eventsDropped?: number };
+  /**
+   * A shard router's lane whose re-read or forward kept failing for the whole process timeout (`lastFailure` says
+   * why): its events were dropped. A per-resource router fails instead.
+   */
+  gaveUpAt?: string;
+}
+
+/** What a lane (one resource's routing) carries between its hops, and over a shard router's continue-as-new. */
+export interface LaneRetry {
+  /** After this a failed read or forward is no longer retried (the process timeout from the last progress). */
+  giveUpAtMs: number;
+  /** The wait before the next attempt after a failure. */
+  retryDelayMs: number;
+  /** When the operator first answered 404 for this resource (reset by a successful read). */
+  firstNotFoundAtMs?: number;
 }
 
 /** RampStatus of a router that gave up on a resource the operator does not know (counted in metrics). */
@@ -68,3 +83,54 @@ export type RoutedEvent =
   | { status: string; duplicate: true }
   | { status: string; unroutable: string }
   | { status: string; outcome: ForwardOutcome };
+
+// ---------------------------------------------------------------------------------------------- shard router
+
+/** What the receiver hands a shard router (routes/<task queue>/<n>): the event and which kind of resource it names. */
+export interface ShardEventSignal {
+  kind: ResourceKind;
+  event: WebhookEventSignal;
+}
+
+/** A resource whose deliveries a shard router was still routing when it continued as new. */
+export interface CarriedLane {
+  state: RouterState;
+  inbox: WebhookEventSignal[];
+  retry: LaneRetry;
+  /** A failed attempt's wait that the hand-over cut short: the next attempt waits until then. */
+  resumeAtMs?: number;
+}
+
+/** Counts over every run of a shard router (carried over continue-as-new). */
+export interface ShardTotals {
+  since: string;
+  runs: number;
+  eventsReceived: number;
+  /** Resources whose deliveries were all routed (a resource that gets deliveries again later counts again). */
+  resourcesRouted: number;
+  duplicates: number;
+  lateEvents: number;
+  /** Resources the operator answered 404 for until the unknown-resource timeout: their events were dropped. */
+  unknownResources: number;
+  /** Resources whose re-read or forward kept failing for the whole process timeout: their events were dropped. */
+  failedResources: number;
+}
+
+export interface ShardRouterInput extends PatchBaseline {
+  shard: string;
+  timings: WorkflowTimings;
+  carried?: { lanes: CarriedLane[]; totals: ShardTotals };
+  /** History length after which the run continues as new (tests set it low). */
+  continueAsNewAfterEvents?: number;
+  /** Resources held before the shard says it is overloaded (MAX_SHARD_LANES; tests set it low). */
+  maxLanes?: number;
+}
+
+export interface ShardRouterState {
+  shard: string;
+  totals: ShardTotals;
+  /** Resources with deliveries being routed now, or waiting to retry. */
+  active: RouterState[];
+  /** The last resources this run finished routing, newest last. */
+  recent: RouterState[];
+}

@@ -2,7 +2,6 @@
  * Off-ramp (Autoswap) end to end: sandbox operator (time-scaled) -> HTTPS deliveries -> the real receiver ->
  * transaction/<id> routers -> offramp/<depositId> on the real dev server, with real activities.
  */
-import { routerStateQuery } from '../../../../workflows/ramps/router/messages';
 import { offRampWorkflowId } from '../../../../src/domain/ids';
 import type { RouterState } from '../../../../workflows/ramps/router/types';
 import {
@@ -10,6 +9,7 @@ import {
   endUserWithWallet,
   offRampEnded,
   sandboxCall,
+  routingOf,
   useRampStacks,
   waitFor,
 } from '../../../helpers/ramp-stack';
@@ -58,11 +58,10 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     // baseline: none recorded a patch marker or the search attribute upsert that comes with one.
     const runs = await patchChecksOfRuns(stacks.client, stack.worker.taskQueue);
     expect(new Set(runs.map((run) => run.type))).toEqual(
-      new Set(['endUserWorkflow', 'webhookRouterWorkflow', 'offRampWorkflow']),
+      new Set(['endUserWorkflow', 'webhookShardRouterWorkflow', 'offRampWorkflow']),
     );
     expect(runs.filter((run) => run.markers > 0 || run.changeVersionUpserts > 0)).toEqual([]);
     await recordHistory(stacks.client, offRampWorkflowId(depositId), 'offramp-settled');
-    await recordHistory(stacks.client, `transaction/${depositId}`, 'transaction-router-activities-restored');
   });
 
   test('operator reads failing for longer than an activity may retry still settle: routers and processes keep trying', async () => {
@@ -75,10 +74,7 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     stack.sandbox.setFaults({ api: { fail: 1, routes: ['getTransaction'] } });
     const depositId = await depositCrypto(stack, user.address);
     const router = await waitFor('the router to record a failed read', async () => {
-      const state = await stacks.client.workflow
-        .getHandle(`transaction/${depositId}`)
-        .query(routerStateQuery)
-        .catch(() => undefined);
+      const state = await routingOf(stacks.client, stack, 'transaction', depositId);
       return state?.lastFailure ? state : undefined;
     });
     expect(router.lastFailure?.what).toContain(depositId);
@@ -87,11 +83,12 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     expect(state.status).toBe('settled');
   });
 
-  test('with routers that stay open for the delivery due (RAMP_ROUTER_LINGER), the deposit takes one router run and settles once', async () => {
+  test('with one router per resource that stays open for the delivery due (RAMP_ROUTER_LINGER), the deposit takes one router run and settles once', async () => {
     // Time scale 0.05: the deposit's confirmation comes 1.5 s after it is mined, long after a router run that
     // ends with its inbox empty would have ended. A step deadline well beyond the chain's, so no poll or stuck alert
     // joins in on a slow machine.
     const stack = await stacks.start({
+      routerShards: 0,
       sandbox: { timeScale: 0.05 },
       timings: { routerLingerMs: 10_000, stepDeadlineMs: 20_000 },
     });

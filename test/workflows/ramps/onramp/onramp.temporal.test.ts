@@ -30,11 +30,10 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
     // Started by the typed client, its order routed by the receiver's router: neither records a patch marker.
     const runs = await patchChecksOfRuns(stacks.client, stack.worker.taskQueue);
     expect(new Set(runs.map((run) => run.type))).toEqual(
-      new Set(['onRampWorkflow', 'webhookRouterWorkflow']),
+      new Set(['onRampWorkflow', 'webhookShardRouterWorkflow']),
     );
     expect(runs.filter((run) => run.markers > 0 || run.changeVersionUpserts > 0)).toEqual([]);
     await recordHistory(stacks.client, onRampWorkflowId(ref), 'onramp-settled');
-    await recordHistory(stacks.client, `order/${state.order!.id}`, 'order-router-activities-restored');
   });
 
   test('an order event for an unknown reference starts it unattributed; every event twice settles once', async () => {

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
-import { routerStateQuery } from '../../../../workflows/ramps/router/messages';
 import { offRampWorkflowId, onRampWorkflowId } from '../../../../src/domain/ids';
+import type { ResourceKind } from '../../../../src/domain/vocabulary';
 import type { RouterState } from '../../../../workflows/ramps/router/types';
 import { connectTestClient } from '../../../helpers/temporal';
 import {
@@ -18,6 +18,8 @@ import {
   type RampStack,
   startRampStack,
   waitFor,
+  routerIdOf,
+  routingsOf,
 } from '../../../helpers/ramp-stack';
 import { recordHistory } from '../../../helpers/histories';
 
@@ -48,14 +50,14 @@ describe('late deliveries after a process ended (sandbox + receiver + dev server
   }
 
   /** Late events recorded by the routers of these resources (every run, newest first). */
-  async function lateEventsOn(routerIds: string[]): Promise<NonNullable<RouterState['lateEvents']>> {
+  async function lateEventsOn(
+    current: RampStack,
+    resources: [ResourceKind, string][],
+  ): Promise<NonNullable<RouterState['lateEvents']>> {
     const late: NonNullable<RouterState['lateEvents']> = [];
-    for (const workflowId of routerIds) {
-      for await (const execution of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
-        const state = await client.workflow.getHandle(workflowId, execution.runId).query(routerStateQuery);
+    for (const [kind, resourceId] of resources)
+      for (const state of await routingsOf(client, current, kind, resourceId))
         late.push(...(state.lateEvents ?? []));
-      }
-    }
     return late;
   }
 
@@ -103,13 +105,13 @@ describe('late deliveries after a process ended (sandbox + receiver + dev server
     ).toBe(true);
 
     // Each late event reached a router, which found its process ended and recorded it instead of starting it.
-    const routers = [
-      `transaction/${depositId}`,
-      `order/${fiat.orderId}`,
-      ...(fiat.transactionId ? [`transaction/${fiat.transactionId}`] : []),
+    const resources: [ResourceKind, string][] = [
+      ['transaction', depositId],
+      ['order', fiat.orderId],
+      ...(fiat.transactionId ? [['transaction', fiat.transactionId] as [ResourceKind, string]] : []),
     ];
     const late = await waitFor('the routers to record the late events', async () => {
-      const found = await lateEventsOn(routers);
+      const found = await lateEventsOn(stack!, resources);
       const targets = new Set(found.map((event) => event.workflowId));
       return targets.has(offRampWorkflowId(depositId)) && targets.has(onRampWorkflowId(reference))
         ? found
@@ -167,7 +169,7 @@ describe('late deliveries after a process ended (sandbox + receiver + dev server
 
     await delayedDeliveriesDone(stack);
     const late = await waitFor('the router to record the late event', async () => {
-      const found = await lateEventsOn([`order/${fiat.orderId}`]);
+      const found = await lateEventsOn(stack!, [['order', fiat.orderId]]);
       return found.length > 0 ? found : undefined;
     });
     expect(late[0]).toMatchObject({ workflowId: onRampWorkflowId(reference), processStatus: 'timed-out' });
@@ -178,7 +180,14 @@ describe('late deliveries after a process ended (sandbox + receiver + dev server
       );
     });
     expect(incident.kind).toBe('late-event-after-timeout');
-    await recordHistory(client, `order/${fiat.orderId}`, 'router-late-event-after-timeout');
+    await recordHistory(
+      client,
+      routerIdOf(stack, 'order', fiat.orderId),
+      'shard-router-late-event-after-timeout',
+      {
+        running: true,
+      },
+    );
     expect(await runsOf(onRampWorkflowId(reference))).toHaveLength(1);
     expect(await stack.ramp.getOnRamp(reference)).toMatchObject({ status: 'timed-out', endUserId: 'tina-7' });
   });

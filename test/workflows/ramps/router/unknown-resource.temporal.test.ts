@@ -28,7 +28,9 @@ describe('a router for a resource the operator does not know (sandbox + receiver
 
   test('forged transaction-created events: bounded re-reads, then the router gives up, searchable and counted', async () => {
     const UNKNOWN_FOR_MS = 3_000;
+    // One router per resource (RECEIVER_ROUTER_SHARDS=0); shard-router.temporal.test.ts has a shard's lane give up.
     stack = await startRampStack(client, connection, {
+      routerShards: 0,
       timings: { unknownResourceTimeoutMs: UNKNOWN_FOR_MS, pollInitialMs: 200, pollMaximumMs: 400 },
     });
     const forged = [`forged-${randomUUID()}`, `forged-${randomUUID()}`];

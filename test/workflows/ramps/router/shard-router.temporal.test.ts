@@ -1,0 +1,346 @@
+/**
+ * Shard routers (RECEIVER_ROUTER_SHARDS): the receiver signals routes/<task queue>/<n> instead of starting a router
+ * per resource. End to end through the sandbox, the receiver and the real activities: both ramps settle once with
+ * every delivery sent twice, and a resource the operator does not know is given up without holding up the
+ * others. Against stub activities: continue-as-new hands a lane waiting to retry, and deliveries not yet routed, to
+ * the next run.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import type { RampActivities } from '../../../../activities';
+import { offRampWorkflowId, onRampWorkflowId, WORKFLOW_TYPES } from '../../../../src/domain/ids';
+import { RampMetrics } from '../../../../src/observability/metrics';
+import { shardEventSignal, shardStateQuery } from '../../../../workflows/ramps/router/messages';
+import type {
+  RoutedEvent,
+  RouteEventInput,
+  ShardRouterState,
+} from '../../../../workflows/ramps/router/types';
+import { PATCH_BASELINE } from '../../../../workflows/shared/patch-baseline';
+import { recordHistory } from '../../../helpers/histories';
+import { captureLines } from '../../../helpers/logs';
+import { testReceiverConfig } from '../../../helpers/receiver';
+import { type RunningReceiver, startReceiver } from '../../../../src/webhooks/receiver';
+import {
+  depositCrypto,
+  depositFiat,
+  endUserWithWallet,
+  offRampEnded,
+  onRampEnded,
+  postToReceiver,
+  type RampStack,
+  useRampStacks,
+  waitFor,
+} from '../../../helpers/ramp-stack';
+import {
+  connectTestClient,
+  fastTimings,
+  type RunningTestWorker,
+  startTestWorker,
+} from '../../../helpers/temporal';
+
+/** The state of every shard router on the stack's task queue. */
+async function shardStates(client: Client, taskQueue: string): Promise<ShardRouterState[]> {
+  const states: ShardRouterState[] = [];
+  const query = `WorkflowType = '${WORKFLOW_TYPES.webhookShardRouter}' AND TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'`;
+  for await (const execution of client.workflow.list({ query }))
+    states.push(await client.workflow.getHandle(execution.workflowId).query(shardStateQuery));
+  return states;
+}
+
+async function runsOf(client: Client, workflowId: string): Promise<number> {
+  let runs = 0;
+  for await (const execution of client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
+    if (execution) runs += 1;
+  return runs;
+}
+
+describe('shard routers (sandbox + receiver + dev server)', () => {
+  const stacks = useRampStacks();
+
+  test('an off-ramp and an on-ramp settle once through two shards, every event delivered twice', async () => {
+    const stack = await stacks.start({
+      routerShards: 2,
+      sandbox: { faults: { deliveries: { duplicate: 1 } } },
+    });
+    const user = await endUserWithWallet(stack);
+    const depositId = await depositCrypto(stack, user.address, '50');
+    const reference = `ref-${randomUUID().slice(0, 8)}`;
+    await depositFiat(stack, reference);
+    expect(await offRampEnded(stack, depositId)).toMatchObject({ status: 'settled', fiatAmount: '858.18' });
+    expect(await onRampEnded(stack, reference)).toMatchObject({ status: 'settled', unattributed: true });
+    expect(await runsOf(stacks.client, offRampWorkflowId(depositId))).toBe(1);
+    expect(await runsOf(stacks.client, onRampWorkflowId(reference))).toBe(1);
+
+    const delivered = () => stack.sandbox.deliveries().filter((attempt) => attempt.outcome === 'delivered');
+    expect(delivered().some((attempt) => attempt.duplicateOf)).toBe(true);
+    // Every accepted delivery is in a shard, and every shard has routed all it got.
+    const shards = await waitFor('the shards to finish routing', async () => {
+      const states = await shardStates(stacks.client, stack.worker.taskQueue);
+      const received = states.reduce((sum, state) => sum + state.totals.eventsReceived, 0);
+      return received === delivered().length && states.every((state) => state.active.length === 0)
+        ? states
+        : undefined;
+    });
+    expect(shards.length).toBeGreaterThanOrEqual(1);
+    expect(shards.length).toBeLessThanOrEqual(2);
+    const duplicates = shards.reduce((sum, state) => sum + state.totals.duplicates, 0);
+    expect(duplicates).toBeGreaterThan(0);
+    // No per-resource router ran: the shards took every delivery.
+    const routers = await stacks.client.workflow.count(
+      `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND TaskQueue = '${stack.worker.taskQueue}'`,
+    );
+    expect(routers.count).toBe(0);
+    await recordHistory(stacks.client, `routes/${stack.worker.taskQueue}/0`, 'shard-router-ramps', {
+      running: true,
+    });
+  });
+
+  test('a resource the operator does not know is given up and counted; the shard routes the others meanwhile', async () => {
+    const stack: RampStack = await stacks.start({
+      routerShards: 1,
+      timings: { unknownResourceTimeoutMs: 5_000, pollInitialMs: 200, pollMaximumMs: 400 },
+    });
+    const metrics = new RampMetrics({ temporal: stacks.client, cacheTtlMs: 0 });
+    const unknownCounted = async () =>
+      Number(/^ramp_routers_unknown_resource (\d+)/m.exec((await metrics.render()).body)?.[1] ?? 'NaN');
+    const countedBefore = await unknownCounted();
+    const forged = `forged-${randomUUID()}`;
+    const answer = await postToReceiver(
+      stack.receiver.recipientUrls.transaction,
+      JSON.stringify({ data: { eventType: 'transaction-created', payload: { id: forged } } }),
+    );
+    expect(answer.status).toBe(200);
+    const shardId = (JSON.parse(answer.body) as { workflowId: string }).workflowId;
+    expect(shardId).toBe(`routes/${stack.worker.taskQueue}/0`);
+    const user = await endUserWithWallet(stack);
+    const depositId = await depositCrypto(stack, user.address, '50');
+    expect(await offRampEnded(stack, depositId)).toMatchObject({ status: 'settled' });
+    const settledAt = Date.now();
+
+    const after = await waitFor('the shard to give up the forged resource', async () => {
+      const state = await stacks.client.workflow.getHandle(shardId).query(shardStateQuery);
+      return state.totals.unknownResources === 1 ? state : undefined;
+    });
+    const lane = after.recent.find((recent) => recent.resourceId === forged);
+    expect(lane?.unknownResource).toMatchObject({ eventsDropped: 1 });
+    // The off-ramp settled while the forged resource's lane was still re-reading.
+    expect(Date.parse(lane!.unknownResource!.gaveUpAt!)).toBeGreaterThan(settledAt);
+    expect(lane?.forwardedTo).toEqual([]);
+    const reads = stack.sandbox
+      .calls()
+      .filter((call) => call.route === 'getTransaction' && call.path.endsWith(`/${forged}`));
+    expect(reads.length).toBe(lane!.unknownResource!.reads);
+    expect(reads.length).toBeLessThanOrEqual(7);
+    expect(after.totals.resourcesRouted).toBeGreaterThan(0);
+    expect(after.active).toEqual([]);
+    // Counted in /metrics from visibility (the shard's memo), as a per-resource router's give-up is.
+    expect(
+      await waitFor('/metrics to count it', async () => {
+        const counted = await unknownCounted();
+        return counted === countedBefore + 1 ? counted : undefined;
+      }),
+    ).toBe(countedBefore + 1);
+  });
+});
+
+describe('a shard router continuing as new (stub activities)', () => {
+  let client: Client;
+  let running: RunningTestWorker | undefined;
+
+  beforeAll(async () => {
+    ({ client } = await connectTestClient());
+  });
+  afterEach(async () => {
+    await running?.stop();
+    running = undefined;
+  });
+
+  test('a lane waiting to retry and deliveries not yet routed go to the next run, and are routed there', async () => {
+    let operatorBack = false;
+    const routed: string[] = [];
+    const activities = {
+      routeEvent: (input: RouteEventInput): Promise<RoutedEvent> => {
+        if (input.resourceId === 'stuck' && !operatorBack)
+          return Promise.reject(ApplicationFailure.retryable('operator unavailable', 'OperatorUnavailable'));
+        routed.push(input.resourceId);
+        return Promise.resolve({
+          status: 'confirmed',
+          outcome: { workflowId: offRampWorkflowId(input.resourceId) },
+        });
+      },
+    };
+    running = await startTestWorker(activities as unknown as RampActivities);
+    const shard = `routes/${running.taskQueue}/0`;
+    const timings = fastTimings({ activityStartToCloseMs: 500, activityScheduleToCloseMs: 600 });
+    const deliver = (resourceId: string) =>
+      client.workflow.signalWithStart(WORKFLOW_TYPES.webhookShardRouter, {
+        workflowId: shard,
+        taskQueue: running!.taskQueue,
+        args: [{ shard, timings, patchBaseline: PATCH_BASELINE, continueAsNewAfterEvents: 60 }],
+        signal: shardEventSignal,
+        signalArgs: [
+          {
+            kind: 'transaction' as const,
+            event: {
+              eventType: 'transaction-updated',
+              resourceId,
+              newStatus: 'confirmed',
+              receivedAt: new Date().toISOString(),
+            },
+          },
+        ],
+      });
+    const firstRun = (await deliver('stuck')).signaledRunId;
+    const others = Array.from({ length: 12 }, (_, index) => `tx-${index}`);
+    for (const id of others) await deliver(id);
+
+    // The others are routed while the stuck one fails; the history grows past 60 events and the run hands over.
+    const handedOver = await waitFor('a second run still holding the stuck lane', async () => {
+      const state = await client.workflow.getHandle(shard).query(shardStateQuery);
+      return state.totals.runs >= 2 && state.active.some((lane) => lane.resourceId === 'stuck')
+        ? state
+        : undefined;
+    });
+    expect(handedOver.active.find((lane) => lane.resourceId === 'stuck')?.lastFailure?.message).toMatch(
+      /operator unavailable|timed out/i,
+    );
+    expect(new Set(routed)).toEqual(new Set(others));
+    // Deliveries arriving now land in the new run.
+    await deliver('late-comer');
+    operatorBack = true;
+
+    const done = await waitFor('every lane routed', async () => {
+      const state = await client.workflow.getHandle(shard).query(shardStateQuery);
+      return state.active.length === 0 && routed.includes('stuck') && routed.includes('late-comer')
+        ? state
+        : undefined;
+    });
+    expect(done.totals.eventsReceived).toBe(others.length + 2);
+    expect(done.totals.resourcesRouted).toBe(others.length + 2);
+    // Each resource's snapshot went out once: nothing routed twice across the hand-over.
+    expect(routed.filter((id) => id === 'stuck')).toHaveLength(1);
+    expect(routed.length).toBe(others.length + 2);
+    await recordHistory(client, shard, 'shard-router-continued-as-new', { runId: firstRun });
+  });
+});
+
+/** Posts transaction-created for each ID in turn (pausing `pauseMs` after each); answers the workflow each went to. */
+async function deliverEach(receiver: RunningReceiver, ids: string[], pauseMs = 0): Promise<string[]> {
+  const answeredBy: string[] = [];
+  for (const id of ids) {
+    const answer = await postToReceiver(
+      receiver.recipientUrls.transaction,
+      JSON.stringify({ data: { eventType: 'transaction-created', payload: { id } } }),
+    );
+    expect(answer.status).toBe(200);
+    answeredBy.push((JSON.parse(answer.body) as { workflowId: string }).workflowId);
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+  return answeredBy;
+}
+
+/** A worker whose routeEvent records each resource it routes, and fails (retryably) while `operatorDown()`. */
+function routingWorker(taskQueue: string, routed: Set<string>, operatorDown = () => false) {
+  const routeEvent = (input: RouteEventInput): Promise<RoutedEvent> => {
+    if (operatorDown())
+      return Promise.reject(ApplicationFailure.retryable('operator unavailable', 'OperatorUnavailable'));
+    routed.add(input.resourceId);
+    return Promise.resolve({
+      status: 'created',
+      outcome: { workflowId: offRampWorkflowId(input.resourceId) },
+    });
+  };
+  return startTestWorker({ routeEvent } as unknown as RampActivities, taskQueue);
+}
+
+describe('a shard router that cannot take more (receiver + dev server, stub activities)', () => {
+  let client: Client;
+  let running: RunningTestWorker | undefined;
+  let receiver: RunningReceiver | undefined;
+
+  beforeAll(async () => {
+    ({ client } = await connectTestClient());
+  });
+  afterEach(async () => {
+    await receiver?.close();
+    await running?.stop();
+    running = receiver = undefined;
+  });
+
+  test('once its history is long, deliveries go to routers of their own; when a worker comes, every one is routed', async () => {
+    const taskQueue = `test-${randomUUID()}`;
+    const { logger, lines } = captureLines();
+    receiver = await startReceiver(
+      testReceiverConfig({ routerShards: 1, shardOverflowEvents: 12, shardCheckIntervalMs: 0 }),
+      { temporal: client, taskQueue, timings: fastTimings(), logger },
+    );
+    const ids = Array.from({ length: 20 }, (_, index) => `tx-${index}-${randomUUID().slice(0, 8)}`);
+    const answeredBy = await deliverEach(receiver, ids);
+    // No worker: the shard's history only grows (3 events for its start, 1 per signal). From 12 events on, each
+    // delivery goes to a router of its own, and stays there.
+    const shard = `routes/${taskQueue}/0`;
+    const toShard = answeredBy.filter((workflowId) => workflowId === shard).length;
+    expect(toShard).toBeGreaterThanOrEqual(9);
+    expect(toShard).toBeLessThan(ids.length);
+    expect(answeredBy.slice(0, toShard).every((workflowId) => workflowId === shard)).toBe(true);
+    expect(answeredBy.slice(toShard)).toEqual(ids.slice(toShard).map((id) => `transaction/${id}`));
+    expect(
+      lines().some(
+        (line) =>
+          line.msg ===
+          'Shard router is not keeping up: its resources go to routers of their own until it does',
+      ),
+    ).toBe(true);
+
+    const routed = new Set<string>();
+    running = await routingWorker(taskQueue, routed);
+    await waitFor('every delivery routed', () =>
+      Promise.resolve(routed.size === ids.length ? true : undefined),
+    );
+    expect([...routed].sort()).toEqual([...ids].sort());
+  });
+
+  test('a shard holding as many resources as it should says so, and new resources go to routers of their own', async () => {
+    const taskQueue = `test-${randomUUID()}`;
+    const shard = `routes/${taskQueue}/0`;
+    const timings = fastTimings({ activityStartToCloseMs: 300, activityScheduleToCloseMs: 400 });
+    let operatorBack = false;
+    const routed = new Set<string>();
+    running = await routingWorker(taskQueue, routed, () => !operatorBack);
+    // The shard the receiver would start, with room for 3 resources.
+    await client.workflow.start(WORKFLOW_TYPES.webhookShardRouter, {
+      workflowId: shard,
+      taskQueue,
+      args: [{ shard, timings, patchBaseline: PATCH_BASELINE, maxLanes: 3 }],
+    });
+    receiver = await startReceiver(testReceiverConfig({ routerShards: 1, shardCheckIntervalMs: 0 }), {
+      temporal: client,
+      taskQueue,
+      timings,
+      logger: captureLines().logger,
+    });
+    const ids = Array.from({ length: 8 }, (_, index) => `tx-${index}-${randomUUID().slice(0, 8)}`);
+    // The shard's memo changes when its workflow task completes: each delivery gives it that long.
+    const answeredBy = await deliverEach(receiver, ids, 300);
+    const toShard = answeredBy.filter((workflowId) => workflowId === shard).length;
+    expect(toShard).toBe(3);
+    expect(answeredBy.slice(0, 3).every((workflowId) => workflowId === shard)).toBe(true);
+    expect(answeredBy.slice(3)).toEqual(ids.slice(3).map((id) => `transaction/${id}`));
+    const held = await client.workflow.getHandle(shard).query(shardStateQuery);
+    expect(held.active.map((lane) => lane.resourceId).sort()).toEqual(ids.slice(0, 3).sort());
+    expect((await client.workflow.getHandle(shard).describe()).memo).toMatchObject({ overloaded: true });
+
+    operatorBack = true;
+    await waitFor('every delivery routed', () =>
+      Promise.resolve(routed.size === ids.length ? true : undefined),
+    );
+    expect([...routed].sort()).toEqual([...ids].sort());
+    const after = await waitFor('the shard to take new resources again', async () => {
+      const description = await client.workflow.getHandle(shard).describe();
+      return description.memo?.overloaded === false ? description : undefined;
+    });
+    expect(after.memo).toMatchObject({ overloaded: false });
+  });
+});

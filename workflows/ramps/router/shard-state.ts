@@ -1,0 +1,137 @@
+/** Pure rules of the shard router (routes/<task queue>/<n>). Workflow-safe: no I/O, no Temporal calls. */
+import type { ResourceKind } from '../../../src/domain/vocabulary';
+import type { CarriedLane, RouterState, ShardTotals } from './types';
+
+/**
+ * Resources a shard routes at once. Each holds at most one activity in flight, so this stays far below the
+ * server's limit on pending activities per execution (2,000 by default); the rest wait their turn.
+ */
+export const MAX_ACTIVE_LANES = 200;
+
+/**
+ * History length after which a shard continues as new: a hand-over waits for the hops in flight, so not too
+ * often, and well under the server's suggestion and its limits on signals per run.
+ */
+export const SHARD_HISTORY_EVENTS = 4_000;
+
+/**
+ * Resources a shard holds before it says it is overloaded (its memo), and the receiver sends new ones to routers of
+ * their own until it is not: an operator outage keeps lanes retrying while deliveries add more, and every lane is
+ * carried over continue-as-new, in an input the server caps at 2 MB.
+ */
+export const MAX_SHARD_LANES = 500;
+
+/**
+ * Deliveries a carried lane keeps, of those it recorded and of those still to route: one re-read serves any number
+ * of waiting deliveries, so only the duplicate count can come out lower. Its other counts stay whole. A lane so
+ * carried is under 2 KB, so MAX_SHARD_LANES of them stay far under the server's 2 MB.
+ */
+export const KEEP_CARRIED_EVENTS = 5;
+
+/** How many finished resources a run keeps for people looking in. */
+export const KEEP_RECENT_LANES = 20;
+
+/** A shard holds one lane per resource: transaction/<id> or order/<id>, as the per-resource router's ID. */
+export const laneKey = (kind: ResourceKind, resourceId: string) => `${kind}/${resourceId}`;
+
+export function newShardTotals(since: string): ShardTotals {
+  return {
+    since,
+    runs: 1,
+    eventsReceived: 0,
+    resourcesRouted: 0,
+    duplicates: 0,
+    lateEvents: 0,
+    unknownResources: 0,
+    failedResources: 0,
+  };
+}
+
+/** The totals a new run starts from: the carried ones, one run more. */
+export function continuedTotals(carried: ShardTotals | undefined, since: string): ShardTotals {
+  return carried ? { ...carried, runs: carried.runs + 1 } : newShardTotals(since);
+}
+
+/** The lanes to start now: those with deliveries and none running, oldest first, up to the cap. */
+export function lanesToStart(
+  lanes: ReadonlyMap<string, Pick<CarriedLane, 'inbox'>>,
+  running: ReadonlySet<string>,
+  max = MAX_ACTIVE_LANES,
+): string[] {
+  const room = max - running.size;
+  const keys: string[] = [];
+  if (room <= 0) return keys;
+  for (const [key, lane] of lanes) {
+    if (running.has(key) || lane.inbox.length === 0) continue;
+    keys.push(key);
+    if (keys.length >= room) break;
+  }
+  return keys;
+}
+
+/** True when a lane has nothing left to do in this shard: no delivery waiting, no retry pending. */
+export const laneIsDone = (lane: Pick<CarriedLane, 'inbox' | 'resumeAtMs'>): boolean =>
+  lane.inbox.length === 0 && lane.resumeAtMs === undefined;
+
+/** Counts a finished lane into the totals and keeps it among the recent ones. */
+export function retireLane(
+  totals: ShardTotals,
+  recent: RouterState[],
+  state: RouterState,
+  keep = KEEP_RECENT_LANES,
+): void {
+  if (state.unknownResource?.gaveUpAt) totals.unknownResources += 1;
+  else if (state.gaveUpAt) totals.failedResources += 1;
+  else totals.resourcesRouted += 1;
+  totals.duplicates += state.duplicates;
+  totals.lateEvents += state.lateEvents?.length ?? 0;
+  recent.push(state);
+  if (recent.length > keep) recent.shift();
+}
+
+/** What a shard hands to its next run: every lane with deliveries or a retry still to make. */
+export function carriedLanes(lanes: Iterable<CarriedLane>): CarriedLane[] {
+  return [...lanes]
+    .filter((lane) => !laneIsDone(lane))
+    .map(({ state, inbox, retry, resumeAtMs }) => ({
+      state: { ...state, events: state.events.slice(-KEEP_CARRIED_EVENTS) },
+      inbox: inbox.slice(-KEEP_CARRIED_EVENTS),
+      retry,
+      ...(resumeAtMs === undefined ? {} : { resumeAtMs }),
+    }));
+}
+
+/** The shard's current details (Web UI): its lanes now, and its totals. */
+export function shardDetails(totals: ShardTotals, lanes: { active: number; retrying: number }): string {
+  const trouble = [
+    totals.unknownResources ? `${totals.unknownResources} unknown to the operator` : '',
+    totals.failedResources ? `${totals.failedResources} given up after failures` : '',
+  ].filter(Boolean);
+  return (
+    `Routing ${lanes.active} resource${lanes.active === 1 ? '' : 's'}` +
+    `${lanes.retrying ? ` (${lanes.retrying} waiting to retry)` : ''}; ` +
+    `since ${totals.since}: ${totals.eventsReceived} deliveries, ${totals.resourcesRouted} resources routed` +
+    (trouble.length ? `, ${trouble.join(', ')}` : '')
+  );
+}
+
+/** The memo a shard keeps for readers of visibility: /metrics (unknown resources) and the receiver (overloaded). */
+export interface ShardMemo {
+  unknownResources: number;
+  overloaded: boolean;
+}
+
+export const shardMemo = (totals: ShardTotals, lanes: number, maxLanes = MAX_SHARD_LANES): ShardMemo => ({
+  unknownResources: totals.unknownResources,
+  overloaded: lanes >= maxLanes,
+});
+
+/** The unknown-resource total a shard's memo holds (0 when it has none, or not a count). */
+export function shardUnknownResources(memo: Record<string, unknown> | undefined): number {
+  const value = memo?.unknownResources;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
+}
+
+/** True when a shard's memo says it holds as many resources as it should. */
+export const shardOverloaded = (memo: Record<string, unknown> | undefined): boolean =>
+  memo?.overloaded === true;
