@@ -9,12 +9,13 @@
  *   retention for closed workflows.
  * - ramp_processes_started{direction}: every process of that direction in visibility (open and closed).
  * - ramp_alerts_open: open alert incidents, when an `openAlerts` source is wired.
- * - ramp_routers_unknown_resource: routers that gave up on a resource the operator answered 404 for (a forged or
- *   misrouted webhook), from visibility.
+ * - ramp_routers_unknown_resource: resources the routers gave up on because the operator answered 404 for them (a
+ *   forged or misrouted webhook), from visibility: per-resource routers by RampStatus, shard routers by their memo.
  *
- * Scrapes are cheap for Temporal: the figures read from it (19 visibility counts, one alerts query) are read by one
- * scrape at a time (concurrent scrapes share that read), kept for `cacheTtlMs` (METRICS_CACHE_TTL), and bounded by
- * `timeoutMs` (HTTP_TEMPORAL_TIMEOUT): past it render() fails with TemporalDeadlineError (the endpoint answers 503).
+ * Scrapes are cheap for Temporal: the figures read from it (19 visibility counts, one list of the running shard
+ * routers, one alerts query) are read by one scrape at a time (concurrent scrapes share that read), kept for
+ * `cacheTtlMs` (METRICS_CACHE_TTL), and bounded by `timeoutMs` (HTTP_TEMPORAL_TIMEOUT): past it render() fails
+ * with TemporalDeadlineError (the endpoint answers 503).
  */
 import type { Client } from '@temporalio/client';
 import type { NextFunction, Request, Response } from 'express';
@@ -98,7 +99,7 @@ export class RampMetrics {
       });
       this.#unknownResources = new Gauge({
         name: 'ramp_routers_unknown_resource',
-        help: 'Routers that gave up on a resource the operator does not know (404), within retention (Temporal visibility)',
+        help: "Resources the routers gave up on as unknown to the operator (404): per-resource routers within retention, and the running shard routers' counts (Temporal visibility)",
         registers: [this.registry],
       });
     }

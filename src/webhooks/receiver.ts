@@ -257,7 +257,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
             taskQueue,
             args: [{ shard, timings, patchBaseline: PATCH_BASELINE }],
             signal: shardEventSignal,
-            signalArgs: [{ kind: resourceKind, event: signal }],
+            signalArgs: [{ kind: resourceKind, event: signal, timings }],
           });
         };
       }

@@ -63,8 +63,9 @@ describe('/metrics and /readyz exposure and cost', () => {
     });
   });
 
-  test('concurrent scrapes share one read of the 19 visibility counts, reused for the TTL', async () => {
+  test('concurrent scrapes share one read of the 19 visibility counts and the shard list, reused for the TTL', async () => {
     const count = jest.spyOn(client.workflow, 'count');
+    const list = jest.spyOn(client.workflow, 'list');
     try {
       const metrics = new RampMetrics({ temporal: client, logger, cacheTtlMs: 1_500, timeoutMs: 5_000 });
       const app = createApiApp({
@@ -81,13 +82,16 @@ describe('/metrics and /readyz exposure and cost', () => {
       expect(first.map((response) => response.status)).toEqual(Array(20).fill(200));
       expect(first[0]!.text).toContain('ramp_processes_started{direction="off-ramp"}');
       expect(count).toHaveBeenCalledTimes(19);
+      expect(list).toHaveBeenCalledTimes(1);
       expect((await scrape()).status).toBe(200);
       expect(count).toHaveBeenCalledTimes(19);
       await new Promise((resolve) => setTimeout(resolve, 1_600));
       await Promise.all(Array.from({ length: 5 }, scrape));
       expect(count).toHaveBeenCalledTimes(38);
+      expect(list).toHaveBeenCalledTimes(2);
     } finally {
       count.mockRestore();
+      list.mockRestore();
     }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * One resource's routing, inside a router workflow: re-read the resource, forward the snapshot to its owner, keep
  * the batch and try again when that fails, give up only on a resource the operator does not know. A per-resource
- * router (`transaction/<id>`) runs one lane; a shard router (`routes/<n>`) runs one per resource with deliveries.
+ * router (`transaction/<id>`) runs one lane; a shard router (`routes/<task queue>/<n>`) runs one per resource with
+ * deliveries.
  * Workflow code: the lane schedules the activities, timers and alerts of the workflow that runs it.
  */
 import { log, workflowInfo } from '@temporalio/workflow';
@@ -62,7 +63,7 @@ export function newLane(input: RouterInput, nowMs: number): Lane {
   };
 }
 
-/** A new delivery keeps a lane trying for another process timeout. */
+/** A lingering per-resource router that gets another delivery tries for another process timeout from then. */
 export function extendLane(lane: Lane, nowMs: number): void {
   lane.retry.giveUpAtMs = nowMs + lane.input.timings.processTimeoutMs;
 }

@@ -10,6 +10,7 @@
  * lanes that still have deliveries or a retry to make.
  */
 import {
+  ActivityFailure,
   condition,
   continueAsNew,
   log,
@@ -42,8 +43,9 @@ import { recordEvent } from './state';
 import type { CarriedLane, RouterInput, RouterState, ShardRouterInput } from './types';
 
 export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promise<void> {
-  const { shard, timings } = input;
-  const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
+  const { shard } = input;
+  /** The timings a new lane routes with: the shard's, until a delivery brings the receiver's current ones. */
+  let timings = input.timings;
   const maxEvents = input.continueAsNewAfterEvents ?? SHARD_HISTORY_EVENTS;
   const totals = continuedTotals(input.carried?.totals, new Date().toISOString());
   const laneInput = (state: Pick<RouterState, 'kind' | 'resourceId'>): RouterInput => ({
@@ -82,7 +84,8 @@ export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promi
   publishMemo();
 
   // ---- messages
-  setHandler(shardEventSignal, ({ kind, event }) => {
+  setHandler(shardEventSignal, ({ kind, event, timings: current }) => {
+    if (current) timings = current;
     const key = laneKey(kind, event.resourceId);
     let lane = lanes.get(key);
     if (!lane) {
@@ -115,6 +118,7 @@ export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promi
   // The next run has no history yet: it takes this worker's patch baseline, as a new shard would.
   await continueAsNew<typeof webhookShardRouterWorkflow>({
     ...input,
+    timings,
     patchBaseline: PATCH_BASELINE,
     carried: { lanes: carriedLanes(lanes.values()), totals },
   });
@@ -129,6 +133,9 @@ export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promi
       }
       await routeLane(lane, hostOf(lane));
     } catch (error) {
+      // Anything but the operator's failure is a defect: it fails the workflow task (the shard stalls, its
+      // deliveries kept in history) instead of dropping the lane's deliveries.
+      if (!(error instanceof ActivityFailure)) throw error;
       // The per-resource router would fail here: a shard keeps going and records the resource as given up.
       lane.state.gaveUpAt = new Date().toISOString();
       lane.inbox.splice(0);
@@ -149,6 +156,7 @@ export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promi
   }
 
   function hostOf(lane: Lane): LaneHost {
+    const activities = proxyActivities<RampActivities>(operatorActivityOptions(lane.input.timings));
     return {
       activities,
       hop: activities,

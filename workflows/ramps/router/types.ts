@@ -90,6 +90,11 @@ export type RoutedEvent =
 export interface ShardEventSignal {
   kind: ResourceKind;
   event: WebhookEventSignal;
+  /**
+   * The receiver's timings now: a shard outlives any one configuration, so a new lane, and every lane after a
+   * hand-over, takes the latest, as a new per-resource router would. Signals recorded before carry none.
+   */
+  timings?: WorkflowTimings;
 }
 
 /** A resource whose deliveries a shard router was still routing when it continued as new. */

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
+import type { WorkflowTimings } from '../../../../src/domain/timings';
 import type { RampActivities } from '../../../../activities';
 import { offRampWorkflowId, onRampWorkflowId, WORKFLOW_TYPES } from '../../../../src/domain/ids';
 import { RampMetrics } from '../../../../src/observability/metrics';
@@ -155,6 +156,114 @@ describe('a shard router continuing as new (stub activities)', () => {
   afterEach(async () => {
     await running?.stop();
     running = undefined;
+  });
+
+  test('a delivery brings the receiver’s current timings: new lanes and the next run take them', async () => {
+    const routed = new Set<string>();
+    running = await routingWorker(`test-${randomUUID()}`, routed);
+    const shard = `routes/${running.taskQueue}/0`;
+    const first = fastTimings({ activityStartToCloseMs: 4_000 });
+    const changed = fastTimings({ activityStartToCloseMs: 7_000 });
+    const deliver = (resourceId: string, timings: WorkflowTimings) =>
+      client.workflow.signalWithStart(WORKFLOW_TYPES.webhookShardRouter, {
+        workflowId: shard,
+        taskQueue: running!.taskQueue,
+        args: [{ shard, timings: first, patchBaseline: PATCH_BASELINE, continueAsNewAfterEvents: 25 }],
+        signal: shardEventSignal,
+        signalArgs: [
+          {
+            kind: 'transaction' as const,
+            event: { eventType: 'transaction-created', resourceId, receivedAt: new Date().toISOString() },
+            timings,
+          },
+        ],
+      });
+    const firstRun = (await deliver('before', first)).signaledRunId;
+    await waitFor('the first lane routed', () => Promise.resolve(routed.has('before') ? true : undefined));
+    for (const id of ['after-1', 'after-2', 'after-3', 'after-4']) await deliver(id, changed);
+    await waitFor('every lane routed', () => Promise.resolve(routed.size === 5 ? true : undefined));
+    const history = await client.workflow.getHandle(shard, firstRun).fetchHistory();
+    const startToClose = (history.events ?? []).flatMap((event) => {
+      const scheduled = event.activityTaskScheduledEventAttributes;
+      return scheduled ? [Number(scheduled.startToCloseTimeout?.seconds ?? 0)] : [];
+    });
+    expect(startToClose[0]).toBe(4);
+    expect(startToClose.slice(1).length).toBeGreaterThan(0);
+    expect(startToClose.slice(1).every((seconds) => seconds === 7)).toBe(true);
+    // Past 25 events the shard hands over: the next run starts with the timings the deliveries brought.
+    const next = await waitFor('the next run', async () => {
+      const description = await client.workflow.getHandle(shard).describe();
+      return description.runId !== firstRun ? description : undefined;
+    });
+    const started = (await client.workflow.getHandle(shard, next.runId).fetchHistory()).events?.[0];
+    const input = JSON.parse(
+      Buffer.from(started!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!.data!).toString(),
+    ) as { timings: WorkflowTimings };
+    expect(input.timings.activityStartToCloseMs).toBe(7_000);
+    await recordHistory(client, shard, 'shard-router-new-timings', { runId: firstRun });
+  });
+
+  test('past the process timeout an operator failure ends the lane, counted; a defect fails the workflow task instead', async () => {
+    const routed: string[] = [];
+    const activities = {
+      routeEvent: (input: RouteEventInput): Promise<RoutedEvent> => {
+        if (input.resourceId === 'operator-down')
+          return Promise.reject(ApplicationFailure.retryable('operator unavailable', 'OperatorUnavailable'));
+        // An answer the lane cannot read (no status): its code throws a TypeError, which is no operator failure.
+        if (input.resourceId === 'unreadable') return Promise.resolve(undefined as unknown as RoutedEvent);
+        routed.push(input.resourceId);
+        return Promise.resolve({
+          status: 'created',
+          outcome: { workflowId: offRampWorkflowId(input.resourceId) },
+        });
+      },
+    };
+    running = await startTestWorker(activities as unknown as RampActivities);
+    const timings = fastTimings({
+      activityStartToCloseMs: 300,
+      activityScheduleToCloseMs: 400,
+      processTimeoutMs: 2_000,
+    });
+    const deliver = (shard: string, resourceId: string) =>
+      client.workflow.signalWithStart(WORKFLOW_TYPES.webhookShardRouter, {
+        workflowId: shard,
+        taskQueue: running!.taskQueue,
+        args: [{ shard, timings, patchBaseline: PATCH_BASELINE }],
+        signal: shardEventSignal,
+        signalArgs: [
+          {
+            kind: 'transaction' as const,
+            event: { eventType: 'transaction-created', resourceId, receivedAt: new Date().toISOString() },
+          },
+        ],
+      });
+    const failing = `routes/${running.taskQueue}/0`;
+    const defective = `routes/${running.taskQueue}/1`;
+    await deliver(failing, 'operator-down');
+    await deliver(defective, 'unreadable');
+
+    const given = await waitFor('the failing lane to be given up', async () => {
+      const state = await client.workflow.getHandle(failing).query(shardStateQuery);
+      return state.totals.failedResources === 1 ? state : undefined;
+    });
+    expect(given.recent.find((lane) => lane.resourceId === 'operator-down')).toMatchObject({
+      gaveUpAt: expect.any(String),
+      lastFailure: expect.objectContaining({ message: expect.any(String) }),
+    });
+    // The shard goes on: the next resource is routed.
+    await deliver(failing, 'after');
+    await waitFor('the next resource routed', () =>
+      Promise.resolve(routed.includes('after') ? true : undefined),
+    );
+
+    const failedTask = await waitFor('the defective shard task to fail', async () => {
+      const events = (await client.workflow.getHandle(defective).fetchHistory()).events ?? [];
+      return events.find((event) => event.workflowTaskFailedEventAttributes)
+        ?.workflowTaskFailedEventAttributes;
+    });
+    expect(failedTask?.failure?.message).toMatch(/status/);
+    // Stalled, not ended: the delivery stays in its history for a worker without the defect.
+    expect((await client.workflow.getHandle(defective).describe()).status.name).toBe('RUNNING');
   });
 
   test('a lane waiting to retry and deliveries not yet routed go to the next run, and are routed there', async () => {
