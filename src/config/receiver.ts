@@ -25,6 +25,13 @@ const secretSegment = z
 /** Shard routers by default: a delivery is a signal to a running workflow, not a new execution (docs/architecture.md). */
 export const DEFAULT_ROUTER_SHARDS = 16;
 
+/** The receiver's defaults, for the environment and for a ReceiverConfig built in code that leaves them out. */
+export const RECEIVER_DEFAULTS = {
+  bodyLimit: '16kb',
+  temporalTimeout: '10s',
+  shardCheckInterval: '5s',
+} as const;
+
 const receiverEnv = z.object({
   RECEIVER_PUBLIC_URL: z
     .url({ protocol: /^https$/ })
@@ -43,16 +50,16 @@ const receiverEnv = z.object({
   RECEIVER_BODY_LIMIT: z
     .string()
     .regex(/^\d+(b|kb|mb)$/i, 'must look like 16kb or 1mb')
-    .default('16kb'),
+    .default(RECEIVER_DEFAULTS.bodyLimit),
   /** How long a delivery may wait for Temporal before the receiver answers 503 (the operator retries). */
-  RECEIVER_TEMPORAL_TIMEOUT: durationMs('10s'),
+  RECEIVER_TEMPORAL_TIMEOUT: durationMs(RECEIVER_DEFAULTS.temporalTimeout),
   /**
    * How many shard routers (routes/<task queue>/<n>) deliveries go to; 0: one router per resource
    * (transaction/<id>, order/<id>). Workers must know the shard router before a receiver sends to it.
    */
   RECEIVER_ROUTER_SHARDS: z.coerce.number().int().min(0).max(1024).default(DEFAULT_ROUTER_SHARDS),
   /** How often the receiver reads a shard's history length (a shard not being run overflows to per-resource routers). */
-  RECEIVER_SHARD_CHECK_INTERVAL: durationMs('5s'),
+  RECEIVER_SHARD_CHECK_INTERVAL: durationMs(RECEIVER_DEFAULTS.shardCheckInterval),
 });
 
 export interface ReceiverConfig {

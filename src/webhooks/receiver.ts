@@ -23,10 +23,12 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import { listen } from '../http/listen';
 import { requestLogger } from '../http/request-logging';
+import { parseDurationMs } from '../config/duration';
 import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import {
   DEFAULT_ROUTER_SHARDS,
   orderRecipientUrl,
+  RECEIVER_DEFAULTS,
   type ReceiverConfig,
   transactionRecipientUrl,
 } from '../config/receiver';
@@ -83,10 +85,6 @@ export interface RunningReceiver {
   close(): Promise<void>;
 }
 
-const DEFAULT_BODY_LIMIT = '16kb';
-const DEFAULT_TEMPORAL_TIMEOUT_MS = 10_000;
-const DEFAULT_SHARD_CHECK_INTERVAL_MS = 5_000;
-
 /** Why the payload's IDs cannot be used (issues name the field and the rule, never the value), or []. */
 function payloadIdIssues(payload: Record<string, unknown>, required: boolean): string[] {
   const issues: string[] = [];
@@ -106,11 +104,11 @@ const wellFormedPrefix = (text: string, max: number) => text.slice(0, max).repla
 
 export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): express.Express {
   const { temporal, taskQueue, timings, logger } = deps;
-  const temporalTimeoutMs = config.temporalTimeoutMs ?? DEFAULT_TEMPORAL_TIMEOUT_MS;
+  const temporalTimeoutMs = config.temporalTimeoutMs ?? parseDurationMs(RECEIVER_DEFAULTS.temporalTimeout);
   const routerShards = config.routerShards ?? DEFAULT_ROUTER_SHARDS;
   const overflow = new ShardOverflowGuard({
     temporal,
-    checkEveryMs: config.shardCheckIntervalMs ?? DEFAULT_SHARD_CHECK_INTERVAL_MS,
+    checkEveryMs: config.shardCheckIntervalMs ?? parseDurationMs(RECEIVER_DEFAULTS.shardCheckInterval),
     overflowAtEvents: config.shardOverflowEvents ?? SHARD_OVERFLOW_HISTORY_EVENTS,
     logger,
   });
@@ -146,7 +144,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   });
   app.post(
     '/webhooks/:kind/:secret',
-    express.json({ limit: config.bodyLimit ?? DEFAULT_BODY_LIMIT, strict: true }),
+    express.json({ limit: config.bodyLimit ?? RECEIVER_DEFAULTS.bodyLimit, strict: true }),
     async (req: Request, res: Response) => {
       const pathKind = res.locals.kind as ResourceKind;
       const parsed = webhookDelivery.safeParse(req.body);
