@@ -20,11 +20,12 @@
  * with it: an already seen status counts in `duplicates`; a new one would also wake the loop, in a task of its
  * own). Read from the histories: a delivery's webhookEvent signal in its router run (recorded while its POST was in
  * flight) belongs to the first re-read the router scheduled after it; that re-read's forward ran between its
- * ActivityTaskStarted and ActivityTaskCompleted (one routeEvent activity re-reads and forwards: its own window), and
- * the owner's signal inside that window is the one it sent. When deliveries pile up in one router run, a later
- * re-read that finds the status the run already forwarded sends nothing (the owner has it): such a delivery is
- * applied when the router's task that decided so completed (counted in the note). Latency: that time minus the client's clock when the 200 arrived (one machine, one clock). A
- * delivery answered but not seen applied `drain` after the loop counts as never (its percentiles become Infinity).
+ * ActivityTaskStarted and ActivityTaskCompleted (one routeEvent activity, or a shard's routeEvents batch, re-reads and
+ * forwards: its own window), and the owner's signal inside that window is the one it sent. When deliveries pile up
+ * in one router run, a later re-read that finds the status the run already forwarded sends nothing (the owner has
+ * it): such a delivery is applied when the router's task that decided so completed (counted in the note). Latency:
+ * that time minus the client's clock when the 200 arrived (one machine, one clock). A delivery answered but not seen
+ * applied `drain` after the loop counts as never (its percentiles become Infinity).
  *
  * Baseline, same run, same processes, same rate, run first (the receiver's leg can leave routers behind when the
  * worker cannot keep up): the forward alone, i.e. the router's last call (signalWithStartProcess of
@@ -78,6 +79,9 @@ interface LegResult {
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const { EventType } = temporal.api.enums.v1;
 
+/** The activities that re-read and forward in one: routeEvent alone, or a shard router's batch of hops. */
+const ROUTE_HOPS = new Set(['routeEvent', 'routeEvents']);
+
 const eventMs = (event: HistoryEvent) => (event.eventTime ? tsToDate(event.eventTime).getTime() : NaN);
 const idOf = (value: unknown) => String(value);
 
@@ -130,7 +134,7 @@ function routerHops(resourceId: string, events: HistoryEvent[]): Hop[] {
       }
       case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
         const name = event.activityTaskScheduledEventAttributes?.activityType?.name ?? '';
-        if (name === 'readTransactionSnapshot' || name === 'routeEvent') {
+        if (name === 'readTransactionSnapshot' || ROUTE_HOPS.has(name)) {
           batch = pending;
           pending = [];
         }
@@ -143,10 +147,11 @@ function routerHops(resourceId: string, events: HistoryEvent[]): Hop[] {
       case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
         const key = idOf(event.activityTaskCompletedEventAttributes?.scheduledEventId);
         const activity = scheduled.get(key);
-        // routeEvent re-reads and forwards in one activity: its window holds the forward, if it made one.
-        if (activity?.name === 'readTransactionSnapshot' || activity?.name === 'routeEvent')
+        if (!activity) break;
+        // routeEvent(s) re-reads and forwards in one activity: its window holds the forward, if it made one.
+        if (activity.name === 'readTransactionSnapshot' || ROUTE_HOPS.has(activity.name))
           decidingAfterRead = activity.batch;
-        if (activity?.name === 'forwardToOffRamp' || activity?.name === 'routeEvent')
+        if (activity.name === 'forwardToOffRamp' || ROUTE_HOPS.has(activity.name))
           for (const hop of activity.batch)
             hop.forward = { startedMs: started.get(key) ?? eventMs(event), completedMs: eventMs(event) };
         break;
@@ -174,11 +179,12 @@ function payloadJson(payloads: temporal.api.common.v1.IPayloads | null | undefin
 
 /**
  * A shard router's history cut into one per resource, each read like a per-resource router's: the resource's
- * deliveries and routeEvent activities, and every completed workflow task (a lane decides in the shard's tasks).
+ * deliveries and the routeEvent(s) activities that carry its hops, and every completed workflow task (a lane decides
+ * in the shard's tasks).
  */
 function shardLanes(events: HistoryEvent[]): Map<string, HistoryEvent[]> {
   const lanes = new Map<string, HistoryEvent[]>();
-  const ownerOfActivity = new Map<string, string>();
+  const ownersOfActivity = new Map<string, string[]>();
   const add = (resourceId: string, event: HistoryEvent) =>
     lanes.set(resourceId, [...(lanes.get(resourceId) ?? []), event]);
   const completedTasks: HistoryEvent[] = [];
@@ -191,11 +197,14 @@ function shardLanes(events: HistoryEvent[]): Map<string, HistoryEvent[]> {
         break;
       }
       case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
+        // routeEvent names one resource; a routeEvents batch names each of its hops'.
         const input = payloadJson(event.activityTaskScheduledEventAttributes?.input) as
-          { resourceId?: string } | undefined;
-        if (!input?.resourceId) break;
-        ownerOfActivity.set(idOf(event.eventId), input.resourceId);
-        add(input.resourceId, event);
+          { resourceId?: string; hops?: { resourceId: string }[] } | undefined;
+        const owners =
+          input?.hops?.map((hop) => hop.resourceId) ?? (input?.resourceId ? [input.resourceId] : []);
+        if (owners.length === 0) break;
+        ownersOfActivity.set(idOf(event.eventId), owners);
+        for (const owner of owners) add(owner, event);
         break;
       }
       case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
@@ -203,8 +212,7 @@ function shardLanes(events: HistoryEvent[]): Map<string, HistoryEvent[]> {
         const scheduledId =
           event.activityTaskStartedEventAttributes?.scheduledEventId ??
           event.activityTaskCompletedEventAttributes?.scheduledEventId;
-        const owner = ownerOfActivity.get(idOf(scheduledId));
-        if (owner) add(owner, event);
+        for (const owner of ownersOfActivity.get(idOf(scheduledId)) ?? []) add(owner, event);
         break;
       }
       case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:

@@ -91,7 +91,10 @@ export function startBenchReceiver(
     temporal,
     taskQueue,
     timings,
-    logger: createLogger({ level, destination: pino.destination({ dest: '/dev/null', sync: false }) }),
+    logger: createLogger({
+      level,
+      destination: pino.destination({ dest: process.env.BENCH_RECEIVER_LOG ?? '/dev/null', sync: false }),
+    }),
   });
 }
 

@@ -37,6 +37,7 @@ describe('activity names', () => {
       'reconcileOpenProcesses',
       'resolveAlert',
       'routeEvent',
+      'routeEvents',
     ]);
   });
 });

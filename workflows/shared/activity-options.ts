@@ -1,6 +1,12 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 import type { WorkflowTimings } from '../../src/domain/timings';
 
+/** Failure types the operator retry policy never retries: a 4xx answer, or input no attempt can fix. */
+export const OPERATOR_NON_RETRYABLE_ERROR_TYPES: readonly string[] = ['OperatorRejected', 'InvalidInput'];
+
+/** Each retry of an operator call waits this many times longer than the one before, up to the maximum. */
+export const OPERATOR_BACKOFF_COEFFICIENT = 2;
+
 /**
  * Retry policy for operator calls: network faults, timeouts, 429 and 5xx are retried with exponential backoff
  * (the activity layer throws them as retryable failures); 4xx answers are thrown as non-retryable and fail at once.
@@ -16,8 +22,8 @@ export function operatorActivityOptions(
     retry: {
       initialInterval: timings.activityRetryInitialMs,
       maximumInterval: timings.activityRetryMaximumMs,
-      backoffCoefficient: 2,
-      nonRetryableErrorTypes: ['OperatorRejected', 'InvalidInput'],
+      backoffCoefficient: OPERATOR_BACKOFF_COEFFICIENT,
+      nonRetryableErrorTypes: [...OPERATOR_NON_RETRYABLE_ERROR_TYPES],
     },
   };
 }

@@ -30,6 +30,7 @@ export const BASELINE_OF_PATCH = {
   'client-outcome-events': 1,
   'deposit-wallet-addresses-in-creation': 1,
   'extra-wallet-incident': 1,
+  'router-hop-batches': 2,
 } as const;
 
 export type BaselinePatch = keyof typeof BASELINE_OF_PATCH;

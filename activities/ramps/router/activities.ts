@@ -12,11 +12,18 @@ import { orderToSettleFrom } from '../../../workflows/ramps/offramp/state';
 import type { OffRampTransactionSignal } from '../../../workflows/ramps/offramp/types';
 import { onRampOrderSignal, onRampTransactionSignal } from '../../../workflows/ramps/onramp/messages';
 import { OFF_RAMP_ORDER_UNROUTABLE, routeTransaction } from '../../../workflows/ramps/router/state';
-import type { ForwardOutcome, RoutedEvent, RouteEventInput } from '../../../workflows/ramps/router/types';
+import type {
+  ForwardOutcome,
+  HopResult,
+  RoutedEvent,
+  RouteEventInput,
+  RouteEventsInput,
+} from '../../../workflows/ramps/router/types';
 import type { OrderSnapshot, TransactionSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import type { ActivityDeps } from '../../deps';
 import { readOrder, readTransaction } from '../../shared/snapshots';
 import { PATCH_BASELINE } from '../../../workflows/shared/patch-baseline';
+import { HOP_DEADLINE_SHARE, routeEachHop } from './hop-batch';
 
 /** A forward's answer: the process reached, or how it had already ended (it is never started again). */
 export function forwardOutcome(outcome: ProcessSignalOutcome): ForwardOutcome {
@@ -152,6 +159,16 @@ export function createRouterActivities({ operator, temporal, logger }: ActivityD
         timings,
       });
       return { status: tx.status, outcome };
+    },
+
+    /**
+     * The hops of a shard router's lanes that were ready together, in one activity task instead of one each: every
+     * hop is routeEvent's whole hop, side by side with the others, and its failure is in the answer (the shard
+     * retries that hop alone). A retried task routes every hop again; the processes apply a status once.
+     */
+    routeEvents(input: RouteEventsInput): Promise<HopResult[]> {
+      const deadlineMs = Math.floor(Context.current().info.startToCloseTimeoutMs * HOP_DEADLINE_SHARE);
+      return routeEachHop((hop) => activities.routeEvent(hop), input, deadlineMs);
     },
   };
   return activities;

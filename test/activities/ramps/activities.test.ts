@@ -6,6 +6,7 @@ import { createOffRampActivities } from '../../../activities/ramps/offramp/activ
 import { createOnRampActivities } from '../../../activities/ramps/onramp/activities';
 import { createRouterActivities, forwardOutcome } from '../../../activities/ramps/router/activities';
 import { OFF_RAMP_ORDER_UNROUTABLE } from '../../../workflows/ramps/router/state';
+import { OperatorError } from '../../../src/operator/errors';
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import { EndUserId } from '../../../src/temporal/search-attributes';
 import { offRampLinkedSignal } from '../../../workflows/end-user/messages';
@@ -61,6 +62,7 @@ describe('ramp activities', () => {
       'forwardToOffRamp',
       'forwardToOnRamp',
       'routeEvent',
+      'routeEvents',
       'attributeOffRamp',
       'findEndUserByWallet',
       'linkOffRampToEndUser',
@@ -436,6 +438,54 @@ describe('router hop activities', () => {
       { workflowId: 'onramp/ref-o-1', signalArgs: [expect.objectContaining({ id: 'o-1' })] },
       { workflowId: 'onramp/ref-o-1', signalArgs: [expect.objectContaining({ id: 'dep-9' })] },
     ]);
+  });
+
+  test('routeEvents: each hop routed on its own, a failure in its place, a hop past its deadline failed alone', async () => {
+    const op = operator({ 'dep-1': { status: 'mined' }, 'dep-2': { status: 'confirmed' } });
+    const getTransaction = op.client.getTransaction;
+    op.client.getTransaction = (id: string) => {
+      if (id === 'gone')
+        return Promise.reject(
+          new OperatorError('operator getTransaction answered 404', {
+            operation: 'getTransaction',
+            code: 'not_found',
+            retryable: false,
+            status: 404,
+          }),
+        );
+      if (id === 'hangs') return new Promise(() => undefined);
+      return getTransaction(id);
+    };
+    const t = temporal();
+    const activities = createRouterActivities(deps({ operator: op.client, temporal: t.client }));
+    const hops = ['dep-1', 'gone', 'hangs', 'dep-2'].map((resourceId) => ({
+      kind: 'transaction' as const,
+      resourceId,
+    }));
+    const results = await new MockActivityEnvironment(
+      { taskQueue: 'q', startToCloseTimeoutMs: 500 },
+      { logger: quietLogger },
+    ).run((input) => activities.routeEvents(input), { timings, hops });
+    expect(results).toEqual([
+      { routed: { status: 'mined', outcome: { workflowId: 'offramp/dep-1' } } },
+      {
+        failed: {
+          type: 'OperatorRejected',
+          message: 'operator getTransaction answered 404',
+          nonRetryable: true,
+          details: [{ operation: 'getTransaction', code: 'not_found', status: 404 }],
+        },
+      },
+      {
+        failed: {
+          type: 'HopDeadlineExceeded',
+          message: 'Hop did not finish within 400 ms',
+          nonRetryable: false,
+        },
+      },
+      { routed: { status: 'confirmed', outcome: { workflowId: 'offramp/dep-2' } } },
+    ]);
+    expect(t.started.map((start) => start.workflowId)).toEqual(['offramp/dep-1', 'offramp/dep-2']);
   });
 
   test('an order that cannot be read leaves the transaction to go alone (the off-ramp reads the order)', async () => {

@@ -15,10 +15,18 @@ describe('patch baseline', () => {
     }
   });
 
-  // A new patch enters one level above the baseline and is taken in a later release (docs/architecture.md): this
-  // test then names it as still checked.
-  test("the starters' baseline takes every patch listed, so the runs they start record no marker", () => {
+  // A new patch enters one level above the baseline and is taken in a later release (docs/architecture.md), once no
+  // worker without it is left: until then it is named here as still checked.
+  const stillChecked: readonly BaselinePatch[] = ['router-hop-batches'];
+
+  test("the starters' baseline takes every patch listed but the new ones, so the runs they start record no other marker", () => {
     expect(patches.length).toBeGreaterThan(0);
-    for (const patch of patches) expect(takenByBaseline({ patchBaseline: PATCH_BASELINE }, patch)).toBe(true);
+    for (const patch of patches)
+      expect(takenByBaseline({ patchBaseline: PATCH_BASELINE }, patch)).toBe(!stillChecked.includes(patch));
+  });
+
+  test('a new patch is one level above the baseline, so the next release takes it by raising the baseline by one', () => {
+    for (const patch of stillChecked) expect(BASELINE_OF_PATCH[patch]).toBe(PATCH_BASELINE + 1);
+    expect(takenByBaseline({ patchBaseline: PATCH_BASELINE + 1 }, 'router-hop-batches')).toBe(true);
   });
 });

@@ -18,7 +18,14 @@ import {
   recordForward,
   routeTransaction,
 } from './state';
-import type { CarriedLane, ForwardOutcome, RouterInput, WebhookEventSignal } from './types';
+import type {
+  CarriedLane,
+  ForwardOutcome,
+  RoutedEvent,
+  RouteEventInput,
+  RouterInput,
+  WebhookEventSignal,
+} from './types';
 import { isOperatorNotFound, recordGiveUp, recordNotFound, unknownResourceRetry } from './unknown-resource';
 
 /** Runs recorded before a hop was one activity (routeEvent) re-read, then forwarded, in activities of their own. */
@@ -34,6 +41,8 @@ export interface LaneHost {
   activities: RampActivities;
   /** The activities a hop's separate steps run on (local ones in runs recorded while routers used them). */
   hop: RampActivities;
+  /** A hop in one activity: routeEvent of its own, or a place in the shard router's next batch. */
+  routeEvent: (input: RouteEventInput) => Promise<RoutedEvent>;
   /** Says what the lane is doing (the Web UI's current details of a per-resource router). */
   describe: (details: string) => void;
   /** True when the lane should stop before its next batch (a shard router about to continue as new). */
@@ -137,7 +146,7 @@ export async function routeLane(lane: Lane, host: LaneHost): Promise<void> {
     );
     if (hasPatch(input, ROUTE_IN_ONE_ACTIVITY_PATCH)) {
       // The read, the routing and the forward in one activity; the same rules decide (they are the pure module's).
-      const routed = await activities.routeEvent({ kind, resourceId, lastStatus: state.lastStatus, timings });
+      const routed = await host.routeEvent({ kind, resourceId, lastStatus: state.lastStatus, timings });
       if (isDuplicate(state, routed.status, batch.length)) return;
       if ('outcome' in routed) {
         await remember(routed.status, routed.outcome);

@@ -1,6 +1,11 @@
 /** Pure rules of the shard router (routes/<task queue>/<n>). Workflow-safe: no I/O, no Temporal calls. */
+import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { ResourceKind } from '../../../src/domain/vocabulary';
-import type { CarriedLane, RouterState, ShardTotals } from './types';
+import {
+  OPERATOR_BACKOFF_COEFFICIENT,
+  OPERATOR_NON_RETRYABLE_ERROR_TYPES,
+} from '../../shared/activity-options';
+import type { CarriedLane, HopFailure, RouterState, ShardTotals } from './types';
 
 /**
  * Resources a shard routes at once. Each holds at most one activity in flight, so this stays far below the
@@ -27,6 +32,34 @@ export const MAX_SHARD_LANES = 500;
  * carried is under 2 KB, so MAX_SHARD_LANES of them stay far under the server's 2 MB.
  */
 export const KEEP_CARRIED_EVENTS = 5;
+
+/**
+ * Hops one routeEvents activity carries at most. Its hops run side by side in one activity task, so this also bounds
+ * the operator reads one task makes at once; more ready lanes go in further batches of the same workflow task.
+ */
+export const MAX_HOPS_PER_BATCH = 50;
+
+/**
+ * After a hop in a batch failed on its own: how long to wait before it goes in another batch, as the operator retry
+ * policy (workflows/shared/activity-options.ts) would wait before retrying a routeEvent activity of its own; or
+ * undefined when that policy would give up (a non-retryable failure, or no time left before schedule-to-close).
+ */
+export function hopRetryWaitMs(
+  timings: Pick<
+    WorkflowTimings,
+    'activityRetryInitialMs' | 'activityRetryMaximumMs' | 'activityScheduleToCloseMs'
+  >,
+  failure: Pick<HopFailure, 'type' | 'nonRetryable'>,
+  attempt: number,
+  elapsedMs: number,
+): number | undefined {
+  if (failure.nonRetryable || OPERATOR_NON_RETRYABLE_ERROR_TYPES.includes(failure.type)) return undefined;
+  const waitMs = Math.min(
+    timings.activityRetryInitialMs * OPERATOR_BACKOFF_COEFFICIENT ** (attempt - 1),
+    timings.activityRetryMaximumMs,
+  );
+  return elapsedMs + waitMs < timings.activityScheduleToCloseMs ? waitMs : undefined;
+}
 
 /** How many finished resources a run keeps for people looking in. */
 export const KEEP_RECENT_LANES = 20;

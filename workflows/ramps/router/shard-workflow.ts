@@ -4,7 +4,8 @@
  * The receiver signal-with-starts the shard its resource hashes to and answers 200 once the signal is in Temporal:
  * a signal to a running workflow, where a per-resource router is a new execution for every delivery. Inside, each
  * resource with deliveries is a lane that routes exactly as a per-resource router does (lane.ts: re-read, forward,
- * retry, give up only on a resource the operator does not know), lanes side by side, one activity each at most.
+ * retry, give up only on a resource the operator does not know), lanes side by side, one hop each at most; the hops
+ * ready together go in one routeEvents activity (hop-batches.ts).
  * A lane whose deliveries are all routed is dropped (kept among the recent ones for people looking in). When the
  * history grows long the shard stops starting hops, lets the running ones finish, and continues as new with the
  * lanes that still have deliveries or a retry to make.
@@ -24,6 +25,8 @@ import { errorMessage } from '../../../src/domain/errors';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import { shouldContinueAsNew } from '../../shared/continue-as-new';
 import { PATCH_BASELINE } from '../../shared/patch-baseline';
+import { hasPatch } from '../../shared/patches';
+import { HopBatches } from './hop-batches';
 import { type Lane, type LaneHost, newLane, routeLane } from './lane';
 import { shardEventSignal, shardStateQuery } from './messages';
 import {
@@ -41,6 +44,9 @@ import {
 } from './shard-state';
 import { recordEvent } from './state';
 import type { CarriedLane, RouterInput, RouterState, ShardRouterInput } from './types';
+
+/** Runs recorded before a shard's ready hops went in one routeEvents activity ran a routeEvent for each. */
+export const HOP_BATCHES_PATCH = 'router-hop-batches';
 
 export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promise<void> {
   const { shard } = input;
@@ -61,6 +67,7 @@ export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promi
     ]),
   );
   const running = new Set<string>();
+  const hops = new HopBatches(() => timings);
   const recent: RouterState[] = [];
   let handingOver = false;
   // /metrics and the receiver read the memo from visibility: written when it changes, and by a new run that
@@ -107,14 +114,19 @@ export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promi
   // ---- the loop
   const toStart = () => lanesToStart(lanes, running);
   for (;;) {
-    await condition(() => toStart().length > 0 || shouldContinueAsNew(maxEvents));
+    await condition(() => toStart().length > 0 || hops.pending || shouldContinueAsNew(maxEvents));
     if (shouldContinueAsNew(maxEvents)) break;
     for (const key of toStart()) void runLane(key, lanes.get(key)!);
+    hops.flush();
     describe();
   }
   // Hand over: no new hop; running ones finish theirs (a wait to retry is cut short and carried).
   handingOver = true;
-  await condition(() => running.size === 0);
+  for (;;) {
+    await condition(() => running.size === 0 || hops.pending);
+    if (running.size === 0) break;
+    hops.flush();
+  }
   // The next run has no history yet: it takes this worker's patch baseline, as a new shard would.
   await continueAsNew<typeof webhookShardRouterWorkflow>({
     ...input,
@@ -157,9 +169,11 @@ export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promi
 
   function hostOf(lane: Lane): LaneHost {
     const activities = proxyActivities<RampActivities>(operatorActivityOptions(lane.input.timings));
+    const batched = hasPatch(lane.input, HOP_BATCHES_PATCH);
     return {
       activities,
       hop: activities,
+      routeEvent: (hop) => (batched ? hops.routeEvent(hop) : activities.routeEvent(hop)),
       describe: () => undefined,
       paused: () => handingOver,
       waitBeforeRetry: async (waitMs) => {

@@ -84,6 +84,29 @@ export type RoutedEvent =
   | { status: string; unroutable: string }
   | { status: string; outcome: ForwardOutcome };
 
+/** One resource's hop in a shard router's routeEvents batch: routeEvent's question without the timings. */
+export type RouteHop = Omit<RouteEventInput, 'timings'>;
+
+/**
+ * What routeEvents is asked: the hops of a shard router's lanes that were ready together, routed with the shard's
+ * current timings (the newest the receiver sent, which a process the forward starts takes).
+ */
+export interface RouteEventsInput {
+  timings: WorkflowTimings;
+  hops: RouteHop[];
+}
+
+/** A hop's failure, as the activity would have failed with it alone (the operator's failure type and details). */
+export interface HopFailure {
+  type: string;
+  message: string;
+  nonRetryable: boolean;
+  details?: unknown[];
+}
+
+/** routeEvents' answer, one per hop in the order asked: each routed or failed on its own. */
+export type HopResult = { routed: RoutedEvent } | { failed: HopFailure };
+
 // ---------------------------------------------------------------------------------------------- shard router
 
 /** What the receiver hands a shard router (routes/<task queue>/<n>): the event and which kind of resource it names. */

@@ -26,7 +26,7 @@ import { hasPatch } from '../../shared/patches';
 import { extendLane, newLane, routeLane } from './lane';
 import { routerStateQuery, webhookEventSignal } from './messages';
 import { forwardedDetails, lingerMs, lingeringDetails, recordEvent } from './state';
-import { type RouterInput, type RouterState, UNKNOWN_RESOURCE_STATUS } from './types';
+import { type RouteEventInput, type RouterInput, type RouterState, UNKNOWN_RESOURCE_STATUS } from './types';
 
 export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterState> {
   const { timings } = input;
@@ -55,6 +55,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<RouterS
   const host = {
     activities,
     hop,
+    routeEvent: (hopInput: RouteEventInput) => activities.routeEvent(hopInput),
     describe: setCurrentDetails,
     paused: () => false,
     waitBeforeRetry: async (waitMs: number) => {

@@ -55,7 +55,8 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
       depositTransactionId: depositId,
     });
     // Every process the product started on its way (the end user, the routers, the off-ramp) is on the patch
-    // baseline: none recorded a patch marker or the search attribute upsert that comes with one.
+    // baseline: none recorded a marker for a patch the baseline takes, or the search attribute upsert that comes
+    // with one.
     const runs = await patchChecksOfRuns(stacks.client, stack.worker.taskQueue);
     expect(new Set(runs.map((run) => run.type))).toEqual(
       new Set(['endUserWorkflow', 'webhookShardRouterWorkflow', 'offRampWorkflow']),

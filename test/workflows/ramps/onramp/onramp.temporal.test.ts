@@ -27,7 +27,8 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
     });
     expect(state.deposit?.id).toBe(transactionId);
     expect(state.cryptoAmount).toMatch(/^\d+(\.\d+)?$/);
-    // Started by the typed client, its order routed by the receiver's router: neither records a patch marker.
+    // Started by the typed client, its order routed by the receiver's router: neither records a marker for a patch
+    // the starters' baseline takes.
     const runs = await patchChecksOfRuns(stacks.client, stack.worker.taskQueue);
     expect(new Set(runs.map((run) => run.type))).toEqual(
       new Set(['onRampWorkflow', 'webhookShardRouterWorkflow']),

@@ -3,7 +3,7 @@
  * per resource. End to end through the sandbox, the receiver and the real activities: both ramps settle once with
  * every delivery sent twice, and a resource the operator does not know is given up without holding up the
  * others. Against stub activities: continue-as-new hands a lane waiting to retry, and deliveries not yet routed, to
- * the next run.
+ * the next run; the hops ready together go in one routeEvents, and a hop that fails there is retried alone.
  */
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
@@ -16,9 +16,11 @@ import { shardEventSignal, shardStateQuery } from '../../../../workflows/ramps/r
 import type {
   RoutedEvent,
   RouteEventInput,
+  RouteEventsInput,
   ShardRouterState,
 } from '../../../../workflows/ramps/router/types';
 import { PATCH_BASELINE } from '../../../../workflows/shared/patch-baseline';
+import { routeEachHop } from '../../../../activities/ramps/router/hop-batch';
 import { recordHistory } from '../../../helpers/histories';
 import { captureLines } from '../../../helpers/logs';
 import { testReceiverConfig } from '../../../helpers/receiver';
@@ -146,7 +148,7 @@ describe('shard routers (sandbox + receiver + dev server)', () => {
   });
 });
 
-describe('a shard router continuing as new (stub activities)', () => {
+describe('a shard router on stub activities: timings, failures, continue-as-new, hops in batches', () => {
   let client: Client;
   let running: RunningTestWorker | undefined;
 
@@ -209,7 +211,7 @@ describe('a shard router continuing as new (stub activities)', () => {
       routeEvent: (input: RouteEventInput): Promise<RoutedEvent> => {
         if (input.resourceId === 'operator-down')
           return Promise.reject(ApplicationFailure.retryable('operator unavailable', 'OperatorUnavailable'));
-        // An answer the lane cannot read (no status): its code throws a TypeError, which is no operator failure.
+        // An answer the lane cannot read (no status): a defect in the worker, which is no operator failure.
         if (input.resourceId === 'unreadable') return Promise.resolve(undefined as unknown as RoutedEvent);
         routed.push(input.resourceId);
         return Promise.resolve({
@@ -218,7 +220,7 @@ describe('a shard router continuing as new (stub activities)', () => {
         });
       },
     };
-    running = await startTestWorker(activities as unknown as RampActivities);
+    running = await startTestWorker(withBatches(activities.routeEvent));
     const timings = fastTimings({
       activityStartToCloseMs: 300,
       activityScheduleToCloseMs: 400,
@@ -261,7 +263,7 @@ describe('a shard router continuing as new (stub activities)', () => {
       return events.find((event) => event.workflowTaskFailedEventAttributes)
         ?.workflowTaskFailedEventAttributes;
     });
-    expect(failedTask?.failure?.message).toMatch(/status/);
+    expect(failedTask?.failure?.message).toMatch(/routeEvents gave no answer for transaction unreadable/);
     // Stalled, not ended: the delivery stays in its history for a worker without the defect.
     expect((await client.workflow.getHandle(defective).describe()).status.name).toBe('RUNNING');
   });
@@ -280,7 +282,7 @@ describe('a shard router continuing as new (stub activities)', () => {
         });
       },
     };
-    running = await startTestWorker(activities as unknown as RampActivities);
+    running = await startTestWorker(withBatches(activities.routeEvent));
     const shard = `routes/${running.taskQueue}/0`;
     const timings = fastTimings({ activityStartToCloseMs: 500, activityScheduleToCloseMs: 600 });
     const deliver = (resourceId: string) =>
@@ -333,6 +335,64 @@ describe('a shard router continuing as new (stub activities)', () => {
     expect(routed.length).toBe(others.length + 2);
     await recordHistory(client, shard, 'shard-router-continued-as-new', { runId: firstRun });
   });
+
+  test('hops ready together go in one activity; a hop that fails is retried alone, the others routed once', async () => {
+    const taskQueue = `test-${randomUUID()}`;
+    const shard = `routes/${taskQueue}/0`;
+    const timings = fastTimings({ activityRetryInitialMs: 100, activityScheduleToCloseMs: 5_000 });
+    await client.workflow.start(WORKFLOW_TYPES.webhookShardRouter, {
+      workflowId: shard,
+      taskQueue,
+      args: [{ shard, timings, patchBaseline: PATCH_BASELINE }],
+    });
+    // No worker yet: the deliveries wait in history, and the first workflow task starts every lane at once.
+    const ids = ['flaky', ...Array.from({ length: 5 }, (_, index) => `tx-${index}`)];
+    for (const resourceId of ids)
+      await client.workflow.getHandle(shard).signal(shardEventSignal, {
+        kind: 'transaction',
+        event: { eventType: 'transaction-created', resourceId, receivedAt: new Date().toISOString() },
+      });
+    const attempts: string[] = [];
+    running = await startTestWorker(
+      withBatches((input) => {
+        attempts.push(input.resourceId);
+        if (input.resourceId === 'flaky' && attempts.filter((id) => id === 'flaky').length < 3)
+          return Promise.reject(ApplicationFailure.retryable('operator unavailable', 'OperatorUnavailable'));
+        return Promise.resolve({
+          status: 'created',
+          outcome: { workflowId: offRampWorkflowId(input.resourceId) },
+        });
+      }),
+      taskQueue,
+    );
+    const done = await waitFor('every lane routed', async () => {
+      const state = await client.workflow.getHandle(shard).query(shardStateQuery);
+      return state.totals.resourcesRouted === ids.length ? state : undefined;
+    });
+    expect(done.totals.failedResources).toBe(0);
+    expect(done.recent.filter((lane) => lane.forwardedTo.length === 1)).toHaveLength(ids.length);
+    // Retried as the activity's retry policy would retry it: the lane never saw the failures.
+    expect(done.recent.find((lane) => lane.resourceId === 'flaky')?.lastFailure).toBeUndefined();
+
+    const scheduled = ((await client.workflow.getHandle(shard).fetchHistory()).events ?? []).flatMap(
+      (event) => {
+        const attributes = event.activityTaskScheduledEventAttributes;
+        if (!attributes) return [];
+        const input = JSON.parse(
+          Buffer.from(attributes.input!.payloads![0]!.data!).toString(),
+        ) as RouteEventsInput;
+        return [{ type: attributes.activityType?.name, resources: input.hops.map((hop) => hop.resourceId) }];
+      },
+    );
+    // One activity for the six lanes, then the failing hop alone, twice.
+    expect(scheduled).toEqual([
+      { type: 'routeEvents', resources: ids },
+      { type: 'routeEvents', resources: ['flaky'] },
+      { type: 'routeEvents', resources: ['flaky'] },
+    ]);
+    expect(attempts.filter((id) => id !== 'flaky').sort()).toEqual(ids.slice(1).sort());
+    await recordHistory(client, shard, 'shard-router-hop-batches', { running: true });
+  });
 });
 
 /** Posts transaction-created for each ID in turn (pausing `pauseMs` after each); answers the workflow each went to. */
@@ -361,7 +421,16 @@ function routingWorker(taskQueue: string, routed: Set<string>, operatorDown = ()
       outcome: { workflowId: offRampWorkflowId(input.resourceId) },
     });
   };
-  return startTestWorker({ routeEvent } as unknown as RampActivities, taskQueue);
+  return startTestWorker(withBatches(routeEvent), taskQueue);
+}
+
+/** Stub activities: `routeEvent`, and routeEvents batching it as the real one batches the real routeEvent. */
+function withBatches(routeEvent: (input: RouteEventInput) => Promise<RoutedEvent>): RampActivities {
+  const activities = {
+    routeEvent,
+    routeEvents: (input: RouteEventsInput) => routeEachHop(routeEvent, input, 10_000),
+  };
+  return activities as unknown as RampActivities;
 }
 
 describe('a shard router that cannot take more (receiver + dev server, stub activities)', () => {

@@ -1,4 +1,5 @@
 import {
+  hopRetryWaitMs,
   carriedLanes,
   continuedTotals,
   KEEP_RECENT_LANES,
@@ -178,5 +179,25 @@ describe('shard router rules', () => {
     const piledUp = carried('piled-up', 9);
     expect(carriedLanes([piledUp])[0]!.inbox).toHaveLength(KEEP_CARRIED_EVENTS);
     expect(piledUp.inbox).toHaveLength(9);
+  });
+
+  test('a failed hop waits as the operator retry policy would, and is given up when that policy would give up', () => {
+    const timings = {
+      activityRetryInitialMs: 100,
+      activityRetryMaximumMs: 300,
+      activityScheduleToCloseMs: 1_000,
+    };
+    const unavailable = { type: 'OperatorUnavailable', nonRetryable: false };
+    expect([1, 2, 3, 4].map((attempt) => hopRetryWaitMs(timings, unavailable, attempt, 0))).toEqual([
+      100, 200, 300, 300,
+    ]);
+    // The wait must end before schedule-to-close, counted from the hop's first attempt.
+    expect(hopRetryWaitMs(timings, unavailable, 3, 699)).toBe(300);
+    expect(hopRetryWaitMs(timings, unavailable, 3, 700)).toBeUndefined();
+    // A 4xx (flagged, or by its type alone) and bad input are not retried.
+    expect(hopRetryWaitMs(timings, { type: 'OperatorRejected', nonRetryable: true }, 1, 0)).toBeUndefined();
+    expect(hopRetryWaitMs(timings, { type: 'OperatorRejected', nonRetryable: false }, 1, 0)).toBeUndefined();
+    expect(hopRetryWaitMs(timings, { type: 'InvalidInput', nonRetryable: false }, 1, 0)).toBeUndefined();
+    expect(hopRetryWaitMs(timings, { type: 'HopDeadlineExceeded', nonRetryable: false }, 1, 0)).toBe(100);
   });
 });
