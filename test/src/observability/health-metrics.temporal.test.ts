@@ -9,7 +9,7 @@ import { createApiApp } from '../../../src/api/app';
 import type { RampApi } from '../../../src/api/types';
 import { loadOperatorConfig } from '../../../src/config/operator';
 import { SecretString } from '../../../src/secrets/secret-string';
-import type { ReceiverConfig } from '../../../src/config/receiver';
+import { testReceiverConfig } from '../../helpers/receiver';
 import { OperatorClient } from '../../../src/operator/client';
 import type { RunningSandbox } from '../../../src/sandbox/server';
 import { startDevServer, type RunningDevServer } from '../../../src/temporal/dev-server';
@@ -92,16 +92,7 @@ describe('/readyz', () => {
       }),
       logger,
     });
-    const receiverConfig: ReceiverConfig = {
-      publicUrl: 'https://127.0.0.1:8443',
-      transactionSecret: new SecretString('tx-secret-readyz-0123456789abcdef'),
-      orderSecret: new SecretString('order-secret-readyz-0123456789abcdef'),
-      port: 0,
-      host: '127.0.0.1',
-      tlsCertPath: undefined,
-      tlsKeyPath: undefined,
-    };
-    const receiver = createReceiverApp(receiverConfig, {
+    const receiver = createReceiverApp(testReceiverConfig(), {
       temporal,
       taskQueue: 'readyz',
       timings: fastTimings(),
