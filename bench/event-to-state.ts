@@ -191,9 +191,12 @@ function shardLanes(events: HistoryEvent[]): Map<string, HistoryEvent[]> {
   for (const event of events) {
     switch (event.eventType) {
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
+        // shardWebhookEvent carries one delivery; shardWebhookEvents those that waited together, each a hop here.
+        type Delivery = { event?: { resourceId?: string } };
         const signal = payloadJson(event.workflowExecutionSignaledEventAttributes?.input) as
-          { event?: { resourceId?: string } } | undefined;
-        if (signal?.event?.resourceId) add(signal.event.resourceId, event);
+          (Delivery & { deliveries?: Delivery[] }) | undefined;
+        for (const delivery of signal?.deliveries ?? (signal ? [signal] : []))
+          if (delivery.event?.resourceId) add(delivery.event.resourceId, event);
         break;
       }
       case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {

@@ -54,9 +54,14 @@ import { knownEvent, webhookDelivery } from '../operator/schemas';
 import { sameSecret } from '../secrets/compare';
 import { getLocalCertificate } from '../tls/local-certificate';
 import { SHARD_OVERFLOW_HISTORY_EVENTS, ShardOverflowGuard } from './shard-overflow';
+import { MAX_DELIVERIES_PER_SIGNAL, ShardSignals } from './shard-signals';
 import { identifierIssue } from '../validation/identifiers';
-import { shardEventSignal, webhookEventSignal } from '../../workflows/ramps/router/messages';
-import type { WebhookEventSignal } from '../../workflows/ramps/router/types';
+import {
+  shardEventSignal,
+  shardEventsSignal,
+  webhookEventSignal,
+} from '../../workflows/ramps/router/messages';
+import type { ShardEventSignal, WebhookEventSignal } from '../../workflows/ramps/router/types';
 import { unknownEventSignal } from '../../workflows/ramps/unknown-events/messages';
 import type { UnknownEventRecord } from '../../workflows/ramps/unknown-events/types';
 import { PATCH_BASELINE } from '../../workflows/shared/patch-baseline';
@@ -112,6 +117,32 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
     overflowAtEvents: config.shardOverflowEvents ?? SHARD_OVERFLOW_HISTORY_EVENTS,
     logger,
   });
+  // A delivery alone goes as shardWebhookEvent, as before; those that waited for the shard's previous signal go
+  // together as shardWebhookEvents.
+  const shardSignals = new ShardSignals<Pick<ShardEventSignal, 'kind' | 'event'>>(
+    (shard, deliveries, deadlineMs) =>
+      temporal.withDeadline(deadlineMs, async () => {
+        const common = {
+          workflowId: shard,
+          taskQueue,
+          args: [{ shard, timings, patchBaseline: PATCH_BASELINE }] as const,
+        };
+        const [only] = deliveries;
+        if (deliveries.length === 1 && only)
+          await temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookShardRouter, {
+            ...common,
+            signal: shardEventSignal,
+            signalArgs: [{ ...only, timings }],
+          });
+        else
+          await temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookShardRouter, {
+            ...common,
+            signal: shardEventsSignal,
+            signalArgs: [{ deliveries, timings }],
+          });
+      }),
+    MAX_DELIVERIES_PER_SIGNAL,
+  );
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -160,6 +191,8 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
       }
       const { eventType, payload } = parsed.data.data;
       const receivedAt = new Date().toISOString();
+      /** Temporal has until then to take the delivery, or the operator is answered 503. */
+      const deadlineMs = Date.now() + temporalTimeoutMs;
       const known = knownEvent.safeParse(parsed.data.data);
       let workflowId: string;
       /** The resource the delivery names, for the log line (a shard's workflow ID does not say). */
@@ -250,17 +283,11 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
         workflowId = shard ?? routerWorkflowId(resourceKind, resourceId);
         start = async () => {
           if (!shard || (await overflow.overflowing(shard))) return ownRouter();
-          return temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookShardRouter, {
-            workflowId: shard,
-            taskQueue,
-            args: [{ shard, timings, patchBaseline: PATCH_BASELINE }],
-            signal: shardEventSignal,
-            signalArgs: [{ kind: resourceKind, event: signal, timings }],
-          });
+          return shardSignals.send(shard, { kind: resourceKind, event: signal }, deadlineMs);
         };
       }
       try {
-        await temporal.withDeadline(Date.now() + temporalTimeoutMs, start);
+        await temporal.withDeadline(deadlineMs, start);
       } catch (error) {
         logger.error(
           { eventType, workflowId, err: { name: (error as Error).name, message: (error as Error).message } },

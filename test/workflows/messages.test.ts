@@ -35,6 +35,7 @@ describe('message names', () => {
       webhookEventSignal: 'webhookEvent',
       routerStateQuery: 'routerState',
       shardEventSignal: 'shardWebhookEvent',
+      shardEventsSignal: 'shardWebhookEvents',
       shardStateQuery: 'shardRouterState',
       offRampTransactionSignal: 'offRampTransaction',
       offRampStateQuery: 'offRampState',

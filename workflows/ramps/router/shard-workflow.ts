@@ -28,7 +28,7 @@ import { PATCH_BASELINE } from '../../shared/patch-baseline';
 import { hasPatch } from '../../shared/patches';
 import { HopBatches } from './hop-batches';
 import { type Lane, type LaneHost, newLane, routeLane } from './lane';
-import { shardEventSignal, shardStateQuery } from './messages';
+import { shardEventSignal, shardEventsSignal, shardStateQuery } from './messages';
 import {
   carriedLanes,
   continuedTotals,
@@ -43,7 +43,7 @@ import {
   shardMemo,
 } from './shard-state';
 import { recordEvent } from './state';
-import type { CarriedLane, RouterInput, RouterState, ShardRouterInput } from './types';
+import type { CarriedLane, RouterInput, RouterState, ShardEventSignal, ShardRouterInput } from './types';
 
 /** Runs recorded before a shard's ready hops went in one routeEvents activity ran a routeEvent for each. */
 export const HOP_BATCHES_PATCH = 'router-hop-batches';
@@ -91,8 +91,7 @@ export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promi
   publishMemo();
 
   // ---- messages
-  setHandler(shardEventSignal, ({ kind, event, timings: current }) => {
-    if (current) timings = current;
+  const accept = ({ kind, event }: Pick<ShardEventSignal, 'kind' | 'event'>) => {
     const key = laneKey(kind, event.resourceId);
     let lane = lanes.get(key);
     if (!lane) {
@@ -102,6 +101,15 @@ export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promi
     lane.inbox.push(event);
     recordEvent(lane.state, event);
     totals.eventsReceived += 1;
+  };
+  setHandler(shardEventSignal, (delivery) => {
+    if (delivery.timings) timings = delivery.timings;
+    accept(delivery);
+    publishMemo();
+  });
+  setHandler(shardEventsSignal, ({ deliveries, timings: current }) => {
+    if (current) timings = current;
+    deliveries.forEach(accept);
     publishMemo();
   });
   setHandler(shardStateQuery, () => ({

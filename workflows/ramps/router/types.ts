@@ -120,6 +120,15 @@ export interface ShardEventSignal {
   timings?: WorkflowTimings;
 }
 
+/**
+ * Deliveries the receiver hands a shard router together: those that arrived while its previous signal to that shard
+ * was still on its way (each answered 200 once this signal is in Temporal). Each is handled as a ShardEventSignal.
+ */
+export interface ShardEventsSignal {
+  deliveries: Array<Pick<ShardEventSignal, 'kind' | 'event'>>;
+  timings?: WorkflowTimings;
+}
+
 /** A resource whose deliveries a shard router was still routing when it continued as new. */
 export interface CarriedLane {
   state: RouterState;

@@ -433,7 +433,7 @@ function withBatches(routeEvent: (input: RouteEventInput) => Promise<RoutedEvent
   return activities as unknown as RampActivities;
 }
 
-describe('a shard router that cannot take more (receiver + dev server, stub activities)', () => {
+describe('a shard router behind the receiver (receiver + dev server, stub activities)', () => {
   let client: Client;
   let running: RunningTestWorker | undefined;
   let receiver: RunningReceiver | undefined;
@@ -445,6 +445,65 @@ describe('a shard router that cannot take more (receiver + dev server, stub acti
     await receiver?.close();
     await running?.stop();
     running = receiver = undefined;
+  });
+
+  test('deliveries that arrive while a signal to their shard is on its way go together in one signal, each answered', async () => {
+    const taskQueue = `test-${randomUUID()}`;
+    const routed = new Set<string>();
+    running = await routingWorker(taskQueue, routed);
+    receiver = await startReceiver(testReceiverConfig({ routerShards: 1 }), {
+      temporal: client,
+      taskQueue,
+      timings: fastTimings(),
+      logger: captureLines().logger,
+    });
+    const ids = Array.from({ length: 20 }, (_, index) => `tx-${index}-${randomUUID().slice(0, 8)}`);
+    const answers = await Promise.all(
+      ids.map((id) =>
+        postToReceiver(
+          receiver!.recipientUrls.transaction,
+          JSON.stringify({ data: { eventType: 'transaction-created', payload: { id } } }),
+        ),
+      ),
+    );
+    const shard = `routes/${taskQueue}/0`;
+    expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 200));
+    expect(
+      answers.every((answer) => (JSON.parse(answer.body) as { workflowId: string }).workflowId === shard),
+    ).toBe(true);
+    await waitFor('every delivery routed', () =>
+      Promise.resolve(routed.size === ids.length ? true : undefined),
+    );
+    const signals = ((await client.workflow.getHandle(shard).fetchHistory()).events ?? []).flatMap(
+      (event) => {
+        const signaled = event.workflowExecutionSignaledEventAttributes;
+        if (!signaled) return [];
+        const input = JSON.parse(Buffer.from(signaled.input!.payloads![0]!.data!).toString()) as {
+          deliveries?: { event: { resourceId: string } }[];
+          event?: { resourceId: string };
+        };
+        return [
+          {
+            name: signaled.signalName,
+            resources: input.deliveries?.map((delivery) => delivery.event.resourceId) ?? [
+              input.event!.resourceId,
+            ],
+          },
+        ];
+      },
+    );
+    // Every delivery is in exactly one signal, and some signals carried several.
+    expect(signals.flatMap((signal) => signal.resources).sort()).toEqual([...ids].sort());
+    expect(signals.length).toBeLessThan(ids.length);
+    expect(
+      signals.some((signal) => signal.name === 'shardWebhookEvents' && signal.resources.length > 1),
+    ).toBe(true);
+    expect(
+      signals.every((signal) => (signal.name === 'shardWebhookEvent') === (signal.resources.length === 1)),
+    ).toBe(true);
+    const state = await client.workflow.getHandle(shard).query(shardStateQuery);
+    expect(state.totals.eventsReceived).toBe(ids.length);
+    await recordHistory(client, shard, 'shard-router-signal-batches', { running: true });
   });
 
   test('once its history is long, deliveries go to routers of their own; when a worker comes, every one is routed', async () => {
