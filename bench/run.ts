@@ -27,7 +27,7 @@ import { bursts } from './bursts';
 import { concurrentOffRamps } from './concurrent-offramps';
 import { depositWallets } from './deposit-wallets';
 import { eventToStateMeasurement } from './event-to-state';
-import { benchReceiverConfig, startBenchContext } from './lib/context';
+import { benchReceiverConfig, describeTuning, startBenchContext } from './lib/context';
 import { machineInfo } from './lib/machine';
 import type { BenchSettings, Measurement, Shared } from './lib/measurement';
 import { type BenchReport, markdown } from './lib/report';
@@ -305,8 +305,8 @@ async function main(): Promise<number> {
         burst: settings.burstSize,
         'sandbox delivery concurrency': settings.deliveryConcurrency,
         'concurrent off-ramps': `${settings.offRamps} for ${settings.offRampUsers} end users`,
-        'baseline server': context.baseline.pragmas.join(' '),
-        'npm-start server': context.subject.pragmas.join(' ') || 'SQLite defaults',
+        'baseline server': describeTuning(context.baseline.tuning),
+        'npm-start server': describeTuning(context.subject.tuning),
         'router shards': String(benchReceiverConfig().routerShards),
         'router linger': `${context.timings.routerLingerMs ?? 0} ms`,
         ...(context.subjectPersistence ? { 'npm-start server metrics': 'on (--server-metrics)' } : {}),

@@ -1,8 +1,10 @@
 /**
  * What every measurement runs against, started once per run on loopback:
  * - `baseline`: a dev server with the WAL pragmas Temporal's own SDK stress runs use (journal_mode=WAL,
- *   synchronous=OFF), headless, its SQLite in a temporary folder: the raw speed of Temporal on this machine;
- * - `subject`: a dev server exactly as `npm start` launches it (TEMPORAL_DEV_SQLITE_PRAGMAS, a data file, the Web UI),
+ *   synchronous=OFF) and the CLI's defaults otherwise, headless, its SQLite in a temporary folder: the raw speed of
+ *   Temporal on this machine;
+ * - `subject`: a dev server exactly as `npm start` launches it (TEMPORAL_DEV_SQLITE_PRAGMAS,
+ *   TEMPORAL_DEV_DYNAMIC_CONFIG, a data file, the Web UI),
  *   with the product's HTTPS receiver in front of it, logging as under `npm start` (warn) to /dev/null.
  * No worker runs: what is measured is the hand-off into Temporal (signal-with-start) that precedes every 200.
  * With `serverMetrics`, the subject also serves its Prometheus metrics on a loopback port, read per leg.
@@ -14,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import pino from 'pino';
-import { loadDevSqlitePragmas } from '../../src/config/temporal';
+import { type DevServerTuning, loadDevServerTuning } from '../../src/config/temporal';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadWorkflowTimings } from '../../src/config/timings';
 import { freePort } from '../../src/http/free-port';
@@ -36,7 +38,7 @@ export const BASELINE_PRAGMAS = ['journal_mode=WAL', 'synchronous=OFF'];
 
 export interface BenchServer {
   label: string;
-  pragmas: string[];
+  tuning: DevServerTuning;
   server: RunningDevServer;
   temporal: TemporalConnection;
 }
@@ -102,6 +104,10 @@ export function startBenchReceiver(
 export const deliveryBody = (resourceId: string): string =>
   JSON.stringify({ data: { eventType: 'transaction-created', payload: { id: resourceId } } });
 
+/** A server's pragmas and dynamic config, as the settings line names them. */
+export const describeTuning = (tuning: DevServerTuning): string =>
+  [...tuning.sqlitePragmas, ...tuning.dynamicConfig].join(' ') || 'SQLite and CLI defaults';
+
 export async function startBenchContext(options: {
   env: NodeJS.ProcessEnv;
   maxSockets: number;
@@ -121,7 +127,7 @@ export async function startBenchContext(options: {
     stoppers.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
     const start = async (
       label: string,
-      pragmas: string[],
+      tuning: DevServerTuning,
       ui: boolean,
       extraArgs: string[] = [],
     ): Promise<BenchServer> => {
@@ -130,7 +136,7 @@ export async function startBenchContext(options: {
         namespace: BENCH_NAMESPACE,
         uiPort: ui ? 0 : null,
         dbFile: path.join(dir, label, 'temporal.sqlite'),
-        sqlitePragmas: pragmas,
+        tuning,
         extraArgs,
       });
       stoppers.push(() => server.stop());
@@ -139,14 +145,14 @@ export async function startBenchContext(options: {
         address: server.address,
       });
       stoppers.push(() => temporal.close());
-      options.log(`[bench] ${label} dev server ${server.address}: ${pragmas.join(' ') || 'SQLite defaults'}`);
-      return { label, pragmas, server, temporal };
+      options.log(`[bench] ${label} dev server ${server.address}: ${describeTuning(tuning)}`);
+      return { label, tuning, server, temporal };
     };
-    const baseline = await start('baseline', BASELINE_PRAGMAS, false);
+    const baseline = await start('baseline', { sqlitePragmas: BASELINE_PRAGMAS, dynamicConfig: [] }, false);
     const metricsPort = options.serverMetrics ? await freePort() : undefined;
     const subject = await start(
       'npm-start',
-      loadDevSqlitePragmas(options.env),
+      loadDevServerTuning(options.env),
       true,
       metricsPort ? ['--metrics-port', String(metricsPort)] : [],
     );

@@ -22,6 +22,7 @@ const temporalSchema = z.object({
   TEMPORAL_DATA_DIR: z.string().optional(),
   TEMPORAL_CLI_PATH: z.string().optional(),
   TEMPORAL_DEV_SQLITE_PRAGMAS: z.string().optional(),
+  TEMPORAL_DEV_DYNAMIC_CONFIG: z.string().optional(),
 });
 
 /**
@@ -32,26 +33,95 @@ const temporalSchema = z.object({
  */
 export const DEFAULT_DEV_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=WAL', 'synchronous=OFF'];
 
+/**
+ * `temporal server start-dev` turns off the server's cache of search attribute definitions unless told otherwise, so
+ * that an attribute added while it runs is seen at once; it then reads them from SQLite each time it checks one. The
+ * cache on roughly halves the persistence requests of an off-ramp (docs/architecture.md, "The dev server's search
+ * attribute cache"). The launcher registers every attribute the product uses before the server serves anything
+ * (`--search-attribute`), so the cache never misses one; an attribute added by hand to a running server is seen within
+ * a minute.
+ */
+export const DEFAULT_DEV_DYNAMIC_CONFIG: readonly string[] = [
+  'system.forceSearchAttributesCacheRefreshOnRead=false',
+];
+
 const PRAGMA = /^[a-z_]+=[A-Za-z0-9_-]+$/;
+const DYNAMIC_CONFIG_KEY = /^[A-Za-z][A-Za-z0-9_.]*$/;
+
+/** A dynamic config value as the CLI reads it: JSON (true, 100, "text"), without spaces or commas. */
+function isDynamicConfigPair(pair: string): boolean {
+  const [key, ...rest] = pair.split('=');
+  const value = rest.join('=');
+  if (!key || !DYNAMIC_CONFIG_KEY.test(key) || value === '') return false;
+  try {
+    JSON.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A list of `name=value` pairs separated by commas or spaces: unset means `defaults`, an empty value means none.
+ * A pair `isValid` refuses is named, with the variable, in the error.
+ */
+function parseDevServerList(
+  variable: string,
+  text: string | undefined,
+  defaults: readonly string[],
+  isValid: (pair: string) => boolean,
+  form: string,
+): string[] {
+  if (text === undefined) return [...defaults];
+  const pairs = text.split(/[\s,]+/).filter((part) => part !== '');
+  const bad = pairs.filter((pair) => !isValid(pair));
+  if (bad.length > 0)
+    throw new Error(
+      `Invalid Temporal configuration:\n  ${variable}: ${bad.map((pair) => JSON.stringify(pair)).join(', ')} not of the form ${form}`,
+    );
+  return pairs;
+}
 
 /**
  * TEMPORAL_DEV_SQLITE_PRAGMAS: `name=value` pairs separated by commas or spaces, each passed to the dev server as
  * `--sqlite-pragma`; unset means the defaults above, an empty value means none (SQLite's own defaults).
  */
-export function parseSqlitePragmas(text: string | undefined): string[] {
-  if (text === undefined) return [...DEFAULT_DEV_SQLITE_PRAGMAS];
-  const pragmas = text.split(/[\s,]+/).filter((part) => part !== '');
-  const bad = pragmas.filter((pragma) => !PRAGMA.test(pragma));
-  if (bad.length > 0)
-    throw new Error(
-      `Invalid Temporal configuration:\n  TEMPORAL_DEV_SQLITE_PRAGMAS: ${bad.map((pragma) => JSON.stringify(pragma)).join(', ')} not of the form name=value (e.g. journal_mode=WAL)`,
-    );
-  return pragmas;
+export const parseSqlitePragmas = (text: string | undefined): string[] =>
+  parseDevServerList(
+    'TEMPORAL_DEV_SQLITE_PRAGMAS',
+    text,
+    DEFAULT_DEV_SQLITE_PRAGMAS,
+    (pragma) => PRAGMA.test(pragma),
+    'name=value (e.g. journal_mode=WAL)',
+  );
+
+/**
+ * TEMPORAL_DEV_DYNAMIC_CONFIG: `key=value` pairs separated by commas or spaces, each passed to the dev server as
+ * `--dynamic-config-value`, the value in JSON; unset means the defaults above, an empty value means none (the CLI's
+ * own defaults).
+ */
+export const parseDevDynamicConfig = (text: string | undefined): string[] =>
+  parseDevServerList(
+    'TEMPORAL_DEV_DYNAMIC_CONFIG',
+    text,
+    DEFAULT_DEV_DYNAMIC_CONFIG,
+    isDynamicConfigPair,
+    'key=value with a JSON value (e.g. limit.maxIDLength=255)',
+  );
+
+/** How the product launches its local dev server, beyond addresses and files: SQLite pragmas and dynamic config. */
+export interface DevServerTuning {
+  /** `--sqlite-pragma` values. */
+  sqlitePragmas: string[];
+  /** `--dynamic-config-value` values. */
+  dynamicConfig: string[];
 }
 
-/** The dev server's SQLite pragmas alone, for launchers that need nothing else of the Temporal configuration. */
-export const loadDevSqlitePragmas = (env: Env): string[] =>
-  parseSqlitePragmas(env.TEMPORAL_DEV_SQLITE_PRAGMAS);
+/** The dev server's tuning alone, for launchers that need nothing else of the Temporal configuration. */
+export const loadDevServerTuning = (env: Env): DevServerTuning => ({
+  sqlitePragmas: parseSqlitePragmas(env.TEMPORAL_DEV_SQLITE_PRAGMAS),
+  dynamicConfig: parseDevDynamicConfig(env.TEMPORAL_DEV_DYNAMIC_CONFIG),
+});
 
 /** Names this product read before it followed Temporal's; refused so that nobody silently loses mTLS. */
 const RENAMED: Record<string, string> = {
@@ -80,19 +150,17 @@ export interface TemporalConfig {
   taskQueue: string;
   /** TLS, API key and gRPC metadata as Temporal's environment configuration resolved them (address apart). */
   connection: Omit<NativeConnectionOptions, 'address'>;
-  devServer: {
+  devServer: DevServerTuning & {
     ip: string;
     port: number;
     uiPort: number;
     dataDir: string;
-    /** `--sqlite-pragma` values of the local dev server. */
-    sqlitePragmas: string[];
   };
 }
 
 export function loadTemporalConfig(env: Env, projectRoot = PROJECT_ROOT): TemporalConfig {
   const raw = parseSection('Temporal', temporalSchema, env);
-  const sqlitePragmas = parseSqlitePragmas(raw.TEMPORAL_DEV_SQLITE_PRAGMAS);
+  const tuning = loadDevServerTuning(env);
   const renamed = Object.keys(RENAMED).filter((name) => env[name] !== undefined);
   if (renamed.length > 0) {
     throw new Error(
@@ -127,7 +195,7 @@ export function loadTemporalConfig(env: Env, projectRoot = PROJECT_ROOT): Tempor
       port: raw.TEMPORAL_DEV_PORT,
       uiPort: raw.TEMPORAL_UI_PORT,
       dataDir: path.resolve(projectRoot, raw.TEMPORAL_DATA_DIR ?? '.data'),
-      sqlitePragmas,
+      ...tuning,
     },
   };
 }

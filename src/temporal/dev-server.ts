@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import type { DevServerTuning } from '../config/temporal';
 import { freePort } from '../http/free-port';
 import { devServerSearchAttributeArgs } from './search-attributes';
 
@@ -22,8 +23,8 @@ export interface DevServerOptions {
   dbFile?: string;
   startTimeoutMs?: number;
   log?: (line: string) => void;
-  /** `name=value` SQLite pragmas (src/config/temporal.ts); none means SQLite's defaults. */
-  sqlitePragmas?: readonly string[];
+  /** SQLite pragmas and dynamic config (src/config/temporal.ts); none means SQLite's and the CLI's defaults. */
+  tuning?: DevServerTuning;
   /** Extra `start-dev` arguments, e.g. a codec endpoint for the Web UI. */
   extraArgs?: string[];
 }
@@ -36,6 +37,12 @@ export interface RunningDevServer {
   pid: number | undefined;
   stop(): Promise<void>;
 }
+
+/** The `start-dev` arguments of a tuning, for every launcher of the dev server. */
+export const devServerTuningArgs = (tuning: DevServerTuning | undefined): string[] => [
+  ...(tuning?.sqlitePragmas ?? []).flatMap((pragma) => ['--sqlite-pragma', pragma]),
+  ...(tuning?.dynamicConfig ?? []).flatMap((value) => ['--dynamic-config-value', value]),
+];
 
 async function portIsTaken(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -110,7 +117,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);
   }
-  for (const pragma of options.sqlitePragmas ?? []) args.push('--sqlite-pragma', pragma);
+  args.push(...devServerTuningArgs(options.tuning));
   args.push(...(options.extraArgs ?? []));
 
   const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -122,7 +129,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
   child.stderr?.on('data', capture);
   const address = `${ip}:${port}`;
   log(
-    `[temporal] starting dev server on ${address}${options.dbFile ? ` (data: ${options.dbFile})` : ' (in memory)'}${options.sqlitePragmas?.length ? `; SQLite ${options.sqlitePragmas.join(' ')}` : ''}`,
+    `[temporal] starting dev server on ${address}${options.dbFile ? ` (data: ${options.dbFile})` : ' (in memory)'}${options.tuning?.sqlitePragmas.length ? `; SQLite ${options.tuning.sqlitePragmas.join(' ')}` : ''}${options.tuning?.dynamicConfig.length ? `; ${options.tuning.dynamicConfig.join(' ')}` : ''}`,
   );
 
   let stopping: Promise<void> | undefined;

@@ -53,7 +53,7 @@ export async function useTemporalServer(
     port: config.devServer.port,
     uiPort: webUi?.port ?? config.devServer.uiPort,
     dbFile: path.join(config.devServer.dataDir, 'temporal.sqlite'),
-    sqlitePragmas: config.devServer.sqlitePragmas,
+    tuning: config.devServer,
     log,
     extraArgs: extraDevServerArgs,
   });

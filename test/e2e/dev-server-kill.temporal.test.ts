@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { loadDevSqlitePragmas } from '../../src/config/temporal';
+import { loadDevServerTuning } from '../../src/config/temporal';
 import { freePort } from '../../src/http/free-port';
 import { type RunningDevServer, startDevServer } from '../../src/temporal/dev-server';
 
@@ -30,7 +30,7 @@ describe('the dev server killed mid-run', () => {
       uiPort: null,
       port,
       dbFile,
-      sqlitePragmas: loadDevSqlitePragmas({}),
+      tuning: loadDevServerTuning({}),
     });
 
   test('keeps every acknowledged signal-with-start across a SIGKILL', async () => {

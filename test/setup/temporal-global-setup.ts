@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { loadDevSqlitePragmas } from '../../src/config/temporal';
+import { loadDevServerTuning } from '../../src/config/temporal';
 import { ensureTemporalCli } from '../../src/temporal/install-cli';
 import { startDevServer } from '../../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker';
@@ -21,8 +21,8 @@ export default async function globalSetup(): Promise<void> {
     cliPath: cli.path,
     namespace: TEST_NAMESPACE,
     uiPort: Number(process.env.TEST_TEMPORAL_UI_PORT ?? 0),
-    // npm start's pragmas; in memory SQLite keeps its journal in memory, so they change little here.
-    sqlitePragmas: loadDevSqlitePragmas(process.env),
+    // npm start's tuning; in memory SQLite keeps its journal in memory, so the pragmas change little here.
+    tuning: loadDevServerTuning(process.env),
     log,
   });
   (globalThis as { __temporalDevServer?: typeof server }).__temporalDevServer = server;

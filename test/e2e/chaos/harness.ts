@@ -25,8 +25,9 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { loadDevSqlitePragmas } from '../../../src/config/temporal';
+import { loadDevServerTuning } from '../../../src/config/temporal';
 import { freePort } from '../../../src/http/free-port';
+import { devServerTuningArgs } from '../../../src/temporal/dev-server';
 import { ensureTemporalCli } from '../../../src/temporal/install-cli';
 import { devServerSearchAttributeArgs } from '../../../src/temporal/search-attributes';
 import { generateLocalCertificate } from '../../../src/tls/local-certificate';
@@ -440,8 +441,8 @@ export class ChaosStack {
         '--headless',
         '--db-filename',
         dbFile,
-        // npm start's pragmas: the harness SIGKILLs this server, which they must survive.
-        ...loadDevSqlitePragmas(process.env).flatMap((pragma) => ['--sqlite-pragma', pragma]),
+        // npm start's tuning: the harness SIGKILLs this server, which its pragmas must survive.
+        ...devServerTuningArgs(loadDevServerTuning(process.env)),
       ],
       env: inheritedEnv(),
       logFile: logFile('dev-server'),

@@ -1,14 +1,17 @@
 import {
+  DEFAULT_DEV_DYNAMIC_CONFIG,
   DEFAULT_DEV_SQLITE_PRAGMAS,
-  loadDevSqlitePragmas,
+  loadDevServerTuning,
   loadTemporalConfig,
+  parseDevDynamicConfig,
   parseSqlitePragmas,
 } from '../../../src/config/temporal';
+import { devServerTuningArgs } from '../../../src/temporal/dev-server';
 
 describe('dev server SQLite pragmas', () => {
   test('unset: WAL with synchronous=OFF, in the Temporal configuration too', () => {
     expect(DEFAULT_DEV_SQLITE_PRAGMAS).toEqual(['journal_mode=WAL', 'synchronous=OFF']);
-    expect(loadDevSqlitePragmas({})).toEqual(['journal_mode=WAL', 'synchronous=OFF']);
+    expect(loadDevServerTuning({}).sqlitePragmas).toEqual(['journal_mode=WAL', 'synchronous=OFF']);
     expect(loadTemporalConfig({}, '/project').devServer.sqlitePragmas).toEqual([
       'journal_mode=WAL',
       'synchronous=OFF',
@@ -20,7 +23,7 @@ describe('dev server SQLite pragmas', () => {
       'journal_mode=WAL',
       'synchronous=NORMAL',
     ]);
-    expect(loadDevSqlitePragmas({ TEMPORAL_DEV_SQLITE_PRAGMAS: 'busy_timeout=5000' })).toEqual([
+    expect(loadDevServerTuning({ TEMPORAL_DEV_SQLITE_PRAGMAS: 'busy_timeout=5000' }).sqlitePragmas).toEqual([
       'busy_timeout=5000',
     ]);
   });
@@ -35,5 +38,48 @@ describe('dev server SQLite pragmas', () => {
     expect(() => loadTemporalConfig({ TEMPORAL_DEV_SQLITE_PRAGMAS: 'synchronous=OFF;drop' }, '/p')).toThrow(
       /not of the form name=value/,
     );
+  });
+});
+
+describe('dev server dynamic config', () => {
+  test('unset: the search attribute cache on, in the Temporal configuration too', () => {
+    expect(DEFAULT_DEV_DYNAMIC_CONFIG).toEqual(['system.forceSearchAttributesCacheRefreshOnRead=false']);
+    expect(loadTemporalConfig({}, '/project').devServer.dynamicConfig).toEqual([
+      'system.forceSearchAttributesCacheRefreshOnRead=false',
+    ]);
+  });
+
+  test('a list replaces the defaults; an empty value means the CLI defaults', () => {
+    expect(
+      parseDevDynamicConfig(
+        'limit.maxIDLength=255 frontend.namespaceRPS="x",system.enableEagerWorkflowStart=true',
+      ),
+    ).toEqual(['limit.maxIDLength=255', 'frontend.namespaceRPS="x"', 'system.enableEagerWorkflowStart=true']);
+    expect(loadDevServerTuning({ TEMPORAL_DEV_DYNAMIC_CONFIG: '' }).dynamicConfig).toEqual([]);
+  });
+
+  test('a pair without a key or with a value that is not JSON is refused, naming it and the variable', () => {
+    for (const bad of [
+      'system.forceSearchAttributesCacheRefreshOnRead',
+      '=true',
+      'limit.maxIDLength=',
+      'a=yes',
+    ]) {
+      expect(() => parseDevDynamicConfig(bad)).toThrow(
+        new RegExp(
+          `TEMPORAL_DEV_DYNAMIC_CONFIG: ${JSON.stringify(bad).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+        ),
+      );
+    }
+    expect(() => loadTemporalConfig({ TEMPORAL_DEV_DYNAMIC_CONFIG: 'x;y=1' }, '/p')).toThrow(
+      /not of the form key=value with a JSON value/,
+    );
+  });
+
+  test('the launcher passes each pragma and each value as its own start-dev argument', () => {
+    expect(
+      devServerTuningArgs({ sqlitePragmas: ['journal_mode=WAL'], dynamicConfig: ['limit.maxIDLength=255'] }),
+    ).toEqual(['--sqlite-pragma', 'journal_mode=WAL', '--dynamic-config-value', 'limit.maxIDLength=255']);
+    expect(devServerTuningArgs(undefined)).toEqual([]);
   });
 });

@@ -1,0 +1,98 @@
+/**
+ * The dev server as the product launches it keeps its search attribute definitions in a cache. With the CLI's own
+ * defaults it reads the cluster's metadata from SQLite for every visibility record it writes (twice, as measured
+ * here); with the cache it does not. The attributes registered at launch are usable at once: a list query by one finds
+ * every workflow started with it.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { loadDevServerTuning } from '../../../src/config/temporal';
+import { freePort } from '../../../src/http/free-port';
+import { type RunningDevServer, startDevServer } from '../../../src/temporal/dev-server';
+import { EndUserId } from '../../../src/temporal/search-attributes';
+import { waitFor } from '../../helpers/wait';
+
+const NAMESPACE = 'tuning-test';
+const STARTS = 40;
+
+/** The sum of a counter's samples for one operation, over its other labels, in a Prometheus text exposition. */
+function counterOf(exposition: string, metric: string, operation: string): number {
+  let sum = 0;
+  for (const line of exposition.split('\n')) {
+    if (line.startsWith(`${metric}{`) && line.includes(`operation="${operation}"`))
+      sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+/**
+ * Starts `STARTS` workflows carrying a product search attribute and waits until a list query by it finds them all;
+ * answers how many cluster metadata reads that cost the server.
+ */
+async function metadataReadsOfStarts(env: NodeJS.ProcessEnv, label: string): Promise<number> {
+  const metricsPort = await freePort();
+  const server: RunningDevServer = await startDevServer({
+    cliPath: process.env.TEST_TEMPORAL_CLI_PATH!,
+    namespace: NAMESPACE,
+    uiPort: null,
+    tuning: loadDevServerTuning(env),
+    extraArgs: ['--metrics-port', String(metricsPort)],
+  });
+  const connection = await Connection.connect({ address: server.address });
+  try {
+    const client = new Client({ connection, namespace: NAMESPACE });
+    const scrape = async () => {
+      const exposition = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      return {
+        metadataReads: counterOf(exposition, 'persistence_requests', 'GetCurrentClusterMetadata'),
+        visibilityWrites: counterOf(
+          exposition,
+          'visibility_persistence_requests',
+          'RecordWorkflowExecutionStarted',
+        ),
+      };
+    };
+    const before = await scrape();
+    for (let index = 0; index < STARTS; index += 1) {
+      // No worker: the workflows stay open, each with the attribute set at its start.
+      await client.workflow.start('noSuchWorkflow', {
+        taskQueue: 'no-worker',
+        workflowId: `${label}-${index}`,
+        typedSearchAttributes: [{ key: EndUserId, value: label }],
+      });
+    }
+    await waitFor(
+      async () => (await client.workflow.count(`${EndUserId.name} = '${label}'`)).count === STARTS,
+      `${STARTS} workflows listed by ${EndUserId.name}`,
+      20_000,
+      100,
+    );
+    // The server publishes its counters about once a second: read them once they show every visibility write.
+    const after = await waitFor(
+      async () => {
+        const now = await scrape();
+        return now.visibilityWrites - before.visibilityWrites >= STARTS ? now : undefined;
+      },
+      `${STARTS} visibility writes in the server's metrics`,
+      20_000,
+      100,
+    );
+    return after.metadataReads - before.metadataReads;
+  } finally {
+    await connection.close();
+    await server.stop();
+  }
+}
+
+describe('the dev server search attribute cache', () => {
+  test('on as the product launches it: visibility writes read no cluster metadata', async () => {
+    const cached = await metadataReadsOfStarts({}, 'cached');
+    // Each of the server's services loads its cache once and refreshes it once a minute at most: a few reads at
+    // most, however many records are written.
+    expect(cached).toBeLessThanOrEqual(STARTS / 8);
+  });
+
+  test("off with the CLI's defaults (TEMPORAL_DEV_DYNAMIC_CONFIG empty): every visibility write reads it", async () => {
+    const uncached = await metadataReadsOfStarts({ TEMPORAL_DEV_DYNAMIC_CONFIG: '' }, 'uncached');
+    expect(uncached).toBeGreaterThanOrEqual(STARTS);
+  });
+});
