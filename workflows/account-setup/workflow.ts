@@ -21,7 +21,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RampActivities } from '../../activities';
-import { errorMessage } from '../../src/domain/errors';
+import { failureReason } from '../../src/domain/errors';
 import { ACCOUNT_WALLET_ROLES, type AccountWalletRole, RESOURCE_KINDS } from '../../src/domain/vocabulary';
 import { raiseExtraWalletIncident } from '../end-user/extra-wallet-incident';
 import { walletCreatedSignal, walletCreationRequestedSignal } from '../end-user/messages';
@@ -173,7 +173,7 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
       delete state.lastError;
     } catch (error) {
       state.status = 'failed';
-      state.lastError = errorMessage(error);
+      state.lastError = failureReason(error);
       log.error('Account setup failed', { error: state.lastError });
     }
     publish();

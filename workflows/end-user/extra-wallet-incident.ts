@@ -4,7 +4,7 @@
  * patch; a failed raise is logged and not retried here (the activity already retried it).
  */
 import { log } from '@temporalio/workflow';
-import { errorMessage } from '../../src/domain/errors';
+import { failureReason } from '../../src/domain/errors';
 import type { AlertInput } from '../operations/alerts/types';
 import { hasPatch } from '../shared/patches';
 import type { PatchBaseline } from '../shared/patch-baseline';
@@ -24,6 +24,6 @@ export async function raiseExtraWalletIncident(
   try {
     await raiseAlert(alert());
   } catch (error) {
-    log.error('Extra wallet incident could not be raised', { ...logFields, error: errorMessage(error) });
+    log.error('Extra wallet incident could not be raised', { ...logFields, error: failureReason(error) });
   }
 }

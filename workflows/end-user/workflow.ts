@@ -18,7 +18,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RampActivities } from '../../activities';
-import { errorMessage } from '../../src/domain/errors';
+import { failureReason } from '../../src/domain/errors';
 import { newOutbox } from '../outcomes/outbox';
 import { startOutcomeSender } from '../outcomes/sender';
 import { operatorActivityOptions } from '../shared/activity-options';
@@ -142,7 +142,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
       if (walletEvent) outcomes.raise(walletEvent.type, walletEvent.data);
     } catch (error) {
       state.walletStatus = 'failed';
-      state.lastError = errorMessage(error);
+      state.lastError = failureReason(error);
       log.error('Deposit wallet creation failed', { endUserId, error: state.lastError });
     }
     walletRequested = false;

@@ -69,16 +69,3 @@ export function recordDelivery(
 /** Whether a transition's event was already raised (a process raises each transition's event once). */
 export const hasRaised = (outbox: Outbox, type: OutcomeEventType): boolean =>
   outbox.events.some((record) => record.event.type === type);
-
-/**
- * The reason a given-up delivery records: why it ended (a timeout, say) and the last attempt's failure, from the
- * failure's cause chain without its activity wrapper (the activity never quotes URLs or secrets).
- */
-export function deliveryFailureReason(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const messages: string[] = [];
-  for (let cause: unknown = error.cause ?? error; cause instanceof Error; cause = cause.cause) {
-    if (cause.message && !messages.includes(cause.message)) messages.push(cause.message);
-  }
-  return messages.length > 0 ? messages.join(': ') : error.message;
-}

@@ -5,23 +5,15 @@
  * raised, and the next event goes. Before the process ends it waits until its outbox is drained.
  */
 import { type ActivityOptions, condition, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { failureReason } from '../../src/domain/errors';
 import type { OutcomeEventData, OutcomeEventType } from '../../src/domain/outcome-events';
 import { outcomeDeliveryTimings, type WorkflowTimings } from '../../src/domain/timings';
 import type { createOutcomeActivities } from '../../activities/outcomes/activities';
 import type { createAlertActivities } from '../../activities/operations/alerts/activities';
 import { operatorActivityOptions } from '../shared/activity-options';
-import {
-  deliveryFailureReason,
-  isDrained,
-  nextToDeliver,
-  raiseOutcome,
-  recordDelivery,
-  type Outbox,
-} from './outbox';
+import { isDrained, nextToDeliver, raiseOutcome, recordDelivery, type Outbox } from './outbox';
 import { hasPatch } from '../shared/patches';
 import type { PatchBaseline } from '../shared/patch-baseline';
-
-export { deliveryFailureReason } from './outbox';
 
 /** Processes that started before outcome events existed replay without them. */
 export const OUTCOME_EVENTS_PATCH = 'client-outcome-events';
@@ -75,7 +67,7 @@ export function startOutcomeSender(
           new Date(),
         );
       } catch (error) {
-        const reason = deliveryFailureReason(error);
+        const reason = failureReason(error);
         recordDelivery(outbox, record.webhookId, { delivery: 'failed', error: reason }, new Date());
         log.error('outcome event given up', { webhookId: record.webhookId, type: record.event.type });
         await raiseAlert({

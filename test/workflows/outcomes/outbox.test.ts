@@ -1,6 +1,5 @@
 import type { OutcomeEventData } from '../../../src/domain/outcome-events';
 import {
-  deliveryFailureReason,
   hasRaised,
   isDrained,
   newOutbox,
@@ -71,21 +70,5 @@ describe('outcome outbox', () => {
     expect(first.events).toHaveLength(1);
     expect(hasRaised(second, 'deposit_wallet.created')).toBe(true);
     expect(hasRaised(second, 'off_ramp.created')).toBe(false);
-  });
-});
-
-describe('the reason a given-up delivery records', () => {
-  test('names why it ended and the last attempt failure, without the activity wrapper', () => {
-    const last = new Error('endpoint 1 (127.0.0.1:9) answered HTTP 500');
-    const timeout = new Error('activity ScheduleToClose timeout', { cause: last });
-    const wrapper = new Error('Activity task failed', { cause: timeout });
-    expect(deliveryFailureReason(wrapper)).toBe(
-      'activity ScheduleToClose timeout: endpoint 1 (127.0.0.1:9) answered HTTP 500',
-    );
-    expect(deliveryFailureReason(new Error('Activity task failed', { cause: last }))).toBe(
-      'endpoint 1 (127.0.0.1:9) answered HTTP 500',
-    );
-    expect(deliveryFailureReason(new Error('plain'))).toBe('plain');
-    expect(deliveryFailureReason('text')).toBe('text');
   });
 });

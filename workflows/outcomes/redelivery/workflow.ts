@@ -7,7 +7,8 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { createOutcomeActivities } from '../../../activities/outcomes/activities';
 import type { OutcomeDeliveryStatus, OutcomeEvent } from '../../../src/domain/outcome-events';
 import type { WorkflowTimings } from '../../../src/domain/timings';
-import { deliveryFailureReason, outcomeDeliveryOptions } from '../sender';
+import { failureReason } from '../../../src/domain/errors';
+import { outcomeDeliveryOptions } from '../sender';
 
 export interface OutcomeRedeliveryInput {
   webhookId: string;
@@ -31,6 +32,6 @@ export async function outcomeRedeliveryWorkflow(
     const { endpoints } = await deliverOutcomeEvent({ webhookId: input.webhookId, event: input.event });
     return { webhookId: input.webhookId, delivery: endpoints === 0 ? 'no-endpoint' : 'delivered' };
   } catch (error) {
-    return { webhookId: input.webhookId, delivery: 'failed', error: deliveryFailureReason(error) };
+    return { webhookId: input.webhookId, delivery: 'failed', error: failureReason(error) };
   }
 }

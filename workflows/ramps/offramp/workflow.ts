@@ -28,7 +28,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
-import { errorMessage } from '../../../src/domain/errors';
+import { failureReason } from '../../../src/domain/errors';
 import { endUserWorkflowId } from '../../../src/domain/ids';
 import { offRampLinkedSignal } from '../../end-user/messages';
 import type { GasCheck } from '../../operations/gas-monitor/types';
@@ -177,7 +177,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     try {
       await alerts.resolveAlert(stuckResolution(state, stuckAlertKind));
     } catch (error) {
-      log.error('Alert could not be resolved', { error: errorMessage(error) });
+      log.error('Alert could not be resolved', { error: failureReason(error) });
     }
   }
   state.endedAt = new Date().toISOString();
@@ -210,7 +210,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       await alerts.raiseAlert({ kind, message, workflowId: workflowInfo().workflowId, details });
       state.alertsRaised += 1;
     } catch (error) {
-      log.error('Alert could not be raised', { kind, error: errorMessage(error) });
+      log.error('Alert could not be raised', { kind, error: failureReason(error) });
     }
   }
 
@@ -245,7 +245,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
         }
         // The owner was found but not told: the two steps below find it again and try the signal once more.
         log.warn('Could not tell the end user workflow about its deposit; trying again in two steps', {
-          error: errorMessage(error),
+          error: failureReason(error),
         });
       }
     }
@@ -260,7 +260,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       try {
         await activities.linkOffRampToEndUser({ endUserId: state.endUserId, depositTransactionId });
       } catch (error) {
-        log.warn('Could not tell the end user workflow about its deposit', { error: errorMessage(error) });
+        log.warn('Could not tell the end user workflow about its deposit', { error: failureReason(error) });
       }
     } else {
       // Histories recorded before that patch signalled the end user from here.
@@ -269,7 +269,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
           depositTransactionId,
         });
       } catch (error) {
-        log.warn('Could not tell the end user workflow about its deposit', { error: errorMessage(error) });
+        log.warn('Could not tell the end user workflow about its deposit', { error: failureReason(error) });
       }
     }
   }

@@ -7,7 +7,7 @@
  */
 import { log, workflowInfo } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
-import { errorMessage } from '../../../src/domain/errors';
+import { failureReason } from '../../../src/domain/errors';
 import { hasPatch } from '../../shared/patches';
 import { failureNote, nextPollDelayMs } from '../shared/step-timing';
 import {
@@ -233,7 +233,7 @@ export async function routeLane(lane: Lane, host: LaneHost): Promise<void> {
         // Not retried through the batch: the event is recorded above, and a second forward would record it twice.
         log.error('Late-event incident could not be raised', {
           process: outcome.workflowId,
-          error: errorMessage(error),
+          error: failureReason(error),
         });
       }
     }

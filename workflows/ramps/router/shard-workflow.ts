@@ -21,7 +21,7 @@ import {
   upsertMemo,
 } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
-import { errorMessage } from '../../../src/domain/errors';
+import { failureReason } from '../../../src/domain/errors';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import { shouldContinueAsNew } from '../../shared/continue-as-new';
 import { PATCH_BASELINE } from '../../shared/patch-baseline';
@@ -162,7 +162,7 @@ export async function webhookShardRouterWorkflow(input: ShardRouterInput): Promi
       log.error('Router gave up on a resource after failing for the whole process timeout', {
         kind: lane.state.kind,
         resourceId: lane.state.resourceId,
-        error: errorMessage(error),
+        error: failureReason(error),
       });
     } finally {
       running.delete(key);

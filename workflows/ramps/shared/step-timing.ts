@@ -3,7 +3,7 @@
  * and the poll backoff. Pure functions of the process's clock (Date.now() is deterministic in workflow code).
  */
 import type { WorkflowTimings } from '../../../src/domain/timings';
-import { errorMessage } from '../../../src/domain/errors';
+import { failureReason } from '../../../src/domain/errors';
 
 export interface StepWait {
   /** When the current step's next event is due. */
@@ -34,5 +34,5 @@ export function nextPollDelayMs(timings: WorkflowTimings, current: number): numb
 
 /** What a process shows (state.lastFailure) when an operator read failed and it will try again. */
 export function failureNote(what: string, error: unknown): { what: string; message: string; at: string } {
-  return { what, message: errorMessage(error), at: new Date().toISOString() };
+  return { what, message: failureReason(error), at: new Date().toISOString() };
 }

@@ -79,6 +79,8 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
       return state?.lastFailure ? state : undefined;
     });
     expect(router.lastFailure?.what).toContain(depositId);
+    // The operator's reason, not the activity wrapper's "Activity task failed".
+    expect(router.lastFailure?.message).toMatch(/getTransaction failed with HTTP 503/);
     stack.sandbox.setFaults({});
     const state = await offRampEnded(stack, depositId);
     expect(state.status).toBe('settled');

@@ -6,7 +6,7 @@
  * the next run; the hops ready together go in one routeEvents, and a hop that fails there is retried alone.
  */
 import { randomUUID } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { WorkflowTimings } from '../../../../src/domain/timings';
 import type { RampActivities } from '../../../../activities';
@@ -14,6 +14,7 @@ import { offRampWorkflowId, onRampWorkflowId, WORKFLOW_TYPES } from '../../../..
 import { RampMetrics } from '../../../../src/observability/metrics';
 import { shardEventSignal, shardStateQuery } from '../../../../workflows/ramps/router/messages';
 import type {
+  HopResult,
   RoutedEvent,
   RouteEventInput,
   RouteEventsInput,
@@ -337,21 +338,8 @@ describe('a shard router on stub activities: timings, failures, continue-as-new,
   });
 
   test('hops ready together go in one activity; a hop that fails is retried alone, the others routed once', async () => {
-    const taskQueue = `test-${randomUUID()}`;
-    const shard = `routes/${taskQueue}/0`;
-    const timings = fastTimings({ activityRetryInitialMs: 100, activityScheduleToCloseMs: 5_000 });
-    await client.workflow.start(WORKFLOW_TYPES.webhookShardRouter, {
-      workflowId: shard,
-      taskQueue,
-      args: [{ shard, timings, patchBaseline: PATCH_BASELINE }],
-    });
-    // No worker yet: the deliveries wait in history, and the first workflow task starts every lane at once.
     const ids = ['flaky', ...Array.from({ length: 5 }, (_, index) => `tx-${index}`)];
-    for (const resourceId of ids)
-      await client.workflow.getHandle(shard).signal(shardEventSignal, {
-        kind: 'transaction',
-        event: { eventType: 'transaction-created', resourceId, receivedAt: new Date().toISOString() },
-      });
+    const { taskQueue, shard } = await shardWithWaitingDeliveries(client, ids);
     const attempts: string[] = [];
     running = await startTestWorker(
       withBatches((input) => {
@@ -365,27 +353,13 @@ describe('a shard router on stub activities: timings, failures, continue-as-new,
       }),
       taskQueue,
     );
-    const done = await waitFor('every lane routed', async () => {
-      const state = await client.workflow.getHandle(shard).query(shardStateQuery);
-      return state.totals.resourcesRouted === ids.length ? state : undefined;
-    });
+    const done = await everyLaneRouted(client, shard, ids.length);
     expect(done.totals.failedResources).toBe(0);
     expect(done.recent.filter((lane) => lane.forwardedTo.length === 1)).toHaveLength(ids.length);
     // Retried as the activity's retry policy would retry it: the lane never saw the failures.
     expect(done.recent.find((lane) => lane.resourceId === 'flaky')?.lastFailure).toBeUndefined();
-
-    const scheduled = ((await client.workflow.getHandle(shard).fetchHistory()).events ?? []).flatMap(
-      (event) => {
-        const attributes = event.activityTaskScheduledEventAttributes;
-        if (!attributes) return [];
-        const input = JSON.parse(
-          Buffer.from(attributes.input!.payloads![0]!.data!).toString(),
-        ) as RouteEventsInput;
-        return [{ type: attributes.activityType?.name, resources: input.hops.map((hop) => hop.resourceId) }];
-      },
-    );
     // One activity for the six lanes, then the failing hop alone, twice.
-    expect(scheduled).toEqual([
+    expect(await activitiesScheduled(client, shard)).toEqual([
       { type: 'routeEvents', resources: ids },
       { type: 'routeEvents', resources: ['flaky'] },
       { type: 'routeEvents', resources: ['flaky'] },
@@ -393,7 +367,111 @@ describe('a shard router on stub activities: timings, failures, continue-as-new,
     expect(attempts.filter((id) => id !== 'flaky').sort()).toEqual(ids.slice(1).sort());
     await recordHistory(client, shard, 'shard-router-hop-batches', { running: true });
   });
+
+  test('a routeEvents that fails as a whole is retried whole by its policy; each hop routed once, no lane sees it', async () => {
+    const ids = ['tx-0', 'tx-1', 'tx-2', 'tx-3'];
+    const { taskQueue, shard } = await shardWithWaitingDeliveries(client, ids);
+    const hopsRouted: string[] = [];
+    const batchAttempts: number[] = [];
+    running = await startTestWorker(
+      wholeBatch((input) => {
+        batchAttempts.push(Context.current().info.attempt);
+        // A batch lost before any hop ran: the worker's connection to the operator dropped, say.
+        if (batchAttempts.length === 1) throw new Error('connection reset before the first hop');
+        return routeEachHop(routedOnce(hopsRouted), input, 10_000);
+      }),
+      taskQueue,
+    );
+    const done = await everyLaneRouted(client, shard, ids.length);
+    expect(done.totals.failedResources).toBe(0);
+    expect(done.recent.every((lane) => lane.lastFailure === undefined)).toBe(true);
+    expect(batchAttempts).toEqual([1, 2]);
+    expect(hopsRouted.sort()).toEqual([...ids].sort());
+    // The retry is the same activity: one schedule carrying every hop.
+    expect(await activitiesScheduled(client, shard)).toEqual([{ type: 'routeEvents', resources: ids }]);
+  });
+
+  test('a routeEvents its policy gives up on as a whole fails each lane, which tries again in a later batch', async () => {
+    const ids = ['tx-0', 'tx-1', 'tx-2'];
+    const { taskQueue, shard } = await shardWithWaitingDeliveries(client, ids);
+    const hopsRouted: string[] = [];
+    let batches = 0;
+    running = await startTestWorker(
+      wholeBatch((input) => {
+        batches += 1;
+        if (batches === 1) throw ApplicationFailure.nonRetryable('batch refused', 'OperatorRejected');
+        return routeEachHop(routedOnce(hopsRouted), input, 10_000);
+      }),
+      taskQueue,
+    );
+    const done = await everyLaneRouted(client, shard, ids.length);
+    expect(done.totals.failedResources).toBe(0);
+    // Each lane saw the batch's failure and came back with its own backoff.
+    for (const lane of done.recent) expect(lane.lastFailure?.message).toContain('batch refused');
+    expect(hopsRouted.sort()).toEqual([...ids].sort());
+    const [first, ...later] = await activitiesScheduled(client, shard);
+    expect(first).toEqual({ type: 'routeEvents', resources: ids });
+    expect(later.every(({ type }) => type === 'routeEvents')).toBe(true);
+    expect(later.flatMap(({ resources }) => resources).sort()).toEqual([...ids].sort());
+  });
 });
+
+/**
+ * A shard router started with a transaction delivery for each of `ids` waiting in its history and no worker yet, so
+ * that the first workflow task starts every lane at once and their hops go in one batch.
+ */
+async function shardWithWaitingDeliveries(client: Client, ids: string[]) {
+  const taskQueue = `test-${randomUUID()}`;
+  const shard = `routes/${taskQueue}/0`;
+  const timings = fastTimings({ activityRetryInitialMs: 100, activityScheduleToCloseMs: 5_000 });
+  await client.workflow.start(WORKFLOW_TYPES.webhookShardRouter, {
+    workflowId: shard,
+    taskQueue,
+    args: [{ shard, timings, patchBaseline: PATCH_BASELINE }],
+  });
+  for (const resourceId of ids)
+    await client.workflow.getHandle(shard).signal(shardEventSignal, {
+      kind: 'transaction',
+      event: { eventType: 'transaction-created', resourceId, receivedAt: new Date().toISOString() },
+    });
+  return { taskQueue, shard };
+}
+
+async function everyLaneRouted(client: Client, shard: string, lanes: number): Promise<ShardRouterState> {
+  return waitFor('every lane routed', async () => {
+    const state = await client.workflow.getHandle(shard).query(shardStateQuery);
+    return state.totals.resourcesRouted === lanes ? state : undefined;
+  });
+}
+
+/** Every activity the shard scheduled, in order, with the resources of its hops. */
+async function activitiesScheduled(client: Client, shard: string) {
+  const events = (await client.workflow.getHandle(shard).fetchHistory()).events ?? [];
+  return events.flatMap((event) => {
+    const attributes = event.activityTaskScheduledEventAttributes;
+    if (!attributes) return [];
+    const input = JSON.parse(
+      Buffer.from(attributes.input!.payloads![0]!.data!).toString(),
+    ) as RouteEventsInput;
+    return [{ type: attributes.activityType?.name, resources: input.hops.map((hop) => hop.resourceId) }];
+  });
+}
+
+/** A routeEvent that records the resource it routed and forwards it to its off-ramp. */
+function routedOnce(routed: string[]) {
+  return (input: RouteEventInput): Promise<RoutedEvent> => {
+    routed.push(input.resourceId);
+    return Promise.resolve({
+      status: 'created',
+      outcome: { workflowId: offRampWorkflowId(input.resourceId) },
+    });
+  };
+}
+
+/** Stub activities whose routeEvents is `routeEvents` itself, for failures of the batch as a whole. */
+function wholeBatch(routeEvents: (input: RouteEventsInput) => Promise<HopResult[]>): RampActivities {
+  return { routeEvents } as unknown as RampActivities;
+}
 
 /** Posts transaction-created for each ID in turn (pausing `pauseMs` after each); answers the workflow each went to. */
 async function deliverEach(receiver: RunningReceiver, ids: string[], pauseMs = 0): Promise<string[]> {
