@@ -17,8 +17,8 @@ import { callOperator } from '../shared/operator-failure';
  * Guards of the wallet-creation activities against a "zombie" attempt: Temporal times an attempt out on the
  * server, but the activity function keeps running on the worker. An attempt that sent CreateWallet after its own
  * timeout would race the next attempt and leave an extra wallet. So an attempt reads and writes the journal within
- * a bounded part of its time, and sends CreateWallet only while enough of its time is left for the answer to be
- * journaled.
+ * a bounded part of its time, sends CreateWallet only while enough of its time is left for the answer to be
+ * journaled, and heartbeats throughout so that its heartbeat timeout passes only when its worker is gone.
  */
 
 /** Share of start-to-close a journal read or write may take. */
@@ -64,6 +64,21 @@ export async function journalInTime<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Heartbeats for as long as the attempt runs, every third of its heartbeat timeout, with `progress()`. Heartbeats
+ * only before and after CreateWallet left a live attempt silent while its journal write or CreateWallet was slow;
+ * past the heartbeat timeout the server took it for a dead worker and started the next attempt beside it, and both
+ * created a wallet. Now only a worker that stopped (or stalled for the whole timeout) goes silent. Answers the stop.
+ */
+function heartbeatThroughout(progress: () => unknown): () => void {
+  const context = Context.current();
+  context.heartbeat(progress());
+  const timeoutMs = context.info.heartbeatTimeoutMs;
+  if (!timeoutMs) return () => undefined;
+  const timer = setInterval(() => context.heartbeat(progress()), Math.max(1, Math.floor(timeoutMs / 3)));
+  return () => clearInterval(timer);
 }
 
 /** Throws (retryable, nothing created) when too little of this attempt is left to create and journal safely. */
@@ -138,61 +153,74 @@ export async function createWalletJournaled(
   const info = Context.current().info;
   const { attempt } = info;
   const owner = temporal.workflow.getHandle(spec.workflowId);
-  if (attempt > 1) {
-    const runId = info.workflowExecution?.runId;
-    const journaled = await journalInTime(
-      cancellable(temporal, () => journaledAnswer(temporal, spec.workflowId, runId, spec.role)),
-      startedAtMs,
-    );
-    if (journaled) {
-      logger.info(
-        { ...spec.logFields, walletId: journaled.walletId, attempt },
-        'Wallet already journaled; not creating another',
-      );
-      return {
-        walletId: journaled.walletId,
-        externalUserId: journaled.externalUserId,
-        ...(journaled.requestId ? { requestId: journaled.requestId } : {}),
-      };
-    }
-  }
-  assertTimeToCreate(startedAtMs);
-  const requestId = `${(info.workflowExecution?.runId ?? '-').slice(0, 8)}/${info.activityId}#${attempt}`;
-  const role = spec.role ? { role: spec.role } : {};
-  await journalInTime(
-    cancellable(temporal, () =>
-      owner.signal(walletCreationRequestedSignal, {
-        requestId,
-        attempt,
-        externalUserId: spec.externalUserId,
-        ...role,
-      }),
-    ),
-    startedAtMs,
-    'the journal of the CreateWallet request',
-  );
-  // The journal write may have used up the attempt: a request sent now could outlive it.
-  assertTimeToCreate(startedAtMs);
-  Context.current().heartbeat({ phase: 'creating', attempt });
-  const wallet = await callOperator(() =>
-    operator.createWallet({
-      networks: [NETWORKS.ethereum, NETWORKS.tron],
-      externalUserId: spec.externalUserId,
-    }),
-  );
-  Context.current().heartbeat({ phase: 'created', attempt, walletId: wallet.id });
+  let progress: Record<string, unknown> = { phase: 'journal', attempt };
+  const stopHeartbeats = heartbeatThroughout(() => progress);
   try {
-    await owner.signal(walletCreatedSignal, {
-      walletId: wallet.id,
-      externalUserId: spec.externalUserId,
-      attempt,
-      requestId,
-      ...role,
-    });
-  } catch (error) {
-    // The activity result still carries the wallet and its request ID; the journal only narrows the crash window.
-    logger.warn({ ...spec.logFields, walletId: wallet.id, err: error }, 'Could not journal the new wallet');
+    return await createOnce();
+  } finally {
+    stopHeartbeats();
   }
-  logger.info({ ...spec.logFields, walletId: wallet.id, attempt }, 'Wallet created');
-  return { walletId: wallet.id, externalUserId: spec.externalUserId, requestId };
+
+  async function createOnce(): Promise<CreatedWallet> {
+    if (attempt > 1) {
+      const runId = info.workflowExecution?.runId;
+      const journaled = await journalInTime(
+        cancellable(temporal, () => journaledAnswer(temporal, spec.workflowId, runId, spec.role)),
+        startedAtMs,
+      );
+      if (journaled) {
+        logger.info(
+          { ...spec.logFields, walletId: journaled.walletId, attempt },
+          'Wallet already journaled; not creating another',
+        );
+        return {
+          walletId: journaled.walletId,
+          externalUserId: journaled.externalUserId,
+          ...(journaled.requestId ? { requestId: journaled.requestId } : {}),
+        };
+      }
+    }
+    assertTimeToCreate(startedAtMs);
+    const requestId = `${(info.workflowExecution?.runId ?? '-').slice(0, 8)}/${info.activityId}#${attempt}`;
+    const role = spec.role ? { role: spec.role } : {};
+    await journalInTime(
+      cancellable(temporal, () =>
+        owner.signal(walletCreationRequestedSignal, {
+          requestId,
+          attempt,
+          externalUserId: spec.externalUserId,
+          ...role,
+        }),
+      ),
+      startedAtMs,
+      'the journal of the CreateWallet request',
+    );
+    // The journal write may have used up the attempt: a request sent now could outlive it.
+    assertTimeToCreate(startedAtMs);
+    // A heartbeat answered that this attempt is no longer current: the next one creates, not this one.
+    Context.current().cancellationSignal.throwIfAborted();
+    progress = { phase: 'creating', attempt };
+    const wallet = await callOperator(() =>
+      operator.createWallet({
+        networks: [NETWORKS.ethereum, NETWORKS.tron],
+        externalUserId: spec.externalUserId,
+      }),
+    );
+    progress = { phase: 'created', attempt, walletId: wallet.id };
+    Context.current().heartbeat(progress);
+    try {
+      await owner.signal(walletCreatedSignal, {
+        walletId: wallet.id,
+        externalUserId: spec.externalUserId,
+        attempt,
+        requestId,
+        ...role,
+      });
+    } catch (error) {
+      // The activity result still carries the wallet and its request ID; the journal only narrows the crash window.
+      logger.warn({ ...spec.logFields, walletId: wallet.id, err: error }, 'Could not journal the new wallet');
+    }
+    logger.info({ ...spec.logFields, walletId: wallet.id, attempt }, 'Wallet created');
+    return { walletId: wallet.id, externalUserId: spec.externalUserId, requestId };
+  }
 }

@@ -61,6 +61,10 @@ export interface RampStack {
   alertsWorkflowId: string;
   logLines: () => Array<Record<string, unknown>>;
   alerts: () => Array<Record<string, unknown>>;
+  /** Stops the stack's worker: deliveries then wait in history, or another worker (a process of its own) serves. */
+  stopWorker(): Promise<void>;
+  /** A new worker in this process on the same task queue, with the same activities. */
+  startWorker(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -156,22 +160,21 @@ export async function startRampStack(
   // Each stack has its own incident store (tests share one dev server).
   const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
   const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId };
-  const worker = await startTestWorker(
-    createActivities({
-      operator,
-      temporal: client,
-      logger,
-      config: testActivityConfig({
-        gas: { walletId: gas.id, minimums: { ETH: '0.002', TRX: '30' } },
-        alerts: { webhookTimeoutMs: 1000 },
-        processIds,
-        encryption: options.encryption ?? { keys: [] },
-        ...(options.clientWebhooks ? { clientWebhooks: options.clientWebhooks } : {}),
-      }),
+  const activities = createActivities({
+    operator,
+    temporal: client,
+    logger,
+    config: testActivityConfig({
+      gas: { walletId: gas.id, minimums: { ETH: '0.002', TRX: '30' } },
+      alerts: { webhookTimeoutMs: 1000 },
+      processIds,
+      encryption: options.encryption ?? { keys: [] },
+      ...(options.clientWebhooks ? { clientWebhooks: options.clientWebhooks } : {}),
     }),
-    undefined,
-    options.dataConverter ? { dataConverter: options.dataConverter } : {},
-  );
+  });
+  const workerOptions = options.dataConverter ? { dataConverter: options.dataConverter } : {};
+  let worker = await startTestWorker(activities, undefined, workerOptions);
+  const taskQueue = worker.taskQueue;
   const receiverConfig = testReceiverConfig({
     bodyLimit: '16kb',
     temporalTimeoutMs: options.temporalTimeoutMs ?? 10_000,
@@ -179,7 +182,7 @@ export async function startRampStack(
   });
   const receiver = await startReceiver(receiverConfig, {
     temporal: options.receiverTemporal ?? client,
-    taskQueue: worker.taskQueue,
+    taskQueue,
     timings,
     logger,
   });
@@ -188,7 +191,7 @@ export async function startRampStack(
   const ramp = new RampClient({
     connection,
     namespace: testServer().namespace,
-    taskQueue: worker.taskQueue,
+    taskQueue,
     timings,
     processIds,
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
@@ -197,7 +200,9 @@ export async function startRampStack(
   return {
     sandbox,
     operator,
-    worker,
+    get worker() {
+      return worker;
+    },
     receiver,
     receiverConfig,
     ramp,
@@ -207,6 +212,11 @@ export async function startRampStack(
     alertsWorkflowId,
     logLines: lines,
     alerts: () => lines().filter((line) => typeof line.msg === 'string' && line.msg.startsWith('ALERT ')),
+    stopWorker: () => worker.stop(),
+    async startWorker() {
+      await worker.stop();
+      worker = await startTestWorker(activities, taskQueue, workerOptions);
+    },
     async close() {
       await receiver.close();
       await sandbox.close();

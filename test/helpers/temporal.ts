@@ -83,20 +83,23 @@ export async function startTestWorker(
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
   });
   const running = worker.run();
+  let stopped: Promise<void> | undefined;
+  const stop = async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    try {
+      await running;
+    } catch (error) {
+      // A task that ignored cancellation past shutdownForceTime: the test is over, so say so and move on.
+      if (!(error instanceof GracefulShutdownPeriodExpiredError)) throw error;
+      process.stdout.write(`[test worker] ${taskQueue}: forced shutdown (${error.message})\n`);
+    }
+    await connection.close();
+  };
   return {
     worker,
     taskQueue,
-    async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      try {
-        await running;
-      } catch (error) {
-        // A task that ignored cancellation past shutdownForceTime: the test is over, so say so and move on.
-        if (!(error instanceof GracefulShutdownPeriodExpiredError)) throw error;
-        process.stdout.write(`[test worker] ${taskQueue}: forced shutdown (${error.message})\n`);
-      }
-      await connection.close();
-    },
+    // Once: a test may stop its worker early and its hooks stop it again.
+    stop: () => (stopped ??= stop()),
   };
 }
 

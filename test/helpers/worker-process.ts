@@ -7,7 +7,9 @@
  * - `request-journaled`: the request is in the owner's journal, CreateWallet not sent yet;
  * - `request-sent`: CreateWallet is about to go out (the test slows the sandbox so it is in flight when killed);
  * - `operator-answered`: the operator's answer arrived, not journaled yet;
- * - `answer-journaled`: the answer is in the journal, the activity has not completed.
+ * - `answer-journaled`: the answer is in the journal, the activity has not completed;
+ * - `hop-forwarded`: a router's forward to an off-ramp reached the server, the hop's activity has not completed
+ *   (every other hop of the same batch is held at the same instant of its own).
  */
 import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
@@ -17,6 +19,7 @@ import { loadClientWebhookConfig } from '../../src/config/client-webhooks';
 import { loadOperatorConfig } from '../../src/config/operator';
 import { OperatorClient } from '../../src/operator/client';
 import { createRampWorker } from '../../src/temporal/worker';
+import { offRampTransactionSignal } from '../../workflows/ramps/offramp/messages';
 import { testActivityConfig } from './activities';
 
 const killPoint = process.env.KILL_POINT;
@@ -27,12 +30,18 @@ function holdHere(point: string): Promise<never> {
   return new Promise<never>(() => undefined);
 }
 
-const holdAfterJournal: WorkflowClientInterceptor = {
+const holdAtKillPoint: WorkflowClientInterceptor = {
   async signal(input, next) {
     await next(input);
     if (input.signalName === 'walletCreationRequested' && killPoint === 'request-journaled')
       await holdHere(killPoint);
     if (input.signalName === 'walletCreated' && killPoint === 'answer-journaled') await holdHere(killPoint);
+  },
+  async signalWithStart(input, next) {
+    const runId = await next(input);
+    if (input.signalName === offRampTransactionSignal.name && killPoint === 'hop-forwarded')
+      await holdHere(killPoint);
+    return runId;
   },
 };
 
@@ -42,7 +51,7 @@ async function main(): Promise<void> {
   const namespace = env.TEST_TEMPORAL_NAMESPACE!;
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const connection = await Connection.connect({ address });
-  const temporal = new Client({ connection, namespace, interceptors: { workflow: [holdAfterJournal] } });
+  const temporal = new Client({ connection, namespace, interceptors: { workflow: [holdAtKillPoint] } });
   const logger = pino({ level: 'silent' });
   const operator = new OperatorClient({ config: loadOperatorConfig(env), logger });
   const createWallet = operator.createWallet.bind(operator);

@@ -5,9 +5,7 @@
  * wallet the operator may hold for the user's label is recorded on the user's process (readable through the typed
  * client and the HTTP API) and raised as an incident.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import pino from 'pino';
 import request from 'supertest';
 import { createActivities } from '../../../activities';
@@ -16,60 +14,54 @@ import { RampClient } from '../../../src/client/ramp-client';
 import { SecretString } from '../../../src/secrets/secret-string';
 import type { RunningSandbox } from '../../../src/sandbox/server';
 import type { EndUserState } from '../../../workflows/end-user/types';
+import type { WorkflowTimings } from '../../../src/domain/timings';
 import { connectTestClient, fastTimings, startTestWorker, testServer } from '../../helpers/temporal';
 import { recordHistory } from '../../helpers/histories';
 import { operatorEnv, operatorFor, startTestSandbox, waitFor } from '../../helpers/client-stack';
 import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
 import { testActivityConfig } from '../../helpers/activities';
+import { type KillableWorker, startWorkerProcess } from '../../helpers/killable-worker';
 
 const API_KEY = 'worker-crash-api-key-2b7e';
 const SLOW_MS = 2_500;
 
-interface StartedWorker {
-  child: ChildProcess;
-  /** Resolves when the process printed this line. */
-  printed(line: string): Promise<void>;
-}
-
-function startWorkerProcess(env: Record<string, string>): Promise<StartedWorker> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(__dirname, '..', '..', 'helpers', 'worker-process.ts')],
-    {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  const waiters: Array<{ line: string; resolve: () => void }> = [];
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    for (const waiter of [...waiters]) {
-      if (output.includes(waiter.line)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
-  });
-  const printed = (line: string) =>
-    new Promise<void>((resolve, reject) => {
-      if (output.includes(line)) return resolve();
-      const timer = setTimeout(
-        () => reject(new Error(`worker process never printed ${line}:\n${output}`)),
-        60_000,
-      );
-      waiters.push({ line, resolve: () => (clearTimeout(timer), resolve()) });
-      child.once('exit', (code) =>
-        reject(new Error(`worker process exited (${code}) before ${line}:\n${output}`)),
-      );
-    });
-  return printed('worker-ready').then(() => ({ child, printed }));
-}
-
 /** Every wallet the operator may hold besides the one shown, as the user's process records it. */
 const recordedExtras = (state: EndUserState) =>
   state.orphanWallets.length + (state.unconfirmedCreations?.length ?? 0);
+
+/** A task queue of its own, with its own incident store, and the typed client for it. */
+async function walletTestSetup(name: string, timings: WorkflowTimings) {
+  const { client, connection } = await connectTestClient();
+  const taskQueue = `${name}-${randomUUID()}`;
+  const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId: `ops/alerts-${randomUUID()}` };
+  const ramp = new RampClient({
+    connection,
+    namespace: testServer().namespace,
+    taskQueue,
+    timings,
+    processIds,
+  });
+  return { client, connection, taskQueue, processIds, ramp };
+}
+
+type WalletTestSetup = Awaited<ReturnType<typeof walletTestSetup>>;
+
+/** A worker in this process with the real activities, against the sandbox. */
+function inProcessWorker(sandbox: RunningSandbox, { client, processIds, taskQueue }: WalletTestSetup) {
+  return startTestWorker(
+    createActivities({
+      operator: operatorFor(sandbox),
+      temporal: client,
+      logger: pino({ level: 'silent' }),
+      config: testActivityConfig({ processIds }),
+    }),
+    taskQueue,
+  );
+}
+
+/** The wallets the operator holds for an end user's label. */
+const operatorWalletsOf = (sandbox: RunningSandbox, endUserId: string) =>
+  [...sandbox.state.wallets.values()].filter((wallet) => wallet.externalUserId === `end-user:${endUserId}`);
 
 type KillPoint = 'request-journaled' | 'request-sent' | 'operator-answered' | 'answer-journaled';
 
@@ -98,27 +90,18 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
   test.each(Object.keys(EXPECTED) as KillPoint[])(
     'killed at %s: one wallet shown, every other operator wallet recorded and raised',
     async (point) => {
-      const { client, connection } = await connectTestClient();
-      const taskQueue = `crash-${randomUUID()}`;
-      const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
-      const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId };
-      const timings = fastTimings({
-        activityHeartbeatMs: 3_000,
-        activityStartToCloseMs: 8_000,
-        activityScheduleToCloseMs: 90_000,
-      });
-      const ramp = new RampClient({
-        connection,
-        namespace: testServer().namespace,
-        taskQueue,
-        timings,
-        processIds,
-      });
+      const setup = await walletTestSetup(
+        'crash',
+        fastTimings({
+          activityHeartbeatMs: 3_000,
+          activityStartToCloseMs: 8_000,
+          activityScheduleToCloseMs: 90_000,
+        }),
+      );
+      const { client, taskQueue, ramp } = setup;
       const endUserId = `crash-${point}-${randomUUID().slice(0, 8)}`;
-      const label = `end-user:${endUserId}`;
-      const operatorWallets = () =>
-        [...sandbox.state.wallets.values()].filter((wallet) => wallet.externalUserId === label);
-      let worker: StartedWorker | undefined;
+      const operatorWallets = () => operatorWalletsOf(sandbox, endUserId);
+      let worker: KillableWorker | undefined;
       let replacement: Awaited<ReturnType<typeof startTestWorker>> | undefined;
       try {
         if (point === 'request-sent')
@@ -134,11 +117,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
         await worker.printed(`kill-point:${point}`);
         // In flight: the slowed sandbox holds the request; give it time to arrive before the kill.
         if (point === 'request-sent') await new Promise((resolve) => setTimeout(resolve, 300));
-        const child = worker.child;
-        child.kill('SIGKILL');
-        await new Promise((resolve) =>
-          child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve),
-        );
+        await worker.kill();
         if (point === 'request-sent') {
           await waitFor(
             () => operatorWallets().length === 1,
@@ -148,15 +127,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
         }
         sandbox.setFaults({});
 
-        replacement = await startTestWorker(
-          createActivities({
-            operator: operatorFor(sandbox),
-            temporal: client,
-            logger: pino({ level: 'silent' }),
-            config: testActivityConfig({ processIds }),
-          }),
-          taskQueue,
-        );
+        replacement = await inProcessWorker(sandbox, setup);
         const wallet = await shown;
         const again = await Promise.all([
           ramp.ensureDepositWallet(endUserId),
@@ -194,7 +165,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
 
         // Raised once as an incident for the operations team (only when there is something to close).
         const incidents = await waitFor(async () => {
-          const alerts = await ramp.listAlerts({ workflowId: alertsWorkflowId });
+          const alerts = await ramp.listAlerts({ workflowId: setup.processIds.alertsWorkflowId });
           const open = alerts.open.filter(
             (incident) => incident.key === `extra-wallet/end-user/${endUserId}`,
           );
@@ -206,11 +177,40 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
             running: true,
           });
       } finally {
-        if (worker && worker.child.exitCode === null && worker.child.signalCode === null)
-          worker.child.kill('SIGKILL');
+        await worker?.kill();
         sandbox.setFaults({});
         await replacement?.stop();
       }
     },
   );
+
+  test('a live attempt slower than its heartbeat timeout is not retried beside itself: one wallet', async () => {
+    // CreateWallet takes more than twice the heartbeat timeout, and fits in the attempt.
+    const heartbeatMs = 2_000;
+    const setup = await walletTestSetup(
+      'slow',
+      fastTimings({
+        activityHeartbeatMs: heartbeatMs,
+        activityStartToCloseMs: 15_000,
+        activityScheduleToCloseMs: 60_000,
+      }),
+    );
+    const { connection, ramp } = setup;
+    const endUserId = `slow-${randomUUID().slice(0, 8)}`;
+    const worker = await inProcessWorker(sandbox, setup);
+    try {
+      sandbox.setFaults({ api: { slowMs: heartbeatMs * 2.5, routes: ['createWallet'] } });
+      const wallet = await ramp.ensureDepositWallet(endUserId);
+      // An attempt beside the slow one would have journaled a request of its own before creating.
+      const state = await ramp.getEndUser(endUserId);
+      expect(state.creationRequests).toHaveLength(1);
+      expect(recordedExtras(state)).toBe(0);
+      const operatorSide = operatorWalletsOf(sandbox, endUserId);
+      expect(operatorSide.map((record) => record.id)).toEqual([wallet.walletId]);
+    } finally {
+      sandbox.setFaults({});
+      await worker.stop();
+      await connection.close();
+    }
+  });
 });

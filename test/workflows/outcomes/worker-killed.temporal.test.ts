@@ -3,13 +3,12 @@
  * answer, the worker dies, another worker takes over. The event still arrives, with the same webhook-id and body,
  * and the process records it delivered once.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import pino from 'pino';
 import { createActivities } from '../../../activities';
 import { RampClient } from '../../../src/client/ramp-client';
 import { testActivityConfig } from '../../helpers/activities';
+import { type KillableWorker, startWorkerProcess } from '../../helpers/killable-worker';
 import { loadClientWebhookConfig } from '../../../src/config/client-webhooks';
 import { startOutcomeReceiver } from '../../../src/demo/outcome-receiver';
 import { onRampWorkflowId } from '../../../src/domain/ids';
@@ -28,27 +27,6 @@ import {
   testReceiver,
   waitFor,
 } from '../../helpers/client-stack';
-
-function startWorkerProcess(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(__dirname, '..', '..', 'helpers', 'worker-process.ts')],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker process never got ready:\n${output}`)), 60_000);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('worker-ready')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`worker process exited (${code}):\n${output}`)));
-  });
-}
 
 describe('worker killed while an outcome event is being sent (real dev server, worker process)', () => {
   let sandbox: RunningSandbox;
@@ -83,19 +61,17 @@ describe('worker killed while an outcome event is being sent (real dev server, w
       CLIENT_WEBHOOK_TIMEOUT: '10s',
     };
     const reference = `ref-${randomUUID()}`;
-    let child: ChildProcess | undefined;
+    let worker: KillableWorker | undefined;
     let replacement: RunningTestWorker | undefined;
     try {
-      child = await startWorkerProcess({ ...operatorEnv(sandbox), ...webhookEnv, TASK_QUEUE: taskQueue });
+      worker = await startWorkerProcess({ ...operatorEnv(sandbox), ...webhookEnv, TASK_QUEUE: taskQueue });
       await ramp.startOnRamp('kill-user', reference);
       await waitFor(
         () => backend.deliveries.length === 1,
         'the first delivery to arrive (and be held)',
         30_000,
       );
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
+      await worker.kill();
       holding = false;
       replacement = await startTestWorker(
         createActivities({
@@ -127,7 +103,7 @@ describe('worker killed while an outcome event is being sent (real dev server, w
       expect(backend.deliveries[0]!.answered).toBeUndefined();
       expect(backend.confirmed()).toHaveLength(1);
     } finally {
-      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await worker?.kill();
       await client.workflow
         .getHandle(onRampWorkflowId(reference))
         .terminate('test over')

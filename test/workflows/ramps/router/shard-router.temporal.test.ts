@@ -26,7 +26,10 @@ import { recordHistory } from '../../../helpers/histories';
 import { captureLines } from '../../../helpers/logs';
 import { testReceiverConfig } from '../../../helpers/receiver';
 import { type RunningReceiver, startReceiver } from '../../../../src/webhooks/receiver';
+import { startWorkerProcess } from '../../../helpers/killable-worker';
 import {
+  EMAIL,
+  PASSCODE,
   depositCrypto,
   depositFiat,
   endUserWithWallet,
@@ -51,6 +54,16 @@ async function shardStates(client: Client, taskQueue: string): Promise<ShardRout
   for await (const execution of client.workflow.list({ query }))
     states.push(await client.workflow.getHandle(execution.workflowId).query(shardStateQuery));
   return states;
+}
+
+/** The decoded payloads of every signal in a workflow's history (the shard's deliveries, in a shard). */
+async function signalPayloads(client: Client, workflowId: string): Promise<string[]> {
+  const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  return events.flatMap((event) =>
+    (event.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []).map((payload) =>
+      Buffer.from(payload.data ?? []).toString(),
+    ),
+  );
 }
 
 async function runsOf(client: Client, workflowId: string): Promise<number> {
@@ -147,6 +160,60 @@ describe('shard routers (sandbox + receiver + dev server)', () => {
       }),
     ).toBe(countedBefore + 1);
   });
+
+  test('a worker killed after a batch forwarded, before it completed: the next worker routes the batch again, each off-ramp settles once', async () => {
+    const stack = await stacks.start({ routerShards: 1 });
+    const shard = `routes/${stack.worker.taskQueue}/0`;
+    const users = [];
+    for (let index = 0; index < 3; index += 1) users.push(await endUserWithWallet(stack));
+    // With no worker, the deposits' deliveries wait in the shard, so the first worker sends them in one batch.
+    await stack.stopWorker();
+    const deposits: string[] = [];
+    for (const user of users) deposits.push(await depositCrypto(stack, user.address));
+    await waitFor('every deposit delivered to the shard', async () => {
+      const carried = await signalPayloads(stacks.client, shard);
+      return deposits.every((depositId) => carried.some((payload) => payload.includes(depositId)))
+        ? true
+        : undefined;
+    });
+
+    const dying = await startWorkerProcess({
+      OPERATOR_BASE_URL: stack.sandbox.url,
+      OPERATOR_EMAIL: EMAIL,
+      OPERATOR_PASSCODE: PASSCODE,
+      TASK_QUEUE: stack.worker.taskQueue,
+      KILL_POINT: 'hop-forwarded',
+    });
+    try {
+      await dying.printed('kill-point:hop-forwarded');
+    } finally {
+      await dying.kill();
+    }
+    await stack.startWorker();
+
+    for (const [index, depositId] of deposits.entries()) {
+      expect(await offRampEnded(stack, depositId)).toMatchObject({ status: 'settled', alertsRaised: 0 });
+      expect(await runsOf(stacks.client, offRampWorkflowId(depositId))).toBe(1);
+      const endUser = await stack.ramp.getEndUser(users[index]!.endUserId);
+      expect(endUser.offRamps).toEqual([depositId]);
+    }
+    // The kill landed inside the shard's first batch, which carried every deposit and ran again on the new worker
+    const events = (await stacks.client.workflow.getHandle(shard).fetchHistory()).events ?? [];
+    const firstBatch = events.find(
+      (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'routeEvents',
+    );
+    const input = JSON.parse(
+      Buffer.from(firstBatch!.activityTaskScheduledEventAttributes!.input!.payloads![0]!.data!).toString(),
+    ) as RouteEventsInput;
+    // (with the other transactions of the chains, the sweeps and top-ups, delivered meanwhile)
+    expect(input.hops.map((hop) => hop.resourceId)).toEqual(expect.arrayContaining(deposits));
+    const started = events.find(
+      (event) =>
+        event.activityTaskStartedEventAttributes &&
+        String(event.activityTaskStartedEventAttributes.scheduledEventId) === String(firstBatch!.eventId),
+    );
+    expect(started?.activityTaskStartedEventAttributes?.attempt).toBeGreaterThanOrEqual(2);
+  }, 120_000);
 });
 
 describe('a shard router on stub activities: timings, failures, continue-as-new, hops in batches', () => {
