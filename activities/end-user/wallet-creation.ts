@@ -6,6 +6,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
+import { temporal as proto } from '@temporalio/proto';
 import { type AccountWalletRole, NETWORKS } from '../../src/domain/vocabulary';
 import { walletCreatedSignal, walletCreationRequestedSignal } from '../../workflows/end-user/messages';
 import type { WalletCreatedSignal } from '../../workflows/end-user/wallet-journal';
@@ -34,16 +35,22 @@ function attemptTimeLeftMs(startedAtMs: number): number {
   return startedAtMs + Context.current().info.startToCloseTimeoutMs - Date.now();
 }
 
+/** When a journal read or write started now must have answered: within its share, and within the attempt. */
+function journalDeadlineMs(startedAtMs: number): number {
+  const now = Date.now();
+  return (
+    now +
+    Math.min(attemptTimeLeftMs(startedAtMs), Context.current().info.startToCloseTimeoutMs * JOURNAL_SHARE)
+  );
+}
+
 /** Runs a journal read or write, or fails this attempt (retryable, nothing created) if it does not answer in time. */
 export async function journalInTime<T>(
   call: Promise<T>,
   startedAtMs: number,
   what = 'the wallet journal',
 ): Promise<T> {
-  const budgetMs = Math.max(
-    0,
-    Math.min(attemptTimeLeftMs(startedAtMs), Context.current().info.startToCloseTimeoutMs * JOURNAL_SHARE),
-  );
+  const budgetMs = Math.max(0, journalDeadlineMs(startedAtMs) - Date.now());
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
@@ -113,20 +120,39 @@ export interface JournaledCreation {
   logFields: Record<string, string>;
 }
 
+/** How often a retry looks again whether the owner's workflow task in flight has ended. */
+const IN_FLIGHT_TASK_POLL_MS = 200;
+const { PendingWorkflowTaskState } = proto.api.enums.v1;
+
 /**
  * The first answer journaled into the owner's run (for an account wallet: of that role). Read from the run's
- * history, where a signal is as soon as the server accepted it: no worker has to process anything (after a crash the
- * owner's workflow task may wait for the dead worker's sticky queue), and no update slot is taken (the client's
- * waiting `ensureDepositWallet` updates may hold them all). The owner cannot continue as new while it waits for
- * this activity, so its journal for this creation is in this run.
+ * history: no worker has to process anything (after a crash the owner's workflow task may wait for the dead worker's
+ * sticky queue), and no update slot is taken (the client's waiting `ensureDepositWallet` updates may hold them all).
+ * But a signal that arrives while one of the owner's workflow tasks is running is held back from the history until
+ * that task ends (completed, failed, or timed out when its worker died), so the read waits for no task to be running
+ * first; until `giveUpAtMs` at most, after which the attempt fails and creates nothing. The owner cannot continue as
+ * new while it waits for this activity, so its journal for this creation is in this run.
  */
 async function journaledAnswer(
   temporal: Client,
   workflowId: string,
   runId: string | undefined,
   role: AccountWalletRole | undefined,
+  giveUpAtMs: number,
 ): Promise<WalletCreatedSignal | null> {
-  const history = await temporal.workflow.getHandle(workflowId, runId).fetchHistory();
+  const handle = temporal.workflow.getHandle(workflowId, runId);
+  for (;;) {
+    const { raw } = await handle.describe();
+    if (raw.pendingWorkflowTask?.state !== PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED)
+      break;
+    if (Date.now() + IN_FLIGHT_TASK_POLL_MS > giveUpAtMs)
+      throw ApplicationFailure.retryable(
+        `a workflow task of ${workflowId} is still running, which may hold back a journaled answer; nothing created`,
+        'JournalUnavailable',
+      );
+    await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_TASK_POLL_MS));
+  }
+  const history = await handle.fetchHistory();
   for (const event of history.events ?? []) {
     const signaled = event.workflowExecutionSignaledEventAttributes;
     if (signaled?.signalName !== walletCreatedSignal.name) continue;
@@ -165,7 +191,9 @@ export async function createWalletJournaled(
     if (attempt > 1) {
       const runId = info.workflowExecution?.runId;
       const journaled = await journalInTime(
-        cancellable(temporal, () => journaledAnswer(temporal, spec.workflowId, runId, spec.role)),
+        cancellable(temporal, () =>
+          journaledAnswer(temporal, spec.workflowId, runId, spec.role, journalDeadlineMs(startedAtMs)),
+        ),
         startedAtMs,
       );
       if (journaled) {
@@ -180,6 +208,9 @@ export async function createWalletJournaled(
         };
       }
     }
+    // Logged in before the request is journaled: a login that fails leaves no request on record, and a slow one is
+    // counted by the time check below instead of delaying CreateWallet inside the window that check guards.
+    await callOperator(() => operator.ensureSession());
     assertTimeToCreate(startedAtMs);
     const requestId = `${(info.workflowExecution?.runId ?? '-').slice(0, 8)}/${info.activityId}#${attempt}`;
     const role = spec.role ? { role: spec.role } : {};

@@ -121,6 +121,11 @@ export class OperatorClient {
     this.#pageSize = config.pageSize;
   }
 
+  /** Logs in now unless the session is current, so that the next call goes out without a login first. */
+  ensureSession(): Promise<void> {
+    return this.#session.ready();
+  }
+
   /** Forces a new login (the session-refresh activity). */
   refreshSession(): Promise<SessionStatus> {
     return this.#session.refresh();

@@ -94,6 +94,11 @@ export class SessionManager {
     }
   }
 
+  /** Logs in now unless the session is good until its refresh time; joins a login already in flight. */
+  async ready(): Promise<void> {
+    await this.#currentSession();
+  }
+
   /** Forces a new login now (the session-refresh activity), joining one already in flight. */
   async refresh(): Promise<SessionStatus> {
     if (!this.#loginInFlight) this.#session = undefined;

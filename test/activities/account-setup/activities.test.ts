@@ -39,6 +39,7 @@ describe('account setup activities', () => {
       withAbortSignal: (_signal: AbortSignal, call: () => Promise<unknown>) => call(),
     } as unknown as Client;
     const operator = {
+      ensureSession: () => Promise.resolve(),
       createWallet: ({ externalUserId }: { externalUserId: string }) => {
         created.push(externalUserId);
         return Promise.resolve({ id: `w-${role}`, externalUserId });

@@ -6,41 +6,59 @@ import pino from 'pino';
 import { createEndUserActivities } from '../../../activities/end-user/activities';
 import { type CreatedWallet, createWalletJournaled } from '../../../activities/end-user/wallet-creation';
 import type { OperatorClient } from '../../../src/operator/client';
+import { OperatorError } from '../../../src/operator/errors';
 import type { WalletCreatedSignal } from '../../../workflows/end-user/wallet-journal';
 import { testActivityConfig } from '../../helpers/activities';
 
 const RUN_ID = 'abcdef01-2345-6789-abcd-ef0123456789';
 const logger = pino({ level: 'silent' });
 
+/** The answer attempt 1 journaled for end user u-1. */
+const JOURNALED_BY_ATTEMPT_1 = {
+  walletId: 'w-0',
+  externalUserId: 'end-user:u-1',
+  attempt: 1,
+  requestId: 'abcdef01/3#1',
+};
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A Temporal client whose owner workflow records the signals it is sent and whose history holds `journaled`
  * (walletCreated signals). Reads of the history and signals take the delays given; `Infinity` never answers.
+ * `taskRunningMs`: the owner has a workflow task running for that long, holding `journaled` back from its history
+ * (as the server does with signals that arrive during a task) until it ends.
  */
 function stubTemporal(
   events: string[],
   journaled: WalletCreatedSignal[] = [],
-  delays: { historyMs?: number; signalMs?: number } = {},
+  delays: { historyMs?: number; signalMs?: number; taskRunningMs?: number } = {},
 ) {
-  const { historyMs = 0, signalMs = 0 } = delays;
+  const { historyMs = 0, signalMs = 0, taskRunningMs = 0 } = delays;
+  const taskEndsAtMs = Date.now() + taskRunningMs;
+  const taskRunning = () => Date.now() < taskEndsAtMs;
   const signals: { name: string; arg: Record<string, unknown> }[] = [];
-  const history = {
-    events: journaled.map((answer) => ({
+  const history = () => ({
+    events: (taskRunning() ? [] : journaled).map((answer) => ({
       workflowExecutionSignaledEventAttributes: {
         signalName: 'walletCreated',
         input: { payloads: [defaultPayloadConverter.toPayload(answer)] },
       },
     })),
-  };
+  });
   const temporal = {
     withAbortSignal: (_signal: AbortSignal, call: () => Promise<unknown>) => call(),
     workflow: {
       options: { loadedDataConverter: loadDataConverter() },
       getHandle: () => ({
+        describe: () =>
+          Promise.resolve({
+            // PENDING_WORKFLOW_TASK_STATE_STARTED
+            raw: { pendingWorkflowTask: taskRunning() ? { state: 2 } : null },
+          }),
         fetchHistory: async () => {
           await sleep(historyMs);
-          return history;
+          return history();
         },
         signal: async (definition: { name: string }, arg: Record<string, unknown>) => {
           if (signalMs === Infinity) return new Promise(() => undefined);
@@ -54,9 +72,14 @@ function stubTemporal(
   return { temporal: temporal as unknown as Client, signals };
 }
 
-function stubOperator(events: string[]) {
+/** An operator that records its calls; `login` is what its session's login does (succeeds at once by default). */
+function stubOperator(events: string[], login: () => Promise<void> = () => Promise.resolve()) {
   let created = 0;
   const operator = {
+    ensureSession: async () => {
+      await login();
+      events.push('session');
+    },
     createWallet: ({ networks, externalUserId }: { networks: string[]; externalUserId: string }) => {
       created += 1;
       events.push(`createWallet ${externalUserId} ${networks.join(',')}`);
@@ -78,22 +101,27 @@ const attempt = (n: number, startToCloseTimeoutMs = 10_000) =>
     { logger: quiet },
   );
 
+/** createDepositWallet of end user u-1, run as `environment`'s attempt. */
+function createDepositWallet(
+  environment: MockActivityEnvironment,
+  operator: OperatorClient,
+  temporal: Client,
+) {
+  const activities = createEndUserActivities({ operator, temporal, logger, config: testActivityConfig() });
+  return environment.run((input) => activities.createDepositWallet(input), {
+    endUserId: 'u-1',
+    workflowId: 'end-user/u-1',
+  });
+}
+
 describe('journaled wallet creation', () => {
   test('the request is journaled before CreateWallet is sent, and the answer right after', async () => {
     const events: string[] = [];
     const { temporal, signals } = stubTemporal(events);
-    const activities = createEndUserActivities({
-      operator: stubOperator(events),
-      temporal,
-      logger,
-      config: testActivityConfig(),
-    });
-    const created = await attempt(1).run((input) => activities.createDepositWallet(input), {
-      endUserId: 'u-1',
-      workflowId: 'end-user/u-1',
-    });
+    const created = await createDepositWallet(attempt(1), stubOperator(events), temporal);
 
     expect(events).toEqual([
+      'session',
       'signal walletCreationRequested',
       'createWallet end-user:u-1 networks/ethereum-mainnet,networks/tron-mainnet',
       'signal walletCreated',
@@ -107,24 +135,26 @@ describe('journaled wallet creation', () => {
 
   test('a retried attempt returns the answer a previous attempt journaled, creating nothing', async () => {
     const events: string[] = [];
-    const journaled = {
-      walletId: 'w-0',
-      externalUserId: 'end-user:u-1',
-      attempt: 1,
-      requestId: 'abcdef01/3#1',
-    };
-    const { temporal } = stubTemporal(events, [journaled]);
-    const activities = createEndUserActivities({
-      operator: stubOperator(events),
-      temporal,
-      logger,
-      config: testActivityConfig(),
-    });
-    const created = await attempt(2).run((input) => activities.createDepositWallet(input), {
-      endUserId: 'u-1',
-      workflowId: 'end-user/u-1',
-    });
+    const { temporal } = stubTemporal(events, [JOURNALED_BY_ATTEMPT_1]);
+    const created = await createDepositWallet(attempt(2), stubOperator(events), temporal);
     expect(created).toEqual({ walletId: 'w-0', externalUserId: 'end-user:u-1', requestId: 'abcdef01/3#1' });
+    expect(events).toEqual([]);
+  });
+
+  test('a retry waits for a running workflow task of the owner, which holds back the journaled answer', async () => {
+    const events: string[] = [];
+    const { temporal } = stubTemporal(events, [JOURNALED_BY_ATTEMPT_1], { taskRunningMs: 500 });
+    const created = await createDepositWallet(attempt(2), stubOperator(events), temporal);
+    expect(created).toMatchObject({ walletId: 'w-0' });
+    expect(events).toEqual([]);
+  });
+
+  test('a retry whose owner keeps a workflow task running past the journal budget creates nothing', async () => {
+    const events: string[] = [];
+    const { temporal } = stubTemporal(events, [JOURNALED_BY_ATTEMPT_1], { taskRunningMs: 5_000 });
+    await expect(
+      createDepositWallet(attempt(2, 1_000), stubOperator(events), temporal),
+    ).rejects.toMatchObject({ type: 'JournalUnavailable', nonRetryable: false });
     expect(events).toEqual([]);
   });
 
@@ -155,37 +185,50 @@ describe('journaled wallet creation', () => {
   test('a journal that does not answer in time fails the attempt before anything is created', async () => {
     const events: string[] = [];
     const { temporal } = stubTemporal(events, [], { signalMs: Infinity });
-    const activities = createEndUserActivities({
-      operator: stubOperator(events),
-      temporal,
-      logger,
-      config: testActivityConfig(),
+    await expect(createDepositWallet(attempt(1, 100), stubOperator(events), temporal)).rejects.toMatchObject({
+      type: 'JournalUnavailable',
+      nonRetryable: false,
     });
-    await expect(
-      attempt(1, 100).run((input) => activities.createDepositWallet(input), {
-        endUserId: 'u-1',
-        workflowId: 'end-user/u-1',
-      }),
-    ).rejects.toMatchObject({ type: 'JournalUnavailable', nonRetryable: false });
-    expect(events).toEqual([]);
+    expect(events).toEqual(['session']);
   });
 
   test('journal calls that used up half the attempt leave CreateWallet to the next attempt', async () => {
     const events: string[] = [];
     // Each call stays within its own budget (40% of 200 ms); together they leave less than half the attempt.
     const { temporal } = stubTemporal(events, [], { historyMs: 60, signalMs: 60 });
-    const activities = createEndUserActivities({
-      operator: stubOperator(events),
-      temporal,
-      logger,
-      config: testActivityConfig(),
+    await expect(createDepositWallet(attempt(2, 200), stubOperator(events), temporal)).rejects.toMatchObject({
+      type: 'AttemptTooLate',
     });
+    expect(events).toEqual(['session', 'signal walletCreationRequested']);
+  });
+
+  test('the session is made sure of before the request is journaled: a failed login leaves nothing on record', async () => {
+    const events: string[] = [];
+    const { temporal } = stubTemporal(events);
+    const loginFails = () =>
+      Promise.reject(
+        new OperatorError('operator authenticate failed with HTTP 503', {
+          operation: 'authenticate',
+          code: 'http_503',
+          retryable: true,
+          status: 503,
+        }),
+      );
     await expect(
-      attempt(2, 200).run((input) => activities.createDepositWallet(input), {
-        endUserId: 'u-1',
-        workflowId: 'end-user/u-1',
-      }),
+      createDepositWallet(attempt(1), stubOperator(events, loginFails), temporal),
+    ).rejects.toMatchObject({ type: 'OperatorUnavailable', nonRetryable: false });
+    expect(events).toEqual([]);
+  });
+
+  test('a login that uses up half the attempt leaves the request unjournaled and CreateWallet to the next attempt', async () => {
+    const events: string[] = [];
+    const { temporal } = stubTemporal(events);
+    const slowLogin = async () => {
+      await sleep(120);
+    };
+    await expect(
+      createDepositWallet(attempt(1, 200), stubOperator(events, slowLogin), temporal),
     ).rejects.toMatchObject({ type: 'AttemptTooLate' });
-    expect(events).toEqual(['signal walletCreationRequested']);
+    expect(events).toEqual(['session']);
   });
 });

@@ -131,6 +131,20 @@ describe('SessionManager (through OperatorClient)', () => {
     expect(fake.logins).toBe(2);
   });
 
+  it('ensureSession() logs in only when the session is missing or due for refresh, and calls no API', async () => {
+    const { fake, clock, client } = setup({ OPERATOR_TOKEN_REFRESH_MARGIN: '5m' });
+    fake.tokenLifetimeMs = 60 * 60_000;
+    await client.ensureSession();
+    await client.ensureSession();
+    expect(fake.logins).toBe(1);
+    await client.getOrder('o1');
+    expect(fake.logins).toBe(1);
+    clock.advance(56 * 60_000); // inside the refresh margin
+    await client.ensureSession();
+    expect(fake.logins).toBe(2);
+    expect(fake.apiCalls).toHaveLength(1);
+  });
+
   it('refresh() forces a new login; concurrent refreshes share it', async () => {
     const { fake, client } = setup();
     await client.getOrder('o1');

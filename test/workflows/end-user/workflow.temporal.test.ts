@@ -27,6 +27,7 @@ import { testActivityConfig } from '../../helpers/activities';
 function countingOperator() {
   const created: string[] = [];
   const operator = {
+    ensureSession: () => Promise.resolve(),
     createWallet: ({ externalUserId }: { externalUserId: string }) => {
       created.push(externalUserId);
       return Promise.resolve({ id: `wallet-${created.length}`, externalUserId, networks: [], balances: [] });

@@ -22,6 +22,7 @@ import {
 import { waitFor } from '../../helpers/ramp-stack';
 
 const operator = {
+  ensureSession: () => Promise.resolve(),
   createWallet: ({ externalUserId }: { externalUserId: string }) =>
     Promise.resolve({ id: 'wallet-carried', externalUserId, networks: [], balances: [] }),
   getWalletAddresses: (walletId: string) =>
