@@ -74,10 +74,10 @@ export async function journalInTime<T>(
 }
 
 /**
- * Heartbeats for as long as the attempt runs, every third of its heartbeat timeout, with `progress()`. Heartbeats
- * only before and after CreateWallet left a live attempt silent while its journal write or CreateWallet was slow;
- * past the heartbeat timeout the server took it for a dead worker and started the next attempt beside it, and both
- * created a wallet. Now only a worker that stopped (or stalled for the whole timeout) goes silent. Answers the stop.
+ * Heartbeats for as long as the attempt runs, every third of its heartbeat timeout, with `progress()`. A live attempt
+ * must not go silent while a journal write or CreateWallet is slow: past the heartbeat timeout the server would take
+ * it for a dead worker and start the next attempt beside it, and both would create a wallet. So only a worker that
+ * stopped (or stalled for the whole timeout) goes silent. Answers the stop.
  */
 function heartbeatThroughout(progress: () => unknown): () => void {
   const context = Context.current();
