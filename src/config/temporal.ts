@@ -38,8 +38,8 @@ export const DEFAULT_DEV_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=WAL'
  * that an attribute added while it runs is seen at once; it then reads them from SQLite each time it checks one. The
  * cache on roughly halves the persistence requests of an off-ramp (docs/architecture.md, "The dev server's search
  * attribute cache"). The launcher registers every attribute the product uses before the server serves anything
- * (`--search-attribute`), so the cache never misses one; an attribute added by hand to a running server is seen within
- * a minute.
+ * (`--search-attribute`), so the cache never misses one; an attribute added by hand to a running server is seen only
+ * once the server refreshes its cache (its own interval, which we have not measured).
  */
 export const DEFAULT_DEV_DYNAMIC_CONFIG: readonly string[] = [
   'system.forceSearchAttributesCacheRefreshOnRead=false',

@@ -3,7 +3,8 @@
  * journaled, while the request is in flight at the operator, after the operator answered, after the answer is
  * journaled. A new worker takes over. Whatever the instant, the user is shown exactly one wallet, and every other
  * wallet the operator may hold for the user's label is recorded on the user's process (readable through the typed
- * client and the HTTP API) and raised as an incident.
+ * client and the HTTP API) and raised as an incident. Besides, a live attempt slower than its heartbeat timeout is not
+ * taken for a dead one: no second attempt creates beside it.
  */
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
@@ -180,6 +181,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
         await worker?.kill();
         sandbox.setFaults({});
         await replacement?.stop();
+        await setup.connection.close();
       }
     },
   );

@@ -197,7 +197,8 @@ describe('shard routers (sandbox + receiver + dev server)', () => {
       const endUser = await stack.ramp.getEndUser(users[index]!.endUserId);
       expect(endUser.offRamps).toEqual([depositId]);
     }
-    // The kill landed inside the shard's first batch, which carried every deposit and ran again on the new worker
+    // The kill landed inside the shard's first batch, which carried every deposit (with the chains' other
+    // transactions, sweeps and top-ups, delivered meanwhile) and ran again on the new worker.
     const events = (await stacks.client.workflow.getHandle(shard).fetchHistory()).events ?? [];
     const firstBatch = events.find(
       (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'routeEvents',
@@ -205,7 +206,6 @@ describe('shard routers (sandbox + receiver + dev server)', () => {
     const input = JSON.parse(
       Buffer.from(firstBatch!.activityTaskScheduledEventAttributes!.input!.payloads![0]!.data!).toString(),
     ) as RouteEventsInput;
-    // (with the other transactions of the chains, the sweeps and top-ups, delivered meanwhile)
     expect(input.hops.map((hop) => hop.resourceId)).toEqual(expect.arrayContaining(deposits));
     const started = events.find(
       (event) =>
