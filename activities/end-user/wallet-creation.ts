@@ -6,10 +6,14 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
+import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal as proto } from '@temporalio/proto';
 import { type AccountWalletRole, NETWORKS } from '../../src/domain/vocabulary';
 import { walletCreatedSignal, walletCreationRequestedSignal } from '../../workflows/end-user/messages';
-import type { WalletCreatedSignal } from '../../workflows/end-user/wallet-journal';
+import type {
+  WalletCreatedSignal,
+  WalletCreationRequestSignal,
+} from '../../workflows/end-user/wallet-journal';
 import type { ActivityDeps } from '../deps';
 import { cancellable } from '../shared/cancellable';
 import { callOperator } from '../shared/operator-failure';
@@ -19,13 +23,25 @@ import { callOperator } from '../shared/operator-failure';
  * server, but the activity function keeps running on the worker. An attempt that sent CreateWallet after its own
  * timeout would race the next attempt and leave an extra wallet. So an attempt reads and writes the journal within
  * a bounded part of its time, sends CreateWallet only while enough of its time is left for the answer to be
- * journaled, and heartbeats throughout so that its heartbeat timeout passes only when its worker is gone.
+ * journaled, and heartbeats throughout so that its heartbeat timeout passes only when its worker is gone. CreateWallet
+ * has a deadline, which the journaled request records; a retry that finds the request unanswered waits it out (its
+ * worker may only have stalled, and still get the answer) before it creates.
  */
 
 /** Share of start-to-close a journal read or write may take. */
 const JOURNAL_SHARE = 0.4;
 /** Share of start-to-close that must remain when CreateWallet is sent. */
 const CREATE_MIN_REMAINING_SHARE = 0.5;
+/**
+ * Share of start-to-close kept after CreateWallet's deadline for journaling its answer. A retry that finds a request
+ * without an answer also waits this long past the request's window for an answer still on its way.
+ */
+const ANSWER_SHARE = 0.1;
+
+/** Epoch milliseconds past which this attempt sends no CreateWallet and abandons one in flight. */
+function createDeadlineMs(startedAtMs: number): number {
+  return startedAtMs + Context.current().info.startToCloseTimeoutMs * (1 - ANSWER_SHARE);
+}
 
 /**
  * Milliseconds left in this attempt. `startedAtMs` is when the activity function began: the server starts the
@@ -120,50 +136,98 @@ export interface JournaledCreation {
   logFields: Record<string, string>;
 }
 
-/** How often a retry looks again whether the owner's workflow task in flight has ended. */
-const IN_FLIGHT_TASK_POLL_MS = 200;
+/** How often a retry looks at the owner again: for its running workflow task to end, or for an answer to arrive. */
+const JOURNAL_POLL_MS = 200;
 const { PendingWorkflowTaskState } = proto.api.enums.v1;
 
+type OwnerHandle = ReturnType<Client['workflow']['getHandle']>;
+
 /**
- * The first answer journaled into the owner's run (for an account wallet: of that role). Read from the run's
- * history: no worker has to process anything (after a crash the owner's workflow task may wait for the dead worker's
- * sticky queue), and no update slot is taken (the client's waiting `ensureDepositWallet` updates may hold them all).
- * But a signal that arrives while one of the owner's workflow tasks is running is held back from the history until
- * that task ends (completed, failed, or timed out when its worker died), so the read waits for no task to be running
- * first; until `giveUpAtMs` at most, after which the attempt fails and creates nothing. The owner cannot continue as
- * new while it waits for this activity, so its journal for this creation is in this run.
+ * Resolves once none of the owner's workflow tasks is running. A signal that arrives while one runs is held back
+ * from the history until that task ends (completed, failed, or timed out when its worker died), so a journal read
+ * before then could miss an answer. Past `giveUpAtMs` the attempt fails and creates nothing.
  */
-async function journaledAnswer(
-  temporal: Client,
-  workflowId: string,
-  runId: string | undefined,
-  role: AccountWalletRole | undefined,
-  giveUpAtMs: number,
-): Promise<WalletCreatedSignal | null> {
-  const handle = temporal.workflow.getHandle(workflowId, runId);
+async function ownerTaskEnded(handle: OwnerHandle, giveUpAtMs: number): Promise<void> {
   for (;;) {
     const { raw } = await handle.describe();
     if (raw.pendingWorkflowTask?.state !== PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED)
-      break;
-    if (Date.now() + IN_FLIGHT_TASK_POLL_MS > giveUpAtMs)
+      return;
+    if (Date.now() + JOURNAL_POLL_MS > giveUpAtMs)
       throw ApplicationFailure.retryable(
-        `a workflow task of ${workflowId} is still running, which may hold back a journaled answer; nothing created`,
+        `a workflow task of ${handle.workflowId} is still running, which may hold back a journaled answer; nothing created`,
         'JournalUnavailable',
       );
-    await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_TASK_POLL_MS));
+    await sleep(JOURNAL_POLL_MS);
   }
+}
+
+/** The journal as the owner's history holds it, for one wallet (for an account wallet: of that role). */
+interface JournalRead {
+  /** The first answer journaled. */
+  answer: WalletCreatedSignal | null;
+  /** Server time (epoch ms) until which a journaled request may still be in flight at the operator; none: undefined. */
+  requestOpenUntilMs: number | undefined;
+}
+
+async function readJournal(
+  temporal: Client,
+  handle: OwnerHandle,
+  role: AccountWalletRole | undefined,
+): Promise<JournalRead> {
   const history = await handle.fetchHistory();
+  let requestOpenUntilMs: number | undefined;
   for (const event of history.events ?? []) {
     const signaled = event.workflowExecutionSignaledEventAttributes;
-    if (signaled?.signalName !== walletCreatedSignal.name) continue;
-    const [answer] = (await decodeArrayFromPayloads(
+    const name = signaled?.signalName;
+    if (name !== walletCreatedSignal.name && name !== walletCreationRequestedSignal.name) continue;
+    const [message] = (await decodeArrayFromPayloads(
       temporal.workflow.options.loadedDataConverter,
-      signaled.input?.payloads,
-    )) as [WalletCreatedSignal | undefined];
-    if (answer && (role === undefined || answer.role === role)) return answer;
+      signaled?.input?.payloads,
+    )) as [(WalletCreatedSignal | WalletCreationRequestSignal) | undefined];
+    if (!message || (role !== undefined && message.role !== role)) continue;
+    if (name === walletCreatedSignal.name)
+      return { answer: message as WalletCreatedSignal, requestOpenUntilMs };
+    const { inFlightForMs } = message as WalletCreationRequestSignal;
+    const journaledAtMs = optionalTsToMs(event.eventTime);
+    if (inFlightForMs !== undefined && journaledAtMs !== undefined)
+      requestOpenUntilMs = Math.max(requestOpenUntilMs ?? 0, journaledAtMs + inFlightForMs);
   }
-  return null;
+  return { answer: null, requestOpenUntilMs };
 }
+
+/**
+ * The first answer journaled into the owner's run (for an account wallet: of that role), or null once no journaled
+ * request can still be answered. Read from the run's history: no worker has to process anything (after a crash the
+ * owner's workflow task may wait for the dead worker's sticky queue), and no update slot is taken (the client's
+ * waiting `ensureDepositWallet` updates may hold them all). A request of an earlier attempt that may still be in
+ * flight (its attempt was timed out, but its worker may be alive and get the answer) is waited for: creating beside
+ * it would make a second wallet. Gives up at `giveUpAtMs`, creating nothing. The owner cannot continue as new while
+ * it waits for this activity, so its journal for this creation is in this run.
+ */
+async function journaledAnswer(
+  temporal: Client,
+  handle: OwnerHandle,
+  role: AccountWalletRole | undefined,
+  timing: { giveUpAtMs: number; answerGraceMs: number; serverNowMs: () => number },
+): Promise<WalletCreatedSignal | null> {
+  for (;;) {
+    await ownerTaskEnded(handle, timing.giveUpAtMs);
+    const { answer, requestOpenUntilMs } = await readJournal(temporal, handle, role);
+    if (answer) return answer;
+    if (requestOpenUntilMs === undefined) return null;
+    const openForMs = requestOpenUntilMs + timing.answerGraceMs - timing.serverNowMs();
+    if (openForMs <= 0) return null;
+    const waitMs = Math.min(openForMs, JOURNAL_POLL_MS);
+    if (Date.now() + waitMs > timing.giveUpAtMs)
+      throw ApplicationFailure.retryable(
+        `a CreateWallet request of ${handle.workflowId} may be in flight for ${Math.ceil(openForMs)} ms more; nothing created`,
+        'RequestMayBeInFlight',
+      );
+    await sleep(waitMs);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Creates a wallet once per journal: a retried attempt returns the answer a previous attempt journaled; otherwise
@@ -189,11 +253,15 @@ export async function createWalletJournaled(
 
   async function createOnce(): Promise<CreatedWallet> {
     if (attempt > 1) {
-      const runId = info.workflowExecution?.runId;
+      const run = temporal.workflow.getHandle(spec.workflowId, info.workflowExecution?.runId);
+      const timing = {
+        giveUpAtMs: journalDeadlineMs(startedAtMs),
+        answerGraceMs: info.startToCloseTimeoutMs * ANSWER_SHARE,
+        // This attempt's scheduled time is the server's, as are the journal's event times.
+        serverNowMs: () => info.currentAttemptScheduledTimestampMs + (Date.now() - startedAtMs),
+      };
       const journaled = await journalInTime(
-        cancellable(temporal, () =>
-          journaledAnswer(temporal, spec.workflowId, runId, spec.role, journalDeadlineMs(startedAtMs)),
-        ),
+        cancellable(temporal, () => journaledAnswer(temporal, run, spec.role, timing)),
         startedAtMs,
       );
       if (journaled) {
@@ -214,12 +282,16 @@ export async function createWalletJournaled(
     assertTimeToCreate(startedAtMs);
     const requestId = `${(info.workflowExecution?.runId ?? '-').slice(0, 8)}/${info.activityId}#${attempt}`;
     const role = spec.role ? { role: spec.role } : {};
+    // One request's time at most (a re-login's second send included), and never past this attempt's share.
+    const deadlineMs = Math.min(createDeadlineMs(startedAtMs), Date.now() + operator.requestTimeoutMs);
     await journalInTime(
       cancellable(temporal, () =>
         owner.signal(walletCreationRequestedSignal, {
           requestId,
           attempt,
           externalUserId: spec.externalUserId,
+          // Counted from before the journal write: the server's time of the request is no earlier.
+          inFlightForMs: Math.max(0, Math.ceil(deadlineMs - Date.now())),
           ...role,
         }),
       ),
@@ -232,10 +304,10 @@ export async function createWalletJournaled(
     Context.current().cancellationSignal.throwIfAborted();
     progress = { phase: 'creating', attempt };
     const wallet = await callOperator(() =>
-      operator.createWallet({
-        networks: [NETWORKS.ethereum, NETWORKS.tron],
-        externalUserId: spec.externalUserId,
-      }),
+      operator.createWallet(
+        { networks: [NETWORKS.ethereum, NETWORKS.tron], externalUserId: spec.externalUserId },
+        { deadlineMs },
+      ),
     );
     progress = { phase: 'created', attempt, walletId: wallet.id };
     Context.current().heartbeat(progress);

@@ -99,6 +99,8 @@ export class OperatorClient {
   readonly #transport: OperatorTransport;
   readonly #session: SessionManager;
   readonly #pageSize: number;
+  /** How long one request may take before it is abandoned. */
+  readonly requestTimeoutMs: number;
 
   constructor(options: OperatorClientOptions) {
     const { config, logger } = options;
@@ -119,6 +121,7 @@ export class OperatorClient {
       ...(options.now ? { now: options.now } : {}),
     });
     this.#pageSize = config.pageSize;
+    this.requestTimeoutMs = config.requestTimeoutMs;
   }
 
   /** Logs in now unless the session is current, so that the next call goes out without a login first. */
@@ -143,9 +146,14 @@ export class OperatorClient {
     return parse('currentVaultNetworks', looseData, response).data;
   }
 
-  async createWallet(request: CreateWalletRequest): Promise<Wallet> {
+  /**
+   * `deadlineMs` (epoch milliseconds) bounds the whole call, a re-login's second send included: past it nothing
+   * more is sent, and a send in flight is abandoned (OperatorError `deadline_passed` or `timeout`).
+   */
+  async createWallet(request: CreateWalletRequest, options: { deadlineMs?: number } = {}): Promise<Wallet> {
     const body = validate('createWallet', createWalletRequest, request);
-    const response = await this.#authenticated({ operation: 'createWallet', body });
+    const deadline = options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs };
+    const response = await this.#authenticated({ operation: 'createWallet', body, ...deadline });
     return parse('createWallet', walletResponse, response).data;
   }
 

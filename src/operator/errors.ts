@@ -11,6 +11,7 @@ import { errorBody } from './schemas';
 export type OperatorErrorCode =
   | 'network_error'
   | 'timeout'
+  | 'deadline_passed'
   | 'rate_limited'
   | 'server_error'
   | 'bad_request'
@@ -135,6 +136,15 @@ export function errorFromResponse(operation: string, status: number, body: unkno
     code: codeForStatus(status),
     retryable: isRetryableStatus(status),
     ...(operatorCode ? { operatorCode } : {}),
+  });
+}
+
+/** A request not sent because its caller's deadline had passed: nothing reached the operator. */
+export function deadlinePassed(operation: string): OperatorError {
+  return new OperatorError(`operator ${operation} not sent: its deadline had passed`, {
+    operation,
+    code: 'deadline_passed',
+    retryable: true,
   });
 }
 

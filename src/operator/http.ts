@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { RouteName, Routes } from '../domain/operator-routes';
 import { encodeRouteParameter, RouteParameterError } from '../validation/identifiers';
 import {
+  deadlinePassed,
   errorFromFetchFailure,
   errorFromResponse,
   OperatorResponseError,
@@ -30,6 +31,11 @@ export interface OperatorRequest {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * Epoch milliseconds after which the request is neither sent nor awaited: its timeout is cut to the time left.
+   * For a call that a retry must not overlap (CreateWallet): no attempt's request outlives the slot it recorded.
+   */
+  deadlineMs?: number;
 }
 
 export interface OperatorResponse {
@@ -85,8 +91,10 @@ export class OperatorTransport {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
 
+    const timeoutMs = Math.min(this.#options.timeoutMs, (request.deadlineMs ?? Infinity) - Date.now());
+    if (timeoutMs <= 0) throw deadlinePassed(operation);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(this.#options.timeoutMs) };
+    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(timeoutMs) };
     if (request.body !== undefined) {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(request.body);
@@ -100,7 +108,7 @@ export class OperatorTransport {
       response = await this.#fetch(url.toString(), init);
       text = await response.text();
     } catch (failure) {
-      const error = errorFromFetchFailure(operation, failure, this.#options.timeoutMs);
+      const error = errorFromFetchFailure(operation, failure, timeoutMs);
       this.#options.logger.debug(
         { operation, method, code: error.code, durationMs: elapsed() },
         'operator call failed',

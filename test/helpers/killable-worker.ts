@@ -1,6 +1,6 @@
 /**
  * The test worker in a process of its own (`worker-process.ts`), for tests that kill it with SIGKILL at a chosen
- * instant: a real crash, not a graceful shutdown.
+ * instant (a real crash, not a graceful shutdown) or freeze it there.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
@@ -11,6 +11,9 @@ export interface KillableWorker {
   printed(line: string, timeoutMs?: number): Promise<void>;
   /** SIGKILL, resolved once the process is gone; nothing when it already is. */
   kill(): Promise<void>;
+  /** SIGSTOP: a stalled worker, not a dead one. Its timers and sockets wait, and go on at `thaw` (SIGCONT). */
+  freeze(): void;
+  thaw(): void;
 }
 
 /** Starts the worker process with `env` over this process's environment; resolves once it polls its task queue. */
@@ -57,5 +60,5 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<K
     await kill();
     throw error;
   }
-  return { child, printed, kill };
+  return { child, printed, kill, freeze: () => child.kill('SIGSTOP'), thaw: () => child.kill('SIGCONT') };
 }

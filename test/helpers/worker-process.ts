@@ -1,11 +1,13 @@
 /**
  * A worker in its own process, so a test can SIGKILL it mid-activity (a real crash, not a graceful shutdown).
- * Env: TEST_TEMPORAL_ADDRESS, TEST_TEMPORAL_NAMESPACE, TEST_WORKFLOW_BUNDLE, TASK_QUEUE, OPERATOR_*, CLIENT_WEBHOOK_*.
+ * Env: TEST_TEMPORAL_ADDRESS, TEST_TEMPORAL_NAMESPACE, TEST_WORKFLOW_BUNDLE, TASK_QUEUE, OPERATOR_*, CLIENT_WEBHOOK_*;
+ * WORKER_MAX_CONCURRENT_ACTIVITIES (optional) sets the slots as the product reads them (with the other WORKER_*).
  *
  * KILL_POINT (optional) holds the process still at one instant of the CreateWallet round trip, after printing
  * `kill-point:<name>`, so the test kills it exactly there:
  * - `request-journaled`: the request is in the owner's journal, CreateWallet not sent yet;
  * - `request-sent`: CreateWallet is about to go out (the test slows the sandbox so it is in flight when killed);
+ *   the process does not hold here, so a test can freeze it with the request in flight instead;
  * - `operator-answered`: the operator's answer arrived, not journaled yet;
  * - `answer-journaled`: the answer is in the journal, the activity has not completed;
  * - `hop-forwarded`: a router's forward to an off-ramp reached the server, the hop's activity has not completed
@@ -17,6 +19,7 @@ import pino from 'pino';
 import { createActivities } from '../../activities';
 import { loadClientWebhookConfig } from '../../src/config/client-webhooks';
 import { loadOperatorConfig } from '../../src/config/operator';
+import { loadWorkerConfig } from '../../src/config/worker';
 import { OperatorClient } from '../../src/operator/client';
 import { createRampWorker } from '../../src/temporal/worker';
 import { offRampTransactionSignal } from '../../workflows/ramps/offramp/messages';
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
       config: { ...testActivityConfig(), clientWebhooks: loadClientWebhookConfig(env) },
     }),
     workflowBundle: { codePath: env.TEST_WORKFLOW_BUNDLE! },
+    ...(env.WORKER_MAX_CONCURRENT_ACTIVITIES ? { tuning: loadWorkerConfig(env) } : {}),
   });
   const running = worker.run();
   process.stdout.write('worker-ready\n');

@@ -58,6 +58,11 @@ export interface WalletCreationRequestSignal {
   externalUserId: string;
   /** The account setup's wallet role; absent for an end user's deposit wallet. */
   role?: AccountWalletRole;
+  /**
+   * How long after it is journaled this request may still be in flight: its attempt sends nothing and abandons the
+   * call past that. A retry that finds no answer waits this out before it creates. Absent in older journals.
+   */
+  inFlightForMs?: number;
 }
 
 /** Adds a request once (a redelivered signal changes nothing). */

@@ -1,13 +1,17 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { loadDataConverter } from '@temporalio/common/lib/internal-non-workflow';
+import { msToTs } from '@temporalio/common/lib/time';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { createEndUserActivities } from '../../../activities/end-user/activities';
 import { type CreatedWallet, createWalletJournaled } from '../../../activities/end-user/wallet-creation';
 import type { OperatorClient } from '../../../src/operator/client';
 import { OperatorError } from '../../../src/operator/errors';
-import type { WalletCreatedSignal } from '../../../workflows/end-user/wallet-journal';
+import type {
+  WalletCreatedSignal,
+  WalletCreationRequestSignal,
+} from '../../../workflows/end-user/wallet-journal';
 import { testActivityConfig } from '../../helpers/activities';
 
 const RUN_ID = 'abcdef01-2345-6789-abcd-ef0123456789';
@@ -21,36 +25,64 @@ const JOURNALED_BY_ATTEMPT_1 = {
   requestId: 'abcdef01/3#1',
 };
 
+/** The request attempt 1 journaled for that answer (older format: no time in flight). */
+const REQUEST_OF_ATTEMPT_1: WalletCreationRequestSignal = {
+  requestId: 'abcdef01/3#1',
+  attempt: 1,
+  externalUserId: 'end-user:u-1',
+};
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A CreateWallet request in the owner's history: its signal and the server's time of it. */
+interface JournaledRequest {
+  request: WalletCreationRequestSignal;
+  atMs: number;
+}
+
 /**
- * A Temporal client whose owner workflow records the signals it is sent and whose history holds `journaled`
- * (walletCreated signals). Reads of the history and signals take the delays given; `Infinity` never answers.
- * `taskRunningMs`: the owner has a workflow task running for that long, holding `journaled` back from its history
- * (as the server does with signals that arrive during a task) until it ends.
+ * A Temporal client whose owner workflow records the signals it is sent and whose history holds `answers`
+ * (walletCreated signals) and `requests` (walletCreationRequested). Reads of the history and signals take the delays
+ * given; `Infinity` never answers.
+ * - `answersAfterMs`: the answers reach the history only that long after the stub is made (an answer on its way);
+ * - `taskRunningMs`: the owner has a workflow task running for that long, holding the answers back from its history
+ *   (as the server does with signals that arrive during a task) until it ends.
  */
 function stubTemporal(
   events: string[],
-  journaled: WalletCreatedSignal[] = [],
-  delays: { historyMs?: number; signalMs?: number; taskRunningMs?: number } = {},
+  journal: {
+    answers?: WalletCreatedSignal[];
+    requests?: JournaledRequest[];
+    answersAfterMs?: number;
+    historyMs?: number;
+    signalMs?: number;
+    taskRunningMs?: number;
+  } = {},
 ) {
-  const { historyMs = 0, signalMs = 0, taskRunningMs = 0 } = delays;
-  const taskEndsAtMs = Date.now() + taskRunningMs;
-  const taskRunning = () => Date.now() < taskEndsAtMs;
+  const { answers = [], requests = [], historyMs = 0, signalMs = 0 } = journal;
+  const madeAtMs = Date.now();
+  const taskRunning = () => Date.now() < madeAtMs + (journal.taskRunningMs ?? 0);
+  const answersVisible = () => !taskRunning() && Date.now() >= madeAtMs + (journal.answersAfterMs ?? 0);
   const signals: { name: string; arg: Record<string, unknown> }[] = [];
+  const signaled = (signalName: string, arg: object, atMs: number) => ({
+    eventTime: msToTs(atMs),
+    workflowExecutionSignaledEventAttributes: {
+      signalName,
+      input: { payloads: [defaultPayloadConverter.toPayload(arg)] },
+    },
+  });
   const history = () => ({
-    events: (taskRunning() ? [] : journaled).map((answer) => ({
-      workflowExecutionSignaledEventAttributes: {
-        signalName: 'walletCreated',
-        input: { payloads: [defaultPayloadConverter.toPayload(answer)] },
-      },
-    })),
+    events: [
+      ...requests.map(({ request, atMs }) => signaled('walletCreationRequested', request, atMs)),
+      ...(answersVisible() ? answers : []).map((answer) => signaled('walletCreated', answer, Date.now())),
+    ],
   });
   const temporal = {
     withAbortSignal: (_signal: AbortSignal, call: () => Promise<unknown>) => call(),
     workflow: {
       options: { loadedDataConverter: loadDataConverter() },
-      getHandle: () => ({
+      getHandle: (workflowId: string) => ({
+        workflowId,
         describe: () =>
           Promise.resolve({
             // PENDING_WORKFLOW_TASK_STATE_STARTED
@@ -73,14 +105,23 @@ function stubTemporal(
 }
 
 /** An operator that records its calls; `login` is what its session's login does (succeeds at once by default). */
-function stubOperator(events: string[], login: () => Promise<void> = () => Promise.resolve()) {
+function stubOperator(
+  events: string[],
+  login: () => Promise<void> = () => Promise.resolve(),
+  deadlines: number[] = [],
+) {
   let created = 0;
   const operator = {
+    requestTimeoutMs: 15_000,
     ensureSession: async () => {
       await login();
       events.push('session');
     },
-    createWallet: ({ networks, externalUserId }: { networks: string[]; externalUserId: string }) => {
+    createWallet: (
+      { networks, externalUserId }: { networks: string[]; externalUserId: string },
+      { deadlineMs }: { deadlineMs?: number } = {},
+    ) => {
+      if (deadlineMs !== undefined) deadlines.push(deadlineMs);
       created += 1;
       events.push(`createWallet ${externalUserId} ${networks.join(',')}`);
       return Promise.resolve({ id: `w-${created}`, externalUserId });
@@ -96,6 +137,7 @@ const attempt = (n: number, startToCloseTimeoutMs = 10_000) =>
       attempt: n,
       activityId: '3',
       startToCloseTimeoutMs,
+      currentAttemptScheduledTimestampMs: Date.now(),
       workflowExecution: { workflowId: 'end-user/u-1', runId: RUN_ID },
     },
     { logger: quiet },
@@ -117,8 +159,14 @@ function createDepositWallet(
 describe('journaled wallet creation', () => {
   test('the request is journaled before CreateWallet is sent, and the answer right after', async () => {
     const events: string[] = [];
+    const deadlines: number[] = [];
     const { temporal, signals } = stubTemporal(events);
-    const created = await createDepositWallet(attempt(1), stubOperator(events), temporal);
+    const startedAtMs = Date.now();
+    const created = await createDepositWallet(
+      attempt(1),
+      stubOperator(events, undefined, deadlines),
+      temporal,
+    );
 
     expect(events).toEqual([
       'session',
@@ -128,14 +176,38 @@ describe('journaled wallet creation', () => {
     ]);
     expect(created).toEqual({ walletId: 'w-1', externalUserId: 'end-user:u-1', requestId: 'abcdef01/3#1' });
     expect(signals.map(({ arg }) => arg)).toEqual([
-      { requestId: 'abcdef01/3#1', attempt: 1, externalUserId: 'end-user:u-1' },
+      {
+        requestId: 'abcdef01/3#1',
+        attempt: 1,
+        externalUserId: 'end-user:u-1',
+        inFlightForMs: expect.any(Number),
+      },
       { walletId: 'w-1', externalUserId: 'end-user:u-1', attempt: 1, requestId: 'abcdef01/3#1' },
     ]);
+    // CreateWallet is bounded to 90% of the 10 s attempt, and the request says how long it may be in flight.
+    const [deadlineMs] = deadlines;
+    expect(deadlineMs! - startedAtMs).toBeGreaterThanOrEqual(9_000);
+    expect(deadlineMs! - Date.now()).toBeLessThanOrEqual(9_000);
+    const inFlightForMs = signals[0]!.arg.inFlightForMs as number;
+    expect(inFlightForMs).toBeLessThanOrEqual(9_000);
+    expect(inFlightForMs).toBeGreaterThanOrEqual(deadlineMs! - Date.now());
+  });
+
+  test("in a long attempt CreateWallet is bounded to one request's time, and the request says so", async () => {
+    const events: string[] = [];
+    const deadlines: number[] = [];
+    const { temporal, signals } = stubTemporal(events);
+    const startedAtMs = Date.now();
+    await createDepositWallet(attempt(1, 120_000), stubOperator(events, undefined, deadlines), temporal);
+    // The stub operator's request timeout is 15 s; 90% of the attempt would be 108 s.
+    expect(deadlines[0]! - startedAtMs).toBeGreaterThanOrEqual(15_000);
+    expect(deadlines[0]! - Date.now()).toBeLessThanOrEqual(15_000);
+    expect(signals[0]!.arg.inFlightForMs).toBeLessThanOrEqual(15_000);
   });
 
   test('a retried attempt returns the answer a previous attempt journaled, creating nothing', async () => {
     const events: string[] = [];
-    const { temporal } = stubTemporal(events, [JOURNALED_BY_ATTEMPT_1]);
+    const { temporal } = stubTemporal(events, { answers: [JOURNALED_BY_ATTEMPT_1] });
     const created = await createDepositWallet(attempt(2), stubOperator(events), temporal);
     expect(created).toEqual({ walletId: 'w-0', externalUserId: 'end-user:u-1', requestId: 'abcdef01/3#1' });
     expect(events).toEqual([]);
@@ -143,7 +215,7 @@ describe('journaled wallet creation', () => {
 
   test('a retry waits for a running workflow task of the owner, which holds back the journaled answer', async () => {
     const events: string[] = [];
-    const { temporal } = stubTemporal(events, [JOURNALED_BY_ATTEMPT_1], { taskRunningMs: 500 });
+    const { temporal } = stubTemporal(events, { answers: [JOURNALED_BY_ATTEMPT_1], taskRunningMs: 500 });
     const created = await createDepositWallet(attempt(2), stubOperator(events), temporal);
     expect(created).toMatchObject({ walletId: 'w-0' });
     expect(events).toEqual([]);
@@ -151,11 +223,63 @@ describe('journaled wallet creation', () => {
 
   test('a retry whose owner keeps a workflow task running past the journal budget creates nothing', async () => {
     const events: string[] = [];
-    const { temporal } = stubTemporal(events, [JOURNALED_BY_ATTEMPT_1], { taskRunningMs: 5_000 });
+    const { temporal } = stubTemporal(events, { answers: [JOURNALED_BY_ATTEMPT_1], taskRunningMs: 5_000 });
     await expect(
       createDepositWallet(attempt(2, 1_000), stubOperator(events), temporal),
     ).rejects.toMatchObject({ type: 'JournalUnavailable', nonRetryable: false });
     expect(events).toEqual([]);
+  });
+
+  test('a retry waits for a request of an earlier attempt still in flight, and returns its answer', async () => {
+    const events: string[] = [];
+    // Attempt 1 (timed out, its worker alive) journaled its request 100 ms ago, in flight for 2 s more at most.
+    const request = { request: { ...REQUEST_OF_ATTEMPT_1, inFlightForMs: 2_100 }, atMs: Date.now() - 100 };
+    const { temporal } = stubTemporal(events, {
+      answers: [JOURNALED_BY_ATTEMPT_1],
+      requests: [request],
+      answersAfterMs: 400,
+    });
+    const created = await createDepositWallet(attempt(2), stubOperator(events), temporal);
+    expect(created).toMatchObject({ walletId: 'w-0' });
+    expect(events).toEqual([]);
+  });
+
+  test('a retry creates once an earlier request has had its time and the grace after it, without an answer', async () => {
+    const events: string[] = [];
+    const request = { request: { ...REQUEST_OF_ATTEMPT_1, inFlightForMs: 300 }, atMs: Date.now() };
+    const { temporal } = stubTemporal(events, { requests: [request] });
+    // Grace: 10% of the 2 s attempt; the wait fits in the journal's budget (40%).
+    const created = await createDepositWallet(attempt(2, 2_000), stubOperator(events), temporal);
+    expect(Date.now() - request.atMs).toBeGreaterThanOrEqual(500);
+    expect(created).toMatchObject({ walletId: 'w-1' });
+    expect(events).toEqual([
+      'session',
+      'signal walletCreationRequested',
+      'createWallet end-user:u-1 networks/ethereum-mainnet,networks/tron-mainnet',
+      'signal walletCreated',
+    ]);
+  });
+
+  test('a request in flight for longer than the journal budget fails the retry, creating nothing', async () => {
+    const events: string[] = [];
+    const request = { request: { ...REQUEST_OF_ATTEMPT_1, inFlightForMs: 60_000 }, atMs: Date.now() };
+    const { temporal } = stubTemporal(events, { requests: [request] });
+    await expect(
+      createDepositWallet(attempt(2, 1_000), stubOperator(events), temporal),
+    ).rejects.toMatchObject({
+      type: 'RequestMayBeInFlight',
+      nonRetryable: false,
+    });
+    expect(events).toEqual([]);
+  });
+
+  test('a request of the older journal format, without its time in flight, is not waited for', async () => {
+    const events: string[] = [];
+    const { temporal } = stubTemporal(events, {
+      requests: [{ request: REQUEST_OF_ATTEMPT_1, atMs: Date.now() }],
+    });
+    const created = await createDepositWallet(attempt(2), stubOperator(events), temporal);
+    expect(created).toMatchObject({ walletId: 'w-1' });
   });
 
   test("an account wallet's retry looks only at answers of its own role", async () => {
@@ -166,7 +290,7 @@ describe('journaled wallet creation', () => {
       attempt: 1,
       role: 'gas' as const,
     };
-    const { temporal, signals } = stubTemporal(events, [gas]);
+    const { temporal, signals } = stubTemporal(events, { answers: [gas] });
     const created = await attempt(2).run((): Promise<CreatedWallet> =>
       createWalletJournaled(
         { operator: stubOperator(events), temporal, logger },
@@ -184,7 +308,7 @@ describe('journaled wallet creation', () => {
 
   test('a journal that does not answer in time fails the attempt before anything is created', async () => {
     const events: string[] = [];
-    const { temporal } = stubTemporal(events, [], { signalMs: Infinity });
+    const { temporal } = stubTemporal(events, { signalMs: Infinity });
     await expect(createDepositWallet(attempt(1, 100), stubOperator(events), temporal)).rejects.toMatchObject({
       type: 'JournalUnavailable',
       nonRetryable: false,
@@ -195,7 +319,7 @@ describe('journaled wallet creation', () => {
   test('journal calls that used up half the attempt leave CreateWallet to the next attempt', async () => {
     const events: string[] = [];
     // Each call stays within its own budget (40% of 200 ms); together they leave less than half the attempt.
-    const { temporal } = stubTemporal(events, [], { historyMs: 60, signalMs: 60 });
+    const { temporal } = stubTemporal(events, { historyMs: 60, signalMs: 60 });
     await expect(createDepositWallet(attempt(2, 200), stubOperator(events), temporal)).rejects.toMatchObject({
       type: 'AttemptTooLate',
     });

@@ -53,6 +53,23 @@ describe('OperatorClient', () => {
     for (const recorded of fake.calls) expect(recorded.query.toString()).not.toContain('tok-');
   });
 
+  it("a re-login after a 401 on CreateWallet sends nothing more once the call's deadline has passed", async () => {
+    const { fake, client } = setup();
+    await client.ensureSession();
+    fake.handle('POST', /^\/wallets\/private\/v1\/wallets$/, () => {
+      fake.loginDelayMs = 150;
+      return { status: 401, body: { error: { code: 'token_revoked', message: 'log in again' } } };
+    });
+    await expect(
+      client.createWallet(
+        { networks: ['networks/ethereum-mainnet'], externalUserId: 'user-1' },
+        { deadlineMs: Date.now() + 100 },
+      ),
+    ).rejects.toMatchObject({ code: 'deadline_passed', operation: 'createWallet' });
+    expect(fake.logins).toBe(2);
+    expect(fake.apiCalls.filter((call) => call.path === '/wallets/private/v1/wallets')).toHaveLength(1);
+  });
+
   it('logs in with StartSession {} then Authentication {sessionId, email, passcode}', async () => {
     const { fake, client } = setup();
     fake.handle('GET', /^\/core-conversions\/private\/v1\/orders\//, () => ({

@@ -93,9 +93,11 @@ describe('error classification', () => {
 describe('transport against a real local server', () => {
   let server: Server;
   let baseUrl: string;
+  const received: string[] = [];
 
   beforeAll(async () => {
     server = createServer((request, response) => {
+      received.push(request.url ?? '');
       if (request.url?.startsWith('/hang')) return; // never answers: the client's timeout must fire
       if (request.url?.startsWith('/html')) {
         response.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
@@ -112,13 +114,34 @@ describe('transport against a real local server', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const transport = (routes: Partial<Routes>, url = baseUrl) =>
+  const transport = (routes: Partial<Routes>, url = baseUrl, timeoutMs = 200) =>
     new OperatorTransport({
       baseUrl: url,
       routes: { ...DEFAULT_ROUTES, ...routes },
-      timeoutMs: 200,
+      timeoutMs,
       logger: captureLogger().logger,
     });
+
+  it("a caller's deadline cuts the timeout: the request is abandoned when the deadline passes", async () => {
+    const failure = await transport({ getOrder: 'GET /hang/{id}' }, baseUrl, 60_000)
+      .send({ operation: 'getOrder', params: { id: 'cut' }, deadlineMs: Date.now() + 100 })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'timeout', retryable: true });
+    const [, cutToMs] = /timed out after (\d+) ms/.exec((failure as Error).message) ?? [];
+    expect(Number(cutToMs)).toBeGreaterThan(0);
+    expect(Number(cutToMs)).toBeLessThanOrEqual(100);
+  });
+
+  it('a request whose deadline has passed is not sent', async () => {
+    await expect(
+      transport({ getOrder: 'GET /hang/{id}' }).send({
+        operation: 'getOrder',
+        params: { id: 'late' },
+        deadlineMs: Date.now() - 1,
+      }),
+    ).rejects.toMatchObject({ code: 'deadline_passed', retryable: true });
+    expect(received).not.toContain('/hang/late');
+  });
 
   it('times out with a retryable error', async () => {
     await expect(

@@ -4,9 +4,11 @@
  * journaled. A new worker takes over. Whatever the instant, the user is shown exactly one wallet, and every other
  * wallet the operator may hold for the user's label is recorded on the user's process (readable through the typed
  * client and the HTTP API) and raised as an incident. Besides, a live attempt slower than its heartbeat timeout is not
- * taken for a dead one: no second attempt creates beside it.
+ * taken for a dead one: no second attempt creates beside it. And a worker frozen (SIGSTOP) with its request in flight
+ * is taken for dead, but the retry on another worker waits for that request instead of creating beside it.
  */
 import { randomUUID } from 'node:crypto';
+import { temporal as proto } from '@temporalio/proto';
 import pino from 'pino';
 import request from 'supertest';
 import { createActivities } from '../../../activities';
@@ -22,6 +24,8 @@ import { operatorEnv, operatorFor, startTestSandbox, waitFor } from '../../helpe
 import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
 import { testActivityConfig } from '../../helpers/activities';
 import { type KillableWorker, startWorkerProcess } from '../../helpers/killable-worker';
+
+const { PendingActivityState } = proto.api.enums.v1;
 
 const API_KEY = 'worker-crash-api-key-2b7e';
 const SLOW_MS = 2_500;
@@ -87,6 +91,23 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
   afterAll(async () => {
     await sandbox.close();
   });
+
+  const SHORT_HEARTBEAT_MS = 2_000;
+  const shortHeartbeatTimings = (startToCloseMs: number) =>
+    fastTimings({
+      activityHeartbeatMs: SHORT_HEARTBEAT_MS,
+      activityStartToCloseMs: startToCloseMs,
+      activityScheduleToCloseMs: 90_000,
+    });
+
+  /** One request on record, nothing extra, and the operator holds only the wallet shown. */
+  async function expectOnlyTheWalletShown(ramp: RampClient, endUserId: string, wallet: { walletId: string }) {
+    // An attempt beside the first would have journaled a request of its own before creating.
+    const state = await ramp.getEndUser(endUserId);
+    expect(state.creationRequests).toHaveLength(1);
+    expect(recordedExtras(state)).toBe(0);
+    expect(operatorWalletsOf(sandbox, endUserId).map((record) => record.id)).toEqual([wallet.walletId]);
+  }
 
   test.each(Object.keys(EXPECTED) as KillPoint[])(
     'killed at %s: one wallet shown, every other operator wallet recorded and raised',
@@ -188,30 +209,70 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
 
   test('a live attempt slower than its heartbeat timeout is not retried beside itself: one wallet', async () => {
     // CreateWallet takes more than twice the heartbeat timeout, and fits in the attempt.
-    const heartbeatMs = 2_000;
-    const setup = await walletTestSetup(
-      'slow',
-      fastTimings({
-        activityHeartbeatMs: heartbeatMs,
-        activityStartToCloseMs: 15_000,
-        activityScheduleToCloseMs: 60_000,
-      }),
-    );
+    const setup = await walletTestSetup('slow', shortHeartbeatTimings(15_000));
     const { connection, ramp } = setup;
     const endUserId = `slow-${randomUUID().slice(0, 8)}`;
     const worker = await inProcessWorker(sandbox, setup);
     try {
-      sandbox.setFaults({ api: { slowMs: heartbeatMs * 2.5, routes: ['createWallet'] } });
-      const wallet = await ramp.ensureDepositWallet(endUserId);
-      // An attempt beside the slow one would have journaled a request of its own before creating.
-      const state = await ramp.getEndUser(endUserId);
-      expect(state.creationRequests).toHaveLength(1);
-      expect(recordedExtras(state)).toBe(0);
-      const operatorSide = operatorWalletsOf(sandbox, endUserId);
-      expect(operatorSide.map((record) => record.id)).toEqual([wallet.walletId]);
+      sandbox.setFaults({ api: { slowMs: SHORT_HEARTBEAT_MS * 2.5, routes: ['createWallet'] } });
+      await expectOnlyTheWalletShown(ramp, endUserId, await ramp.ensureDepositWallet(endUserId));
     } finally {
       sandbox.setFaults({});
       await worker.stop();
+      await connection.close();
+    }
+  });
+
+  test('a worker frozen with CreateWallet in flight: the retry elsewhere waits for its answer, one wallet', async () => {
+    const setup = await walletTestSetup('frozen', shortHeartbeatTimings(20_000));
+    const { client, connection, ramp, taskQueue } = setup;
+    const endUserId = `frozen-${randomUUID().slice(0, 8)}`;
+    let frozen: KillableWorker | undefined;
+    let other: Awaited<ReturnType<typeof startTestWorker>> | undefined;
+    try {
+      sandbox.setFaults({ api: { slowMs: SLOW_MS, routes: ['createWallet'] } });
+      // One activity slot: busy with the frozen attempt, the frozen worker holds no poll open for the retry.
+      frozen = await startWorkerProcess({
+        ...operatorEnv(sandbox),
+        TASK_QUEUE: taskQueue,
+        KILL_POINT: 'request-sent',
+        WORKER_MAX_CONCURRENT_ACTIVITIES: '1',
+      });
+      const shown = ramp.ensureDepositWallet(endUserId);
+      shown.catch(() => undefined);
+      await frozen.printed('kill-point:request-sent');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      frozen.freeze();
+      other = await inProcessWorker(sandbox, setup);
+
+      // The server takes the silent attempt for dead and retries it on the other worker, which finds the request
+      // journaled without an answer, and waits while the operator completes it for the frozen worker.
+      const frozenIdentity = `${frozen.child.pid}@`;
+      await waitFor(
+        async () => {
+          const { raw } = await client.workflow.getHandle(`end-user/${endUserId}`).describe();
+          const activity = raw.pendingActivities?.[0];
+          return (
+            (activity?.attempt ?? 0) >= 2 &&
+            activity?.state === PendingActivityState.PENDING_ACTIVITY_STATE_STARTED &&
+            !activity.lastWorkerIdentity?.startsWith(frozenIdentity)
+          );
+        },
+        'the retry of the silent attempt, started on the other worker',
+        30_000,
+      );
+      await waitFor(
+        () => operatorWalletsOf(sandbox, endUserId).length === 1,
+        "the operator to complete the frozen worker's request",
+        SLOW_MS + 5_000,
+      );
+      frozen.thaw();
+      await expectOnlyTheWalletShown(ramp, endUserId, await shown);
+    } finally {
+      frozen?.thaw();
+      await frozen?.kill();
+      sandbox.setFaults({});
+      await other?.stop();
       await connection.close();
     }
   });
