@@ -14,6 +14,8 @@ export interface KillableWorker {
   /** SIGSTOP: a stalled worker, not a dead one. Its timers and sockets wait, and go on at `thaw` (SIGCONT). */
   freeze(): void;
   thaw(): void;
+  /** SIGUSR2: goes on from a `pause-point`. */
+  resume(): void;
 }
 
 /** Starts the worker process with `env` over this process's environment; resolves once it polls its task queue. */
@@ -60,5 +62,12 @@ export async function startWorkerProcess(env: Record<string, string>): Promise<K
     await kill();
     throw error;
   }
-  return { child, printed, kill, freeze: () => child.kill('SIGSTOP'), thaw: () => child.kill('SIGCONT') };
+  return {
+    child,
+    printed,
+    kill,
+    freeze: () => child.kill('SIGSTOP'),
+    thaw: () => child.kill('SIGCONT'),
+    resume: () => child.kill('SIGUSR2'),
+  };
 }

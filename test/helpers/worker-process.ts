@@ -12,9 +12,13 @@
  * - `answer-journaled`: the answer is in the journal, the activity has not completed;
  * - `hop-forwarded`: a router's forward to an off-ramp reached the server, the hop's activity has not completed
  *   (every other hop of the same batch is held at the same instant of its own).
+ *
+ * PAUSE_POINT=`request-journal` (optional) stops just before the CreateWallet request is journaled, after printing
+ * `pause-point:request-journal`, and goes on when the test sends SIGUSR2.
+ * WORKER_ROLE (optional): `workflows` or `activities` polls for that kind of task only; both by default.
  */
 import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pino from 'pino';
 import { createActivities } from '../../activities';
 import { loadClientWebhookConfig } from '../../src/config/client-webhooks';
@@ -26,6 +30,8 @@ import { offRampTransactionSignal } from '../../workflows/ramps/offramp/messages
 import { testActivityConfig } from './activities';
 
 const killPoint = process.env.KILL_POINT;
+const pausePoint = process.env.PAUSE_POINT;
+const role = process.env.WORKER_ROLE;
 
 /** Announces the instant and never returns: the test SIGKILLs the process here. */
 function holdHere(point: string): Promise<never> {
@@ -35,6 +41,11 @@ function holdHere(point: string): Promise<never> {
 
 const holdAtKillPoint: WorkflowClientInterceptor = {
   async signal(input, next) {
+    if (input.signalName === 'walletCreationRequested' && pausePoint === 'request-journal') {
+      const resumed = new Promise((resolve) => process.once('SIGUSR2', resolve));
+      process.stdout.write(`pause-point:${pausePoint}\n`);
+      await resumed;
+    }
     await next(input);
     if (input.signalName === 'walletCreationRequested' && killPoint === 'request-journaled')
       await holdHere(killPoint);
@@ -52,31 +63,42 @@ async function main(): Promise<void> {
   const env = process.env;
   const address = env.TEST_TEMPORAL_ADDRESS!;
   const namespace = env.TEST_TEMPORAL_NAMESPACE!;
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  // SIGUSR2 resumes a pause point here; the SDK would take it for a shutdown.
+  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: ['SIGINT', 'SIGTERM', 'SIGQUIT'] });
   const connection = await Connection.connect({ address });
   const temporal = new Client({ connection, namespace, interceptors: { workflow: [holdAtKillPoint] } });
   const logger = pino({ level: 'silent' });
   const operator = new OperatorClient({ config: loadOperatorConfig(env), logger });
   const createWallet = operator.createWallet.bind(operator);
-  operator.createWallet = async (request) => {
+  operator.createWallet = async (request, options) => {
     if (killPoint === 'request-sent') process.stdout.write('kill-point:request-sent\n');
-    const wallet = await createWallet(request);
+    const wallet = await createWallet(request, options);
     if (killPoint === 'operator-answered') await holdHere(killPoint);
     return wallet;
   };
-  const worker = await createRampWorker({
+  const queue = {
     connection: await NativeConnection.connect({ address }),
     namespace,
     taskQueue: env.TASK_QUEUE!,
-    activities: createActivities({
-      operator,
-      temporal,
-      logger,
-      config: { ...testActivityConfig(), clientWebhooks: loadClientWebhookConfig(env) },
-    }),
-    workflowBundle: { codePath: env.TEST_WORKFLOW_BUNDLE! },
-    ...(env.WORKER_MAX_CONCURRENT_ACTIVITIES ? { tuning: loadWorkerConfig(env) } : {}),
+  };
+  const activities = createActivities({
+    operator,
+    temporal,
+    logger,
+    config: { ...testActivityConfig(), clientWebhooks: loadClientWebhookConfig(env) },
   });
+  const workflowBundle = { codePath: env.TEST_WORKFLOW_BUNDLE! };
+  const worker =
+    role === 'workflows'
+      ? await Worker.create({ ...queue, workflowBundle })
+      : role === 'activities'
+        ? await Worker.create({ ...queue, activities })
+        : await createRampWorker({
+            ...queue,
+            activities,
+            workflowBundle,
+            ...(env.WORKER_MAX_CONCURRENT_ACTIVITIES ? { tuning: loadWorkerConfig(env) } : {}),
+          });
   const running = worker.run();
   process.stdout.write('worker-ready\n');
   await running;

@@ -5,7 +5,8 @@
  * wallet the operator may hold for the user's label is recorded on the user's process (readable through the typed
  * client and the HTTP API) and raised as an incident. Besides, a live attempt slower than its heartbeat timeout is not
  * taken for a dead one: no second attempt creates beside it. And a worker frozen (SIGSTOP) with its request in flight
- * is taken for dead, but the retry on another worker waits for that request instead of creating beside it.
+ * is taken for dead, but the retry on another worker waits for that request instead of creating beside it. And an
+ * answer the server holds back behind a dead worker's workflow task is waited for, not created over.
  */
 import { randomUUID } from 'node:crypto';
 import { temporal as proto } from '@temporalio/proto';
@@ -25,10 +26,18 @@ import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
 import { testActivityConfig } from '../../helpers/activities';
 import { type KillableWorker, startWorkerProcess } from '../../helpers/killable-worker';
 
-const { PendingActivityState } = proto.api.enums.v1;
+const { PendingActivityState, PendingWorkflowTaskState } = proto.api.enums.v1;
 
 const API_KEY = 'worker-crash-api-key-2b7e';
 const SLOW_MS = 2_500;
+
+/** A worker found dead within seconds (heartbeat 3 s), and time for several attempts. */
+const crashTimings = () =>
+  fastTimings({
+    activityHeartbeatMs: 3_000,
+    activityStartToCloseMs: 8_000,
+    activityScheduleToCloseMs: 90_000,
+  });
 
 /** Every wallet the operator may hold besides the one shown, as the user's process records it. */
 const recordedExtras = (state: EndUserState) =>
@@ -112,14 +121,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
   test.each(Object.keys(EXPECTED) as KillPoint[])(
     'killed at %s: one wallet shown, every other operator wallet recorded and raised',
     async (point) => {
-      const setup = await walletTestSetup(
-        'crash',
-        fastTimings({
-          activityHeartbeatMs: 3_000,
-          activityStartToCloseMs: 8_000,
-          activityScheduleToCloseMs: 90_000,
-        }),
-      );
+      const setup = await walletTestSetup('crash', crashTimings());
       const { client, taskQueue, ramp } = setup;
       const endUserId = `crash-${point}-${randomUUID().slice(0, 8)}`;
       const operatorWallets = () => operatorWalletsOf(sandbox, endUserId);
@@ -273,6 +275,54 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
       await frozen?.kill();
       sandbox.setFaults({});
       await other?.stop();
+      await connection.close();
+    }
+  });
+  test("an answer held back behind a dead worker's workflow task is waited for: one wallet", async () => {
+    const setup = await walletTestSetup('held-back', crashTimings());
+    const { client, connection, ramp, taskQueue } = setup;
+    const endUserId = `held-back-${randomUUID().slice(0, 8)}`;
+    const owner = client.workflow.getHandle(`end-user/${endUserId}`);
+    const env = { ...operatorEnv(sandbox), TASK_QUEUE: taskQueue };
+    let workflows: KillableWorker | undefined;
+    let activities: KillableWorker | undefined;
+    let replacement: Awaited<ReturnType<typeof startTestWorker>> | undefined;
+    try {
+      workflows = await startWorkerProcess({ ...env, WORKER_ROLE: 'workflows' });
+      activities = await startWorkerProcess({
+        ...env,
+        WORKER_ROLE: 'activities',
+        PAUSE_POINT: 'request-journal',
+        KILL_POINT: 'answer-journaled',
+      });
+      const shown = ramp.ensureDepositWallet(endUserId);
+      shown.catch(() => undefined);
+      await activities.printed('pause-point:request-journal');
+      // Frozen with its polls open, the workflow worker is handed the owner's task for the request signal and never
+      // ends it: the answer signal that follows is held back from the history.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      workflows.freeze();
+      activities.resume();
+      await activities.printed('kill-point:answer-journaled');
+      const { raw } = await owner.describe();
+      expect(raw.pendingWorkflowTask?.state).toBe(
+        PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED,
+      );
+      const { events } = await owner.fetchHistory();
+      const signals = (events ?? []).map(
+        (event) => event.workflowExecutionSignaledEventAttributes?.signalName,
+      );
+      expect(signals).toContain('walletCreationRequested');
+      expect(signals).not.toContain('walletCreated');
+
+      await activities.kill();
+      await workflows.kill();
+      replacement = await inProcessWorker(sandbox, setup);
+      await expectOnlyTheWalletShown(ramp, endUserId, await shown);
+    } finally {
+      await activities?.kill();
+      await workflows?.kill();
+      await replacement?.stop();
       await connection.close();
     }
   });
