@@ -316,6 +316,32 @@ describe('journaled wallet creation', () => {
     expect(events).toEqual(['session']);
   });
 
+  test("an account wallet's retry does not wait for a request of another role", async () => {
+    const events: string[] = [];
+    const gasRequest = {
+      request: {
+        ...REQUEST_OF_ATTEMPT_1,
+        externalUserId: 'ramp-orchestrator/gas',
+        role: 'gas' as const,
+        inFlightForMs: 60_000,
+      },
+      atMs: Date.now(),
+    };
+    const { temporal } = stubTemporal(events, { requests: [gasRequest] });
+    const created = await attempt(2).run((): Promise<CreatedWallet> =>
+      createWalletJournaled(
+        { operator: stubOperator(events), temporal, logger },
+        {
+          workflowId: 'account-setup',
+          externalUserId: 'ramp-orchestrator/master',
+          role: 'master',
+          logFields: {},
+        },
+      ),
+    );
+    expect(created.walletId).toBe('w-1');
+  });
+
   test('journal calls that used up half the attempt leave CreateWallet to the next attempt', async () => {
     const events: string[] = [];
     // Each call stays within its own budget (40% of 200 ms); together they leave less than half the attempt.
