@@ -99,8 +99,7 @@ export class OperatorClient {
   readonly #transport: OperatorTransport;
   readonly #session: SessionManager;
   readonly #pageSize: number;
-  /** How long one request may take before it is abandoned. */
-  readonly requestTimeoutMs: number;
+  readonly #requestTimeoutMs: number;
 
   constructor(options: OperatorClientOptions) {
     const { config, logger } = options;
@@ -121,7 +120,12 @@ export class OperatorClient {
       ...(options.now ? { now: options.now } : {}),
     });
     this.#pageSize = config.pageSize;
-    this.requestTimeoutMs = config.requestTimeoutMs;
+    this.#requestTimeoutMs = config.requestTimeoutMs;
+  }
+
+  /** How long one request may take before it is abandoned. */
+  get requestTimeoutMs(): number {
+    return this.#requestTimeoutMs;
   }
 
   /** Logs in now unless the session is current, so that the next call goes out without a login first. */
