@@ -4,6 +4,7 @@
  */
 import { ACCOUNT_WALLET_LABELS } from '../../src/domain/ids';
 import type { AccountWalletRole } from '../../src/domain/vocabulary';
+import type { EarlierRequests } from '../../workflows/end-user/wallet-journal';
 import type { ActivityDeps } from '../deps';
 import { type CreatedWallet, createWalletJournaled } from '../end-user/wallet-creation';
 import { createRecipientActivities } from './recipients';
@@ -20,12 +21,15 @@ export function createAccountWalletActivities(deps: ActivityDeps) {
      * wallet: the request is journaled into the account-setup workflow before it is sent, the answer before
      * returning, and a retried attempt returns the journaled answer.
      */
-    createAccountWallet(input: { role: AccountWalletRole; workflowId: string }): Promise<CreatedWallet> {
+    createAccountWallet(
+      input: { role: AccountWalletRole; workflowId: string } & EarlierRequests,
+    ): Promise<CreatedWallet> {
       return createWalletJournaled(deps, {
         workflowId: input.workflowId,
         externalUserId: ACCOUNT_WALLET_LABELS[input.role],
         role: input.role,
         logFields: { role: input.role },
+        earlierRequestsOpenUntilMs: input.earlierRequestsOpenUntilMs,
       });
     },
   };

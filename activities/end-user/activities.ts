@@ -1,5 +1,6 @@
 /** The end user's activities: creating the deposit wallet (its addresses: activities/shared/wallets.ts). */
 import { depositWalletLabel } from '../../src/domain/ids';
+import type { EarlierRequests } from '../../workflows/end-user/wallet-journal';
 import type { ActivityDeps } from '../deps';
 import { createWalletAddressActivities, type WalletAddressWithBalances } from '../shared/wallets';
 import { type CreatedWallet, createWalletJournaled } from './wallet-creation';
@@ -20,15 +21,14 @@ export function createEndUserActivities(deps: ActivityDeps) {
      * `withAddresses` it also reads the new wallet's addresses, saving the workflow an activity and a task: a failed
      * read retries the attempt, which finds the journaled wallet and creates nothing.
      */
-    async createDepositWallet(input: {
-      endUserId: string;
-      workflowId: string;
-      withAddresses?: boolean;
-    }): Promise<CreatedDepositWallet> {
+    async createDepositWallet(
+      input: { endUserId: string; workflowId: string; withAddresses?: boolean } & EarlierRequests,
+    ): Promise<CreatedDepositWallet> {
       const created = await createWalletJournaled(deps, {
         workflowId: input.workflowId,
         externalUserId: depositWalletLabel(input.endUserId),
         logFields: { endUserId: input.endUserId },
+        earlierRequestsOpenUntilMs: input.earlierRequestsOpenUntilMs,
       });
       if (!input.withAddresses) return created;
       return {

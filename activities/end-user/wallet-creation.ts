@@ -116,6 +116,21 @@ export function assertTimeToCreate(startedAtMs: number): void {
   }
 }
 
+/**
+ * Throws (retryable, nothing sent) when CreateWallet would have less than half the time it could ever get (one request
+ * timeout, or 90 % of the attempt): a request cut short may still be carried out, its answer lost.
+ */
+function assertTimeToSend(deadlineMs: number, requestTimeoutMs: number): void {
+  const left = deadlineMs - Date.now();
+  const most = Math.min(requestTimeoutMs, Context.current().info.startToCloseTimeoutMs * (1 - ANSWER_SHARE));
+  if (left < most / 2) {
+    throw ApplicationFailure.retryable(
+      `only ${Math.round(left)} ms left before CreateWallet's deadline: not sending it; the next attempt will`,
+      'AttemptTooLate',
+    );
+  }
+}
+
 export interface CreatedWallet {
   walletId: string;
   externalUserId: string;
@@ -134,6 +149,8 @@ export interface JournaledCreation {
   role?: AccountWalletRole;
   /** Log fields naming the wallet's owner (never a secret). */
   logFields: Record<string, string>;
+  /** From the owner's journal: an earlier activity's request may be in flight until then (server epoch ms). */
+  earlierRequestsOpenUntilMs?: number | undefined;
 }
 
 /** How often a retry looks at the owner again: for its running workflow task to end, or for an answer to arrive. */
@@ -149,9 +166,7 @@ type OwnerHandle = ReturnType<Client['workflow']['getHandle']>;
  */
 async function ownerTaskEnded(handle: OwnerHandle, giveUpAtMs: number): Promise<void> {
   for (;;) {
-    const { raw } = await handle.describe();
-    if (raw.pendingWorkflowTask?.state !== PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED)
-      return;
+    if (!(await ownerTaskRunning(handle))) return;
     if (Date.now() + JOURNAL_POLL_MS > giveUpAtMs)
       throw ApplicationFailure.retryable(
         `a workflow task of ${handle.workflowId} is still running, which may hold back a journaled answer; nothing created`,
@@ -159,6 +174,11 @@ async function ownerTaskEnded(handle: OwnerHandle, giveUpAtMs: number): Promise<
       );
     await sleep(JOURNAL_POLL_MS);
   }
+}
+
+async function ownerTaskRunning(handle: OwnerHandle): Promise<boolean> {
+  const { raw } = await handle.describe();
+  return raw.pendingWorkflowTask?.state === PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_STARTED;
 }
 
 /** The journal as the owner's history holds it, for one wallet (for an account wallet: of that role). */
@@ -169,10 +189,12 @@ interface JournalRead {
   requestOpenUntilMs: number | undefined;
 }
 
+/** `unknownInFlightMs`: the window of a request of the older format, which does not say how long it may be in flight. */
 async function readJournal(
   temporal: Client,
   handle: OwnerHandle,
   role: AccountWalletRole | undefined,
+  unknownInFlightMs: number,
 ): Promise<JournalRead> {
   const history = await handle.fetchHistory();
   let requestOpenUntilMs: number | undefined;
@@ -187,35 +209,51 @@ async function readJournal(
     if (!message || (role !== undefined && message.role !== role)) continue;
     if (name === walletCreatedSignal.name)
       return { answer: message as WalletCreatedSignal, requestOpenUntilMs };
-    const { inFlightForMs } = message as WalletCreationRequestSignal;
+    const { inFlightForMs = unknownInFlightMs } = message as WalletCreationRequestSignal;
     const journaledAtMs = optionalTsToMs(event.eventTime);
-    if (inFlightForMs !== undefined && journaledAtMs !== undefined)
+    if (journaledAtMs !== undefined)
       requestOpenUntilMs = Math.max(requestOpenUntilMs ?? 0, journaledAtMs + inFlightForMs);
   }
   return { answer: null, requestOpenUntilMs };
+}
+
+/** When and how a creation reads the journal before it creates. */
+interface JournalTiming {
+  giveUpAtMs: number;
+  answerGraceMs: number;
+  serverNowMs: () => number;
+  /** The window of a request that does not say how long it may be in flight. */
+  unknownInFlightMs: number;
+  /** An earlier activity's request, from the owner's state (it may be in an earlier run's history). */
+  earlierRequestsOpenUntilMs: number | undefined;
 }
 
 /**
  * The first answer journaled into the owner's run (for an account wallet: of that role), or null once no journaled
  * request can still be answered. Read from the run's history: no worker has to process anything (after a crash the
  * owner's workflow task may wait for the dead worker's sticky queue), and no update slot is taken (the client's
- * waiting `ensureDepositWallet` updates may hold them all). A request of an earlier attempt that may still be in
- * flight (its attempt was timed out, but its worker may be alive and get the answer) is waited for: creating beside
- * it would make a second wallet. Gives up at `giveUpAtMs`, creating nothing. The owner cannot continue as new while
- * it waits for this activity, so its journal for this creation is in this run.
+ * waiting `ensureDepositWallet` updates may hold them all). A request that may still be in flight (its attempt was
+ * timed out, but its worker may be alive and get the answer) is waited for: creating beside it would make a second
+ * wallet. A read during which one of the owner's tasks started is taken again, as that task may hold an answer back.
+ * Gives up at `giveUpAtMs`, creating nothing. The owner cannot continue as new while it waits for this activity, so
+ * this activity's own requests are in this run.
  */
 async function journaledAnswer(
   temporal: Client,
   handle: OwnerHandle,
   role: AccountWalletRole | undefined,
-  timing: { giveUpAtMs: number; answerGraceMs: number; serverNowMs: () => number },
+  timing: JournalTiming,
 ): Promise<WalletCreatedSignal | null> {
   for (;;) {
     await ownerTaskEnded(handle, timing.giveUpAtMs);
-    const { answer, requestOpenUntilMs } = await readJournal(temporal, handle, role);
-    if (answer) return answer;
-    if (requestOpenUntilMs === undefined) return null;
-    const openForMs = requestOpenUntilMs + timing.answerGraceMs - timing.serverNowMs();
+    const journal = await readJournal(temporal, handle, role, timing.unknownInFlightMs);
+    if (journal.answer) return journal.answer;
+    if (await ownerTaskRunning(handle)) continue;
+    const openUntil = [journal.requestOpenUntilMs, timing.earlierRequestsOpenUntilMs].filter(
+      (until): until is number => until !== undefined,
+    );
+    if (openUntil.length === 0) return null;
+    const openForMs = Math.max(...openUntil) + timing.answerGraceMs - timing.serverNowMs();
     if (openForMs <= 0) return null;
     const waitMs = Math.min(openForMs, JOURNAL_POLL_MS);
     if (Date.now() + waitMs > timing.giveUpAtMs)
@@ -252,13 +290,16 @@ export async function createWalletJournaled(
   }
 
   async function createOnce(): Promise<CreatedWallet> {
-    if (attempt > 1) {
+    // A retry, or a new activity after one that may have left a request in flight, reads the journal first.
+    if (attempt > 1 || spec.earlierRequestsOpenUntilMs !== undefined) {
       const run = temporal.workflow.getHandle(spec.workflowId, info.workflowExecution?.runId);
-      const timing = {
+      const timing: JournalTiming = {
         giveUpAtMs: journalDeadlineMs(startedAtMs),
         answerGraceMs: info.startToCloseTimeoutMs * ANSWER_SHARE,
         // This attempt's scheduled time is the server's, as are the journal's event times.
         serverNowMs: () => info.currentAttemptScheduledTimestampMs + (Date.now() - startedAtMs),
+        unknownInFlightMs: info.startToCloseTimeoutMs,
+        earlierRequestsOpenUntilMs: spec.earlierRequestsOpenUntilMs,
       };
       const journaled = await journalInTime(
         cancellable(temporal, () => journaledAnswer(temporal, run, spec.role, timing)),
@@ -298,8 +339,9 @@ export async function createWalletJournaled(
       startedAtMs,
       'the journal of the CreateWallet request',
     );
-    // The journal write may have used up the attempt: a request sent now could outlive it.
+    // The journal write may have used up the attempt: a request sent now could outlive it, or be cut short.
     assertTimeToCreate(startedAtMs);
+    assertTimeToSend(deadlineMs, operator.requestTimeoutMs);
     // A heartbeat answered that this attempt is no longer current: the next one creates, not this one.
     Context.current().cancellationSignal.throwIfAborted();
     progress = { phase: 'creating', attempt };

@@ -182,6 +182,7 @@ const walletCreationRequest = describes<WalletCreationRequest>()(
     attempt: z.number(),
     requestedAt: isoDateTime,
     answeredWalletId: text.optional(),
+    inFlightForMs: z.number().optional(),
   }),
 );
 const walletCreated = describes<WalletCreatedSignal>()(

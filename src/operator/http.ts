@@ -91,7 +91,10 @@ export class OperatorTransport {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
 
-    const timeoutMs = Math.min(this.#options.timeoutMs, (request.deadlineMs ?? Infinity) - Date.now());
+    // Whole milliseconds: AbortSignal.timeout refuses a fraction.
+    const timeoutMs = Math.floor(
+      Math.min(this.#options.timeoutMs, (request.deadlineMs ?? Infinity) - Date.now()),
+    );
     if (timeoutMs <= 0) throw deadlinePassed(operation);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
     const init: RequestInit = { method, headers, signal: AbortSignal.timeout(timeoutMs) };

@@ -18,12 +18,20 @@ export interface KillableWorker {
   resume(): void;
 }
 
+/** Every worker process started and not yet gone: killed when this process exits, frozen or paused or not. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Starts the worker process with `env` over this process's environment; resolves once it polls its task queue. */
 export async function startWorkerProcess(env: Record<string, string>): Promise<KillableWorker> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worker-process.ts')], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let output = '';
   const waiters: Array<{ line: string; resolve: () => void }> = [];
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -34,6 +34,7 @@ import {
   recordOrphan,
   refreshUnconfirmed,
   settleActivityAnswer,
+  earlierRequestsInput,
 } from '../end-user/wallet-journal';
 import { operatorActivityOptions } from '../shared/activity-options';
 import { shouldContinueAsNew } from '../shared/continue-as-new';
@@ -117,7 +118,11 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
     try {
       created =
         state.journal[role] ??
-        (await activities.createAccountWallet({ role, workflowId: workflowInfo().workflowId }));
+        (await activities.createAccountWallet({
+          role,
+          workflowId: workflowInfo().workflowId,
+          ...earlierRequestsInput(journal),
+        }));
     } finally {
       creating = undefined;
       refreshUnconfirmed(journal, false);

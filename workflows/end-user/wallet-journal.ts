@@ -49,6 +49,8 @@ export interface WalletCreationRequest {
   requestedAt: string;
   /** Set once the operator's answer is journaled (or the activity returned it). */
   answeredWalletId?: string;
+  /** How long after it was journaled the request may be in flight (WalletCreationRequestSignal). */
+  inFlightForMs?: number;
 }
 
 /** What the creation activity sends before CreateWallet (the signal's argument). */
@@ -68,11 +70,31 @@ export interface WalletCreationRequestSignal {
 /** Adds a request once (a redelivered signal changes nothing). */
 export function withRequest(
   requests: readonly WalletCreationRequest[],
-  request: { requestId: string; attempt: number },
+  request: { requestId: string; attempt: number; inFlightForMs?: number },
   now: string,
 ): WalletCreationRequest[] {
   if (requests.some((entry) => entry.requestId === request.requestId)) return [...requests];
-  return [...requests, { requestId: request.requestId, attempt: request.attempt, requestedAt: now }];
+  const { requestId, attempt, inFlightForMs } = request;
+  return [
+    ...requests,
+    { requestId, attempt, requestedAt: now, ...(inFlightForMs === undefined ? {} : { inFlightForMs }) },
+  ];
+}
+
+/**
+ * When (epoch ms) the last unanswered request may stop being in flight, for a new creation activity to wait for
+ * (a retried attempt reads the history itself). `requestedAt` is the owner's task time, no earlier than the
+ * request's own: the wait errs long. Undefined when no unanswered request says how long it may be in flight.
+ */
+export function unansweredRequestsOpenUntilMs(
+  requests: readonly WalletCreationRequest[],
+): number | undefined {
+  let until: number | undefined;
+  for (const entry of requests) {
+    if (entry.answeredWalletId || entry.inFlightForMs === undefined) continue;
+    until = Math.max(until ?? 0, Date.parse(entry.requestedAt) + entry.inFlightForMs);
+  }
+  return until;
 }
 
 /** Marks the request that produced `walletId` as answered. An answer for an unknown request is recorded as one. */
@@ -152,10 +174,22 @@ export function refreshUnconfirmed(journal: JournalView, creationInFlight: boole
   journal.unconfirmed = unconfirmedCreations(journal.unconfirmed, requests, creationInFlight);
 }
 
+/** What a creation activity is told of earlier requests that may still be in flight (part of its input). */
+export interface EarlierRequests {
+  /** Epoch ms (server time) until which an earlier unanswered request may be in flight: waited out before creating. */
+  earlierRequestsOpenUntilMs?: number;
+}
+
+/** The input field for a new creation activity; empty (the input unchanged) when no request is to be waited for. */
+export function earlierRequestsInput(journal: JournalView): EarlierRequests {
+  const until = unansweredRequestsOpenUntilMs(journal.requests ?? []);
+  return until === undefined ? {} : { earlierRequestsOpenUntilMs: until };
+}
+
 /** The walletCreationRequested signal: the request is on record (once) before CreateWallet is sent. */
 export function journalRequest(
   journal: JournalView,
-  request: { requestId: string; attempt: number },
+  request: { requestId: string; attempt: number; inFlightForMs?: number },
   creationInFlight: boolean,
   now: string,
 ): void {

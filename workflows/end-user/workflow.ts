@@ -54,6 +54,7 @@ import {
   recordOrphan,
   refreshUnconfirmed,
   settleActivityAnswer,
+  earlierRequestsInput,
 } from './wallet-journal';
 import { hasPatch } from '../shared/patches';
 
@@ -125,6 +126,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
           endUserId,
           workflowId: workflowInfo().workflowId,
           ...(hasPatch(input, ADDRESSES_IN_CREATION_PATCH) ? { withAddresses: true } : {}),
+          ...earlierRequestsInput(journal),
         }));
       settleActivityAnswer(journal, created, now());
       const { chosen, orphanWalletId } = chooseWallet<{ walletId: string; externalUserId: string }>(

@@ -9,6 +9,7 @@ import { type CreatedWallet, createWalletJournaled } from '../../../activities/e
 import type { OperatorClient } from '../../../src/operator/client';
 import { OperatorError } from '../../../src/operator/errors';
 import type {
+  EarlierRequests,
   WalletCreatedSignal,
   WalletCreationRequestSignal,
 } from '../../../workflows/end-user/wallet-journal';
@@ -63,7 +64,8 @@ function stubTemporal(
   const madeAtMs = Date.now();
   const taskRunning = () => Date.now() < madeAtMs + (journal.taskRunningMs ?? 0);
   const answersVisible = () => !taskRunning() && Date.now() >= madeAtMs + (journal.answersAfterMs ?? 0);
-  const signals: { name: string; arg: Record<string, unknown> }[] = [];
+  /** `atMs`: when the server took the signal (its event time), before the call returned. */
+  const signals: { name: string; arg: Record<string, unknown>; atMs: number }[] = [];
   const signaled = (signalName: string, arg: object, atMs: number) => ({
     eventTime: msToTs(atMs),
     workflowExecutionSignaledEventAttributes: {
@@ -94,9 +96,10 @@ function stubTemporal(
         },
         signal: async (definition: { name: string }, arg: Record<string, unknown>) => {
           if (signalMs === Infinity) return new Promise(() => undefined);
+          const atMs = Date.now();
           await sleep(signalMs);
           events.push(`signal ${definition.name}`);
-          signals.push({ name: definition.name, arg });
+          signals.push({ name: definition.name, arg, atMs });
         },
       }),
     },
@@ -104,15 +107,21 @@ function stubTemporal(
   return { temporal: temporal as unknown as Client, signals };
 }
 
-/** An operator that records its calls; `login` is what its session's login does (succeeds at once by default). */
+/**
+ * An operator that records its calls and the deadlines CreateWallet is given. `login` is what its session's login
+ * does (succeeds at once by default); its request timeout is 15 s unless given.
+ */
 function stubOperator(
   events: string[],
-  login: () => Promise<void> = () => Promise.resolve(),
-  deadlines: number[] = [],
+  {
+    login = () => Promise.resolve(),
+    deadlines = [],
+    requestTimeoutMs = 15_000,
+  }: { login?: () => Promise<void>; deadlines?: number[]; requestTimeoutMs?: number } = {},
 ) {
   let created = 0;
   const operator = {
-    requestTimeoutMs: 15_000,
+    requestTimeoutMs,
     ensureSession: async () => {
       await login();
       events.push('session');
@@ -131,13 +140,14 @@ function stubOperator(
 }
 
 const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-const attempt = (n: number, startToCloseTimeoutMs = 10_000) =>
+/** Attempt `n` of a creation; `serverBehindMs`: how far the server's clock (its timestamps) is behind this one. */
+const attempt = (n: number, startToCloseTimeoutMs = 10_000, serverBehindMs = 0) =>
   new MockActivityEnvironment(
     {
       attempt: n,
       activityId: '3',
       startToCloseTimeoutMs,
-      currentAttemptScheduledTimestampMs: Date.now(),
+      currentAttemptScheduledTimestampMs: Date.now() - serverBehindMs,
       workflowExecution: { workflowId: 'end-user/u-1', runId: RUN_ID },
     },
     { logger: quiet },
@@ -148,11 +158,13 @@ function createDepositWallet(
   environment: MockActivityEnvironment,
   operator: OperatorClient,
   temporal: Client,
+  earlier: EarlierRequests = {},
 ) {
   const activities = createEndUserActivities({ operator, temporal, logger, config: testActivityConfig() });
   return environment.run((input) => activities.createDepositWallet(input), {
     endUserId: 'u-1',
     workflowId: 'end-user/u-1',
+    ...earlier,
   });
 }
 
@@ -162,11 +174,7 @@ describe('journaled wallet creation', () => {
     const deadlines: number[] = [];
     const { temporal, signals } = stubTemporal(events);
     const startedAtMs = Date.now();
-    const created = await createDepositWallet(
-      attempt(1),
-      stubOperator(events, undefined, deadlines),
-      temporal,
-    );
+    const created = await createDepositWallet(attempt(1), stubOperator(events, { deadlines }), temporal);
 
     expect(events).toEqual([
       'session',
@@ -187,10 +195,17 @@ describe('journaled wallet creation', () => {
     // CreateWallet is bounded to 90% of the 10 s attempt, and the request says how long it may be in flight.
     const [deadlineMs] = deadlines;
     expect(deadlineMs! - startedAtMs).toBeGreaterThanOrEqual(9_000);
-    expect(deadlineMs! - Date.now()).toBeLessThanOrEqual(9_000);
-    const inFlightForMs = signals[0]!.arg.inFlightForMs as number;
-    expect(inFlightForMs).toBeLessThanOrEqual(9_000);
-    expect(inFlightForMs).toBeGreaterThanOrEqual(deadlineMs! - Date.now());
+    expect(deadlineMs! - startedAtMs).toBeLessThanOrEqual(9_000 + (Date.now() - startedAtMs));
+  });
+
+  test("the request's window, counted from the server's time of it, reaches CreateWallet's deadline", async () => {
+    const events: string[] = [];
+    const deadlines: number[] = [];
+    // The journal takes 50 ms to answer after the server took the request: the window must not start after it.
+    const { temporal, signals } = stubTemporal(events, { signalMs: 50 });
+    await createDepositWallet(attempt(1), stubOperator(events, { deadlines }), temporal);
+    const [request] = signals;
+    expect(request!.atMs + (request!.arg.inFlightForMs as number)).toBeGreaterThanOrEqual(deadlines[0]!);
   });
 
   test("in a long attempt CreateWallet is bounded to one request's time, and the request says so", async () => {
@@ -198,7 +213,7 @@ describe('journaled wallet creation', () => {
     const deadlines: number[] = [];
     const { temporal, signals } = stubTemporal(events);
     const startedAtMs = Date.now();
-    await createDepositWallet(attempt(1, 120_000), stubOperator(events, undefined, deadlines), temporal);
+    await createDepositWallet(attempt(1, 120_000), stubOperator(events, { deadlines }), temporal);
     // The stub operator's request timeout is 15 s; 90% of the attempt would be 108 s.
     expect(deadlines[0]! - startedAtMs).toBeGreaterThanOrEqual(15_000);
     expect(deadlines[0]! - Date.now()).toBeLessThanOrEqual(15_000);
@@ -248,9 +263,9 @@ describe('journaled wallet creation', () => {
     const events: string[] = [];
     const request = { request: { ...REQUEST_OF_ATTEMPT_1, inFlightForMs: 300 }, atMs: Date.now() };
     const { temporal } = stubTemporal(events, { requests: [request] });
-    // Grace: 10% of the 2 s attempt; the wait fits in the journal's budget (40%).
-    const created = await createDepositWallet(attempt(2, 2_000), stubOperator(events), temporal);
-    expect(Date.now() - request.atMs).toBeGreaterThanOrEqual(500);
+    // Grace: 10% of the 4 s attempt; the wait fits in the journal's budget (40%).
+    const created = await createDepositWallet(attempt(2, 4_000), stubOperator(events), temporal);
+    expect(Date.now() - request.atMs).toBeGreaterThanOrEqual(700);
     expect(created).toMatchObject({ walletId: 'w-1' });
     expect(events).toEqual([
       'session',
@@ -273,13 +288,53 @@ describe('journaled wallet creation', () => {
     expect(events).toEqual([]);
   });
 
-  test('a request of the older journal format, without its time in flight, is not waited for', async () => {
+  test("a request of the older journal format is given the retry's start-to-close as its window", async () => {
     const events: string[] = [];
-    const { temporal } = stubTemporal(events, {
-      requests: [{ request: REQUEST_OF_ATTEMPT_1, atMs: Date.now() }],
-    });
-    const created = await createDepositWallet(attempt(2), stubOperator(events), temporal);
+    const request = { request: REQUEST_OF_ATTEMPT_1, atMs: Date.now() - 3_500 };
+    const { temporal } = stubTemporal(events, { requests: [request] });
+    // Window 4 s, grace 0.4 s: about 0.9 s left to wait.
+    const created = await createDepositWallet(attempt(2, 4_000), stubOperator(events), temporal);
+    expect(Date.now() - request.atMs).toBeGreaterThanOrEqual(4_400);
     expect(created).toMatchObject({ walletId: 'w-1' });
+  });
+
+  test("the wait is counted on the server's clock, not this worker's", async () => {
+    const events: string[] = [];
+    // The server's clock is a minute behind: by this worker's clock the request's window closed long ago.
+    const behindMs = 60_000;
+    const request = {
+      request: { ...REQUEST_OF_ATTEMPT_1, inFlightForMs: 2_100 },
+      atMs: Date.now() - behindMs - 100,
+    };
+    const { temporal } = stubTemporal(events, {
+      answers: [JOURNALED_BY_ATTEMPT_1],
+      requests: [request],
+      answersAfterMs: 400,
+    });
+    const created = await createDepositWallet(attempt(2, 10_000, behindMs), stubOperator(events), temporal);
+    expect(created).toMatchObject({ walletId: 'w-0' });
+    expect(events).toEqual([]);
+  });
+
+  test("a new activity's first attempt waits for an earlier activity's request its owner names", async () => {
+    const events: string[] = [];
+    // The earlier request is in a history this run does not hold; its owner passes its window in the input.
+    const { temporal } = stubTemporal(events, { answers: [JOURNALED_BY_ATTEMPT_1], answersAfterMs: 400 });
+    const created = await createDepositWallet(attempt(1), stubOperator(events), temporal, {
+      earlierRequestsOpenUntilMs: Date.now() + 2_000,
+    });
+    expect(created).toMatchObject({ walletId: 'w-0' });
+    expect(events).toEqual([]);
+  });
+
+  test('CreateWallet is not sent with less than half the time it could have', async () => {
+    const events: string[] = [];
+    // One request timeout (1 s) from before the journal write, which takes 600 ms of it.
+    const { temporal } = stubTemporal(events, { signalMs: 600 });
+    await expect(
+      createDepositWallet(attempt(1), stubOperator(events, { requestTimeoutMs: 1_000 }), temporal),
+    ).rejects.toMatchObject({ type: 'AttemptTooLate', nonRetryable: false });
+    expect(events).toEqual(['session', 'signal walletCreationRequested']);
   });
 
   test("an account wallet's retry looks only at answers of its own role", async () => {
@@ -365,7 +420,7 @@ describe('journaled wallet creation', () => {
         }),
       );
     await expect(
-      createDepositWallet(attempt(1), stubOperator(events, loginFails), temporal),
+      createDepositWallet(attempt(1), stubOperator(events, { login: loginFails }), temporal),
     ).rejects.toMatchObject({ type: 'OperatorUnavailable', nonRetryable: false });
     expect(events).toEqual([]);
   });
@@ -377,7 +432,7 @@ describe('journaled wallet creation', () => {
       await sleep(120);
     };
     await expect(
-      createDepositWallet(attempt(1, 200), stubOperator(events, slowLogin), temporal),
+      createDepositWallet(attempt(1, 200), stubOperator(events, { login: slowLogin }), temporal),
     ).rejects.toMatchObject({ type: 'AttemptTooLate' });
     expect(events).toEqual(['session']);
   });

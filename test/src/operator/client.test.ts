@@ -57,13 +57,13 @@ describe('OperatorClient', () => {
     const { fake, client } = setup();
     await client.ensureSession();
     fake.handle('POST', /^\/wallets\/private\/v1\/wallets$/, () => {
-      fake.loginDelayMs = 150;
+      fake.loginDelayMs = 1_500;
       return { status: 401, body: { error: { code: 'token_revoked', message: 'log in again' } } };
     });
     await expect(
       client.createWallet(
         { networks: ['networks/ethereum-mainnet'], externalUserId: 'user-1' },
-        { deadlineMs: Date.now() + 100 },
+        { deadlineMs: Date.now() + 1_000 },
       ),
     ).rejects.toMatchObject({ code: 'deadline_passed', operation: 'createWallet' });
     expect(fake.logins).toBe(2);

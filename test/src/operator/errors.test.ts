@@ -140,6 +140,11 @@ describe('transport against a real local server', () => {
         deadlineMs: Date.now() - 1,
       }),
     ).rejects.toMatchObject({ code: 'deadline_passed', retryable: true });
+    // A request sent after it has been answered; the refused one never arrived.
+    await transport({ getOrder: 'GET /html/{id}' })
+      .send({ operation: 'getOrder', params: { id: 'after-late' } })
+      .catch(() => undefined);
+    expect(received).toContain('/html/after-late');
     expect(received).not.toContain('/hang/late');
   });
 

@@ -1,6 +1,7 @@
 import {
   addressesOf,
   chooseWallet,
+  earlierRequestsInput,
   extraWalletAlert,
   extraWalletCount,
   extraWalletsDue,
@@ -27,6 +28,24 @@ describe('wallet-creation journal rules', () => {
     const once = withRequest([], { requestId: 'r/1#1', attempt: 1 }, T0);
     const twice = withRequest(once, { requestId: 'r/1#1', attempt: 1 }, T1);
     expect(twice).toEqual([{ requestId: 'r/1#1', attempt: 1, requestedAt: T0 }]);
+  });
+
+  test("a request keeps how long it may be in flight; the latest unanswered one's end is what a new creation waits for", () => {
+    let requests = withRequest([], { requestId: 'r/1#1', attempt: 1, inFlightForMs: 9_000 }, T0);
+    requests = withRequest(requests, { requestId: 'r/1#2', attempt: 2, inFlightForMs: 1_000 }, T1);
+    expect(requests[0]).toEqual({ requestId: 'r/1#1', attempt: 1, requestedAt: T0, inFlightForMs: 9_000 });
+    const journal: JournalView = { requests, unconfirmed: undefined, journaled: undefined };
+    // T0 + 9 s is later than T1 + 1 s.
+    expect(earlierRequestsInput(journal)).toEqual({ earlierRequestsOpenUntilMs: Date.parse(T0) + 9_000 });
+    // Answered, the first no longer counts.
+    journal.requests = withAnswer(requests, { requestId: 'r/1#1', attempt: 1, walletId: 'w-1' }, T1);
+    expect(earlierRequestsInput(journal)).toEqual({ earlierRequestsOpenUntilMs: Date.parse(T1) + 1_000 });
+    // Requests of the older format say nothing, and leave the input as it was.
+    journal.requests = withRequest([], { requestId: 'r/1#1', attempt: 1 }, T0);
+    expect(earlierRequestsInput(journal)).toEqual({});
+    expect(
+      earlierRequestsInput({ requests: undefined, unconfirmed: undefined, journaled: undefined }),
+    ).toEqual({});
   });
 
   test('an answer settles its own request only, and keeps the first answer', () => {

@@ -239,6 +239,8 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
         TASK_QUEUE: taskQueue,
         KILL_POINT: 'request-sent',
         WORKER_MAX_CONCURRENT_ACTIVITIES: '1',
+        // Its request must outlast the freeze: its deadline is then 90 % of the attempt (18 s).
+        OPERATOR_REQUEST_TIMEOUT: '30s',
       });
       const shown = ramp.ensureDepositWallet(endUserId);
       shown.catch(() => undefined);
@@ -277,7 +279,8 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
       await other?.stop();
       await connection.close();
     }
-  });
+  }, 120_000);
+
   test("an answer held back behind a dead worker's workflow task is waited for: one wallet", async () => {
     const setup = await walletTestSetup('held-back', crashTimings());
     const { client, connection, ramp, taskQueue } = setup;
@@ -325,5 +328,5 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
       await replacement?.stop();
       await connection.close();
     }
-  });
+  }, 120_000);
 });

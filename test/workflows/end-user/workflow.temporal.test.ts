@@ -12,7 +12,7 @@ import { RampClient } from '../../../src/client/ramp-client';
 import { endUserWorkflowId } from '../../../src/domain/ids';
 import { EndUserId, WalletId } from '../../../src/temporal/search-attributes';
 import { endUserWorkflow } from '../../../workflows/end-user/workflow';
-import { endUserStateQuery } from '../../../workflows/end-user/messages';
+import { endUserStateQuery, walletCreationRequestedSignal } from '../../../workflows/end-user/messages';
 import { patchChecksRecorded, recordHistory } from '../../helpers/histories';
 import {
   connectTestClient,
@@ -137,6 +137,49 @@ describe('end-user workflow on the real Temporal dev server', () => {
     const state = await client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery);
     expect(state.journaledWallet?.walletId).toBe('wallet-1');
     expect(state.orphanWallets).toEqual([]);
+  });
+
+  test('a new creation after one that ended with its request unanswered is told how long to wait for it', async () => {
+    const { operator } = countingOperator();
+    const real = createActivities({
+      operator,
+      temporal: client,
+      logger: pino({ level: 'silent' }),
+      config: testActivityConfig(),
+    });
+    const inputs: Parameters<RampActivities['createDepositWallet']>[0][] = [];
+    const activities: RampActivities = {
+      ...real,
+      // The first activity journals a request and ends without an answer (as when its schedule-to-close passes with
+      // the request in flight); the next one is a new activity, attempt 1.
+      async createDepositWallet(input) {
+        inputs.push(input);
+        if (inputs.length > 1) return real.createDepositWallet(input);
+        await client.workflow.getHandle(input.workflowId).signal(walletCreationRequestedSignal, {
+          requestId: 'earlier/1#1',
+          attempt: 1,
+          externalUserId: `end-user:${input.endUserId}`,
+          inFlightForMs: 1_500,
+        });
+        throw ApplicationFailure.nonRetryable('ended with its request in flight');
+      },
+    };
+    running = await startTestWorker(activities);
+    const ramp = rampClient(running.taskQueue);
+    const endUserId = `earlier-${Date.now()}`;
+
+    await expect(ramp.ensureDepositWallet(endUserId)).rejects.toThrow();
+    const wallet = await ramp.ensureDepositWallet(endUserId);
+
+    const state = await client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery);
+    const earlier = state.creationRequests?.find((entry) => entry.requestId === 'earlier/1#1');
+    expect(earlier?.inFlightForMs).toBe(1_500);
+    expect(inputs).toHaveLength(2);
+    expect(inputs[0]!.earlierRequestsOpenUntilMs).toBeUndefined();
+    expect(inputs[1]!.earlierRequestsOpenUntilMs).toBe(Date.parse(earlier!.requestedAt) + 1_500);
+    expect(wallet.walletId).toBe('wallet-1');
+    // The earlier request stays on record as one the operator may have carried out.
+    expect(state.unconfirmedCreations?.map((entry) => entry.requestId)).toEqual(['earlier/1#1']);
   });
 
   test('continues as new before its history grows large, carrying the wallet; callers keep getting it', async () => {
