@@ -168,6 +168,21 @@ function createDepositWallet(
   });
 }
 
+/** Attempt 2 of creating the account's master wallet (journaled in account-setup). */
+function retryMasterWallet(events: string[], temporal: Client): Promise<CreatedWallet> {
+  return attempt(2).run(() =>
+    createWalletJournaled(
+      { operator: stubOperator(events), temporal, logger },
+      {
+        workflowId: 'account-setup',
+        externalUserId: 'ramp-orchestrator/master',
+        role: 'master',
+        logFields: {},
+      },
+    ),
+  );
+}
+
 describe('journaled wallet creation', () => {
   test('the request is journaled before CreateWallet is sent, and the answer right after', async () => {
     const events: string[] = [];
@@ -346,17 +361,7 @@ describe('journaled wallet creation', () => {
       role: 'gas' as const,
     };
     const { temporal, signals } = stubTemporal(events, { answers: [gas] });
-    const created = await attempt(2).run((): Promise<CreatedWallet> =>
-      createWalletJournaled(
-        { operator: stubOperator(events), temporal, logger },
-        {
-          workflowId: 'account-setup',
-          externalUserId: 'ramp-orchestrator/master',
-          role: 'master',
-          logFields: {},
-        },
-      ),
-    );
+    const created = await retryMasterWallet(events, temporal);
     expect(created.walletId).toBe('w-1');
     expect(signals.map(({ arg }) => arg.role)).toEqual(['master', 'master']);
   });
@@ -383,17 +388,7 @@ describe('journaled wallet creation', () => {
       atMs: Date.now(),
     };
     const { temporal } = stubTemporal(events, { requests: [gasRequest] });
-    const created = await attempt(2).run((): Promise<CreatedWallet> =>
-      createWalletJournaled(
-        { operator: stubOperator(events), temporal, logger },
-        {
-          workflowId: 'account-setup',
-          externalUserId: 'ramp-orchestrator/master',
-          role: 'master',
-          logFields: {},
-        },
-      ),
-    );
+    const created = await retryMasterWallet(events, temporal);
     expect(created.walletId).toBe('w-1');
   });
 
