@@ -24,8 +24,9 @@ import { callOperator } from '../shared/operator-failure';
  * timeout would race the next attempt and leave an extra wallet. So an attempt reads and writes the journal within
  * a bounded part of its time, sends CreateWallet only while enough of its time is left for the answer to be
  * journaled, and heartbeats throughout so that its heartbeat timeout passes only when its worker is gone. CreateWallet
- * has a deadline, which the journaled request records; a retry that finds the request unanswered waits it out (its
- * worker may only have stalled, and still get the answer) before it creates.
+ * has a deadline, which the journaled request records; a retry, or a new activity whose owner names an earlier
+ * request, waits an unanswered request out (its worker may only have stalled, and still get the answer) before it
+ * creates.
  */
 
 /** Share of start-to-close a journal read or write may take. */
