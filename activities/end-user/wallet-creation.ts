@@ -23,10 +23,10 @@ import { callOperator } from '../shared/operator-failure';
  * server, but the activity function keeps running on the worker. An attempt that sent CreateWallet after its own
  * timeout would race the next attempt and leave an extra wallet. So an attempt reads and writes the journal within
  * a bounded part of its time, sends CreateWallet only while enough of its time is left for the answer to be
- * journaled, and heartbeats throughout so that its heartbeat timeout passes only when its worker is gone. CreateWallet
- * has a deadline, which the journaled request records; a retry, or a new activity whose owner names an earlier
- * request, waits an unanswered request out (its worker may only have stalled, and still get the answer) before it
- * creates.
+ * journaled, and heartbeats throughout so that its heartbeat timeout passes only when its worker is gone.
+ * CreateWallet has a deadline, which the journaled request records; a retry, or a new activity whose owner names an
+ * earlier request, waits an unanswered request out (its worker may only have stalled, and still get the answer)
+ * before it creates.
  */
 
 /** Share of start-to-close a journal read or write may take. */
@@ -118,8 +118,8 @@ export function assertTimeToCreate(startedAtMs: number): void {
 }
 
 /**
- * Throws (retryable, nothing sent) when CreateWallet would have less than half the time it could ever get (one request
- * timeout, or 90 % of the attempt): a request cut short may still be carried out, its answer lost.
+ * Throws (retryable, nothing sent) when CreateWallet would have less than half the time it could ever get (one
+ * request timeout, or 90 % of the attempt): a request cut short may still be carried out, its answer lost.
  */
 function assertTimeToSend(deadlineMs: number, requestTimeoutMs: number): void {
   const left = deadlineMs - Date.now();
@@ -186,11 +186,11 @@ async function ownerTaskRunning(handle: OwnerHandle): Promise<boolean> {
 interface JournalRead {
   /** The first answer journaled. */
   answer: WalletCreatedSignal | null;
-  /** Server time (epoch ms) until which a journaled request may still be in flight at the operator; none: undefined. */
+  /** Server time (epoch ms) until which a journaled request may be in flight at the operator; none: undefined. */
   requestOpenUntilMs: number | undefined;
 }
 
-/** `unknownInFlightMs`: the window of a request of the older format, which does not say how long it may be in flight. */
+/** `unknownInFlightMs`: the window of an older-format request, which does not say how long it may be in flight. */
 async function readJournal(
   temporal: Client,
   handle: OwnerHandle,

@@ -1,7 +1,7 @@
 /**
  * A worker in its own process, so a test can SIGKILL it mid-activity (a real crash, not a graceful shutdown).
- * Env: TEST_TEMPORAL_ADDRESS, TEST_TEMPORAL_NAMESPACE, TEST_WORKFLOW_BUNDLE, TASK_QUEUE, OPERATOR_*, CLIENT_WEBHOOK_*;
- * WORKER_MAX_CONCURRENT_ACTIVITIES (optional) sets the slots as the product reads them (with the other WORKER_*).
+ * Env: TEST_TEMPORAL_ADDRESS, TEST_TEMPORAL_NAMESPACE, TEST_WORKFLOW_BUNDLE, TASK_QUEUE, OPERATOR_*,
+ * CLIENT_WEBHOOK_*; WORKER_MAX_CONCURRENT_ACTIVITIES (optional) sets the slots as the product reads them (with the other WORKER_*).
  *
  * KILL_POINT (optional) holds the process still at one instant of the CreateWallet round trip, after printing
  * `kill-point:<name>`, so the test kills it exactly there:

@@ -176,7 +176,7 @@ export function refreshUnconfirmed(journal: JournalView, creationInFlight: boole
 
 /** What a creation activity is told of earlier requests that may still be in flight (part of its input). */
 export interface EarlierRequests {
-  /** Epoch ms (server time) until which an earlier unanswered request may be in flight: waited out before creating. */
+  /** Epoch ms (server time) until which an earlier unanswered request may be in flight: waited out first. */
   earlierRequestsOpenUntilMs?: number;
 }
 

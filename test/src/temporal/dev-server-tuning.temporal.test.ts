@@ -1,8 +1,8 @@
 /**
  * The dev server as the product launches it keeps its search attribute definitions in a cache. With the CLI's own
- * defaults it reads the cluster's metadata from SQLite for every visibility record it writes (two or three times, as
- * measured here); with the cache it does not. The attributes registered at launch are usable at once: a list query by one finds
- * every workflow started with it.
+ * defaults it reads the cluster's metadata from SQLite for every visibility record it writes (two or three times,
+ * as measured here); with the cache it does not. The attributes registered at launch are usable at once: a list
+ * query by one finds every workflow started with it.
  */
 import { Client, Connection } from '@temporalio/client';
 import { loadDevServerTuning } from '../../../src/config/temporal';

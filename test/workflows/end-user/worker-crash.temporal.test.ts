@@ -3,10 +3,11 @@
  * journaled, while the request is in flight at the operator, after the operator answered, after the answer is
  * journaled. A new worker takes over. Whatever the instant, the user is shown exactly one wallet, and every other
  * wallet the operator may hold for the user's label is recorded on the user's process (readable through the typed
- * client and the HTTP API) and raised as an incident. Besides, a live attempt slower than its heartbeat timeout is not
- * taken for a dead one: no second attempt creates beside it. And a worker frozen (SIGSTOP) with its request in flight
- * is taken for dead, but the retry on another worker waits for that request instead of creating beside it. And an
- * answer the server holds back behind a dead worker's workflow task is waited for, not created over.
+ * client and the HTTP API) and raised as an incident. Besides:
+ * - a live attempt slower than its heartbeat timeout is not taken for a dead one: no second attempt creates beside it;
+ * - a worker frozen (SIGSTOP) with its request in flight is taken for dead, but the retry on another worker waits for
+ *   that request instead of creating beside it;
+ * - an answer the server holds back behind a dead worker's workflow task is waited for, not created over.
  */
 import { randomUUID } from 'node:crypto';
 import { temporal as proto } from '@temporalio/proto';
