@@ -154,8 +154,25 @@ export interface JournaledCreation {
   earlierRequestsOpenUntilMs?: number | undefined;
 }
 
-/** How often a retry looks at the owner again: for its running workflow task to end, or for an answer to arrive. */
-const JOURNAL_POLL_MS = 200;
+/**
+ * How long a retry waits before it looks at the owner again (for its running workflow task to end, or for an answer
+ * to arrive): at first this long, then twice as long each time, up to a share of the attempt's start-to-close. After
+ * an outage many users' retries may wait at once, and each look is a describe and a read of the whole history.
+ */
+const JOURNAL_FIRST_POLL_MS = 200;
+const JOURNAL_POLL_MAX_SHARE = 0.05;
+
+/** The waits between one attempt's looks at the owner, in turn. */
+function journalPolls(startToCloseTimeoutMs: number): () => number {
+  const mostMs = Math.max(JOURNAL_FIRST_POLL_MS, startToCloseTimeoutMs * JOURNAL_POLL_MAX_SHARE);
+  let nextMs = JOURNAL_FIRST_POLL_MS;
+  return () => {
+    const waitMs = nextMs;
+    nextMs = Math.min(mostMs, nextMs * 2);
+    return waitMs;
+  };
+}
+
 const { PendingWorkflowTaskState } = proto.api.enums.v1;
 
 type OwnerHandle = ReturnType<Client['workflow']['getHandle']>;
@@ -165,15 +182,16 @@ type OwnerHandle = ReturnType<Client['workflow']['getHandle']>;
  * from the history until that task ends (completed, failed, or timed out when its worker died), so a journal read
  * before then could miss an answer. Past `giveUpAtMs` the attempt fails and creates nothing.
  */
-async function ownerTaskEnded(handle: OwnerHandle, giveUpAtMs: number): Promise<void> {
+async function ownerTaskEnded(handle: OwnerHandle, timing: JournalTiming): Promise<void> {
   for (;;) {
     if (!(await ownerTaskRunning(handle))) return;
-    if (Date.now() + JOURNAL_POLL_MS > giveUpAtMs)
+    const waitMs = nextWait(timing);
+    if (waitMs === undefined)
       throw ApplicationFailure.retryable(
         `a workflow task of ${handle.workflowId} is still running, which may hold back a journaled answer; nothing created`,
         'JournalUnavailable',
       );
-    await sleep(JOURNAL_POLL_MS);
+    await sleep(waitMs);
   }
 }
 
@@ -221,6 +239,8 @@ async function readJournal(
 /** When and how a creation reads the journal before it creates. */
 interface JournalTiming {
   giveUpAtMs: number;
+  /** The wait before the next look at the owner. */
+  nextPollMs: () => number;
   answerGraceMs: number;
   serverNowMs: () => number;
   /** The window of a request that does not say how long it may be in flight. */
@@ -246,7 +266,7 @@ async function journaledAnswer(
   timing: JournalTiming,
 ): Promise<WalletCreatedSignal | null> {
   for (;;) {
-    await ownerTaskEnded(handle, timing.giveUpAtMs);
+    await ownerTaskEnded(handle, timing);
     const journal = await readJournal(temporal, handle, role, timing.unknownInFlightMs);
     if (journal.answer) return journal.answer;
     if (await ownerTaskRunning(handle)) continue;
@@ -256,14 +276,24 @@ async function journaledAnswer(
     if (openUntil.length === 0) return null;
     const openForMs = Math.max(...openUntil) + timing.answerGraceMs - timing.serverNowMs();
     if (openForMs <= 0) return null;
-    const waitMs = Math.min(openForMs, JOURNAL_POLL_MS);
-    if (Date.now() + waitMs > timing.giveUpAtMs)
+    const waitMs = nextWait(timing, openForMs);
+    if (waitMs === undefined)
       throw ApplicationFailure.retryable(
         `a CreateWallet request of ${handle.workflowId} may be in flight for ${Math.ceil(openForMs)} ms more; nothing created`,
         'RequestMayBeInFlight',
       );
     await sleep(waitMs);
   }
+}
+
+/**
+ * The wait before the next look at the owner, never past `openForMs` (when the awaited window closes) or the budget;
+ * undefined once the budget cannot hold even a first look's wait.
+ */
+function nextWait(timing: JournalTiming, openForMs = Infinity): number | undefined {
+  const leftMs = timing.giveUpAtMs - Date.now();
+  if (leftMs < Math.min(openForMs, JOURNAL_FIRST_POLL_MS)) return undefined;
+  return Math.min(openForMs, timing.nextPollMs(), leftMs);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -296,6 +326,7 @@ export async function createWalletJournaled(
       const run = temporal.workflow.getHandle(spec.workflowId, info.workflowExecution?.runId);
       const timing: JournalTiming = {
         giveUpAtMs: journalDeadlineMs(startedAtMs),
+        nextPollMs: journalPolls(info.startToCloseTimeoutMs),
         answerGraceMs: info.startToCloseTimeoutMs * ANSWER_SHARE,
         // This attempt's scheduled time is the server's, as are the journal's event times.
         serverNowMs: () => info.currentAttemptScheduledTimestampMs + (Date.now() - startedAtMs),

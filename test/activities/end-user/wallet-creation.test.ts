@@ -66,6 +66,7 @@ function stubTemporal(
   const answersVisible = () => !taskRunning() && Date.now() >= madeAtMs + (journal.answersAfterMs ?? 0);
   /** `atMs`: when the server took the signal (its event time), before the call returned. */
   const signals: { name: string; arg: Record<string, unknown>; atMs: number }[] = [];
+  let historyReads = 0;
   const signaled = (signalName: string, arg: object, atMs: number) => ({
     eventTime: msToTs(atMs),
     workflowExecutionSignaledEventAttributes: {
@@ -91,6 +92,7 @@ function stubTemporal(
             raw: { pendingWorkflowTask: taskRunning() ? { state: 2 } : null },
           }),
         fetchHistory: async () => {
+          historyReads += 1;
           await sleep(historyMs);
           return history();
         },
@@ -104,7 +106,7 @@ function stubTemporal(
       }),
     },
   };
-  return { temporal: temporal as unknown as Client, signals };
+  return { temporal: temporal as unknown as Client, signals, historyReads: () => historyReads };
 }
 
 /**
@@ -288,6 +290,19 @@ describe('journaled wallet creation', () => {
       'createWallet end-user:u-1 networks/ethereum-mainnet,networks/tron-mainnet',
       'signal walletCreated',
     ]);
+  });
+
+  test('a long wait looks at the owner less and less often', async () => {
+    const events: string[] = [];
+    const request = { request: { ...REQUEST_OF_ATTEMPT_1, inFlightForMs: 1_000 }, atMs: Date.now() };
+    const { temporal, historyReads } = stubTemporal(events, { requests: [request] });
+    // A 10 s attempt: 1 s of grace, looks 200, 400 and then 500 ms apart (5%), so 2 s of waiting take 6 reads at
+    // most where looks every 200 ms would take 10.
+    const created = await createDepositWallet(attempt(2, 10_000), stubOperator(events), temporal);
+    expect(Date.now() - request.atMs).toBeGreaterThanOrEqual(2_000);
+    expect(created).toMatchObject({ walletId: 'w-1' });
+    expect(historyReads()).toBeGreaterThanOrEqual(4);
+    expect(historyReads()).toBeLessThanOrEqual(6);
   });
 
   test('a request in flight for longer than the journal budget fails the retry, creating nothing', async () => {
