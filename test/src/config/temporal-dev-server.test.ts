@@ -42,11 +42,13 @@ describe('dev server SQLite pragmas', () => {
 });
 
 describe('dev server dynamic config', () => {
-  test('unset: the search attribute cache on, in the Temporal configuration too', () => {
-    expect(DEFAULT_DEV_DYNAMIC_CONFIG).toEqual(['system.forceSearchAttributesCacheRefreshOnRead=false']);
-    expect(loadTemporalConfig({}, '/project').devServer.dynamicConfig).toEqual([
+  test('unset: the search attribute cache on and one write partition, in the Temporal configuration too', () => {
+    const expected = [
       'system.forceSearchAttributesCacheRefreshOnRead=false',
-    ]);
+      'matching.numTaskqueueWritePartitions=1',
+    ];
+    expect(DEFAULT_DEV_DYNAMIC_CONFIG).toEqual(expected);
+    expect(loadTemporalConfig({}, '/project').devServer.dynamicConfig).toEqual(expected);
   });
 
   test('a list replaces the defaults; an empty value means the CLI defaults', () => {

@@ -3,8 +3,10 @@
  * defaults it reads the cluster's metadata from SQLite for every visibility record it writes (two or three times,
  * as measured here); with the cache it does not. The attributes registered at launch are usable at once: a list
  * query by one finds every workflow started with it.
+ * It also writes every task queue's tasks to one partition, the root, where the CLI's defaults spread them over four.
  */
 import { Client, Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { loadDevServerTuning } from '../../../src/config/temporal';
 import { freePort } from '../../../src/http/free-port';
 import { type RunningDevServer, startDevServer } from '../../../src/temporal/dev-server';
@@ -94,5 +96,69 @@ describe('the dev server search attribute cache', () => {
   test("off with the CLI's defaults (TEMPORAL_DEV_DYNAMIC_CONFIG empty): every visibility write reads it", async () => {
     const uncached = await metadataReadsOfStarts({ TEMPORAL_DEV_DYNAMIC_CONFIG: '' }, 'uncached');
     expect(uncached).toBeGreaterThanOrEqual(STARTS);
+  });
+});
+
+const { TaskQueueKind, TaskQueueType } = temporal.api.enums.v1;
+const BACKLOGGED = 40;
+const READ_PARTITIONS = 4;
+
+/**
+ * Starts `BACKLOGGED` workflows on a task queue no worker polls, so that their first tasks stay in its backlog;
+ * answers how many of them each of the queue's read partitions holds (the root first), once they add up.
+ */
+async function backlogPerPartition(env: NodeJS.ProcessEnv): Promise<number[]> {
+  const server = await startDevServer({
+    cliPath: process.env.TEST_TEMPORAL_CLI_PATH!,
+    namespace: NAMESPACE,
+    uiPort: null,
+    tuning: loadDevServerTuning(env),
+  });
+  const connection = await Connection.connect({ address: server.address });
+  try {
+    const client = new Client({ connection, namespace: NAMESPACE });
+    for (let index = 0; index < BACKLOGGED; index += 1)
+      await client.workflow.start('noSuchWorkflow', { taskQueue: 'no-worker', workflowId: `backlog-${index}` });
+    const partitionNames = Array.from({ length: READ_PARTITIONS }, (_, partition) =>
+      partition === 0 ? 'no-worker' : `/_sys/no-worker/${partition}`,
+    );
+    const backlogs = () =>
+      Promise.all(
+        partitionNames.map(async (name) => {
+          const answer = await connection.workflowService.describeTaskQueue({
+            namespace: NAMESPACE,
+            taskQueue: { name, kind: TaskQueueKind.TASK_QUEUE_KIND_NORMAL },
+            taskQueueType: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+            includeTaskQueueStatus: true,
+          });
+          return Number(answer.taskQueueStatus?.backlogCountHint ?? 0);
+        }),
+      );
+    return await waitFor(
+      async () => {
+        const counts = await backlogs();
+        return counts.reduce((sum, count) => sum + count, 0) === BACKLOGGED ? counts : undefined;
+      },
+      `${BACKLOGGED} tasks in the backlog of the task queue's partitions`,
+      20_000,
+      100,
+    );
+  } finally {
+    await connection.close();
+    await server.stop();
+  }
+}
+
+describe('the dev server task queue partitions', () => {
+  test('as the product launches it: every new task is written to the root partition', async () => {
+    const [root, ...others] = await backlogPerPartition({});
+    expect(root).toBe(BACKLOGGED);
+    expect(others).toEqual([0, 0, 0]);
+  });
+
+  test("with the CLI's defaults (TEMPORAL_DEV_DYNAMIC_CONFIG empty): the tasks are spread over four", async () => {
+    const [root, ...others] = await backlogPerPartition({ TEMPORAL_DEV_DYNAMIC_CONFIG: '' });
+    expect(root).toBeLessThan(BACKLOGGED);
+    expect(others.filter((count) => count > 0).length).toBeGreaterThanOrEqual(2);
   });
 });
