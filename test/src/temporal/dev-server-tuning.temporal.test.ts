@@ -118,7 +118,10 @@ async function backlogPerPartition(env: NodeJS.ProcessEnv): Promise<number[]> {
   try {
     const client = new Client({ connection, namespace: NAMESPACE });
     for (let index = 0; index < BACKLOGGED; index += 1)
-      await client.workflow.start('noSuchWorkflow', { taskQueue: 'no-worker', workflowId: `backlog-${index}` });
+      await client.workflow.start('noSuchWorkflow', {
+        taskQueue: 'no-worker',
+        workflowId: `backlog-${index}`,
+      });
     const partitionNames = Array.from({ length: READ_PARTITIONS }, (_, partition) =>
       partition === 0 ? 'no-worker' : `/_sys/no-worker/${partition}`,
     );
