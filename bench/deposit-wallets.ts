@@ -14,7 +14,7 @@ import { loadOperationsConfig } from '../src/config/operations';
 import { loadOperatorConfig } from '../src/config/operator';
 import { loadReceiverConfig } from '../src/config/receiver';
 import { loadWorkerConfig } from '../src/config/worker';
-import { DEFAULT_PROCESS_IDS } from '../src/domain/ids';
+import { DEFAULT_PROCESS_IDS, endUserWorkflowId } from '../src/domain/ids';
 import { OperatorClient } from '../src/operator/client';
 import { startSandbox } from '../src/sandbox/server';
 import { connectRampWorker } from '../src/temporal/wiring';
@@ -24,6 +24,7 @@ import { summarize } from './lib/stats';
 import { cpuSeconds } from './lib/machine';
 import { type Measurement, resourceIdOf, RUN_TAG } from './lib/measurement';
 import { persistencePerUnit } from './lib/server-metrics';
+import { type HistoryEvents, taskWaits } from './lib/task-waits';
 
 const EMAIL = 'bench@example.com';
 const PASSCODE = 'bench-passcode-5c1e9a';
@@ -124,6 +125,20 @@ export const depositWallets: Measurement = {
           ? undefined
           : (cpuAfter - cpuBefore) / wallets.seconds;
       const benchProcessCores = (processUsed.user + processUsed.system) / 1e6 / wallets.seconds;
+      // Read after the measured loop: a user whose first task waited long shows here, not only in the p99.
+      const histories: HistoryEvents[] = [];
+      for (let first = 0; first < users; first += settings.concurrency) {
+        const batch = Array.from({ length: Math.min(settings.concurrency, users - first) }, (_, offset) =>
+          context.subject.temporal.client.workflow
+            .getHandle(endUserWorkflowId(`bw-${RUN_TAG}-${first + offset}`))
+            .fetchHistory()
+            .then((history) => history.events ?? []),
+        );
+        histories.push(...(await Promise.all(batch)));
+      }
+      const waits = taskWaits(histories);
+      const firstPickup = summarize(waits.firstPickupMs);
+      const laterPickup = summarize(waits.laterPickupMs);
       // One call at a time, so that each latency is the call's own, not a queue's.
       const created = wallets.ok;
       const sample = Math.max(1, Math.min(settings.walletSample, Math.floor(cache / 2), created - cache));
@@ -161,7 +176,9 @@ export const depositWallets: Measurement = {
             met: wallets.throughput >= 0.25 * raw.throughput && wallets.errors === 0,
             note:
               `p50 ${wallets.latency.p50.toFixed(0)} ms, p99 ${wallets.latency.p99.toFixed(0)} ms, errors ${wallets.errors}; ` +
-              `dev server ${devServerCores?.toFixed(2) ?? '?'} cores, this process (worker, client, sandbox) ${benchProcessCores.toFixed(2)} cores` +
+              `dev server ${devServerCores?.toFixed(2) ?? '?'} cores, this process (worker, client, sandbox) ${benchProcessCores.toFixed(2)} cores; ` +
+              `a user's first workflow task waited p50 ${firstPickup.p50.toFixed(0)} ms, at most ${firstPickup.max.toFixed(0)} ms to be picked up, ` +
+              `a later one p50 ${laterPickup.p50.toFixed(0)} ms, at most ${laterPickup.max.toFixed(0)} ms` +
               persistence,
           },
           {
@@ -185,7 +202,19 @@ export const depositWallets: Measurement = {
             note: `process RSS after (worker, client, sandbox, receiver) ${rssMiB.toFixed(0)} MiB`,
           },
         ],
-        legs: { raw, wallets, cached, evicted, readBack, cache, devServerCores, benchProcessCores, rssMiB },
+        legs: {
+          raw,
+          wallets,
+          cached,
+          evicted,
+          readBack,
+          cache,
+          devServerCores,
+          benchProcessCores,
+          rssMiB,
+          firstPickup,
+          laterPickup,
+        },
       };
     } finally {
       await worker.stop();

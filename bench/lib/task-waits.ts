@@ -9,6 +9,9 @@ import type { temporal } from '@temporalio/proto';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
+/** One run's history, as `fetchHistory` answers it. */
+export type HistoryEvents = HistoryEvent[];
+
 export interface TaskWaits {
   /** Scheduled to started of each run's first workflow task, ms. */
   firstPickupMs: number[];
