@@ -43,7 +43,7 @@ export const DEFAULT_DEV_SQLITE_PRAGMAS: readonly string[] = ['journal_mode=WAL'
  */
 export const DEFAULT_DEV_DYNAMIC_CONFIG: readonly string[] = [
   'system.forceSearchAttributesCacheRefreshOnRead=false',
-  // One partition takes every new task, where the CLI's four left a new workflow's first task waiting up to 2 s in
+  // One partition takes every new task, where the CLI's four left a new workflow's first task waiting about 2 s in
   // a partition no poller was on (docs/architecture.md, "The dev server's task queue partitions"). Reads stay at
   // four, so that tasks an older server wrote to the other three are still handed out.
   'matching.numTaskqueueWritePartitions=1',

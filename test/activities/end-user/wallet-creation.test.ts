@@ -297,7 +297,7 @@ describe('journaled wallet creation', () => {
     const request = { request: { ...REQUEST_OF_ATTEMPT_1, inFlightForMs: 1_000 }, atMs: Date.now() };
     const { temporal, historyReads } = stubTemporal(events, { requests: [request] });
     // A 10 s attempt: 1 s of grace, looks 200, 400 and then 500 ms apart (5%), so 2 s of waiting take 6 reads at
-    // most where looks every 200 ms would take 10.
+    // most where looks every 200 ms take 11.
     const created = await createDepositWallet(attempt(2, 10_000), stubOperator(events), temporal);
     expect(Date.now() - request.atMs).toBeGreaterThanOrEqual(2_000);
     expect(created).toMatchObject({ walletId: 'w-1' });
