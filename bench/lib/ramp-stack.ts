@@ -14,7 +14,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import pino from 'pino';
-import type { temporal } from '@temporalio/proto';
 import { RampClient } from '../../src/client/ramp-client';
 import { loadOperatorConfig } from '../../src/config/operator';
 import { simulate } from '../../src/demo/demo';
@@ -29,6 +28,7 @@ import type { OffRampState } from '../../workflows/ramps/offramp/types';
 import { BENCH_NAMESPACE, type BenchContext, startBenchReceiver } from './context';
 import { closedLoop } from './load';
 import { RUN_TAG } from './measurement';
+import type { HistoryEvents } from './task-waits';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const EMAIL = 'bench-ramps@example.com';
@@ -272,11 +272,11 @@ export async function offRampRuns(stack: RampStack): Promise<Map<string, OffRamp
 }
 
 /** The histories of every router and off-ramp run on the stack's task queue (the ramps' workflow tasks). */
-export async function rampRunHistories(stack: RampStack): Promise<temporal.api.history.v1.IHistoryEvent[][]> {
+export async function rampRunHistories(stack: RampStack): Promise<HistoryEvents[]> {
   const query =
     `TaskQueue = '${stack.taskQueue}' AND ` +
     `WorkflowType IN ('${WORKFLOW_TYPES.webhookRouter}', '${WORKFLOW_TYPES.offRamp}')`;
-  const histories: temporal.api.history.v1.IHistoryEvent[][] = [];
+  const histories: HistoryEvents[] = [];
   for await (const execution of stack.ramp.temporal.workflow.list({ query, pageSize: 1000 })) {
     const history = await stack.ramp.temporal.workflow
       .getHandle(execution.workflowId, execution.runId)
