@@ -9,6 +9,7 @@ import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-wor
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal as proto } from '@temporalio/proto';
 import { type AccountWalletRole, NETWORKS } from '../../src/domain/vocabulary';
+import { deadlineClockMs } from '../../src/operator/deadline-clock';
 import { walletCreatedSignal, walletCreationRequestedSignal } from '../../workflows/end-user/messages';
 import type {
   WalletCreatedSignal,
@@ -39,22 +40,23 @@ const CREATE_MIN_REMAINING_SHARE = 0.5;
  */
 const ANSWER_SHARE = 0.1;
 
-/** Epoch milliseconds past which this attempt sends no CreateWallet and abandons one in flight. */
+/** When (deadline clock) this attempt stops sending CreateWallet and abandons one in flight. */
 function createDeadlineMs(startedAtMs: number): number {
   return startedAtMs + Context.current().info.startToCloseTimeoutMs * (1 - ANSWER_SHARE);
 }
 
 /**
- * Milliseconds left in this attempt. `startedAtMs` is when the activity function began: the server starts the
- * start-to-close clock a moment earlier (dispatch to this worker), a difference of milliseconds.
+ * Milliseconds left in this attempt. `startedAtMs` is when the activity function began, on the deadline clock (no
+ * wall-clock step moves it): the server starts the start-to-close clock a moment earlier (dispatch to this worker),
+ * a difference of milliseconds.
  */
 function attemptTimeLeftMs(startedAtMs: number): number {
-  return startedAtMs + Context.current().info.startToCloseTimeoutMs - Date.now();
+  return startedAtMs + Context.current().info.startToCloseTimeoutMs - deadlineClockMs();
 }
 
 /** When a journal read or write started now must have answered: within its share, and within the attempt. */
 function journalDeadlineMs(startedAtMs: number): number {
-  const now = Date.now();
+  const now = deadlineClockMs();
   return (
     now +
     Math.min(attemptTimeLeftMs(startedAtMs), Context.current().info.startToCloseTimeoutMs * JOURNAL_SHARE)
@@ -67,7 +69,7 @@ export async function journalInTime<T>(
   startedAtMs: number,
   what = 'the wallet journal',
 ): Promise<T> {
-  const budgetMs = Math.max(0, journalDeadlineMs(startedAtMs) - Date.now());
+  const budgetMs = Math.max(0, journalDeadlineMs(startedAtMs) - deadlineClockMs());
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
@@ -122,7 +124,7 @@ export function assertTimeToCreate(startedAtMs: number): void {
  * request timeout, or 90 % of the attempt): a request cut short may still be carried out, its answer lost.
  */
 function assertTimeToSend(deadlineMs: number, requestTimeoutMs: number): void {
-  const left = deadlineMs - Date.now();
+  const left = deadlineMs - deadlineClockMs();
   const most = Math.min(requestTimeoutMs, Context.current().info.startToCloseTimeoutMs * (1 - ANSWER_SHARE));
   if (left < most / 2) {
     throw ApplicationFailure.retryable(
@@ -291,7 +293,7 @@ async function journaledAnswer(
  * undefined once the budget cannot hold even a first look's wait.
  */
 function nextWait(timing: JournalTiming, openForMs = Infinity): number | undefined {
-  const leftMs = timing.giveUpAtMs - Date.now();
+  const leftMs = timing.giveUpAtMs - deadlineClockMs();
   if (leftMs < Math.min(openForMs, JOURNAL_FIRST_POLL_MS)) return undefined;
   return Math.min(openForMs, timing.nextPollMs(), leftMs);
 }
@@ -308,7 +310,7 @@ export async function createWalletJournaled(
   spec: JournaledCreation,
 ): Promise<CreatedWallet> {
   const { operator, temporal, logger } = deps;
-  const startedAtMs = Date.now();
+  const startedAtMs = deadlineClockMs();
   const info = Context.current().info;
   const { attempt } = info;
   const owner = temporal.workflow.getHandle(spec.workflowId);
@@ -329,7 +331,7 @@ export async function createWalletJournaled(
         nextPollMs: journalPolls(info.startToCloseTimeoutMs),
         answerGraceMs: info.startToCloseTimeoutMs * ANSWER_SHARE,
         // This attempt's scheduled time is the server's, as are the journal's event times.
-        serverNowMs: () => info.currentAttemptScheduledTimestampMs + (Date.now() - startedAtMs),
+        serverNowMs: () => info.currentAttemptScheduledTimestampMs + (deadlineClockMs() - startedAtMs),
         unknownInFlightMs: info.startToCloseTimeoutMs,
         earlierRequestsOpenUntilMs: spec.earlierRequestsOpenUntilMs,
       };
@@ -356,7 +358,7 @@ export async function createWalletJournaled(
     const requestId = `${(info.workflowExecution?.runId ?? '-').slice(0, 8)}/${info.activityId}#${attempt}`;
     const role = spec.role ? { role: spec.role } : {};
     // One request's time at most (a re-login's second send included), and never past this attempt's share.
-    const deadlineMs = Math.min(createDeadlineMs(startedAtMs), Date.now() + operator.requestTimeoutMs);
+    const deadlineMs = Math.min(createDeadlineMs(startedAtMs), deadlineClockMs() + operator.requestTimeoutMs);
     await journalInTime(
       cancellable(temporal, () =>
         owner.signal(walletCreationRequestedSignal, {
@@ -364,7 +366,7 @@ export async function createWalletJournaled(
           attempt,
           externalUserId: spec.externalUserId,
           // Counted from before the journal write: the server's time of the request is no earlier.
-          inFlightForMs: Math.max(0, Math.ceil(deadlineMs - Date.now())),
+          inFlightForMs: Math.max(0, Math.ceil(deadlineMs - deadlineClockMs())),
           ...role,
         }),
       ),

@@ -151,8 +151,9 @@ export class OperatorClient {
   }
 
   /**
-   * `deadlineMs` (epoch milliseconds) bounds the whole call, a re-login's second send included: past it nothing
-   * more is sent, and a send in flight is abandoned (OperatorError `deadline_passed` or `timeout`).
+   * `deadlineMs` (on the deadline clock, deadline-clock.ts) bounds the whole call, a re-login's second send
+   * included: past it nothing more is sent, and a send in flight is abandoned (OperatorError `deadline_passed` or
+   * `timeout`).
    */
   async createWallet(request: CreateWalletRequest, options: { deadlineMs?: number } = {}): Promise<Wallet> {
     const body = validate('createWallet', createWalletRequest, request);

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { RouteName, Routes } from '../domain/operator-routes';
 import { encodeRouteParameter, RouteParameterError } from '../validation/identifiers';
+import { deadlineClockMs } from './deadline-clock';
 import {
   deadlinePassed,
   errorFromFetchFailure,
@@ -32,7 +33,8 @@ export interface OperatorRequest {
   body?: unknown;
   headers?: Record<string, string>;
   /**
-   * Epoch milliseconds after which the request is neither sent nor awaited: its timeout is cut to the time left.
+   * Milliseconds on the deadline clock (deadline-clock.ts) after which the request is neither sent nor awaited: its
+   * timeout is cut to the time left.
    * For a call that a retry must not overlap (CreateWallet): no attempt's request outlives the slot it recorded.
    */
   deadlineMs?: number;
@@ -93,7 +95,7 @@ export class OperatorTransport {
 
     // Whole milliseconds: AbortSignal.timeout refuses a fraction.
     const timeoutMs = Math.floor(
-      Math.min(this.#options.timeoutMs, (request.deadlineMs ?? Infinity) - Date.now()),
+      Math.min(this.#options.timeoutMs, (request.deadlineMs ?? Infinity) - deadlineClockMs()),
     );
     if (timeoutMs <= 0) throw deadlinePassed(operation);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };

@@ -7,6 +7,7 @@ import pino from 'pino';
 import { createEndUserActivities } from '../../../activities/end-user/activities';
 import { type CreatedWallet, createWalletJournaled } from '../../../activities/end-user/wallet-creation';
 import type { OperatorClient } from '../../../src/operator/client';
+import { deadlineClockMs } from '../../../src/operator/deadline-clock';
 import { OperatorError } from '../../../src/operator/errors';
 import type {
   EarlierRequests,
@@ -58,13 +59,15 @@ function stubTemporal(
     historyMs?: number;
     signalMs?: number;
     taskRunningMs?: number;
+    /** Runs as each signal reaches the server. */
+    onSignal?: () => void;
   } = {},
 ) {
   const { answers = [], requests = [], historyMs = 0, signalMs = 0 } = journal;
   const madeAtMs = Date.now();
   const taskRunning = () => Date.now() < madeAtMs + (journal.taskRunningMs ?? 0);
   const answersVisible = () => !taskRunning() && Date.now() >= madeAtMs + (journal.answersAfterMs ?? 0);
-  /** `atMs`: when the server took the signal (its event time), before the call returned. */
+  /** `atMs`: when the server took the signal (its event time), before the call returned; on the deadline clock. */
   const signals: { name: string; arg: Record<string, unknown>; atMs: number }[] = [];
   let historyReads = 0;
   const signaled = (signalName: string, arg: object, atMs: number) => ({
@@ -98,7 +101,8 @@ function stubTemporal(
         },
         signal: async (definition: { name: string }, arg: Record<string, unknown>) => {
           if (signalMs === Infinity) return new Promise(() => undefined);
-          const atMs = Date.now();
+          journal.onSignal?.();
+          const atMs = deadlineClockMs();
           await sleep(signalMs);
           events.push(`signal ${definition.name}`);
           signals.push({ name: definition.name, arg, atMs });
@@ -190,7 +194,7 @@ describe('journaled wallet creation', () => {
     const events: string[] = [];
     const deadlines: number[] = [];
     const { temporal, signals } = stubTemporal(events);
-    const startedAtMs = Date.now();
+    const startedAtMs = deadlineClockMs();
     const created = await createDepositWallet(attempt(1), stubOperator(events, { deadlines }), temporal);
 
     expect(events).toEqual([
@@ -212,7 +216,7 @@ describe('journaled wallet creation', () => {
     // CreateWallet is bounded to 90% of the 10 s attempt, and the request says how long it may be in flight.
     const [deadlineMs] = deadlines;
     expect(deadlineMs! - startedAtMs).toBeGreaterThanOrEqual(9_000);
-    expect(deadlineMs! - startedAtMs).toBeLessThanOrEqual(9_000 + (Date.now() - startedAtMs));
+    expect(deadlineMs! - startedAtMs).toBeLessThanOrEqual(9_000 + (deadlineClockMs() - startedAtMs));
   });
 
   test("the request's window, counted from the server's time of it, reaches CreateWallet's deadline", async () => {
@@ -229,11 +233,11 @@ describe('journaled wallet creation', () => {
     const events: string[] = [];
     const deadlines: number[] = [];
     const { temporal, signals } = stubTemporal(events);
-    const startedAtMs = Date.now();
+    const startedAtMs = deadlineClockMs();
     await createDepositWallet(attempt(1, 120_000), stubOperator(events, { deadlines }), temporal);
     // The stub operator's request timeout is 15 s; 90% of the attempt would be 108 s.
     expect(deadlines[0]! - startedAtMs).toBeGreaterThanOrEqual(15_000);
-    expect(deadlines[0]! - Date.now()).toBeLessThanOrEqual(15_000);
+    expect(deadlines[0]! - deadlineClockMs()).toBeLessThanOrEqual(15_000);
     expect(signals[0]!.arg.inFlightForMs).toBeLessThanOrEqual(15_000);
   });
 
@@ -364,6 +368,25 @@ describe('journaled wallet creation', () => {
     await expect(
       createDepositWallet(attempt(1), stubOperator(events, { requestTimeoutMs: 1_000 }), temporal),
     ).rejects.toMatchObject({ type: 'AttemptTooLate', nonRetryable: false });
+    expect(events).toEqual(['session', 'signal walletCreationRequested']);
+  });
+
+  test('a wall clock set back during the journal write gives CreateWallet no more time', async () => {
+    const events: string[] = [];
+    const wallClock = Date.now.bind(Date);
+    // As in the test above, but the wall clock is set back a minute while the request is journaled: counted on it,
+    // the attempt would see a minute more and send.
+    const { temporal } = stubTemporal(events, {
+      signalMs: 600,
+      onSignal: () => jest.spyOn(Date, 'now').mockImplementation(() => wallClock() - 60_000),
+    });
+    try {
+      await expect(
+        createDepositWallet(attempt(1), stubOperator(events, { requestTimeoutMs: 1_000 }), temporal),
+      ).rejects.toMatchObject({ type: 'AttemptTooLate', nonRetryable: false });
+    } finally {
+      jest.restoreAllMocks();
+    }
     expect(events).toEqual(['session', 'signal walletCreationRequested']);
   });
 

@@ -1,4 +1,5 @@
 import { OperatorClient } from '../../../src/operator/client';
+import { deadlineClockMs } from '../../../src/operator/deadline-clock';
 import { OperatorError, OperatorResponseError, OperatorValidationError } from '../../../src/operator/errors';
 import type { QuoteRequest } from '../../../src/operator/schemas';
 import { FakeOperator, networkFixture, recipientFixture, testConfig } from '../../helpers/fake-operator';
@@ -63,10 +64,32 @@ describe('OperatorClient', () => {
     await expect(
       client.createWallet(
         { networks: ['networks/ethereum-mainnet'], externalUserId: 'user-1' },
-        { deadlineMs: Date.now() + 1_000 },
+        { deadlineMs: deadlineClockMs() + 1_000 },
       ),
     ).rejects.toMatchObject({ code: 'deadline_passed', operation: 'createWallet' });
     expect(fake.logins).toBe(2);
+    expect(fake.apiCalls.filter((call) => call.path === '/wallets/private/v1/wallets')).toHaveLength(1);
+  });
+
+  it('a wall clock set back during that re-login does not reopen the deadline', async () => {
+    const { fake, client } = setup();
+    await client.ensureSession();
+    const wallClock = Date.now.bind(Date);
+    fake.handle('POST', /^\/wallets\/private\/v1\/wallets$/, () => {
+      fake.loginDelayMs = 1_500;
+      jest.spyOn(Date, 'now').mockImplementation(() => wallClock() - 60_000);
+      return { status: 401, body: { error: { code: 'token_revoked', message: 'log in again' } } };
+    });
+    try {
+      await expect(
+        client.createWallet(
+          { networks: ['networks/ethereum-mainnet'], externalUserId: 'user-1' },
+          { deadlineMs: deadlineClockMs() + 1_000 },
+        ),
+      ).rejects.toMatchObject({ code: 'deadline_passed', operation: 'createWallet' });
+    } finally {
+      jest.restoreAllMocks();
+    }
     expect(fake.apiCalls.filter((call) => call.path === '/wallets/private/v1/wallets')).toHaveLength(1);
   });
 
