@@ -10,9 +10,15 @@ import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal as proto } from '@temporalio/proto';
 import { type AccountWalletRole, NETWORKS } from '../../src/domain/vocabulary';
 import { deadlineClockMs } from '../../src/operator/deadline-clock';
-import { walletCreatedSignal, walletCreationRequestedSignal } from '../../workflows/end-user/messages';
+import { notCarriedOut } from '../../src/operator/errors';
+import {
+  walletCreatedSignal,
+  walletCreationNotSentSignal,
+  walletCreationRequestedSignal,
+} from '../../workflows/end-user/messages';
 import type {
   WalletCreatedSignal,
+  WalletCreationNotSentSignal,
   WalletCreationRequestSignal,
 } from '../../workflows/end-user/wallet-journal';
 import type { ActivityDeps } from '../deps';
@@ -206,8 +212,11 @@ async function ownerTaskRunning(handle: OwnerHandle): Promise<boolean> {
 interface JournalRead {
   /** The first answer journaled. */
   answer: WalletCreatedSignal | null;
-  /** Server time (epoch ms) until which a journaled request may be in flight at the operator; none: undefined. */
-  requestOpenUntilMs: number | undefined;
+  /**
+   * Server time (epoch ms) until which a journaled request may be in flight at the operator; none (or each one
+   * journaled as not sent): undefined.
+   */
+  requestOpenUntilMs?: number | undefined;
 }
 
 /** `unknownInFlightMs`: the window of an older-format request, which does not say how long it may be in flight. */
@@ -218,25 +227,38 @@ async function readJournal(
   unknownInFlightMs: number,
 ): Promise<JournalRead> {
   const history = await handle.fetchHistory();
-  let requestOpenUntilMs: number | undefined;
+  /** Until when each journaled request may be in flight, by request ID. */
+  const openUntil = new Map<string, number>();
+  const notSent = new Set<string>();
   for (const event of history.events ?? []) {
     const signaled = event.workflowExecutionSignaledEventAttributes;
     const name = signaled?.signalName;
-    if (name !== walletCreatedSignal.name && name !== walletCreationRequestedSignal.name) continue;
+    if (!name || !JOURNAL_SIGNALS.has(name)) continue;
     const [message] = (await decodeArrayFromPayloads(
       temporal.workflow.options.loadedDataConverter,
       signaled?.input?.payloads,
-    )) as [(WalletCreatedSignal | WalletCreationRequestSignal) | undefined];
+    )) as [(WalletCreatedSignal | WalletCreationRequestSignal | WalletCreationNotSentSignal) | undefined];
     if (!message || (role !== undefined && message.role !== role)) continue;
-    if (name === walletCreatedSignal.name)
-      return { answer: message as WalletCreatedSignal, requestOpenUntilMs };
+    if (name === walletCreatedSignal.name) return { answer: message as WalletCreatedSignal };
+    const { requestId } = message as WalletCreationRequestSignal | WalletCreationNotSentSignal;
+    if (name === walletCreationNotSentSignal.name) {
+      notSent.add(requestId);
+      continue;
+    }
     const { inFlightForMs = unknownInFlightMs } = message as WalletCreationRequestSignal;
     const journaledAtMs = optionalTsToMs(event.eventTime);
     if (journaledAtMs !== undefined)
-      requestOpenUntilMs = Math.max(requestOpenUntilMs ?? 0, journaledAtMs + inFlightForMs);
+      openUntil.set(requestId, Math.max(openUntil.get(requestId) ?? 0, journaledAtMs + inFlightForMs));
   }
-  return { answer: null, requestOpenUntilMs };
+  const open = [...openUntil].filter(([requestId]) => !notSent.has(requestId)).map(([, until]) => until);
+  return { answer: null, requestOpenUntilMs: open.length > 0 ? Math.max(...open) : undefined };
 }
+
+const JOURNAL_SIGNALS: ReadonlySet<string> = new Set([
+  walletCreatedSignal.name,
+  walletCreationRequestedSignal.name,
+  walletCreationNotSentSignal.name,
+]);
 
 /** When and how a creation reads the journal before it creates. */
 interface JournalTiming {
@@ -373,17 +395,28 @@ export async function createWalletJournaled(
       startedAtMs,
       'the journal of the CreateWallet request',
     );
-    // The journal write may have used up the attempt: a request sent now could outlive it, or be cut short.
-    assertTimeToCreate(startedAtMs);
-    assertTimeToSend(deadlineMs, operator.requestTimeoutMs);
-    // A heartbeat answered that this attempt is no longer current: the next one creates, not this one.
-    Context.current().cancellationSignal.throwIfAborted();
+    try {
+      // The journal write may have used up the attempt: a request sent now could outlive it, or be cut short.
+      assertTimeToCreate(startedAtMs);
+      assertTimeToSend(deadlineMs, operator.requestTimeoutMs);
+      // A heartbeat answered that this attempt is no longer current: the next one creates, not this one.
+      Context.current().cancellationSignal.throwIfAborted();
+    } catch (error) {
+      await journalNotSent(requestId, failureType(error));
+      throw error;
+    }
     progress = { phase: 'creating', attempt };
     const wallet = await callOperator(() =>
-      operator.createWallet(
-        { networks: [NETWORKS.ethereum, NETWORKS.tron], externalUserId: spec.externalUserId },
-        { deadlineMs },
-      ),
+      operator
+        .createWallet(
+          { networks: [NETWORKS.ethereum, NETWORKS.tron], externalUserId: spec.externalUserId },
+          { deadlineMs },
+        )
+        .catch(async (error: unknown) => {
+          const refusal = notCarriedOut(error, 'createWallet');
+          if (refusal) await journalNotSent(requestId, refusal);
+          throw error;
+        }),
     );
     progress = { phase: 'created', attempt, walletId: wallet.id };
     Context.current().heartbeat(progress);
@@ -402,4 +435,35 @@ export async function createWalletJournaled(
     logger.info({ ...spec.logFields, walletId: wallet.id, attempt }, 'Wallet created');
     return { walletId: wallet.id, externalUserId: spec.externalUserId, requestId };
   }
+
+  /**
+   * Journals that a request this attempt journaled was never carried out, so that neither a retry nor the owner
+   * waits for it or reports it. Best effort: without it the request stays on record as one that may have been.
+   */
+  async function journalNotSent(requestId: string, reason: string): Promise<void> {
+    try {
+      await journalInTime(
+        owner.signal(walletCreationNotSentSignal, {
+          requestId,
+          attempt,
+          externalUserId: spec.externalUserId,
+          reason,
+          ...(spec.role ? { role: spec.role } : {}),
+        }),
+        startedAtMs,
+        'the journal of a CreateWallet request not sent',
+      );
+    } catch (error) {
+      logger.warn(
+        { ...spec.logFields, requestId, attempt, err: error },
+        'Could not journal a CreateWallet request as not sent; it stays on record as possibly sent',
+      );
+    }
+  }
+}
+
+/** The type of a failure raised here (AttemptTooLate), or the name of another error (AbortError). */
+function failureType(error: unknown): string {
+  if (error instanceof ApplicationFailure && error.type) return error.type;
+  return error instanceof Error ? error.name : 'unknown';
 }

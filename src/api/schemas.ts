@@ -183,6 +183,7 @@ const walletCreationRequest = describes<WalletCreationRequest>()(
     requestedAt: isoDateTime,
     answeredWalletId: text.optional(),
     inFlightForMs: z.number().optional(),
+    notSent: z.literal(true).optional(),
   }),
 );
 const walletCreated = describes<WalletCreatedSignal>()(

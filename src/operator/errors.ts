@@ -139,6 +139,23 @@ export function errorFromResponse(operation: string, status: number, body: unkno
   });
 }
 
+/** The calls a session makes to log in on behalf of another. */
+const LOGIN_OPERATIONS: ReadonlySet<string> = new Set(['startSession', 'authenticate']);
+
+/**
+ * Whether an error of a call of `operation` shows that the operator never carried that call out, and how: refused
+ * here (invalid), never sent (its deadline passed, or the login it waited for failed), or its session refused (401;
+ * the session sends such a call again after logging in, which is safe only because a refused call was not carried
+ * out). Undefined when it may have been carried out (a timeout, a 5xx, a network error, any other answer).
+ */
+export function notCarriedOut(error: unknown, operation: string): string | undefined {
+  if (!(error instanceof OperatorError)) return undefined;
+  if (LOGIN_OPERATIONS.has(error.operation)) return `${error.operation}: ${error.code}`;
+  if (error.operation !== operation) return undefined;
+  const neverSent = error.code === 'deadline_passed' || error.code === 'invalid_request';
+  return neverSent || error.status === 401 ? `${operation}: ${error.code}` : undefined;
+}
+
 /** A request not sent because its caller's deadline had passed: nothing reached the operator. */
 export function deadlinePassed(operation: string): OperatorError {
   return new OperatorError(`operator ${operation} not sent: its deadline had passed`, {

@@ -26,6 +26,7 @@ describe('message names', () => {
       ensureDepositWalletUpdate: 'ensureDepositWallet',
       walletCreationRequestedSignal: 'walletCreationRequested',
       walletCreatedSignal: 'walletCreated',
+      walletCreationNotSentSignal: 'walletCreationNotSent',
       depositWalletJournalUpdate: 'depositWalletJournal',
       endUserStateQuery: 'endUserState',
       offRampLinkedSignal: 'offRampLinked',

@@ -1,7 +1,8 @@
 /**
  * The messages of the account setup. The name strings are part of every recorded history and of running
  * workflows: they never change. The account's wallet-creation activity journals through the end user's
- * `walletCreationRequested` and `walletCreated` signals as well (with its role): workflows/end-user/messages.ts.
+ * `walletCreationRequested`, `walletCreated` and `walletCreationNotSent` signals as well (with its role):
+ * workflows/end-user/messages.ts.
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { AccountWalletRole } from '../../src/domain/vocabulary';

@@ -23,13 +23,18 @@ import {
 import type { RampActivities } from '../../activities';
 import { failureReason } from '../../src/domain/errors';
 import { ACCOUNT_WALLET_ROLES, type AccountWalletRole, RESOURCE_KINDS } from '../../src/domain/vocabulary';
-import { raiseExtraWalletIncident } from '../end-user/extra-wallet-incident';
-import { walletCreatedSignal, walletCreationRequestedSignal } from '../end-user/messages';
+import { notSentHandled, raiseExtraWalletIncident } from '../end-user/extra-wallet-incident';
+import {
+  walletCreatedSignal,
+  walletCreationNotSentSignal,
+  walletCreationRequestedSignal,
+} from '../end-user/messages';
 import {
   chooseWallet,
   extraWalletAlert,
   extraWalletsDue,
   journalAnswer,
+  journalNotSent,
   journalRequest,
   recordOrphan,
   refreshUnconfirmed,
@@ -75,6 +80,11 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
     const role = request.role;
     if (!isAccountWalletRole(role)) return;
     journalRequest(roleJournal(state, role), request, creating === role, now());
+  });
+  setHandler(walletCreationNotSentSignal, (notSent) => {
+    const role = notSent.role;
+    if (!isAccountWalletRole(role) || !notSentHandled({})) return;
+    journalNotSent(roleJournal(state, role), notSent, creating === role, now());
   });
   setHandler(walletCreatedSignal, (created) => {
     const role = created.role;

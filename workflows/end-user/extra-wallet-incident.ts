@@ -27,3 +27,12 @@ export async function raiseExtraWalletIncident(
     log.error('Extra wallet incident could not be raised', { ...logFields, error: failureReason(error) });
   }
 }
+
+/**
+ * Whether a walletCreationNotSent signal settles its request. A worker without the handler leaves the signal
+ * unhandled, and its run may then have raised the request as an incident; on replay this answers no there, so the
+ * replay takes the same branch.
+ */
+export function notSentHandled(run: PatchBaseline): boolean {
+  return hasPatch(run, 'wallet-creation-not-sent');
+}

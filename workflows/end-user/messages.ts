@@ -3,7 +3,11 @@
  * workflows: they never change.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { WalletCreatedSignal, WalletCreationRequestSignal } from './wallet-journal';
+import type {
+  WalletCreatedSignal,
+  WalletCreationNotSentSignal,
+  WalletCreationRequestSignal,
+} from './wallet-journal';
 import type { DepositWallet, EndUserState } from './types';
 
 /** Creates the user's deposit wallet if needed and answers its addresses once they exist. */
@@ -20,6 +24,12 @@ export const walletCreationRequestedSignal =
  * The account setup handles it too (with the wallet's role).
  */
 export const walletCreatedSignal = defineSignal<[WalletCreatedSignal]>('walletCreated');
+/**
+ * Written by the wallet-creation activity when it journaled a request and then did not send it: nobody waits for
+ * that request, and it is not reported as a wallet the operator may hold. The account setup handles it too.
+ */
+export const walletCreationNotSentSignal =
+  defineSignal<[WalletCreationNotSentSignal]>('walletCreationNotSent');
 /**
  * Reads of the wallet-creation journal through an update. Creation activities now read the journal from the owner's
  * history (activities/end-user/wallet-creation.ts: no worker and no update slot needed); the handlers stay for activities of

@@ -51,6 +51,8 @@ export interface WalletCreationRequest {
   answeredWalletId?: string;
   /** How long after it was journaled the request may be in flight (WalletCreationRequestSignal). */
   inFlightForMs?: number;
+  /** Set when its attempt journaled that it never sent it (walletCreationNotSent): no wallet can come of it. */
+  notSent?: true;
 }
 
 /** What the creation activity sends before CreateWallet (the signal's argument). */
@@ -65,6 +67,21 @@ export interface WalletCreationRequestSignal {
    * call past that. A retry that finds no answer waits this out before it creates. Absent in older journals.
    */
   inFlightForMs?: number;
+}
+
+/**
+ * What the creation activity journals when it had journaled a request and then did not send it (too little of its
+ * attempt left, its deadline passed during a re-login, a login on its behalf failed, or the operator refused the
+ * session): the operator cannot hold a wallet for that request, so nobody waits for it or reports it.
+ */
+export interface WalletCreationNotSentSignal {
+  requestId: string;
+  attempt: number;
+  externalUserId: string;
+  /** The account setup's wallet role; absent for an end user's deposit wallet. */
+  role?: AccountWalletRole;
+  /** Why it was not sent, for someone reading the history (never a secret). */
+  reason: string;
 }
 
 /** Adds a request once (a redelivered signal changes nothing). */
@@ -91,7 +108,7 @@ export function unansweredRequestsOpenUntilMs(
 ): number | undefined {
   let until: number | undefined;
   for (const entry of requests) {
-    if (entry.answeredWalletId || entry.inFlightForMs === undefined) continue;
+    if (entry.answeredWalletId || entry.notSent || entry.inFlightForMs === undefined) continue;
     until = Math.max(until ?? 0, Date.parse(entry.requestedAt) + entry.inFlightForMs);
   }
   return until;
@@ -116,6 +133,20 @@ export function withAnswer(
 }
 
 /**
+ * Marks a request as never sent. One whose request signal has not arrived yet (the two signals may overtake each
+ * other) is recorded as a request that was not sent, and its request signal then changes nothing.
+ */
+export function withNotSent(
+  requests: readonly WalletCreationRequest[],
+  notSent: { requestId: string; attempt: number },
+  now: string,
+): WalletCreationRequest[] {
+  return withRequest(requests, notSent, now).map((entry) =>
+    entry.requestId === notSent.requestId && !entry.answeredWalletId ? { ...entry, notSent: true } : entry,
+  );
+}
+
+/**
  * Requests that reached (or may have reached) the operator without an answer we kept. While a creation is in
  * flight its newest request is still waiting for its answer and is not counted yet.
  */
@@ -124,7 +155,9 @@ export function unansweredRequests(
   creationInFlight: boolean,
 ): WalletCreationRequest[] {
   const last = requests[requests.length - 1];
-  return requests.filter((entry) => !entry.answeredWalletId && !(creationInFlight && entry === last));
+  return requests.filter(
+    (entry) => !entry.answeredWalletId && !entry.notSent && !(creationInFlight && entry === last),
+  );
 }
 
 /**
@@ -194,6 +227,17 @@ export function journalRequest(
   now: string,
 ): void {
   journal.requests = withRequest(journal.requests ?? [], request, now);
+  refreshUnconfirmed(journal, creationInFlight);
+}
+
+/** The walletCreationNotSent signal: the request is settled, with no wallet that can come of it. */
+export function journalNotSent(
+  journal: JournalView,
+  notSent: { requestId: string; attempt: number },
+  creationInFlight: boolean,
+  now: string,
+): void {
+  journal.requests = withNotSent(journal.requests ?? [], notSent, now);
   refreshUnconfirmed(journal, creationInFlight);
 }
 

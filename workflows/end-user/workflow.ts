@@ -23,13 +23,14 @@ import { newOutbox } from '../outcomes/outbox';
 import { startOutcomeSender } from '../outcomes/sender';
 import { operatorActivityOptions } from '../shared/activity-options';
 import { MAX_HISTORY_EVENTS, shouldContinueAsNew } from '../shared/continue-as-new';
-import { raiseExtraWalletIncident } from './extra-wallet-incident';
+import { notSentHandled, raiseExtraWalletIncident } from './extra-wallet-incident';
 import {
   depositWalletJournalUpdate,
   endUserStateQuery,
   ensureDepositWalletUpdate,
   offRampLinkedSignal,
   walletCreatedSignal,
+  walletCreationNotSentSignal,
   walletCreationRequestedSignal,
 } from './messages';
 import {
@@ -49,6 +50,7 @@ import {
   extraWalletCount,
   extraWalletsDue,
   journalAnswer,
+  journalNotSent,
   journalRequest,
   journalUnansweredAttempts,
   recordOrphan,
@@ -83,6 +85,9 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   setHandler(depositWalletJournalUpdate, () => state.journaledWallet ?? null);
   setHandler(offRampLinkedSignal, ({ depositTransactionId }) => linkOffRamp(state, depositTransactionId));
   setHandler(walletCreationRequestedSignal, (request) => journalRequest(journal, request, creating(), now()));
+  setHandler(walletCreationNotSentSignal, (notSent) => {
+    if (notSentHandled(input)) journalNotSent(journal, notSent, creating(), now());
+  });
   setHandler(walletCreatedSignal, (created) => {
     // Answers of the older heartbeat-based journal name the attempts that got no answer.
     for (const attempt of journalUnansweredAttempts(journal, created.unconfirmedAttempts, now())) {

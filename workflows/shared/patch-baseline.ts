@@ -31,6 +31,7 @@ export const BASELINE_OF_PATCH = {
   'deposit-wallet-addresses-in-creation': 1,
   'extra-wallet-incident': 1,
   'router-hop-batches': 2,
+  'wallet-creation-not-sent': 2,
 } as const;
 
 export type BaselinePatch = keyof typeof BASELINE_OF_PATCH;

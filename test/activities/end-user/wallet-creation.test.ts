@@ -8,7 +8,7 @@ import { createEndUserActivities } from '../../../activities/end-user/activities
 import { type CreatedWallet, createWalletJournaled } from '../../../activities/end-user/wallet-creation';
 import type { OperatorClient } from '../../../src/operator/client';
 import { deadlineClockMs } from '../../../src/operator/deadline-clock';
-import { OperatorError } from '../../../src/operator/errors';
+import { deadlinePassed, errorFromFetchFailure, OperatorError } from '../../../src/operator/errors';
 import type {
   EarlierRequests,
   WalletCreatedSignal,
@@ -55,6 +55,8 @@ function stubTemporal(
   journal: {
     answers?: WalletCreatedSignal[];
     requests?: JournaledRequest[];
+    /** Requests journaled as not sent (walletCreationNotSent), by ID. */
+    notSent?: string[];
     answersAfterMs?: number;
     historyMs?: number;
     signalMs?: number;
@@ -63,7 +65,7 @@ function stubTemporal(
     onSignal?: () => void;
   } = {},
 ) {
-  const { answers = [], requests = [], historyMs = 0, signalMs = 0 } = journal;
+  const { answers = [], requests = [], notSent = [], historyMs = 0, signalMs = 0 } = journal;
   const madeAtMs = Date.now();
   const taskRunning = () => Date.now() < madeAtMs + (journal.taskRunningMs ?? 0);
   const answersVisible = () => !taskRunning() && Date.now() >= madeAtMs + (journal.answersAfterMs ?? 0);
@@ -80,6 +82,9 @@ function stubTemporal(
   const history = () => ({
     events: [
       ...requests.map(({ request, atMs }) => signaled('walletCreationRequested', request, atMs)),
+      ...notSent.map((requestId) =>
+        signaled('walletCreationNotSent', { requestId, attempt: 1, reason: 'AttemptTooLate' }, Date.now()),
+      ),
       ...(answersVisible() ? answers : []).map((answer) => signaled('walletCreated', answer, Date.now())),
     ],
   });
@@ -123,7 +128,14 @@ function stubOperator(
     login = () => Promise.resolve(),
     deadlines = [],
     requestTimeoutMs = 15_000,
-  }: { login?: () => Promise<void>; deadlines?: number[]; requestTimeoutMs?: number } = {},
+    createFails,
+  }: {
+    login?: () => Promise<void>;
+    deadlines?: number[];
+    requestTimeoutMs?: number;
+    /** CreateWallet fails with this error instead of creating. */
+    createFails?: () => Error;
+  } = {},
 ) {
   let created = 0;
   const operator = {
@@ -137,8 +149,9 @@ function stubOperator(
       { deadlineMs }: { deadlineMs?: number } = {},
     ) => {
       if (deadlineMs !== undefined) deadlines.push(deadlineMs);
-      created += 1;
       events.push(`createWallet ${externalUserId} ${networks.join(',')}`);
+      if (createFails) return Promise.reject(createFails());
+      created += 1;
       return Promise.resolve({ id: `w-${created}`, externalUserId });
     },
   };
@@ -364,11 +377,18 @@ describe('journaled wallet creation', () => {
   test('CreateWallet is not sent with less than half the time it could have', async () => {
     const events: string[] = [];
     // One request timeout (1 s) from before the journal write, which takes 600 ms of it.
-    const { temporal } = stubTemporal(events, { signalMs: 600 });
+    const { temporal, signals } = stubTemporal(events, { signalMs: 600 });
     await expect(
       createDepositWallet(attempt(1), stubOperator(events, { requestTimeoutMs: 1_000 }), temporal),
     ).rejects.toMatchObject({ type: 'AttemptTooLate', nonRetryable: false });
-    expect(events).toEqual(['session', 'signal walletCreationRequested']);
+    expect(events).toEqual(['session', 'signal walletCreationRequested', 'signal walletCreationNotSent']);
+    // The request is journaled as never sent: no retry waits for it, and it is not reported as a possible wallet.
+    expect(signals[1]!.arg).toEqual({
+      requestId: signals[0]!.arg.requestId,
+      attempt: 1,
+      externalUserId: 'end-user:u-1',
+      reason: 'AttemptTooLate',
+    });
   });
 
   test('a wall clock set back during the journal write gives CreateWallet no more time', async () => {
@@ -387,7 +407,7 @@ describe('journaled wallet creation', () => {
     } finally {
       jest.restoreAllMocks();
     }
-    expect(events).toEqual(['session', 'signal walletCreationRequested']);
+    expect(events).toEqual(['session', 'signal walletCreationRequested', 'signal walletCreationNotSent']);
   });
 
   test("an account wallet's retry looks only at answers of its own role", async () => {
@@ -437,7 +457,56 @@ describe('journaled wallet creation', () => {
     await expect(createDepositWallet(attempt(2, 200), stubOperator(events), temporal)).rejects.toMatchObject({
       type: 'AttemptTooLate',
     });
-    expect(events).toEqual(['session', 'signal walletCreationRequested']);
+    expect(events).toEqual(['session', 'signal walletCreationRequested', 'signal walletCreationNotSent']);
+  });
+
+  test('a CreateWallet that was never carried out (deadline passed in a re-login) is journaled as not sent', async () => {
+    const events: string[] = [];
+    const { temporal, signals } = stubTemporal(events);
+    const operator = stubOperator(events, { createFails: () => deadlinePassed('createWallet') });
+    await expect(createDepositWallet(attempt(1), operator, temporal)).rejects.toMatchObject({
+      type: 'OperatorUnavailable',
+      nonRetryable: false,
+    });
+    expect(events).toEqual([
+      'session',
+      'signal walletCreationRequested',
+      'createWallet end-user:u-1 networks/ethereum-mainnet,networks/tron-mainnet',
+      'signal walletCreationNotSent',
+    ]);
+    expect(signals[1]!.arg).toMatchObject({
+      requestId: signals[0]!.arg.requestId,
+      reason: 'createWallet: deadline_passed',
+    });
+  });
+
+  test('a CreateWallet that may have been carried out (timed out) stays on record as possibly sent', async () => {
+    const events: string[] = [];
+    const { temporal } = stubTemporal(events);
+    const timedOut = () => errorFromFetchFailure('createWallet', { name: 'TimeoutError' }, 15_000);
+    await expect(
+      createDepositWallet(attempt(1), stubOperator(events, { createFails: timedOut }), temporal),
+    ).rejects.toMatchObject({ type: 'OperatorUnavailable' });
+    expect(events).toEqual([
+      'session',
+      'signal walletCreationRequested',
+      'createWallet end-user:u-1 networks/ethereum-mainnet,networks/tron-mainnet',
+    ]);
+  });
+
+  test('a retry does not wait for a request journaled as not sent', async () => {
+    const events: string[] = [];
+    // As in "a request in flight for longer than the journal budget", which fails the retry, but never sent.
+    const request = { request: { ...REQUEST_OF_ATTEMPT_1, inFlightForMs: 60_000 }, atMs: Date.now() };
+    const { temporal } = stubTemporal(events, { requests: [request], notSent: [request.request.requestId] });
+    const created = await createDepositWallet(attempt(2, 1_000), stubOperator(events), temporal);
+    expect(created).toMatchObject({ walletId: 'w-1' });
+    expect(events).toEqual([
+      'session',
+      'signal walletCreationRequested',
+      'createWallet end-user:u-1 networks/ethereum-mainnet,networks/tron-mainnet',
+      'signal walletCreated',
+    ]);
   });
 
   test('the session is made sure of before the request is journaled: a failed login leaves nothing on record', async () => {

@@ -2,9 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { registerSecret } from '../../../src/secrets/known-secrets';
 import {
+  deadlinePassed,
   errorFromFetchFailure,
   errorFromResponse,
   isRetryable,
+  notCarriedOut,
   OperatorError,
   OperatorResponseError,
   OperatorValidationError,
@@ -87,6 +89,35 @@ describe('error classification', () => {
     expect(isRetryable(new OperatorValidationError('createQuote', ['amountFrom: must be a decimal']))).toBe(
       false,
     );
+  });
+});
+
+describe('which errors show that a call was not carried out', () => {
+  it('a call never sent, refused here, or refused its session was not; a timeout, a 5xx or a 4xx may have been', () => {
+    expect(notCarriedOut(deadlinePassed('createWallet'), 'createWallet')).toBe(
+      'createWallet: deadline_passed',
+    );
+    expect(
+      notCarriedOut(new OperatorValidationError('createWallet', ['networks: required']), 'createWallet'),
+    ).toBe('createWallet: invalid_request');
+    expect(notCarriedOut(errorFromResponse('createWallet', 401, undefined), 'createWallet')).toBe(
+      'createWallet: unauthenticated',
+    );
+    // The login the call waited for (before it was sent, or after its 401) failed.
+    expect(notCarriedOut(errorFromResponse('authenticate', 503, undefined), 'createWallet')).toBe(
+      'authenticate: server_error',
+    );
+    expect(
+      notCarriedOut(errorFromFetchFailure('createWallet', { name: 'TimeoutError' }, 5_000), 'createWallet'),
+    ).toBeUndefined();
+    expect(notCarriedOut(errorFromResponse('createWallet', 503, undefined), 'createWallet')).toBeUndefined();
+    expect(notCarriedOut(errorFromResponse('createWallet', 409, undefined), 'createWallet')).toBeUndefined();
+    expect(
+      notCarriedOut(new OperatorResponseError('createWallet', 201, ['data: required']), 'createWallet'),
+    ).toBeUndefined();
+    // Another call's error says nothing about this one; nor does an error that is not the operator's.
+    expect(notCarriedOut(deadlinePassed('getOrder'), 'createWallet')).toBeUndefined();
+    expect(notCarriedOut(new Error('boom'), 'createWallet')).toBeUndefined();
   });
 });
 

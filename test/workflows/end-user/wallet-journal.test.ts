@@ -6,6 +6,7 @@ import {
   extraWalletCount,
   extraWalletsDue,
   journalAnswer,
+  journalNotSent,
   journalRequest,
   journalUnansweredAttempts,
   type JournalView,
@@ -17,6 +18,7 @@ import {
   unconfirmedCreations,
   type WalletCreatedSignal,
   withAnswer,
+  withNotSent,
   withRequest,
 } from '../../../workflows/end-user/wallet-journal';
 
@@ -132,6 +134,35 @@ describe("the owners' journal handlers", () => {
     const done = plainJournal();
     journalRequest(done, { requestId: 'r/1#1', attempt: 1 }, false, T0);
     expect(done.unconfirmed).toEqual([{ attempt: 1, requestId: 'r/1#1', recordedAt: T0 }]);
+  });
+
+  test('a request journaled as not sent is neither unconfirmed nor waited for; the others still are', () => {
+    const journal = plainJournal();
+    journalRequest(journal, { requestId: 'r/1#1', attempt: 1, inFlightForMs: 9_000 }, true, T0);
+    journalNotSent(journal, { requestId: 'r/1#1', attempt: 1 }, true, T0);
+    journalRequest(journal, { requestId: 'r/1#2', attempt: 2, inFlightForMs: 1_000 }, true, T1);
+    expect(journal.requests?.[0]).toMatchObject({ requestId: 'r/1#1', notSent: true });
+    // Only the second request is waited for: T1 + 1 s, where the first would have kept it open until T0 + 9 s.
+    expect(earlierRequestsInput(journal)).toEqual({ earlierRequestsOpenUntilMs: Date.parse(T1) + 1_000 });
+    refreshUnconfirmed(journal, false);
+    expect(journal.unconfirmed).toEqual([{ attempt: 2, requestId: 'r/1#2', recordedAt: T1 }]);
+    journalNotSent(journal, { requestId: 'r/1#2', attempt: 2 }, false, T1);
+    expect(journal.unconfirmed).toEqual([]);
+    expect(earlierRequestsInput(journal)).toEqual({});
+  });
+
+  test('a not-sent signal that overtakes its request is kept, and the request then changes nothing', () => {
+    let requests = withNotSent([], { requestId: 'r/1#1', attempt: 1 }, T0);
+    requests = withRequest(requests, { requestId: 'r/1#1', attempt: 1, inFlightForMs: 9_000 }, T1);
+    expect(requests).toEqual([{ requestId: 'r/1#1', attempt: 1, requestedAt: T0, notSent: true }]);
+    expect(unansweredRequests(requests, false)).toEqual([]);
+  });
+
+  test('an answered request is never marked as not sent', () => {
+    let requests = withRequest([], { requestId: 'r/1#1', attempt: 1 }, T0);
+    requests = withAnswer(requests, { requestId: 'r/1#1', attempt: 1, walletId: 'w-1' }, T0);
+    requests = withNotSent(requests, { requestId: 'r/1#1', attempt: 1 }, T1);
+    expect(requests).toEqual([{ requestId: 'r/1#1', attempt: 1, requestedAt: T0, answeredWalletId: 'w-1' }]);
   });
 
   test('no request yet: the unconfirmed list is left as it is (absent stays absent)', () => {

@@ -8,6 +8,7 @@ import type { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
 import { createActivities, type RampActivities } from '../../../activities';
 import type { OperatorClient } from '../../../src/operator/client';
+import { deadlinePassed } from '../../../src/operator/errors';
 import { RampClient } from '../../../src/client/ramp-client';
 import { endUserWorkflowId } from '../../../src/domain/ids';
 import { EndUserId, WalletId } from '../../../src/temporal/search-attributes';
@@ -180,6 +181,52 @@ describe('end-user workflow on the real Temporal dev server', () => {
     expect(wallet.walletId).toBe('wallet-1');
     // The earlier request stays on record as one the operator may have carried out.
     expect(state.unconfirmedCreations?.map((entry) => entry.requestId)).toEqual(['earlier/1#1']);
+  });
+
+  test('a CreateWallet never carried out is journaled as not sent: the retry creates at once, nothing is reported', async () => {
+    const { created, operator } = countingOperator();
+    let sends = 0;
+    const refusingFirst = Object.assign(Object.create(operator) as OperatorClient, {
+      requestTimeoutMs: 4_000,
+      // The first send's deadline passes in a re-login after a 401, as the operator client reports it.
+      createWallet: (...args: Parameters<OperatorClient['createWallet']>) =>
+        ++sends === 1 ? Promise.reject(deadlinePassed('createWallet')) : operator.createWallet(...args),
+    });
+    const real = createActivities({
+      operator: refusingFirst,
+      temporal: client,
+      logger: pino({ level: 'silent' }),
+      config: testActivityConfig(),
+    });
+    const attempts: number[] = [];
+    running = await startTestWorker({
+      ...real,
+      async createDepositWallet(input) {
+        attempts.push(Context.current().info.attempt);
+        return real.createDepositWallet(input);
+      },
+    });
+    const endUserId = `not-sent-${Date.now()}`;
+
+    const wallet = await rampClient(running.taskQueue).ensureDepositWallet(endUserId);
+
+    expect(created).toHaveLength(1);
+    expect(wallet.walletId).toBe('wallet-1');
+    // The second attempt did not wait out the first request's 4 s window (it would have failed at least once with
+    // RequestMayBeInFlight: its journal budget is 40 % of the 5 s attempt).
+    expect(attempts).toEqual([1, 2]);
+    const state = await client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery);
+    expect(state.creationRequests).toEqual([
+      expect.objectContaining({ attempt: 1, notSent: true }),
+      expect.objectContaining({ attempt: 2, answeredWalletId: 'wallet-1' }),
+    ]);
+    // Not a wallet the operator may hold: no unconfirmed creation, no incident.
+    expect(state.unconfirmedCreations ?? []).toEqual([]);
+    expect(state.extraWalletsReported).toBeUndefined();
+
+    await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-wallet-creation-not-sent', {
+      running: true,
+    });
   });
 
   test('continues as new before its history grows large, carrying the wallet; callers keep getting it', async () => {
