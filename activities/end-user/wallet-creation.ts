@@ -381,27 +381,28 @@ export async function createWalletJournaled(
     const role = spec.role ? { role: spec.role } : {};
     // One request's time at most (a re-login's second send included), and never past this attempt's share.
     const deadlineMs = Math.min(createDeadlineMs(startedAtMs), deadlineClockMs() + operator.requestTimeoutMs);
-    await journalInTime(
-      cancellable(temporal, () =>
-        owner.signal(walletCreationRequestedSignal, {
-          requestId,
-          attempt,
-          externalUserId: spec.externalUserId,
-          // Counted from before the journal write: the server's time of the request is no earlier.
-          inFlightForMs: Math.max(0, Math.ceil(deadlineMs - deadlineClockMs())),
-          ...role,
-        }),
-      ),
-      startedAtMs,
-      'the journal of the CreateWallet request',
-    );
     try {
+      await journalInTime(
+        cancellable(temporal, () =>
+          owner.signal(walletCreationRequestedSignal, {
+            requestId,
+            attempt,
+            externalUserId: spec.externalUserId,
+            // Counted from before the journal write: the server's time of the request is no earlier.
+            inFlightForMs: Math.max(0, Math.ceil(deadlineMs - deadlineClockMs())),
+            ...role,
+          }),
+        ),
+        startedAtMs,
+        'the journal of the CreateWallet request',
+      );
       // The journal write may have used up the attempt: a request sent now could outlive it, or be cut short.
       assertTimeToCreate(startedAtMs);
       assertTimeToSend(deadlineMs, operator.requestTimeoutMs);
       // A heartbeat answered that this attempt is no longer current: the next one creates, not this one.
       Context.current().cancellationSignal.throwIfAborted();
     } catch (error) {
+      // Nothing is sent for this request. A journal write that did not answer in time may still land.
       await journalNotSent(requestId, failureType(error));
       throw error;
     }
@@ -456,7 +457,7 @@ export async function createWalletJournaled(
     } catch (error) {
       logger.warn(
         { ...spec.logFields, requestId, attempt, err: error },
-        'Could not journal a CreateWallet request as not sent; it stays on record as possibly sent',
+        'Could not journal a CreateWallet request as not sent; if it was journaled, it stays on record as possibly sent',
       );
     }
   }

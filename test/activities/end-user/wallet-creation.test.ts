@@ -60,6 +60,8 @@ function stubTemporal(
     answersAfterMs?: number;
     historyMs?: number;
     signalMs?: number;
+    /** Signals of these names never answer. */
+    hangingSignals?: string[];
     taskRunningMs?: number;
     /** Runs as each signal reaches the server. */
     onSignal?: () => void;
@@ -105,7 +107,8 @@ function stubTemporal(
           return history();
         },
         signal: async (definition: { name: string }, arg: Record<string, unknown>) => {
-          if (signalMs === Infinity) return new Promise(() => undefined);
+          if (signalMs === Infinity || journal.hangingSignals?.includes(definition.name))
+            return new Promise(() => undefined);
           journal.onSignal?.();
           const atMs = deadlineClockMs();
           await sleep(signalMs);
@@ -432,6 +435,20 @@ describe('journaled wallet creation', () => {
       nonRetryable: false,
     });
     expect(events).toEqual(['session']);
+  });
+
+  test('a request whose journal write did not answer in time is journaled as not sent, as it may still land', async () => {
+    const events: string[] = [];
+    const { temporal, signals } = stubTemporal(events, { hangingSignals: ['walletCreationRequested'] });
+    await expect(createDepositWallet(attempt(1, 500), stubOperator(events), temporal)).rejects.toMatchObject({
+      type: 'JournalUnavailable',
+    });
+    expect(events).toEqual(['session', 'signal walletCreationNotSent']);
+    expect(signals[0]!.arg).toMatchObject({
+      requestId: 'abcdef01/3#1',
+      attempt: 1,
+      reason: 'JournalUnavailable',
+    });
   });
 
   test("an account wallet's retry does not wait for a request of another role", async () => {
