@@ -333,6 +333,7 @@ export async function createWalletJournaled(
 ): Promise<CreatedWallet> {
   const { operator, temporal, logger } = deps;
   const startedAtMs = deadlineClockMs();
+  const startedMonotonicMs = performance.now();
   const info = Context.current().info;
   const { attempt } = info;
   const owner = temporal.workflow.getHandle(spec.workflowId);
@@ -352,8 +353,9 @@ export async function createWalletJournaled(
         giveUpAtMs: journalDeadlineMs(startedAtMs),
         nextPollMs: journalPolls(info.startToCloseTimeoutMs),
         answerGraceMs: info.startToCloseTimeoutMs * ANSWER_SHARE,
-        // This attempt's scheduled time is the server's, as are the journal's event times.
-        serverNowMs: () => info.currentAttemptScheduledTimestampMs + (deadlineClockMs() - startedAtMs),
+        // This attempt's scheduled time is the server's, as are the journal's event times. The time since is
+        // counted on the monotonic count alone: a wall clock that jumps forward must not close a window early.
+        serverNowMs: () => info.currentAttemptScheduledTimestampMs + (performance.now() - startedMonotonicMs),
         unknownInFlightMs: info.startToCloseTimeoutMs,
         earlierRequestsOpenUntilMs: spec.earlierRequestsOpenUntilMs,
       };

@@ -51,6 +51,9 @@ export const MAX_PAGE_SIZE = 100;
  * ASSUMED error body: `{ "error": { "code", "message" } }`, with these HTTP statuses:
  * 400 validation, 401 missing/invalid/expired bearer token, 403 missing or wrong CSRF value,
  * 404 not found, 409 conflict, 422 unprocessable, 429 rate limited, 5xx operator fault.
+ * ASSUMED as well: a call answered 401 was refused before it was carried out. The session sends it again after
+ * logging in, and a CreateWallet refused so is journaled as not sent (src/operator/errors.ts, notCarriedOut): if the
+ * operator ever carried out a call it answered 401, both would have to change.
  */
 export const ERROR_STATUSES = {
   validation: 400,

@@ -99,7 +99,9 @@ export class OperatorTransport {
     );
     if (timeoutMs <= 0) throw deadlinePassed(operation);
     const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(timeoutMs) };
+    // A redirect is not followed: it would carry the CSRF header to wherever it points, and an API call is not
+    // meant to be redirected. It fails as a network error, so a CreateWallet stays on record as possibly sent.
+    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' };
     if (request.body !== undefined) {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(request.body);

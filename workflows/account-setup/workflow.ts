@@ -38,6 +38,7 @@ import {
   journalRequest,
   recordOrphan,
   refreshUnconfirmed,
+  reportedAfterNotSent,
   settleActivityAnswer,
   earlierRequestsInput,
 } from '../end-user/wallet-journal';
@@ -73,7 +74,8 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
   /** The role whose wallet is being created right now (its newest request still waits for its answer). */
   let creating: AccountWalletRole | undefined;
 
-  // ---- handlers: they register no command, so adding one keeps old histories replaying.
+  // ---- handlers: they register no command (but the not-sent handler's patch check), so adding one keeps old
+  // histories replaying.
   setHandler(accountStateQuery, () => state);
   setHandler(accountWalletJournalUpdate, (role) => state.journal[role] ?? null);
   setHandler(walletCreationRequestedSignal, (request) => {
@@ -85,6 +87,8 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
     const role = notSent.role;
     if (!isAccountWalletRole(role) || !notSentHandled({})) return;
     journalNotSent(roleJournal(state, role), notSent, creating === role, now());
+    const reported = reportedAfterNotSent(extraAccountWallets(state), state.extraWalletsReported);
+    if (reported !== undefined) state.extraWalletsReported = reported;
   });
   setHandler(walletCreatedSignal, (created) => {
     const role = created.role;

@@ -320,6 +320,15 @@ export function recordOrphan<O extends OrphanWallet>(
   return true;
 }
 
+/**
+ * How many extra wallets count as reported once a request has turned out not sent (its signal may land after the
+ * incident that counted it): never more than are known now, so that the next wallet that may exist is raised
+ * again instead of hiding under a count that went down.
+ */
+export function reportedAfterNotSent(count: number, reported: number | undefined): number | undefined {
+  return reported === undefined ? undefined : Math.min(reported, count);
+}
+
 /** An incident is due when more extra wallets are known than the last one reported. */
 export function extraWalletsDue(count: number, reported: number | undefined): boolean {
   return count > (reported ?? 0);

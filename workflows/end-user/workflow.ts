@@ -55,6 +55,7 @@ import {
   journalUnansweredAttempts,
   recordOrphan,
   refreshUnconfirmed,
+  reportedAfterNotSent,
   settleActivityAnswer,
   earlierRequestsInput,
 } from './wallet-journal';
@@ -80,13 +81,20 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   const outcomes = startOutcomeSender(outbox, timings, input);
   if (outcomes.enabled) state.outcomes = outbox;
 
-  // ---- handlers: they register no command, so adding one keeps old histories replaying.
+  // ---- handlers: they register no command (but the not-sent handler's patch check), so adding one keeps old
+  // histories replaying.
   setHandler(endUserStateQuery, () => state);
   setHandler(depositWalletJournalUpdate, () => state.journaledWallet ?? null);
   setHandler(offRampLinkedSignal, ({ depositTransactionId }) => linkOffRamp(state, depositTransactionId));
   setHandler(walletCreationRequestedSignal, (request) => journalRequest(journal, request, creating(), now()));
   setHandler(walletCreationNotSentSignal, (notSent) => {
-    if (notSentHandled(input)) journalNotSent(journal, notSent, creating(), now());
+    if (!notSentHandled(input)) return;
+    journalNotSent(journal, notSent, creating(), now());
+    const reported = reportedAfterNotSent(
+      extraWalletCount(state.orphanWallets, state.unconfirmedCreations),
+      state.extraWalletsReported,
+    );
+    if (reported !== undefined) state.extraWalletsReported = reported;
   });
   setHandler(walletCreatedSignal, (created) => {
     // Answers of the older heartbeat-based journal name the attempts that got no answer.

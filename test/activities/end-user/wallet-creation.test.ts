@@ -55,8 +55,9 @@ function stubTemporal(
   journal: {
     answers?: WalletCreatedSignal[];
     requests?: JournaledRequest[];
-    /** Requests journaled as not sent (walletCreationNotSent), by ID. */
+    /** Requests journaled as not sent (walletCreationNotSent), by ID: after the requests, or before them. */
     notSent?: string[];
+    notSentFirst?: boolean;
     answersAfterMs?: number;
     historyMs?: number;
     signalMs?: number;
@@ -65,12 +66,16 @@ function stubTemporal(
     taskRunningMs?: number;
     /** Runs as each signal reaches the server. */
     onSignal?: () => void;
+    /** Runs as the history is read. */
+    onHistoryRead?: () => void;
   } = {},
 ) {
   const { answers = [], requests = [], notSent = [], historyMs = 0, signalMs = 0 } = journal;
-  const madeAtMs = Date.now();
-  const taskRunning = () => Date.now() < madeAtMs + (journal.taskRunningMs ?? 0);
-  const answersVisible = () => !taskRunning() && Date.now() >= madeAtMs + (journal.answersAfterMs ?? 0);
+  // The stub's own schedule runs on real time, whatever a test does to the wall clock.
+  const madeAtMs = performance.now();
+  const taskRunning = () => performance.now() < madeAtMs + (journal.taskRunningMs ?? 0);
+  const answersVisible = () =>
+    !taskRunning() && performance.now() >= madeAtMs + (journal.answersAfterMs ?? 0);
   /** `atMs`: when the server took the signal (its event time), before the call returned; on the deadline clock. */
   const signals: { name: string; arg: Record<string, unknown>; atMs: number }[] = [];
   let historyReads = 0;
@@ -81,12 +86,15 @@ function stubTemporal(
       input: { payloads: [defaultPayloadConverter.toPayload(arg)] },
     },
   });
+  const notSentEvents = () =>
+    notSent.map((requestId) =>
+      signaled('walletCreationNotSent', { requestId, attempt: 1, reason: 'AttemptTooLate' }, Date.now()),
+    );
   const history = () => ({
     events: [
+      ...(journal.notSentFirst ? notSentEvents() : []),
       ...requests.map(({ request, atMs }) => signaled('walletCreationRequested', request, atMs)),
-      ...notSent.map((requestId) =>
-        signaled('walletCreationNotSent', { requestId, attempt: 1, reason: 'AttemptTooLate' }, Date.now()),
-      ),
+      ...(journal.notSentFirst ? [] : notSentEvents()),
       ...(answersVisible() ? answers : []).map((answer) => signaled('walletCreated', answer, Date.now())),
     ],
   });
@@ -103,6 +111,7 @@ function stubTemporal(
           }),
         fetchHistory: async () => {
           historyReads += 1;
+          journal.onHistoryRead?.();
           await sleep(historyMs);
           return history();
         },
@@ -366,6 +375,28 @@ describe('journaled wallet creation', () => {
     expect(events).toEqual([]);
   });
 
+  test("a wall clock that jumps forward does not close an earlier request's window early", async () => {
+    const events: string[] = [];
+    // As above: the request may be in flight for 2 s more, and its answer arrives 400 ms from now. The wall clock
+    // jumps 3.5 s forward at the first look: counted on it, the window (and its 1 s grace) would have closed, and
+    // the retry, with most of its 10 s attempt left, would create beside the request.
+    const request = { request: { ...REQUEST_OF_ATTEMPT_1, inFlightForMs: 2_100 }, atMs: Date.now() - 100 };
+    const wallClock = Date.now.bind(Date);
+    const { temporal } = stubTemporal(events, {
+      answers: [JOURNALED_BY_ATTEMPT_1],
+      requests: [request],
+      answersAfterMs: 400,
+      onHistoryRead: () => jest.spyOn(Date, 'now').mockImplementation(() => wallClock() + 3_500),
+    });
+    try {
+      const created = await createDepositWallet(attempt(2), stubOperator(events), temporal);
+      expect(created).toMatchObject({ walletId: 'w-0' });
+    } finally {
+      jest.restoreAllMocks();
+    }
+    expect(events).toEqual([]);
+  });
+
   test("a new activity's first attempt waits for an earlier activity's request its owner names", async () => {
     const events: string[] = [];
     // The earlier request is in a history this run does not hold; its owner passes its window in the input.
@@ -511,11 +542,18 @@ describe('journaled wallet creation', () => {
     ]);
   });
 
-  test('a retry does not wait for a request journaled as not sent', async () => {
+  test.each([
+    ['after it', false],
+    ['before it (the two signals overtook each other)', true],
+  ])('a retry does not wait for a request journaled as not sent, %s', async (_order, notSentFirst) => {
     const events: string[] = [];
     // As in "a request in flight for longer than the journal budget", which fails the retry, but never sent.
     const request = { request: { ...REQUEST_OF_ATTEMPT_1, inFlightForMs: 60_000 }, atMs: Date.now() };
-    const { temporal } = stubTemporal(events, { requests: [request], notSent: [request.request.requestId] });
+    const { temporal } = stubTemporal(events, {
+      requests: [request],
+      notSent: [request.request.requestId],
+      notSentFirst,
+    });
     const created = await createDepositWallet(attempt(2, 1_000), stubOperator(events), temporal);
     expect(created).toMatchObject({ walletId: 'w-1' });
     expect(events).toEqual([
@@ -524,6 +562,23 @@ describe('journaled wallet creation', () => {
       'createWallet end-user:u-1 networks/ethereum-mainnet,networks/tron-mainnet',
       'signal walletCreated',
     ]);
+  });
+
+  test('a request journaled as not sent does not hide another request that may be in flight', async () => {
+    const events: string[] = [];
+    const notSent = { request: { ...REQUEST_OF_ATTEMPT_1, inFlightForMs: 60_000 }, atMs: Date.now() };
+    const inFlight = {
+      request: { ...REQUEST_OF_ATTEMPT_1, requestId: 'abcdef01/3#2', attempt: 2, inFlightForMs: 60_000 },
+      atMs: Date.now(),
+    };
+    const { temporal } = stubTemporal(events, {
+      requests: [notSent, inFlight],
+      notSent: [notSent.request.requestId],
+    });
+    await expect(
+      createDepositWallet(attempt(3, 1_000), stubOperator(events), temporal),
+    ).rejects.toMatchObject({ type: 'RequestMayBeInFlight' });
+    expect(events).toEqual([]);
   });
 
   test('the session is made sure of before the request is journaled: a failed login leaves nothing on record', async () => {

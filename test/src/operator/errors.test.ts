@@ -130,6 +130,10 @@ describe('transport against a real local server', () => {
     server = createServer((request, response) => {
       received.push(request.url ?? '');
       if (request.url?.startsWith('/hang')) return; // never answers: the client's timeout must fire
+      if (request.url?.startsWith('/moved')) {
+        response.writeHead(307, { location: '/elsewhere' }).end();
+        return;
+      }
       if (request.url?.startsWith('/html')) {
         response.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
         return;
@@ -177,6 +181,18 @@ describe('transport against a real local server', () => {
       .catch(() => undefined);
     expect(received).toContain('/html/after-late');
     expect(received).not.toContain('/hang/late');
+  });
+
+  it('a redirect is not followed: a retryable network error, and nothing reaches where it points', async () => {
+    await expect(
+      transport({ createWallet: 'POST /moved' }).send({
+        operation: 'createWallet',
+        body: { externalUserId: 'user-1' },
+        headers: { 'x-csrf-token': 'csrf-redirect-test' },
+      }),
+    ).rejects.toMatchObject({ code: 'network_error', retryable: true });
+    expect(received).toContain('/moved');
+    expect(received).not.toContain('/elsewhere');
   });
 
   it('times out with a retryable error', async () => {

@@ -13,6 +13,7 @@ import {
   type OrphanWallet,
   recordOrphan,
   refreshUnconfirmed,
+  reportedAfterNotSent,
   settleActivityAnswer,
   unansweredRequests,
   unconfirmedCreations,
@@ -156,6 +157,18 @@ describe("the owners' journal handlers", () => {
     requests = withRequest(requests, { requestId: 'r/1#1', attempt: 1, inFlightForMs: 9_000 }, T1);
     expect(requests).toEqual([{ requestId: 'r/1#1', attempt: 1, requestedAt: T0, notSent: true }]);
     expect(unansweredRequests(requests, false)).toEqual([]);
+  });
+
+  test('a not-sent signal that lands after the incident lowers the count reported, so the next extra wallet is raised', () => {
+    // The incident counted one unconfirmed creation; the request then turns out not sent: none is known.
+    const reported = reportedAfterNotSent(0, 1);
+    expect(reported).toBe(0);
+    // A later request without an answer makes one again, and one more than reported is due.
+    expect(extraWalletsDue(1, reported)).toBe(true);
+    expect(extraWalletsDue(1, 1)).toBe(false);
+    // Nothing reported yet stays so; a count that did not go down is kept.
+    expect(reportedAfterNotSent(0, undefined)).toBeUndefined();
+    expect(reportedAfterNotSent(3, 2)).toBe(2);
   });
 
   test('an answered request is never marked as not sent', () => {
