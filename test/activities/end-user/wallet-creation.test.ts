@@ -36,6 +36,14 @@ const REQUEST_OF_ATTEMPT_1: WalletCreationRequestSignal = {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What a creation that runs in full does, in order: log in, journal the request, create, journal the answer. */
+const CREATED_IN_FULL = [
+  'session',
+  'signal walletCreationRequested',
+  'createWallet end-user:u-1 networks/ethereum-mainnet,networks/tron-mainnet',
+  'signal walletCreated',
+];
+
 /** A CreateWallet request in the owner's history: its signal and the server's time of it. */
 interface JournaledRequest {
   request: WalletCreationRequestSignal;
@@ -222,12 +230,7 @@ describe('journaled wallet creation', () => {
     const startedAtMs = deadlineClockMs();
     const created = await createDepositWallet(attempt(1), stubOperator(events, { deadlines }), temporal);
 
-    expect(events).toEqual([
-      'session',
-      'signal walletCreationRequested',
-      'createWallet end-user:u-1 networks/ethereum-mainnet,networks/tron-mainnet',
-      'signal walletCreated',
-    ]);
+    expect(events).toEqual(CREATED_IN_FULL);
     expect(created).toEqual({ walletId: 'w-1', externalUserId: 'end-user:u-1', requestId: 'abcdef01/3#1' });
     expect(signals.map(({ arg }) => arg)).toEqual([
       {
@@ -313,12 +316,7 @@ describe('journaled wallet creation', () => {
     const created = await createDepositWallet(attempt(2, 4_000), stubOperator(events), temporal);
     expect(Date.now() - request.atMs).toBeGreaterThanOrEqual(700);
     expect(created).toMatchObject({ walletId: 'w-1' });
-    expect(events).toEqual([
-      'session',
-      'signal walletCreationRequested',
-      'createWallet end-user:u-1 networks/ethereum-mainnet,networks/tron-mainnet',
-      'signal walletCreated',
-    ]);
+    expect(events).toEqual(CREATED_IN_FULL);
   });
 
   test('a long wait looks at the owner less and less often', async () => {
@@ -556,12 +554,7 @@ describe('journaled wallet creation', () => {
     });
     const created = await createDepositWallet(attempt(2, 1_000), stubOperator(events), temporal);
     expect(created).toMatchObject({ walletId: 'w-1' });
-    expect(events).toEqual([
-      'session',
-      'signal walletCreationRequested',
-      'createWallet end-user:u-1 networks/ethereum-mainnet,networks/tron-mainnet',
-      'signal walletCreated',
-    ]);
+    expect(events).toEqual(CREATED_IN_FULL);
   });
 
   test('a request journaled as not sent does not hide another request that may be in flight', async () => {
