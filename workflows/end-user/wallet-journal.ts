@@ -70,9 +70,10 @@ export interface WalletCreationRequestSignal {
 }
 
 /**
- * What the creation activity journals when it had journaled a request and then did not send it (too little of its
- * attempt left, its deadline passed during a re-login, a login on its behalf failed, or the operator refused the
- * session): the operator cannot hold a wallet for that request, so nobody waits for it or reports it.
+ * What the creation activity journals when it had journaled a request and then sent nothing the operator carried
+ * out (the journal write did not answer in time, too little of its attempt was left, or CreateWallet failed in a way
+ * src/operator/errors.ts `notCarriedOut` recognises): the operator cannot hold a wallet for that request, so nobody
+ * waits for it or reports it.
  */
 export interface WalletCreationNotSentSignal {
   requestId: string;
