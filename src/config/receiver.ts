@@ -22,8 +22,12 @@ const secretSegment = z
   .string()
   .regex(/^[A-Za-z0-9._~-]{24,200}$/, 'must be 24-200 URL-safe characters (letters, digits, . _ ~ -)');
 
-/** Shard routers by default: a delivery is a signal to a running workflow, not a new execution (docs/architecture.md). */
-export const DEFAULT_ROUTER_SHARDS = 16;
+/**
+ * Shard routers by default: a delivery is a signal to a running workflow, not a new execution. Few, so that each
+ * routes its deliveries in bigger batches; not one or two, which fell behind where four kept up
+ * (docs/architecture.md, "Four shards by default").
+ */
+export const DEFAULT_ROUTER_SHARDS = 4;
 
 /** The receiver's defaults, for the environment and for a ReceiverConfig built in code that leaves them out. */
 export const RECEIVER_DEFAULTS = {

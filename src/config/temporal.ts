@@ -47,6 +47,10 @@ export const DEFAULT_DEV_DYNAMIC_CONFIG: readonly string[] = [
   // a partition no poller was on (docs/architecture.md, "The dev server's task queue partitions"). Reads stay at
   // four, so that tasks an older server wrote to the other three are still handed out.
   'matching.numTaskqueueWritePartitions=1',
+  // A worker that schedules an activity on its own task queue gets the activity task in the answer to its workflow
+  // task, where the CLI's default sends it through matching: fewer writes per hop (docs/architecture.md, "The dev
+  // server hands activities over with the workflow task").
+  'system.enableActivityEagerExecution=true',
 ];
 
 const PRAGMA = /^[a-z_]+=[A-Za-z0-9_-]+$/;

@@ -18,8 +18,8 @@ describe('recipient URLs in logs and history', () => {
 });
 
 describe('RECEIVER_ROUTER_SHARDS', () => {
-  test('16 shard routers unless set; 0 for one router per resource; anything else refused by name', () => {
-    expect(loadReceiverConfig({}).routerShards).toBe(16);
+  test('4 shard routers unless set; 0 for one router per resource; anything else refused by name', () => {
+    expect(loadReceiverConfig({}).routerShards).toBe(4);
     expect(loadReceiverConfig({ RECEIVER_ROUTER_SHARDS: '0' }).routerShards).toBe(0);
     expect(loadReceiverConfig({ RECEIVER_ROUTER_SHARDS: '16' }).routerShards).toBe(16);
     for (const bad of ['-1', '2.5', 'many', '1025'])

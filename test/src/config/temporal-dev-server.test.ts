@@ -42,10 +42,11 @@ describe('dev server SQLite pragmas', () => {
 });
 
 describe('dev server dynamic config', () => {
-  test('unset: the search attribute cache on and one write partition, in the Temporal configuration too', () => {
+  test('unset: the search attribute cache on, one write partition and eager activities, in the Temporal configuration too', () => {
     const expected = [
       'system.forceSearchAttributesCacheRefreshOnRead=false',
       'matching.numTaskqueueWritePartitions=1',
+      'system.enableActivityEagerExecution=true',
     ];
     expect(DEFAULT_DEV_DYNAMIC_CONFIG).toEqual(expected);
     expect(loadTemporalConfig({}, '/project').devServer.dynamicConfig).toEqual(expected);

@@ -3,14 +3,21 @@
  * defaults it reads the cluster's metadata from SQLite for every visibility record it writes (two or three times,
  * as measured here); with the cache it does not. The attributes registered at launch are usable at once: a list
  * query by one finds every workflow started with it.
- * It also writes every task queue's tasks to one partition, the root, where the CLI's defaults spread them over four.
+ * It also writes every task queue's tasks to one partition, the root, where the CLI's defaults spread them over four,
+ * and hands a worker the activity it schedules with the answer to its workflow task.
  */
+import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { NativeConnection } from '@temporalio/worker';
+import type { RampActivities } from '../../../activities';
 import { loadDevServerTuning } from '../../../src/config/temporal';
 import { freePort } from '../../../src/http/free-port';
 import { type RunningDevServer, startDevServer } from '../../../src/temporal/dev-server';
 import { EndUserId } from '../../../src/temporal/search-attributes';
+import { createRampWorker } from '../../../src/temporal/worker';
+import type { QuoteRequestInput, QuoteResult } from '../../../workflows/quote/types';
+import { fastTimings, testServer } from '../../helpers/temporal';
 import { waitFor } from '../../helpers/wait';
 
 const NAMESPACE = 'tuning-test';
@@ -163,5 +170,92 @@ describe('the dev server task queue partitions', () => {
     const [root, ...others] = await backlogPerPartition({ TEMPORAL_DEV_DYNAMIC_CONFIG: '' });
     expect(root).toBeLessThan(BACKLOGGED);
     expect(others.filter((count) => count > 0).length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+const QUOTES = 5;
+
+/**
+ * Runs `QUOTES` quote workflows (one Create quote activity each, answered by a stub) on a worker of the server's own;
+ * answers how many of their activities the server handed over in its answer to a completed workflow task.
+ */
+async function eagerActivitiesOfQuotes(env: NodeJS.ProcessEnv): Promise<number> {
+  const metricsPort = await freePort();
+  const server = await startDevServer({
+    cliPath: process.env.TEST_TEMPORAL_CLI_PATH!,
+    namespace: NAMESPACE,
+    uiPort: null,
+    tuning: loadDevServerTuning(env),
+    extraArgs: ['--metrics-port', String(metricsPort)],
+  });
+  const workerConnection = await NativeConnection.connect({ address: server.address });
+  const connection = await Connection.connect({ address: server.address });
+  try {
+    const taskQueue = `eager-${randomUUID()}`;
+    const createQuote = (request: QuoteRequestInput): Promise<QuoteResult> =>
+      Promise.resolve({
+        ...request,
+        targetAmount: '1',
+        expiresAt: new Date(Date.now() + 25_000).toISOString(),
+        quotedAt: new Date().toISOString(),
+      });
+    const worker = await createRampWorker({
+      connection: workerConnection,
+      namespace: NAMESPACE,
+      taskQueue,
+      activities: { createQuote } as unknown as RampActivities,
+      workflowBundle: { codePath: testServer().bundlePath },
+      shutdownForceTime: '5s',
+    });
+    const quoted = await worker.runUntil(async () => {
+      const client = new Client({ connection, namespace: NAMESPACE });
+      const request: QuoteRequestInput = {
+        direction: 'on-ramp',
+        coinFrom: 'MXN',
+        coinTo: 'USDT',
+        chainTo: 'TRX',
+        amountFrom: '100',
+      };
+      const results: QuoteResult[] = [];
+      for (let index = 0; index < QUOTES; index += 1)
+        results.push(
+          await client.workflow.execute('quoteWorkflow', {
+            taskQueue,
+            workflowId: `quote/eager-${index}`,
+            args: [{ request, timings: fastTimings() }],
+          }),
+        );
+      return results;
+    });
+    expect(quoted.map((quote) => quote.targetAmount)).toEqual(Array(QUOTES).fill('1'));
+    // The server publishes its counters about once a second: read them until every activity shows, for at most
+    // a few publishing intervals (with none to come, the count read last stays 0).
+    const scrape = async () =>
+      counterOf(
+        await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text(),
+        'activity_eager_execution',
+        'RespondWorkflowTaskCompleted',
+      );
+    const until = Date.now() + 4_000;
+    let eager = await scrape();
+    while (eager < QUOTES && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      eager = await scrape();
+    }
+    return eager;
+  } finally {
+    await workerConnection.close();
+    await connection.close();
+    await server.stop();
+  }
+}
+
+describe('the dev server eager activities', () => {
+  test('as the product launches it: each activity goes to the worker with the answer to its workflow task', async () => {
+    expect(await eagerActivitiesOfQuotes({})).toBe(QUOTES);
+  });
+
+  test("with the CLI's defaults (TEMPORAL_DEV_DYNAMIC_CONFIG empty): every activity goes through matching", async () => {
+    expect(await eagerActivitiesOfQuotes({ TEMPORAL_DEV_DYNAMIC_CONFIG: '' })).toBe(0);
   });
 });
