@@ -12,11 +12,13 @@ import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
 import type { RampActivities } from '../../../activities';
 import { loadDevServerTuning } from '../../../src/config/temporal';
+import { WORKFLOW_TYPES } from '../../../src/domain/ids';
 import { freePort } from '../../../src/http/free-port';
 import { type RunningDevServer, startDevServer } from '../../../src/temporal/dev-server';
 import { EndUserId } from '../../../src/temporal/search-attributes';
 import { createRampWorker } from '../../../src/temporal/worker';
 import type { QuoteRequestInput, QuoteResult } from '../../../workflows/quote/types';
+import type { quoteWorkflow } from '../../../workflows/quote/workflow';
 import { fastTimings, testServer } from '../../helpers/temporal';
 import { waitFor } from '../../helpers/wait';
 
@@ -219,7 +221,7 @@ async function eagerActivitiesOfQuotes(env: NodeJS.ProcessEnv): Promise<number> 
       const results: QuoteResult[] = [];
       for (let index = 0; index < QUOTES; index += 1)
         results.push(
-          await client.workflow.execute('quoteWorkflow', {
+          await client.workflow.execute<typeof quoteWorkflow>(WORKFLOW_TYPES.quote, {
             taskQueue,
             workflowId: `quote/eager-${index}`,
             args: [{ request, timings: fastTimings() }],
