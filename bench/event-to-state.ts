@@ -23,7 +23,9 @@
  * ActivityTaskStarted and ActivityTaskCompleted (one routeEvent activity, or a shard's routeEvents batch, re-reads and
  * forwards: its own window), and the owner's signal inside that window is the one it sent. When deliveries pile up
  * in one router run, a later re-read that finds the status the run already forwarded sends nothing (the owner has
- * it): such a delivery is applied when the router's task that decided so completed (counted in the note). Latency:
+ * it): such a delivery is applied when the router's task that decided so completed (counted in the note). A shard
+ * that continues as new hands the lanes still to route to its next run, which re-reads them first: a delivery its
+ * run did not route is applied by the first re-read of its lane in the next run. Latency:
  * that time minus the client's clock when the 200 arrived (one machine, one clock). A delivery answered but not seen
  * applied `drain` after the loop counts as never (its percentiles become Infinity).
  *
@@ -112,14 +114,24 @@ function appliedSignals(events: HistoryEvent[]): Applied[] {
 interface Hop {
   resourceId: string;
   signalMs: number;
+  /** A lane a shard's previous run handed over: its deliveries' own hops are in that run, without an outcome. */
+  carried?: boolean;
   forward?: { startedMs: number; completedMs: number };
   deduplicatedMs?: number;
 }
 
-/** The hops of one router run, from its history: each delivery belongs to the first re-read scheduled after it. */
-function routerHops(resourceId: string, events: HistoryEvent[]): Hop[] {
+/**
+ * The hops of one router run, from its history: each delivery belongs to the first re-read scheduled after it. A
+ * lane carried into a shard's run (`carriedAtMs`, the run's start) goes with that run's first re-read of it.
+ */
+function routerHops(resourceId: string, events: HistoryEvent[], carriedAtMs?: number): Hop[] {
   const hops: Hop[] = [];
   let pending: Hop[] = [];
+  if (carriedAtMs !== undefined) {
+    const carried: Hop = { resourceId, signalMs: carriedAtMs, carried: true };
+    hops.push(carried);
+    pending.push(carried);
+  }
   let batch: Hop[] = [];
   const scheduled = new Map<string, { name: string; batch: Hop[] }>();
   const started = new Map<string, number>();
@@ -175,6 +187,17 @@ function routerHops(resourceId: string, events: HistoryEvent[]): Hop[] {
 function payloadJson(payloads: temporal.api.common.v1.IPayloads | null | undefined): unknown {
   const data = payloads?.payloads?.[0]?.data;
   return data ? JSON.parse(Buffer.from(data).toString('utf8')) : undefined;
+}
+
+/** The resources whose lanes a shard's run took over from its previous run with deliveries still to route. */
+function carriedLanes(events: HistoryEvent[]): Set<string> {
+  const input = payloadJson(events[0]?.workflowExecutionStartedEventAttributes?.input) as
+    { carried?: { lanes?: { state: { resourceId: string }; inbox: unknown[] }[] } } | undefined;
+  return new Set(
+    (input?.carried?.lanes ?? [])
+      .filter((lane) => lane.inbox.length > 0)
+      .map((lane) => lane.state.resourceId),
+  );
 }
 
 /**
@@ -299,9 +322,16 @@ async function eventToState(
         query: `WorkflowType = '${WORKFLOW_TYPES.webhookShardRouter}' AND TaskQueue = '${stack.taskQueue}'`,
       }))
         shardRuns.push({ workflowId: run.workflowId, runId: run.runId });
-      for (const run of shardRuns)
-        for (const [resourceId, laneEvents] of shardLanes(await history(run.workflowId, run.runId)))
-          hops.set(resourceId, [...(hops.get(resourceId) ?? []), ...routerHops(resourceId, laneEvents)]);
+      for (const run of shardRuns) {
+        const events = await history(run.workflowId, run.runId);
+        const carried = carriedLanes(events);
+        const startedMs = events[0] ? eventMs(events[0]) : undefined;
+        for (const [resourceId, laneEvents] of shardLanes(events))
+          hops.set(resourceId, [
+            ...(hops.get(resourceId) ?? []),
+            ...routerHops(resourceId, laneEvents, carried.has(resourceId) ? startedMs : undefined),
+          ]);
+      }
       for (const list of hops.values()) list.sort((a, b) => a.signalMs - b.signalMs);
     }
     // Each answered delivery: the hop (or, without a router, the owner's signal) that arrived while it was in flight.
@@ -314,24 +344,37 @@ async function eventToState(
     for (const delivery of answered) {
       const resourceId = depositIds[delivery.process]!;
       const owner = ownerApplied.get(resourceId) ?? [];
+      /** When the owner applied the hop's forward, or when the router decided it had nothing to forward. */
+      const outcome = (hop: Hop): { doneMs?: number; deduplicated?: true } => {
+        if (hop.forward) {
+          const { startedMs, completedMs } = hop.forward;
+          const appliedMs = owner.find(
+            (signal) => signal.signalMs >= startedMs - 2 && signal.signalMs <= completedMs + 2,
+          )?.appliedMs;
+          if (appliedMs !== undefined) return { doneMs: appliedMs };
+        }
+        // A routeEvent that forwarded nothing (the status was already forwarded in its run) decided so.
+        return hop.deduplicatedMs === undefined ? {} : { doneMs: hop.deduplicatedMs, deduplicated: true };
+      };
       let done: number | undefined;
       if (throughRouter) {
-        const hop = (hops.get(resourceId) ?? []).find(
-          (candidate) => !used.has(candidate) && within(candidate.signalMs, delivery),
+        const lane = hops.get(resourceId) ?? [];
+        const hop = lane.find(
+          (candidate) => !used.has(candidate) && !candidate.carried && within(candidate.signalMs, delivery),
         );
         if (!hop) continue;
         used.add(hop);
-        if (hop.forward) {
-          const { startedMs, completedMs } = hop.forward;
-          done = owner.find(
-            (signal) => signal.signalMs >= startedMs - 2 && signal.signalMs <= completedMs + 2,
-          )?.appliedMs;
+        let result = outcome(hop);
+        // Still to route when its shard continued as new: the next run's first re-read of the lane serves it (one
+        // re-read serves any number of deliveries, so a carried hop is not used up).
+        if (result.doneMs === undefined) {
+          const carried = lane.find(
+            (candidate) => candidate.carried && candidate.signalMs >= delivery.sentMs,
+          );
+          if (carried) result = outcome(carried);
         }
-        // A routeEvent that forwarded nothing (the status was already forwarded in its run) decided so.
-        if (done === undefined && hop.deduplicatedMs !== undefined) {
-          done = hop.deduplicatedMs;
-          deduplicated += 1;
-        }
+        done = result.doneMs;
+        if (result.deduplicated) deduplicated += 1;
       } else {
         const signal = owner.find(
           (candidate) => !used.has(candidate) && within(candidate.signalMs, delivery),
