@@ -1,0 +1,229 @@
+/**
+ * The event-to-state leg's reading of router and off-ramp histories (bench/event-to-state.ts): which delivery each
+ * router hop carried, what it forwarded, and when the owner applied it.
+ */
+import { tsToDate } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
+import { offRampTransactionSignal } from '../../workflows/ramps/offramp/messages';
+
+export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+const { EventType } = temporal.api.enums.v1;
+
+/** The activities that re-read and forward in one: routeEvent alone, or a shard router's batch of hops. */
+const ROUTE_HOPS = new Set(['routeEvent', 'routeEvents']);
+
+export const eventMs = (event: HistoryEvent) => (event.eventTime ? tsToDate(event.eventTime).getTime() : NaN);
+const idOf = (value: unknown) => String(value);
+
+/** One offRampTransaction signal in an off-ramp's history, and when the task that ran its handler completed. */
+export interface Applied {
+  signalMs: number;
+  appliedMs?: number;
+}
+
+export function appliedSignals(events: HistoryEvent[]): Applied[] {
+  const applied: Applied[] = [];
+  events.forEach((event, index) => {
+    if (event.eventType !== EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED) return;
+    if (event.workflowExecutionSignaledEventAttributes?.signalName !== offRampTransactionSignal.name) return;
+    const completed = events
+      .slice(index + 1)
+      .find((later) => later.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+    applied.push({ signalMs: eventMs(event), ...(completed ? { appliedMs: eventMs(completed) } : {}) });
+  });
+  return applied;
+}
+
+/**
+ * One delivery as its router handled it: when its webhookEvent signal reached the router, and either the window of
+ * the forward that carried a re-read made after it (the owner's signal falls inside), or, when the router found the
+ * re-read status already forwarded in that run, when it decided so (nothing to forward: the owner has it).
+ */
+export interface Hop {
+  resourceId: string;
+  signalMs: number;
+  /** A lane a shard's previous run handed over: its deliveries' own hops are in that run, without an outcome. */
+  carried?: boolean;
+  forward?: { startedMs: number; completedMs: number };
+  deduplicatedMs?: number;
+}
+
+/**
+ * The hops of one router run, from its history: each delivery belongs to the first re-read scheduled after it. A
+ * lane carried into a shard's run (`carriedAtMs`, the run's start) goes with that run's first re-read of it.
+ */
+export function routerHops(resourceId: string, events: HistoryEvent[], carriedAtMs?: number): Hop[] {
+  const hops: Hop[] = [];
+  let pending: Hop[] = [];
+  if (carriedAtMs !== undefined) {
+    const carried: Hop = { resourceId, signalMs: carriedAtMs, carried: true };
+    hops.push(carried);
+    pending.push(carried);
+  }
+  let batch: Hop[] = [];
+  const scheduled = new Map<string, { name: string; batch: Hop[] }>();
+  const started = new Map<string, number>();
+  let decidingAfterRead: Hop[] | undefined;
+  events.forEach((event, index) => {
+    switch (event.eventType) {
+      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
+        const hop: Hop = { resourceId, signalMs: eventMs(event) };
+        hops.push(hop);
+        pending.push(hop);
+        break;
+      }
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
+        const name = event.activityTaskScheduledEventAttributes?.activityType?.name ?? '';
+        if (name === 'readTransactionSnapshot' || ROUTE_HOPS.has(name)) {
+          batch = pending;
+          pending = [];
+        }
+        scheduled.set(idOf(event.eventId), { name, batch });
+        break;
+      }
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
+        started.set(idOf(event.activityTaskStartedEventAttributes?.scheduledEventId), eventMs(event));
+        break;
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
+        const key = idOf(event.activityTaskCompletedEventAttributes?.scheduledEventId);
+        const activity = scheduled.get(key);
+        if (!activity) break;
+        // routeEvent(s) re-reads and forwards in one activity: its window holds the forward, if it made one.
+        if (activity.name === 'readTransactionSnapshot' || ROUTE_HOPS.has(activity.name))
+          decidingAfterRead = activity.batch;
+        if (activity.name === 'forwardToOffRamp' || ROUTE_HOPS.has(activity.name))
+          for (const hop of activity.batch)
+            hop.forward = { startedMs: started.get(key) ?? eventMs(event), completedMs: eventMs(event) };
+        break;
+      }
+      case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED: {
+        if (!decidingAfterRead) break;
+        const next = events[index + 1];
+        const forwards =
+          next?.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED &&
+          next.activityTaskScheduledEventAttributes?.activityType?.name === 'forwardToOffRamp';
+        if (!forwards) for (const hop of decidingAfterRead) hop.deduplicatedMs = eventMs(event);
+        decidingAfterRead = undefined;
+        break;
+      }
+    }
+  });
+  return hops;
+}
+
+/** A payload's JSON (the bench runs without payload encryption). */
+export function payloadJson(payloads: temporal.api.common.v1.IPayloads | null | undefined): unknown {
+  const data = payloads?.payloads?.[0]?.data;
+  return data ? JSON.parse(Buffer.from(data).toString('utf8')) : undefined;
+}
+
+/** The resources whose lanes a shard's run took over from its previous run with deliveries still to route. */
+export function carriedLanes(events: HistoryEvent[]): Set<string> {
+  const input = payloadJson(events[0]?.workflowExecutionStartedEventAttributes?.input) as
+    { carried?: { lanes?: { state: { resourceId: string }; inbox: unknown[] }[] } } | undefined;
+  return new Set(
+    (input?.carried?.lanes ?? [])
+      .filter((lane) => lane.inbox.length > 0)
+      .map((lane) => lane.state.resourceId),
+  );
+}
+
+/**
+ * A shard router's history cut into one per resource, each read like a per-resource router's: the resource's
+ * deliveries and the routeEvent(s) activities that carry its hops, and every completed workflow task (a lane decides
+ * in the shard's tasks).
+ */
+export function shardLanes(events: HistoryEvent[]): Map<string, HistoryEvent[]> {
+  const lanes = new Map<string, HistoryEvent[]>();
+  const ownersOfActivity = new Map<string, string[]>();
+  const add = (resourceId: string, event: HistoryEvent) =>
+    lanes.set(resourceId, [...(lanes.get(resourceId) ?? []), event]);
+  const completedTasks: HistoryEvent[] = [];
+  for (const event of events) {
+    switch (event.eventType) {
+      case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
+        // shardWebhookEvent carries one delivery; shardWebhookEvents those that waited together, each a hop here.
+        type Delivery = { event?: { resourceId?: string } };
+        const signal = payloadJson(event.workflowExecutionSignaledEventAttributes?.input) as
+          (Delivery & { deliveries?: Delivery[] }) | undefined;
+        for (const delivery of signal?.deliveries ?? (signal ? [signal] : []))
+          if (delivery.event?.resourceId) add(delivery.event.resourceId, event);
+        break;
+      }
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
+        // routeEvent names one resource; a routeEvents batch names each of its hops'.
+        const input = payloadJson(event.activityTaskScheduledEventAttributes?.input) as
+          { resourceId?: string; hops?: { resourceId: string }[] } | undefined;
+        const owners =
+          input?.hops?.map((hop) => hop.resourceId) ?? (input?.resourceId ? [input.resourceId] : []);
+        if (owners.length === 0) break;
+        ownersOfActivity.set(idOf(event.eventId), owners);
+        for (const owner of owners) add(owner, event);
+        break;
+      }
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED:
+      case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
+        const scheduledId =
+          event.activityTaskStartedEventAttributes?.scheduledEventId ??
+          event.activityTaskCompletedEventAttributes?.scheduledEventId;
+        for (const owner of ownersOfActivity.get(idOf(scheduledId)) ?? []) add(owner, event);
+        break;
+      }
+      case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
+        completedTasks.push(event);
+        break;
+    }
+  }
+  // Each lane's events with the shard's completed tasks among them, in history order.
+  for (const [resourceId, laneEvents] of lanes)
+    lanes.set(
+      resourceId,
+      [...laneEvents, ...completedTasks].sort((a, b) => Number(a.eventId) - Number(b.eventId)),
+    );
+  return lanes;
+}
+
+/** A delivery's time on the client: sent, and answered 200. */
+export interface DeliveryWindow {
+  sentMs: number;
+  answeredMs: number;
+}
+
+/** When the owner applied a hop's forward, or when the router decided it had nothing to forward. */
+function hopOutcome(hop: Hop, owner: readonly Applied[]): { doneMs?: number; deduplicated?: true } {
+  if (hop.forward) {
+    const { startedMs, completedMs } = hop.forward;
+    const appliedMs = owner.find(
+      (signal) => signal.signalMs >= startedMs - 2 && signal.signalMs <= completedMs + 2,
+    )?.appliedMs;
+    if (appliedMs !== undefined) return { doneMs: appliedMs };
+  }
+  // A routeEvent that forwarded nothing (the status was already forwarded in its run) decided so.
+  return hop.deduplicatedMs === undefined ? {} : { doneMs: hop.deduplicatedMs, deduplicated: true };
+}
+
+/**
+ * A delivery through a router: the hop whose signal arrived while it was in flight (taken, in `used`), and when it
+ * was applied; undefined when no hop is its. One still to route when its shard continued as new is applied by the
+ * next run's first re-read of its lane, which serves any number of deliveries and so is never taken.
+ */
+export function routedDelivery(
+  delivery: DeliveryWindow,
+  lane: readonly Hop[],
+  owner: readonly Applied[],
+  used: Set<object>,
+): { doneMs?: number; deduplicated?: true } | undefined {
+  const hop = lane.find(
+    (candidate) =>
+      !used.has(candidate) &&
+      !candidate.carried &&
+      candidate.signalMs >= delivery.sentMs - 2 &&
+      candidate.signalMs <= delivery.answeredMs + 2,
+  );
+  if (!hop) return undefined;
+  used.add(hop);
+  const result = hopOutcome(hop, owner);
+  if (result.doneMs !== undefined) return result;
+  const carried = lane.find((candidate) => candidate.carried && candidate.signalMs >= delivery.sentMs);
+  return carried ? hopOutcome(carried, owner) : result;
+}
