@@ -25,6 +25,16 @@ import { waitFor } from '../../helpers/wait';
 const NAMESPACE = 'tuning-test';
 const STARTS = 40;
 
+/** A dev server of the test's own, launched with the tuning `env` gives; its metrics on `metricsPort` when given. */
+const startTunedServer = (env: NodeJS.ProcessEnv, metricsPort?: number): Promise<RunningDevServer> =>
+  startDevServer({
+    cliPath: process.env.TEST_TEMPORAL_CLI_PATH!,
+    namespace: NAMESPACE,
+    uiPort: null,
+    tuning: loadDevServerTuning(env),
+    ...(metricsPort === undefined ? {} : { extraArgs: ['--metrics-port', String(metricsPort)] }),
+  });
+
 /** The sum of a counter's samples for one operation, over its other labels, in a Prometheus text exposition. */
 function counterOf(exposition: string, metric: string, operation: string): number {
   let sum = 0;
@@ -41,13 +51,7 @@ function counterOf(exposition: string, metric: string, operation: string): numbe
  */
 async function metadataReadsOfStarts(env: NodeJS.ProcessEnv, label: string): Promise<number> {
   const metricsPort = await freePort();
-  const server: RunningDevServer = await startDevServer({
-    cliPath: process.env.TEST_TEMPORAL_CLI_PATH!,
-    namespace: NAMESPACE,
-    uiPort: null,
-    tuning: loadDevServerTuning(env),
-    extraArgs: ['--metrics-port', String(metricsPort)],
-  });
+  const server: RunningDevServer = await startTunedServer(env, metricsPort);
   const connection = await Connection.connect({ address: server.address });
   try {
     const client = new Client({ connection, namespace: NAMESPACE });
@@ -117,12 +121,7 @@ const READ_PARTITIONS = 4;
  * answers how many of them each of the queue's read partitions holds (the root first), once they add up.
  */
 async function backlogPerPartition(env: NodeJS.ProcessEnv): Promise<number[]> {
-  const server = await startDevServer({
-    cliPath: process.env.TEST_TEMPORAL_CLI_PATH!,
-    namespace: NAMESPACE,
-    uiPort: null,
-    tuning: loadDevServerTuning(env),
-  });
+  const server = await startTunedServer(env);
   const connection = await Connection.connect({ address: server.address });
   try {
     const client = new Client({ connection, namespace: NAMESPACE });
@@ -183,13 +182,7 @@ const QUOTES = 5;
  */
 async function eagerActivitiesOfQuotes(env: NodeJS.ProcessEnv): Promise<number> {
   const metricsPort = await freePort();
-  const server = await startDevServer({
-    cliPath: process.env.TEST_TEMPORAL_CLI_PATH!,
-    namespace: NAMESPACE,
-    uiPort: null,
-    tuning: loadDevServerTuning(env),
-    extraArgs: ['--metrics-port', String(metricsPort)],
-  });
+  const server = await startTunedServer(env, metricsPort);
   const workerConnection = await NativeConnection.connect({ address: server.address });
   const connection = await Connection.connect({ address: server.address });
   try {
