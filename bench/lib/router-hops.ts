@@ -42,8 +42,10 @@ export function appliedSignals(events: HistoryEvent[]): Applied[] {
 export interface Hop {
   resourceId: string;
   signalMs: number;
-  /** A lane a shard's previous run handed over: its deliveries' own hops are in that run, without an outcome. */
+  /** A lane a shard's previous run handed over: its deliveries' own hops are in that run, `unrouted`. */
   carried?: boolean;
+  /** Scheduled in no re-read before its run's history ends: a shard that continued as new handed it over. */
+  unrouted?: boolean;
   forward?: { startedMs: number; completedMs: number };
   deduplicatedMs?: number;
 }
@@ -108,6 +110,7 @@ export function routerHops(resourceId: string, events: HistoryEvent[], carriedAt
       }
     }
   });
+  for (const hop of pending) hop.unrouted = true;
   return hops;
 }
 
@@ -204,8 +207,9 @@ function hopOutcome(hop: Hop, owner: readonly Applied[]): { doneMs?: number; ded
 
 /**
  * A delivery through a router: the hop whose signal arrived while it was in flight (taken, in `used`), and when it
- * was applied; undefined when no hop is its. One still to route when its shard continued as new is applied by the
- * next run's first re-read of its lane, which serves any number of deliveries and so is never taken.
+ * was applied; undefined when no hop is its. One its run did not route before continuing as new is applied by the
+ * next run's first re-read of its lane (or the run after, if that one handed the lane over again). One re-read
+ * serves any number of deliveries, so a carried hop is never taken.
  */
 export function routedDelivery(
   delivery: DeliveryWindow,
@@ -222,8 +226,12 @@ export function routedDelivery(
   );
   if (!hop) return undefined;
   used.add(hop);
-  const result = hopOutcome(hop, owner);
-  if (result.doneMs !== undefined) return result;
-  const carried = lane.find((candidate) => candidate.carried && candidate.signalMs >= delivery.sentMs);
-  return carried ? hopOutcome(carried, owner) : result;
+  let routedBy = hop;
+  while (routedBy.unrouted) {
+    const after = routedBy.signalMs;
+    const next = lane.find((candidate) => candidate.carried && candidate.signalMs > after);
+    if (!next) break;
+    routedBy = next;
+  }
+  return hopOutcome(routedBy, owner);
 }

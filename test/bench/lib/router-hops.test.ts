@@ -108,6 +108,36 @@ describe('event to state: a delivery matched to the forward that applied it', ()
     expect(routedDelivery(delivery, lane, applied, new Set())).toEqual({});
   });
 
+  test('one its own run re-read: decided in that run, whatever a later run carried', () => {
+    const routed = numbered([
+      started(0, {}),
+      delivered(100, 'd1'),
+      taskCompleted(110),
+      ...batch(4, 110, ['d1']),
+      taskCompleted(150),
+    ]);
+    // No owner signal inside its forward's window (120-140 ms): the batch found the status already forwarded, which
+    // its run decided at 150 ms. The owner's signal at 1,030 ms is the later carried re-read's, not this delivery's.
+    const lane = [...hopsOf(routed, 'd1'), ...hopsOf(nextRun, 'd1')];
+    expect(routedDelivery(delivery, lane, applied, new Set())).toEqual({ doneMs: 150, deduplicated: true });
+  });
+
+  test('a lane handed over twice: applied by the re-read of the run that routed it', () => {
+    // The second run took the lane over and continued as new again before re-reading it.
+    const handedOnRun = numbered([
+      started(1000, { carried: { lanes: [{ state: { resourceId: 'd1' }, inbox: [{ resourceId: 'd1' }] }] } }),
+      taskCompleted(1010),
+    ]);
+    const thirdRun = numbered([
+      started(2000, { carried: { lanes: [{ state: { resourceId: 'd1' }, inbox: [{ resourceId: 'd1' }] }] } }),
+      taskCompleted(2010),
+      ...batch(3, 2010, ['d1']),
+      taskCompleted(2050),
+    ]);
+    const lane = [...hopsOf(firstRun, 'd1'), ...hopsOf(handedOnRun, 'd1'), ...hopsOf(thirdRun, 'd1')];
+    expect(routedDelivery(delivery, lane, owner(2030, 2060), new Set())).toEqual({ doneMs: 2060 });
+  });
+
   test('one routed in its own run: applied by that forward, its hop taken by it alone', () => {
     const run = numbered([
       started(0, {}),
