@@ -62,6 +62,20 @@ const batch = (scheduledId: number, ms: number, resourceIds: string[]): Record<s
   },
 ];
 
+/** A shard run that took `resourceId`'s lane over from the run before, with a delivery still to route. */
+const takenOver = (ms: number, resourceId: string) =>
+  started(ms, { carried: { lanes: [{ state: { resourceId }, inbox: [{ resourceId }] }] } });
+
+/** A shard run that got a delivery for `resourceId` at 100 ms and routed it in a batch scheduled at 110 ms. */
+const routedInItsRun = (resourceId: string) =>
+  numbered([
+    started(0, {}),
+    delivered(100, resourceId),
+    taskCompleted(110),
+    ...batch(4, 110, [resourceId]),
+    taskCompleted(150),
+  ]);
+
 /** The off-ramp's history: the forward's signal at `signalMs`, applied by the task that completed at `appliedMs`. */
 const owner = (signalMs: number, appliedMs: number) =>
   appliedSignals(
@@ -86,7 +100,7 @@ describe('event to state: a delivery matched to the forward that applied it', ()
   const firstRun = numbered([started(0, {}), delivered(100, 'd1'), taskCompleted(110)]);
   // The next run took the lane over with the delivery in its inbox, and its first batch routed it.
   const nextRun = numbered([
-    started(1000, { carried: { lanes: [{ state: { resourceId: 'd1' }, inbox: [{ resourceId: 'd1' }] }] } }),
+    takenOver(1000, 'd1'),
     taskCompleted(1010),
     ...batch(3, 1010, ['d1']),
     taskCompleted(1050),
@@ -109,13 +123,7 @@ describe('event to state: a delivery matched to the forward that applied it', ()
   });
 
   test('one its own run re-read: decided in that run, whatever a later run carried', () => {
-    const routed = numbered([
-      started(0, {}),
-      delivered(100, 'd1'),
-      taskCompleted(110),
-      ...batch(4, 110, ['d1']),
-      taskCompleted(150),
-    ]);
+    const routed = routedInItsRun('d1');
     // No owner signal inside its forward's window (120-140 ms): the batch found the status already forwarded, which
     // its run decided at 150 ms. The owner's signal at 1,030 ms is the later carried re-read's, not this delivery's.
     const lane = [...hopsOf(routed, 'd1'), ...hopsOf(nextRun, 'd1')];
@@ -124,12 +132,9 @@ describe('event to state: a delivery matched to the forward that applied it', ()
 
   test('a lane handed over twice: applied by the re-read of the run that routed it', () => {
     // The second run took the lane over and continued as new again before re-reading it.
-    const handedOnRun = numbered([
-      started(1000, { carried: { lanes: [{ state: { resourceId: 'd1' }, inbox: [{ resourceId: 'd1' }] }] } }),
-      taskCompleted(1010),
-    ]);
+    const handedOnRun = numbered([takenOver(1000, 'd1'), taskCompleted(1010)]);
     const thirdRun = numbered([
-      started(2000, { carried: { lanes: [{ state: { resourceId: 'd1' }, inbox: [{ resourceId: 'd1' }] }] } }),
+      takenOver(2000, 'd1'),
       taskCompleted(2010),
       ...batch(3, 2010, ['d1']),
       taskCompleted(2050),
@@ -139,14 +144,7 @@ describe('event to state: a delivery matched to the forward that applied it', ()
   });
 
   test('one routed in its own run: applied by that forward, its hop taken by it alone', () => {
-    const run = numbered([
-      started(0, {}),
-      delivered(100, 'd2'),
-      taskCompleted(110),
-      ...batch(4, 110, ['d2']),
-      taskCompleted(150),
-    ]);
-    const lane = hopsOf(run, 'd2');
+    const lane = hopsOf(routedInItsRun('d2'), 'd2');
     const used = new Set<object>();
     expect(routedDelivery(delivery, lane, owner(130, 170), used)).toEqual({ doneMs: 170 });
     expect(routedDelivery(delivery, lane, owner(130, 170), used)).toBeUndefined();
