@@ -15,6 +15,9 @@
  * deliveries per second on the same server (the signal path's leg of this run, or measured here when run alone)
  * divided by the deliveries one off-ramp needed (200s in the sandbox's delivery log for the off-ramps' transactions,
  * over their count). Target >= 0.5x. The note has the worker's and the dev server's cores and the worker's RSS.
+ * Beside it, against the same baseline, Temporal's floor for the off-ramps' side of it (bench/floor): as many
+ * processes that only apply as many signals as the off-ramps' webhooks, sent from this process as fast as the
+ * receiver's concurrency allows, and close.
  */
 import { offRampWorkflowId } from '../src/domain/ids';
 import { closedLoop } from './lib/load';
@@ -31,6 +34,8 @@ import {
 } from './lib/ramp-stack';
 import { receiverMaximum } from './lib/rates';
 import { persistencePerUnit } from './lib/server-metrics';
+import { loadWorkerConfig } from '../src/config/worker';
+import { startFloorWorker } from './floor/worker';
 
 const TIME_SCALE = 0.01;
 const QUIET_MS = 15_000;
@@ -137,6 +142,13 @@ export const concurrentOffRamps: Measurement = {
       const allowed = receiverRate / perOffRamp;
       const allSettledOnce =
         ids.length === count && settledOnce === count && oneRun === count && strangers.length === 0;
+      const floor = await ownerFloor(
+        context,
+        settings.deliveryConcurrency,
+        ids.length,
+        deliveries,
+        settings.settleTimeLimitMs,
+      );
       const cores = (before: number | undefined, after: number | undefined) =>
         before === undefined || after === undefined ? '?' : ((after - before) / seconds).toFixed(2);
       const benchCores = ((benchUsed.user + benchUsed.system) / 1e6 / seconds).toFixed(2);
@@ -172,10 +184,27 @@ export const concurrentOffRamps: Measurement = {
               `${benchCores} cores; worker RSS ${memory?.rssMiB.toFixed(0) ?? '?'} MiB (peak ${memory?.peakMiB.toFixed(0) ?? '?'} MiB)` +
               persistencePerUnit(persistenceBefore, persistenceAfter, count, 'off-ramp'),
           },
+          {
+            measurement: 'concurrent off-ramps',
+            what: `Temporal's floor: ${floor.closed} of ${ids.length} processes closed after applying ${deliveries} signals, one per webhook`,
+            value: floor.rate,
+            unit: '/s',
+            baseline: {
+              what: `receiver ${receiverRate.toFixed(1)} deliveries/s / ${perOffRamp.toFixed(2)} deliveries per off-ramp`,
+              value: allowed,
+            },
+            note:
+              `the owner's side of a process alone, on the same server: signals sent up to ${settings.deliveryConcurrency} at once ` +
+              `from this process (signal-with-start, each process started by its first), applied as they come, the process ` +
+              `closing after its last; no router, no re-read, no activity, no outcome event; a worker in this process with ` +
+              `the same tuning; ${floor.sent.errors} errors${floor.sent.firstError ? ` (${floor.sent.firstError})` : ''}, ` +
+              `the last closed after ${floor.seconds.toFixed(1)} s`,
+          },
         ],
         legs: {
           count,
           users,
+          floor,
           receiverRate,
           receiverRateFrom,
           posting,
@@ -205,3 +234,61 @@ export const concurrentOffRamps: Measurement = {
     }
   },
 };
+
+/**
+ * Temporal's floor for the off-ramps' shape: `processes` workflows that only apply their share of `signals` signals
+ * (as many as the off-ramps' webhooks, dealt round the processes as the sandbox's deliveries interleave) and close.
+ * Rate: processes closed per second from the first signal to the last close.
+ */
+async function ownerFloor(
+  context: Parameters<Measurement['run']>[0],
+  concurrency: number,
+  processes: number,
+  signals: number,
+  timeLimitMs: number,
+) {
+  const floor = await startFloorWorker({
+    address: context.subject.server.address,
+    client: context.subject.temporal.client,
+    tuning: loadWorkerConfig(process.env),
+    label: 'owners',
+  });
+  try {
+    const key = (index: number) => `owner-${index % processes}`;
+    const expected = (index: number) =>
+      Math.floor(signals / processes) + (index % processes < signals % processes ? 1 : 0);
+    const startedAt = performance.now();
+    const sent = await closedLoop({
+      count: signals,
+      concurrency,
+      timeLimitMs,
+      send: async (index) => {
+        await floor.event(key(index), expected(index), Math.floor(index / processes));
+        return true;
+      },
+    });
+    // A process still open at the time limit counts as not closed; the rate is over those that closed.
+    let timer: NodeJS.Timeout | undefined;
+    const timeUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, timeLimitMs - (performance.now() - startedAt)));
+    });
+    let closed = 0;
+    let lastClosedAt = startedAt;
+    await Promise.race([
+      timeUp,
+      Promise.allSettled(
+        Array.from({ length: Math.min(processes, signals) }, (_, index) =>
+          floor.closed(key(index)).then(() => {
+            closed += 1;
+            lastClosedAt = performance.now();
+          }),
+        ),
+      ),
+    ]);
+    clearTimeout(timer);
+    const seconds = (lastClosedAt - startedAt) / 1000;
+    return { sent, closed, seconds, rate: seconds > 0 ? closed / seconds : 0 };
+  } finally {
+    await floor.close();
+  }
+}

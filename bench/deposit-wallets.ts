@@ -6,6 +6,9 @@
  * `walletCache` workflows (default: half the users) so that the first users are evicted by the last.
  * Then, one call at a time, ensureDepositWallet again (answered from the user's record) for a sample of the last users
  * (cached) and of the first (evicted: the worker replays their history first), and getEndUser for every user.
+ * Last, Temporal's floor for a deposit wallet on the same server (bench/floor): as many update-with-starts of a
+ * workflow that only creates the wallet in one activity (CreateWallet and its addresses at the same sandbox) and
+ * answers, once with a scheduled activity and once with a local one, same concurrency and worker tuning.
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import pino from 'pino';
@@ -26,6 +29,7 @@ import { cpuSeconds } from './lib/machine';
 import { type Measurement, resourceIdOf, RUN_TAG } from './lib/measurement';
 import { persistencePerUnit } from './lib/server-metrics';
 import { type HistoryEvents, taskWaits } from './lib/task-waits';
+import { startFloorWorker } from './floor/worker';
 
 const EMAIL = 'bench@example.com';
 const PASSCODE = 'bench-passcode-5c1e9a';
@@ -166,6 +170,47 @@ export const depositWallets: Measurement = {
         send: async (index) => (await ramp.getEndUser(`bw-${RUN_TAG}-${index}`)).wallet !== undefined,
       });
       const rssMiB = process.memoryUsage().rss / 2 ** 20;
+      // Temporal's floor for a deposit wallet, same server, users, concurrency and worker tuning: what any process
+      // that creates a wallet through an activity and answers an update can do here. Last, so that it changes nothing
+      // the product's figures saw; the product's worker idles.
+      const floor = await startFloorWorker({
+        address: context.subject.server.address,
+        client: context.subject.temporal.client,
+        tuning,
+        operator,
+        label: 'wallets',
+      });
+      const floorLoop = async (local: boolean) => {
+        const serverBefore = await cpuSeconds(context.subject.server.pid);
+        const processStart = process.cpuUsage();
+        const loop = await closedLoop({
+          count: users,
+          concurrency: settings.concurrency,
+          timeLimitMs: settings.legTimeLimitMs,
+          send: async (index) =>
+            (await floor.wallet(`bwf-${RUN_TAG}-${local ? 'local' : 'scheduled'}-${index}`, local))
+              .addresses > 0,
+        });
+        const serverAfter = await cpuSeconds(context.subject.server.pid);
+        const used = process.cpuUsage(processStart);
+        return {
+          ...loop,
+          devServerCores:
+            serverBefore === undefined || serverAfter === undefined
+              ? undefined
+              : (serverAfter - serverBefore) / loop.seconds,
+          benchProcessCores: (used.user + used.system) / 1e6 / loop.seconds,
+        };
+      };
+      let floorScheduled: Awaited<ReturnType<typeof floorLoop>>;
+      let floorLocal: Awaited<ReturnType<typeof floorLoop>>;
+      try {
+        await floor.wallet(`bwf-${RUN_TAG}-warm`, false);
+        floorScheduled = await floorLoop(false);
+        floorLocal = await floorLoop(true);
+      } finally {
+        await floor.close();
+      }
       log(
         `[deposit-wallets] ${wallets.throughput.toFixed(1)} users/s (raw ${raw.throughput.toFixed(1)}/s), ` +
           `p50 ${wallets.latency.p50.toFixed(0)} ms, errors ${wallets.errors}${wallets.firstError ? ` (${wallets.firstError})` : ''}`,
@@ -187,6 +232,21 @@ export const depositWallets: Measurement = {
               `a later one p50 ${laterPickup.p50.toFixed(0)} ms, at most ${laterPickup.max.toFixed(0)} ms` +
               persistence,
           },
+          ...[
+            { loop: floorScheduled, how: 'one activity' },
+            { loop: floorLocal, how: 'one local activity' },
+          ].map(({ loop, how }) => ({
+            measurement: 'deposit wallets',
+            what: `Temporal's floor: update-with-start answered after ${how} (CreateWallet, addresses), ${loop.ok} of ${users} users`,
+            value: loop.throughput,
+            unit: '/s',
+            baseline: { what: 'raw signalWithStart, same server', value: raw.throughput },
+            note:
+              `a workflow doing only what every deposit wallet needs, on the same server, concurrency and worker tuning: ` +
+              `no journal, no search attributes, no outcome event; p50 ${loop.latency.p50.toFixed(0)} ms, errors ${loop.errors}` +
+              `${loop.firstError ? ` (${loop.firstError})` : ''}; dev server ${loop.devServerCores?.toFixed(2) ?? '?'} cores, ` +
+              `this process (worker, client, sandbox) ${loop.benchProcessCores.toFixed(2)} cores`,
+          })),
           {
             measurement: 'deposit wallets',
             what: `ensureDepositWallet again, evicted user (cache ${cache} of ${created}): p99`,
@@ -210,6 +270,8 @@ export const depositWallets: Measurement = {
         ],
         legs: {
           raw,
+          floorScheduled,
+          floorLocal,
           wallets,
           cached,
           evicted,
