@@ -80,6 +80,9 @@ interface LegResult {
   unmatched: number;
   /** Of the matched ones, deliveries whose router found the status already forwarded in its run. */
   deduplicated: number;
+  /** Of the matched ones, deliveries the receiver forwarded itself, and those applied before their 200 arrived. */
+  direct: number;
+  appliedBeforeAnswer: number;
   /** Deliveries applied per second, from the first to the last applied. */
   appliedPerSecond: number;
   workerCores?: number;
@@ -92,6 +95,9 @@ interface Matched {
   /** Deliveries answered but not seen done; of the done ones, those the router found already forwarded. */
   notDone: number;
   deduplicated: number;
+  /** Of the done ones, those the receiver forwarded itself; and those applied before their 200 arrived (counted 0). */
+  direct: number;
+  appliedBeforeAnswer: number;
   doneMs: number[];
 }
 
@@ -169,6 +175,8 @@ async function eventToState(
     const latencies: number[] = [];
     const doneMs: number[] = [];
     let deduplicated = 0;
+    let direct = 0;
+    let appliedBeforeAnswer = 0;
     const used = new Set<object>();
     const within = (ms: number, delivery: Delivery) =>
       ms >= delivery.sentMs - 2 && ms <= delivery.answeredMs! + 2;
@@ -176,7 +184,15 @@ async function eventToState(
       const resourceId = depositIds[delivery.process]!;
       const owner = ownerApplied.get(resourceId) ?? [];
       let done: number | undefined;
-      if (throughRouter) {
+      // Forwarded by the receiver itself: the owner's signal landed while the POST was in flight.
+      const forwarded = throughRouter
+        ? owner.find((candidate) => !used.has(candidate) && within(candidate.signalMs, delivery))
+        : undefined;
+      if (forwarded) {
+        used.add(forwarded);
+        done = forwarded.appliedMs;
+        direct += 1;
+      } else if (throughRouter) {
         const result = routedDelivery(
           { sentMs: delivery.sentMs, answeredMs: delivery.answeredMs! },
           hops.get(resourceId) ?? [],
@@ -195,11 +211,14 @@ async function eventToState(
         done = signal.appliedMs;
       }
       if (done === undefined) continue;
-      latencies.push(done - delivery.answeredMs!);
+      // Applied before the 200 reached the client: nothing left to wait for once it did.
+      if (done < delivery.answeredMs!) appliedBeforeAnswer += 1;
+      latencies.push(Math.max(0, done - delivery.answeredMs!));
       doneMs.push(done);
     }
     const notDone = answered.length - latencies.length;
-    if (notDone === 0 || Date.now() >= deadline) return { latencies, notDone, deduplicated, doneMs };
+    if (notDone === 0 || Date.now() >= deadline)
+      return { latencies, notDone, deduplicated, direct, appliedBeforeAnswer, doneMs };
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
 }
@@ -288,6 +307,8 @@ export const eventToStateMeasurement: Measurement = {
           matched: matched.latencies.length,
           unmatched: matched.notDone,
           deduplicated: matched.deduplicated,
+          direct: matched.direct,
+          appliedBeforeAnswer: matched.appliedBeforeAnswer,
           appliedPerSecond: spanS > 0 ? matched.latencies.length / spanS : 0,
           ...(workerBefore !== undefined && workerAfter !== undefined
             ? { workerCores: (workerAfter - workerBefore) / seconds }
@@ -345,8 +366,9 @@ export const eventToStateMeasurement: Measurement = {
       const baseline = 'the forward alone (signal-with-start to the owner), same rate';
       const complete = receiver.unmatched === 0 && receiver.load.errors === 0;
       const note =
-        `${receiver.matched} deliveries applied (${receiver.appliedPerSecond.toFixed(1)}/s; ${receiver.deduplicated} of them ` +
-        `found already forwarded by their router), ${receiver.unmatched} answered but ` +
+        `${receiver.matched} deliveries applied (${receiver.appliedPerSecond.toFixed(1)}/s; ${receiver.direct} of them ` +
+        `forwarded by the receiver itself, ${receiver.appliedBeforeAnswer} applied before their 200 arrived (counted ` +
+        `as 0 ms), ${receiver.deduplicated} found already forwarded by their router), ${receiver.unmatched} answered but ` +
         `not seen applied within ${settings.drainMs / 1000} s after the loop (counted as never), ${receiver.load.errors} not ` +
         `answered 200${receiver.load.firstError ? ` (${receiver.load.firstError})` : ''}; ack p50 ${receiver.load.latency.p50.toFixed(1)} ms; ` +
         `worker ${receiver.workerCores?.toFixed(2) ?? '?'} cores, dev server ${receiver.devServerCores?.toFixed(2) ?? '?'}; ` +

@@ -105,7 +105,7 @@ async function receiverInProcess(context: BenchContext, level: 'warn' | 'info') 
     context.subject.temporal.client,
     BENCH_TASK_QUEUE,
     context.timings,
-    level,
+    { level },
   );
   return { url: receiver.recipientUrls.transaction, close: () => receiver.close() };
 }
@@ -125,6 +125,8 @@ async function receiverProcess(context: BenchContext, readyTimeoutMs: number) {
         TEMPORAL_NAMESPACE: BENCH_NAMESPACE,
         TEMPORAL_TASK_QUEUE: BENCH_TASK_QUEUE,
         RECEIVER_PORT: String(port),
+        // The layers of the router hand-off, as in the other variants: no operator runs here to forward to.
+        RECEIVER_DIRECT_FORWARD_TIMEOUT: '0',
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -43,12 +43,23 @@ export function toOrderSnapshot(order: Order, readAt = new Date().toISOString())
   };
 }
 
-/** Get Transaction by ID, as a snapshot; operator errors become the failures the retry policy understands. */
-export async function readTransaction(operator: OperatorClient, id: string): Promise<TransactionSnapshot> {
-  return toTransactionSnapshot(await callOperator(() => operator.getTransaction(id)));
+/**
+ * Get Transaction by ID, as a snapshot; operator errors become the failures the retry policy understands.
+ * `deadlineMs` (deadline clock) bounds the read.
+ */
+export async function readTransaction(
+  operator: OperatorClient,
+  id: string,
+  options: { deadlineMs?: number } = {},
+): Promise<TransactionSnapshot> {
+  return toTransactionSnapshot(await callOperator(() => operator.getTransaction(id, options)));
 }
 
 /** Get Order by ID, as a snapshot. */
-export async function readOrder(operator: OperatorClient, id: string): Promise<OrderSnapshot> {
-  return toOrderSnapshot(await callOperator(() => operator.getOrder(id)));
+export async function readOrder(
+  operator: OperatorClient,
+  id: string,
+  options: { deadlineMs?: number } = {},
+): Promise<OrderSnapshot> {
+  return toOrderSnapshot(await callOperator(() => operator.getOrder(id, options)));
 }

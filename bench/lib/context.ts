@@ -23,6 +23,9 @@ import { freePort } from '../../src/http/free-port';
 import { routerWorkflowId, WORKFLOW_TYPES } from '../../src/domain/ids';
 import type { WorkflowTimings } from '../../src/domain/timings';
 import { createLogger } from '../../src/logging';
+import { OperatorClient } from '../../src/operator/client';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
+import { loadOperatorConfig } from '../../src/config/operator';
 import { type RunningDevServer, startDevServer } from '../../src/temporal/dev-server';
 import { ensureTemporalCli } from '../../src/temporal/install-cli';
 import { connectTemporal, type TemporalConnection } from '../../src/temporal/wiring';
@@ -77,7 +80,11 @@ export function signalLikeReceiver(
 
 /** The receiver's configuration: an ephemeral port, and the shard routers as npm start reads them from the environment. */
 export const benchReceiverConfig = () =>
-  loadReceiverConfig({ RECEIVER_PORT: '0', RECEIVER_ROUTER_SHARDS: process.env.RECEIVER_ROUTER_SHARDS });
+  loadReceiverConfig({
+    RECEIVER_PORT: '0',
+    RECEIVER_ROUTER_SHARDS: process.env.RECEIVER_ROUTER_SHARDS,
+    RECEIVER_DIRECT_FORWARD_TIMEOUT: process.env.RECEIVER_DIRECT_FORWARD_TIMEOUT,
+  });
 
 /**
  * The product's HTTPS receiver on an ephemeral loopback port, in this process, handing deliveries to `taskQueue`
@@ -87,17 +94,52 @@ export function startBenchReceiver(
   temporal: Client,
   taskQueue: string,
   timings: WorkflowTimings,
-  level: 'warn' | 'info' = 'warn',
+  options: { level?: 'warn' | 'info'; operator?: OperatorClient } = {},
 ): Promise<RunningReceiver> {
+  const level = options.level ?? 'warn';
   return startReceiver(benchReceiverConfig(), {
     temporal,
     taskQueue,
     timings,
+    ...(options.operator ? { operator: options.operator } : {}),
     logger: createLogger({
       level,
       destination: pino.destination({ dest: process.env.BENCH_RECEIVER_LOG ?? '/dev/null', sync: false }),
     }),
   });
+}
+
+const BENCH_OPERATOR_EMAIL = 'bench-ramps@example.com';
+const BENCH_OPERATOR_PASSCODE = 'bench-ramps-passcode-3f9d2c';
+
+/**
+ * The sandbox operator in this process, on loopback, with a seed of its own (its IDs never meet another leg's), and
+ * an operator client logged in to it as the product's would be.
+ */
+export async function startBenchOperator(options: {
+  timeScale: number;
+  deliveryConcurrency: number;
+}): Promise<{ sandbox: RunningSandbox; operator: OperatorClient; email: string; passcode: string }> {
+  const sandbox = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    logLevel: 'silent',
+    seed: Math.floor(Math.random() * 2 ** 31),
+    timeScale: options.timeScale,
+    deliveryConcurrency: options.deliveryConcurrency,
+    email: BENCH_OPERATOR_EMAIL,
+    passcode: BENCH_OPERATOR_PASSCODE,
+    faults: {},
+  });
+  const operator = new OperatorClient({
+    config: loadOperatorConfig({
+      OPERATOR_BASE_URL: sandbox.url,
+      OPERATOR_EMAIL: BENCH_OPERATOR_EMAIL,
+      OPERATOR_PASSCODE: BENCH_OPERATOR_PASSCODE,
+    }),
+    logger: pino({ level: 'silent' }),
+  });
+  return { sandbox, operator, email: BENCH_OPERATOR_EMAIL, passcode: BENCH_OPERATOR_PASSCODE };
 }
 
 /** The body the operator sends for a new transaction. */
@@ -175,7 +217,13 @@ export async function startBenchContext(options: {
       : undefined;
     // The product's default timings; RAMP_ROUTER_LINGER is read as npm start reads it (a setting the legs compare).
     const timings = loadWorkflowTimings({ RAMP_ROUTER_LINGER: options.env.RAMP_ROUTER_LINGER });
-    const receiver = await startBenchReceiver(subject.temporal.client, BENCH_TASK_QUEUE, timings);
+    // The operator the receiver re-reads from, as under npm start: it knows none of these legs' resources, so every
+    // delivery is read (404) and then handed to a router.
+    const { sandbox, operator } = await startBenchOperator({ timeScale: 1, deliveryConcurrency: 1 });
+    stoppers.push(() => sandbox.close());
+    const receiver = await startBenchReceiver(subject.temporal.client, BENCH_TASK_QUEUE, timings, {
+      operator,
+    });
     stoppers.push(() => receiver.close());
     const agents = {
       https: new https.Agent({ rejectUnauthorized: false, keepAlive: true, maxSockets: options.maxSockets }),

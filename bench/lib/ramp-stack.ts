@@ -13,26 +13,21 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import pino from 'pino';
 import { RampClient } from '../../src/client/ramp-client';
-import { loadOperatorConfig } from '../../src/config/operator';
 import { simulate } from '../../src/demo/demo';
 import { DEFAULT_PROCESS_IDS, offRampWorkflowId, WORKFLOW_TYPES } from '../../src/domain/ids';
 import type { WorkflowTimings } from '../../src/domain/timings';
 import { NETWORKS } from '../../src/domain/vocabulary';
-import { OperatorClient } from '../../src/operator/client';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
+import type { RunningSandbox } from '../../src/sandbox/server';
 import { freePort } from '../../src/http/free-port';
 import type { RunningReceiver } from '../../src/webhooks/receiver';
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
-import { BENCH_NAMESPACE, type BenchContext, startBenchReceiver } from './context';
+import { BENCH_NAMESPACE, type BenchContext, startBenchOperator, startBenchReceiver } from './context';
 import { closedLoop } from './load';
 import { RUN_TAG } from './measurement';
 import type { HistoryEvents } from './task-waits';
 
 const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
-const EMAIL = 'bench-ramps@example.com';
-const PASSCODE = 'bench-ramps-passcode-3f9d2c';
 
 export interface RampStackOptions {
   /** Names the task queue, the end users and the log lines of the leg. */
@@ -77,29 +72,16 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
   };
   const taskQueue = `bench-${options.label}-${RUN_TAG}`;
   try {
-    const sandbox = await startSandbox({
-      port: 0,
-      host: '127.0.0.1',
-      logLevel: 'silent',
-      seed: Math.floor(Math.random() * 2 ** 31),
+    const { sandbox, operator, email, passcode } = await startBenchOperator({
       timeScale: options.timeScale,
       deliveryConcurrency: options.deliveryConcurrency ?? 1,
-      email: EMAIL,
-      passcode: PASSCODE,
-      faults: {},
     });
     stoppers.push(() => sandbox.close());
-    const receiver = await startBenchReceiver(context.subject.temporal.client, taskQueue, options.timings);
-    stoppers.push(() => receiver.close());
-
-    const operator = new OperatorClient({
-      config: loadOperatorConfig({
-        OPERATOR_BASE_URL: sandbox.url,
-        OPERATOR_EMAIL: EMAIL,
-        OPERATOR_PASSCODE: PASSCODE,
-      }),
-      logger: pino({ level: 'silent' }),
+    // The receiver re-reads and forwards with an operator client of its own, as `npm run receiver` does.
+    const receiver = await startBenchReceiver(context.subject.temporal.client, taskQueue, options.timings, {
+      operator,
     });
+    stoppers.push(() => receiver.close());
     const networks = [NETWORKS.ethereum, NETWORKS.tron];
     const master = await operator.createWallet({ networks, externalUserId: 'ramp-orchestrator/master' });
     const gas = await operator.createWallet({ networks, externalUserId: 'ramp-orchestrator/gas' });
@@ -119,8 +101,8 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
         TEMPORAL_NAMESPACE: BENCH_NAMESPACE,
         TEMPORAL_TASK_QUEUE: taskQueue,
         OPERATOR_BASE_URL: sandbox.url,
-        OPERATOR_EMAIL: EMAIL,
-        OPERATOR_PASSCODE: PASSCODE,
+        OPERATOR_EMAIL: email,
+        OPERATOR_PASSCODE: passcode,
         GAS_WALLET_ID: gas.id,
         GAS_MONITOR_INTERVAL: '24h',
         RECONCILE_INTERVAL: '24h',

@@ -34,6 +34,7 @@ export const RECEIVER_DEFAULTS = {
   bodyLimit: '16kb',
   temporalTimeout: '10s',
   shardCheckInterval: '5s',
+  directForwardTimeout: '1s',
 } as const;
 
 const receiverEnv = z.object({
@@ -64,6 +65,11 @@ const receiverEnv = z.object({
   RECEIVER_ROUTER_SHARDS: z.coerce.number().int().min(0).max(1024).default(DEFAULT_ROUTER_SHARDS),
   /** How often the receiver reads a shard's history length (a shard not being run overflows to per-resource routers). */
   RECEIVER_SHARD_CHECK_INTERVAL: durationMs(RECEIVER_DEFAULTS.shardCheckInterval),
+  /**
+   * How long the receiver may spend forwarding a delivery to its process itself (re-read and forward) before it
+   * hands it to a router instead; 0: every delivery goes to a router.
+   */
+  RECEIVER_DIRECT_FORWARD_TIMEOUT: durationMs(RECEIVER_DEFAULTS.directForwardTimeout),
 });
 
 export interface ReceiverConfig {
@@ -91,6 +97,11 @@ export interface ReceiverConfig {
   shardCheckIntervalMs?: number;
   /** History length from which a shard's deliveries go to per-resource routers (default SHARD_OVERFLOW_HISTORY_EVENTS). */
   shardOverflowEvents?: number;
+  /**
+   * Milliseconds the receiver may spend forwarding a delivery itself, when it is given the operator (default 1 s);
+   * 0: every delivery goes to a router.
+   */
+  directForwardTimeoutMs?: number;
 }
 
 export function loadReceiverConfig(env: Env): ReceiverConfig {
@@ -128,6 +139,7 @@ export function loadReceiverConfig(env: Env): ReceiverConfig {
     temporalTimeoutMs: raw.RECEIVER_TEMPORAL_TIMEOUT,
     routerShards: raw.RECEIVER_ROUTER_SHARDS,
     shardCheckIntervalMs: raw.RECEIVER_SHARD_CHECK_INTERVAL,
+    directForwardTimeoutMs: raw.RECEIVER_DIRECT_FORWARD_TIMEOUT,
   };
 }
 

@@ -52,6 +52,7 @@ async function main(): Promise<void> {
       logger,
     },
     timeouts: http.timeouts,
+    operator,
   });
   await untilStopSignal();
   await receiver.close();

@@ -179,6 +179,7 @@ async function main(): Promise<number> {
       logger,
       observability: { ...health, metrics: new RampMetrics(metricsOptions) },
       timeouts: http.timeouts,
+      operator,
     });
     stoppers.push(() => receiver.close());
     const receiverConfig = loadedReceiverConfig.publicUrlFollowsPort

@@ -66,6 +66,7 @@ const QUERIES: Array<{ direction: RampDirection; status: string | null }> = [
 export class RampMetrics {
   readonly registry = new Registry();
   readonly deliveries: Counter<'kind' | 'answer'>;
+  readonly directForwards: Counter<'kind' | 'result'>;
   readonly #options: RampMetricsOptions;
   readonly #processes: Gauge<'direction' | 'status'> | undefined;
   readonly #started: Gauge<'direction'> | undefined;
@@ -82,6 +83,12 @@ export class RampMetrics {
       name: 'ramp_webhook_deliveries_total',
       help: 'Webhook deliveries answered by the receiver, by recipient kind and HTTP status',
       labelNames: ['kind', 'answer'],
+      registers: [this.registry],
+    });
+    this.directForwards = new Counter({
+      name: 'ramp_webhook_direct_forwards_total',
+      help: 'Deliveries the receiver tried to forward to their process itself, by resource kind and result: forwarded, or why it handed them to a router (failed, timed-out, unroutable, process-ended)',
+      labelNames: ['kind', 'result'],
       registers: [this.registry],
     });
     if (options.temporal) {

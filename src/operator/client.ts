@@ -157,8 +157,7 @@ export class OperatorClient {
    */
   async createWallet(request: CreateWalletRequest, options: { deadlineMs?: number } = {}): Promise<Wallet> {
     const body = validate('createWallet', createWalletRequest, request);
-    const deadline = options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs };
-    const response = await this.#authenticated({ operation: 'createWallet', body, ...deadline });
+    const response = await this.#authenticated({ operation: 'createWallet', body, ...deadlineOf(options) });
     return parse('createWallet', walletResponse, response).data;
   }
 
@@ -231,18 +230,21 @@ export class OperatorClient {
 
   // ------------------------------------------------------------------------------------------ transactions and orders
 
-  async getTransaction(id: string): Promise<Transaction> {
+  /** `deadlineMs` (deadline clock) bounds the read as it bounds createWallet's call. */
+  async getTransaction(id: string, options: { deadlineMs?: number } = {}): Promise<Transaction> {
     const response = await this.#authenticated({
       operation: 'getTransaction',
       params: { id: requireId('getTransaction', id) },
+      ...deadlineOf(options),
     });
     return parse('getTransaction', transactionResponse, response).data;
   }
 
-  async getOrder(id: string): Promise<Order> {
+  async getOrder(id: string, options: { deadlineMs?: number } = {}): Promise<Order> {
     const response = await this.#authenticated({
       operation: 'getOrder',
       params: { id: requireId('getOrder', id) },
+      ...deadlineOf(options),
     });
     return parse('getOrder', orderResponse, response).data;
   }
@@ -266,6 +268,10 @@ export class OperatorClient {
     return { session: this.#session.status() };
   }
 }
+
+/** A request's deadline field, absent when the caller set none (exactOptionalPropertyTypes). */
+const deadlineOf = (options: { deadlineMs?: number }): { deadlineMs?: number } =>
+  options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs };
 
 function recipientRoutes(kind: RecipientKind) {
   const routes = (RECIPIENT_ROUTES as Partial<Record<string, (typeof RECIPIENT_ROUTES)[RecipientKind]>>)[

@@ -4,7 +4,9 @@
  * URL is the credential and a wrong secret gets 404).
  *
  * Answers:
- * - 200 only once the event is durably in Temporal: signal-with-start of transaction/<id> or order/<id>
+ * - 200 only once the event is durably in Temporal: forwarded by the receiver itself to the process that owns it
+ *   (direct-forward.ts: re-read, routed and signalled-with-start, when the receiver is given the operator and
+ *   RECEIVER_DIRECT_FORWARD_TIMEOUT is not 0), or else signal-with-start of transaction/<id> or order/<id>
  *   (webhookRouterWorkflow), or, with RECEIVER_ROUTER_SHARDS, of the shard router its resource hashes to
  *   (routes/<task queue>/<n>, webhookShardRouterWorkflow), or, for an event kind the spec does not list, of
  *   webhooks/unknown-events;
@@ -14,7 +16,7 @@
  *   (src/http/errors.ts);
  * - 503 only when Temporal cannot be reached within RECEIVER_TEMPORAL_TIMEOUT, so the operator retries: a 5xx is
  *   never the input's fault.
- * The payload's status is never acted on: the router re-reads the resource by ID.
+ * The payload's status is never acted on: the receiver's hop or the router re-reads the resource by ID.
  * The request URL (it carries the secret) is never logged.
  */
 import { readFile } from 'node:fs/promises';
@@ -53,6 +55,9 @@ import { RampMetrics } from '../observability/metrics';
 import { knownEvent, webhookDelivery } from '../operator/schemas';
 import { sameSecret } from '../secrets/compare';
 import { getLocalCertificate } from '../tls/local-certificate';
+import { createHop } from '../../activities/ramps/router/hop';
+import type { OperatorClient } from '../operator/client';
+import { createDirectForward, type DirectForward } from './direct-forward';
 import { SHARD_OVERFLOW_HISTORY_EVENTS, ShardOverflowGuard } from './shard-overflow';
 import { MAX_DELIVERIES_PER_SIGNAL, ShardSignals } from './shard-signals';
 import { identifierIssue } from '../validation/identifiers';
@@ -79,6 +84,11 @@ export interface ReceiverDeps {
   observability?: Omit<HealthRouterOptions, 'temporal' | 'bindHost'>;
   /** Header, request and keep-alive timeouts; default: HTTP_* settings (src/config/http.ts). */
   timeouts?: HttpServerTimeouts;
+  /**
+   * The operator the receiver re-reads a delivery's resource from, to forward it to its process itself
+   * (direct-forward.ts); absent: every delivery goes to a router.
+   */
+  operator?: OperatorClient;
 }
 
 export interface RunningReceiver {
@@ -111,6 +121,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   const { temporal, taskQueue, timings, logger } = deps;
   const temporalTimeoutMs = config.temporalTimeoutMs ?? parseDurationMs(RECEIVER_DEFAULTS.temporalTimeout);
   const routerShards = config.routerShards ?? DEFAULT_ROUTER_SHARDS;
+  const directForward = receiverHop(config, deps, temporalTimeoutMs);
   const overflow = new ShardOverflowGuard({
     temporal,
     checkEveryMs: config.shardCheckIntervalMs ?? parseDurationMs(RECEIVER_DEFAULTS.shardCheckInterval),
@@ -282,6 +293,17 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
             : undefined;
         workflowId = shard ?? routerWorkflowId(resourceKind, resourceId);
         start = async () => {
+          if (directForward) {
+            const forwarded = await directForward(resourceKind, resourceId);
+            metrics.directForwards.inc({
+              kind: resourceKind,
+              result: 'forwardedTo' in forwarded ? 'forwarded' : forwarded.notForwarded,
+            });
+            if ('forwardedTo' in forwarded) {
+              workflowId = forwarded.forwardedTo;
+              return;
+            }
+          }
           if (!shard || (await overflow.overflowing(shard))) return ownRouter();
           return shardSignals.send(shard, { kind: resourceKind, event: signal }, deadlineMs);
         };
@@ -309,6 +331,29 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   // else is ours (500). Never echoes the URL: it carries the secret.
   app.use(jsonErrorHandler({ logger, component: 'Receiver' }));
   return app;
+}
+
+/**
+ * The receiver's own hop, when it has the operator and a budget. The budget never takes more than half of
+ * Temporal's time for the delivery, so that a hop that runs out of time leaves the router's hand-off room.
+ */
+function receiverHop(
+  config: ReceiverConfig,
+  deps: ReceiverDeps,
+  temporalTimeoutMs: number,
+): DirectForward | undefined {
+  const budgetMs = Math.min(
+    config.directForwardTimeoutMs ?? parseDurationMs(RECEIVER_DEFAULTS.directForwardTimeout),
+    Math.floor(temporalTimeoutMs / 2),
+  );
+  if (!deps.operator || budgetMs <= 0) return undefined;
+  return createDirectForward({
+    hop: createHop({ operator: deps.operator, temporal: deps.temporal, logger: deps.logger }),
+    taskQueue: deps.taskQueue,
+    timings: deps.timings,
+    timeoutMs: budgetMs,
+    logger: deps.logger,
+  });
 }
 
 async function loadTls(config: ReceiverConfig, deps: ReceiverDeps): Promise<{ key: string; cert: string }> {

@@ -84,6 +84,11 @@ export interface StackOptions {
   clientWebhooks?: ClientWebhookConfig;
   /** RECEIVER_ROUTER_SHARDS: how many shard routers deliveries go to (the product's default unless set; 0: one per resource). */
   routerShards?: number;
+  /**
+   * The receiver forwards each delivery to its process itself when it can (the product's default, given the
+   * operator); off unless set, so that a test sees every delivery go through its router.
+   */
+  directForward?: boolean;
 }
 
 /**
@@ -185,6 +190,7 @@ export async function startRampStack(
     taskQueue,
     timings,
     logger,
+    ...(options.directForward ? { operator } : {}),
   });
   await operator.createRecipients('transaction', [receiver.recipientUrls.transaction]);
   await operator.createRecipients('order', [receiver.recipientUrls.order]);

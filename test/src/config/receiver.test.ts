@@ -26,3 +26,15 @@ describe('RECEIVER_ROUTER_SHARDS', () => {
       expect(() => loadReceiverConfig({ RECEIVER_ROUTER_SHARDS: bad })).toThrow(/RECEIVER_ROUTER_SHARDS/);
   });
 });
+
+describe('RECEIVER_DIRECT_FORWARD_TIMEOUT', () => {
+  test('1 s unless set; 0 leaves every delivery to a router; a value that is no duration refused by name', () => {
+    expect(loadReceiverConfig({}).directForwardTimeoutMs).toBe(1000);
+    expect(loadReceiverConfig({ RECEIVER_DIRECT_FORWARD_TIMEOUT: '0' }).directForwardTimeoutMs).toBe(0);
+    expect(loadReceiverConfig({ RECEIVER_DIRECT_FORWARD_TIMEOUT: '250ms' }).directForwardTimeoutMs).toBe(250);
+    for (const bad of ['-1s', 'soon', '1 minute'])
+      expect(() => loadReceiverConfig({ RECEIVER_DIRECT_FORWARD_TIMEOUT: bad })).toThrow(
+        /RECEIVER_DIRECT_FORWARD_TIMEOUT/,
+      );
+  });
+});

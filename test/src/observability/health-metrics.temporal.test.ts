@@ -2,7 +2,6 @@
  * /readyz goes unready when Temporal stops (a dev server this test starts and stops) or the operator login fails;
  * /metrics on the receiver counts the deliveries of an off-ramp scenario.
  */
-import https from 'node:https';
 import { Client, Connection } from '@temporalio/client';
 import request from 'supertest';
 import { createApiApp } from '../../../src/api/app';
@@ -28,30 +27,7 @@ import {
 } from '../../helpers/ramp-stack';
 import { captureLines } from '../../helpers/logs';
 import { startSandboxOnLoopback } from '../../helpers/sandbox';
-
-function getInsecure(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    https
-      .get(url, { rejectUnauthorized: false }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
-        );
-      })
-      .on('error', reject);
-  });
-}
-
-function metricValue(text: string, name: string, labels: Record<string, string>): number {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  const line = text
-    .split('\n')
-    .find(
-      (candidate) => candidate.startsWith(`${name}{`) && wanted.every((label) => candidate.includes(label)),
-    );
-  return line ? Number(line.split(' ').pop()) : 0;
-}
+import { getInsecure, metricValue } from '../../helpers/metrics';
 
 describe('/readyz', () => {
   let server: RunningDevServer | undefined;
