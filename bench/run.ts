@@ -308,6 +308,7 @@ async function main(): Promise<number> {
         'baseline server': describeTuning(context.baseline.tuning),
         'npm-start server': describeTuning(context.subject.tuning),
         'router shards': String(benchReceiverConfig().routerShards),
+        "receiver's own hop": `${benchReceiverConfig().directForwardTimeoutMs ?? 0} ms budget (0: every delivery to a router)`,
         'router linger': `${context.timings.routerLingerMs ?? 0} ms`,
         ...(context.subjectPersistence ? { 'npm-start server metrics': 'on (--server-metrics)' } : {}),
       },
