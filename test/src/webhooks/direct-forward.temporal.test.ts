@@ -43,6 +43,23 @@ function recorded(stack: RampStack): { eventType: string; resourceId: string; wo
     }));
 }
 
+/** Waits until the sandbox has delivered every webhook it published. */
+const deliveriesDone = (stack: RampStack) =>
+  waitFor('the sandbox to finish delivering', () =>
+    stack.sandbox.ctx.delivery.active === 0 ? true : undefined,
+  );
+
+/** An off-ramp (the stack has no gas) waiting for its sweep after its deposit confirmed, its webhooks all delivered. */
+async function strandedOffRamp(stack: RampStack): Promise<{ depositId: string; workflowId: string }> {
+  const user = await endUserWithWallet(stack);
+  const depositId = await depositCrypto(stack, user.address, '50');
+  await waitFor('the off-ramp to wait for its sweep', async () =>
+    (await stack.ramp.getOffRamp(depositId)).status === 'awaiting-sweep' ? true : undefined,
+  );
+  await deliveriesDone(stack);
+  return { depositId, workflowId: offRampWorkflowId(depositId) };
+}
+
 function transactionUpdated(id: string, newStatus: string): string {
   return JSON.stringify({ data: { eventType: 'transaction-updated', payload: { id, newStatus } } });
 }
@@ -57,9 +74,7 @@ describe('the receiver forwards a delivery to its process itself', () => {
     const state = await offRampEnded(stack, depositId);
     expect(state).toMatchObject({ status: 'settled', endUserId: user.endUserId, fiatAmount: '858.18' });
     expect(state.gasTopUp?.status).toBe('confirmed');
-    await waitFor('the sandbox to finish delivering', () =>
-      stack.sandbox.ctx.delivery.active === 0 ? true : undefined,
-    );
+    await deliveriesDone(stack);
 
     const transactions = recorded(stack).filter((delivery) => delivery.eventType.startsWith('transaction'));
     // Created, updated to confirmed: the deposit, the gas top-up, the sweep and the order's transaction at least.
@@ -98,17 +113,8 @@ describe('the receiver forwards a delivery to its process itself', () => {
   });
 
   test('the 200 comes once the process has the event in its history', async () => {
-    // No gas: the off-ramp waits for its sweep after the deposit confirmed.
     const stack = await stacks.start({ directForward: true, gasTrx: '0' });
-    const user = await endUserWithWallet(stack);
-    const depositId = await depositCrypto(stack, user.address, '50');
-    const workflowId = offRampWorkflowId(depositId);
-    await waitFor('the off-ramp to wait for its sweep', async () =>
-      (await stack.ramp.getOffRamp(depositId)).status === 'awaiting-sweep' ? true : undefined,
-    );
-    await waitFor('the sandbox to finish delivering', () =>
-      stack.sandbox.ctx.delivery.active === 0 ? true : undefined,
-    );
+    const { depositId, workflowId } = await strandedOffRamp(stack);
     const before = await signalsReceived(stacks.client, workflowId, offRampTransactionSignal.name);
     const answer = await postToReceiver(
       stack.receiver.recipientUrls.transaction,
@@ -157,15 +163,7 @@ describe('the receiver forwards a delivery to its process itself', () => {
 
   test('an operator too slow for the budget: the router takes the delivery, and the process still gets it', async () => {
     const stack = await stacks.start({ directForward: true, gasTrx: '0' });
-    const user = await endUserWithWallet(stack);
-    const depositId = await depositCrypto(stack, user.address, '50');
-    const workflowId = offRampWorkflowId(depositId);
-    await waitFor('the off-ramp to wait for its sweep', async () =>
-      (await stack.ramp.getOffRamp(depositId)).status === 'awaiting-sweep' ? true : undefined,
-    );
-    await waitFor('the sandbox to finish delivering', () =>
-      stack.sandbox.ctx.delivery.active === 0 ? true : undefined,
-    );
+    const { depositId, workflowId } = await strandedOffRamp(stack);
     const before = await signalsReceived(stacks.client, workflowId, offRampTransactionSignal.name);
     // Reads take 1.5 s, past the receiver's budget of 1 s; the router's activity has 5 s.
     await sandboxCall(stack.sandbox, 'POST', '/sandbox/v1/faults', {
