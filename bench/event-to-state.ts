@@ -11,10 +11,13 @@
  * deliveries to one process come 2 s apart.
  *
  * Leg: deliveries on a fixed schedule for `openLoopDuration`, the i-th to off-ramp i mod n: `transaction-updated`
- * of its deposit (`confirmed`, as the operator re-sends it), POSTed to the receiver. Each goes the product's way:
- * the receiver signals-with-start `transaction/<deposit>` and answers 200; the router re-reads the deposit from the
- * sandbox and forwards the snapshot to `offramp/<deposit>` (signal-with-start, one run per process).
- * "Applied" means: the owning off-ramp's workflow task that ran the signal handler on a snapshot re-read after the
+ * of its deposit (`confirmed`, as the operator re-sends it), POSTed to the receiver. Each goes the product's way.
+ * Mostly the receiver re-reads the deposit from the sandbox, signals-with-start `offramp/<deposit>` itself and then
+ * answers 200 naming the off-ramp: such a delivery is applied at the first WorkflowTaskCompleted after the
+ * off-ramp's offRampTransaction signal that arrived while its POST was in flight, and one applied before its 200
+ * arrived counts 0 ms. Otherwise (or with RECEIVER_DIRECT_FORWARD_TIMEOUT=0) the receiver hands it to its router
+ * and answers 200 naming the router, which re-reads the deposit and forwards the snapshot to `offramp/<deposit>`.
+ * For those, "applied" means: the owning off-ramp's workflow task that ran the signal handler on a snapshot re-read after the
  * delivery reached the router has completed, i.e. the first WorkflowTaskCompleted after that forward's
  * offRampTransaction WorkflowExecutionSignaled in the off-ramp's history (from then on a query answers the state
  * with it: an already seen status counts in `duplicates`; a new one would also wake the loop, in a task of its
@@ -32,8 +35,9 @@
  * Baseline, same run, same processes, same rate, run first (the receiver's leg can leave routers behind when the
  * worker cannot keep up): the forward alone, i.e. the router's last call (signalWithStartProcess of
  * offRampTransaction with the same snapshot) made by this process, from its answer to the WorkflowTaskCompleted
- * after its signal: Temporal's own floor for applying a signal on this worker, so that the difference is the
- * router's hop (its tasks, the re-read, the forward). Targets: p50 <= 50 ms, p99 <= 250 ms.
+ * after its signal: Temporal's own floor for applying a signal on this worker, so that the difference is what the
+ * hop adds (a router's tasks, the re-read, the forward; for the receiver's own hop, the rest of its answer).
+ * Targets: p50 <= 50 ms, p99 <= 250 ms.
  */
 import { offRampWorkflowId, WORKFLOW_TYPES } from '../src/domain/ids';
 import { signalWithStartProcess } from '../src/temporal/process-start';
@@ -70,6 +74,8 @@ interface Delivery {
   sentMs: number;
   /** Client clock when the 200 (or the raw call's answer) arrived; undefined when it failed. */
   answeredMs?: number;
+  /** The receiver's 200 named the owning process: it forwarded the delivery itself before answering. */
+  forwardedByReceiver?: boolean;
 }
 
 interface LegResult {
@@ -184,15 +190,7 @@ async function eventToState(
       const resourceId = depositIds[delivery.process]!;
       const owner = ownerApplied.get(resourceId) ?? [];
       let done: number | undefined;
-      // Forwarded by the receiver itself: the owner's signal landed while the POST was in flight.
-      const forwarded = throughRouter
-        ? owner.find((candidate) => !used.has(candidate) && within(candidate.signalMs, delivery))
-        : undefined;
-      if (forwarded) {
-        used.add(forwarded);
-        done = forwarded.appliedMs;
-        direct += 1;
-      } else if (throughRouter) {
+      if (throughRouter && !delivery.forwardedByReceiver) {
         const result = routedDelivery(
           { sentMs: delivery.sentMs, answeredMs: delivery.answeredMs! },
           hops.get(resourceId) ?? [],
@@ -203,12 +201,14 @@ async function eventToState(
         done = result.doneMs;
         if (result.deduplicated) deduplicated += 1;
       } else {
+        // The forward alone, or the receiver's own hop: the owner's signal arrived while the call was in flight.
         const signal = owner.find(
           (candidate) => !used.has(candidate) && within(candidate.signalMs, delivery),
         );
         if (!signal) continue;
         used.add(signal);
         done = signal.appliedMs;
+        if (delivery.forwardedByReceiver) direct += 1;
       }
       if (done === undefined) continue;
       // Applied before the 200 reached the client: nothing left to wait for once it did.
@@ -267,7 +267,7 @@ export const eventToStateMeasurement: Measurement = {
       const leg = async (
         name: string,
         throughRouter: boolean,
-        send: (process: number) => Promise<boolean>,
+        send: (delivery: Delivery) => Promise<boolean>,
       ): Promise<LegResult> => {
         const deliveries: Delivery[] = [];
         const sinceMs = Date.now();
@@ -281,7 +281,7 @@ export const eventToStateMeasurement: Measurement = {
           send: async (index) => {
             const delivery: Delivery = { process: index % processes, sentMs: Date.now() };
             deliveries.push(delivery);
-            const ok = await send(delivery.process);
+            const ok = await send(delivery);
             if (ok) delivery.answeredMs = Date.now();
             return ok;
           },
@@ -326,7 +326,7 @@ export const eventToStateMeasurement: Measurement = {
         return result;
       };
       // The baseline first: the receiver's leg can leave routers behind it when the worker cannot keep up.
-      const raw = await leg('forward alone', false, async (process) => {
+      const raw = await leg('forward alone', false, async ({ process }) => {
         const depositTransactionId = depositIds[process]!;
         const signal: OffRampTransactionSignal = { role: 'deposit', transaction: snapshots[process]! };
         const outcome = await signalWithStartProcess<typeof offRampWorkflow, [OffRampTransactionSignal]>(
@@ -351,15 +351,19 @@ export const eventToStateMeasurement: Measurement = {
       const receiver = await leg(
         'receiver',
         true,
-        async (process) =>
+        async (delivery) =>
           (await context.post(
             stack.receiver.recipientUrls.transaction,
             JSON.stringify({
               data: {
                 eventType: 'transaction-updated',
-                payload: { id: depositIds[process], newStatus: 'confirmed' },
+                payload: { id: depositIds[delivery.process], newStatus: 'confirmed' },
               },
             }),
+            (answer) => {
+              const { workflowId } = JSON.parse(answer) as { workflowId?: string };
+              delivery.forwardedByReceiver = workflowId === offRampWorkflowId(depositIds[delivery.process]!);
+            },
           )) === 200,
       );
       const what = `receiver 200 to applied, ${rate.toFixed(1)}/s for ${settings.openLoopDurationMs / 1000} s over ${processes} off-ramps`;

@@ -53,8 +53,11 @@ export interface BenchContext {
   timings: WorkflowTimings;
   /** The subject server's persistence counters so far (undefined when the scrape failed); only with `serverMetrics`. */
   subjectPersistence?: () => Promise<PersistenceCounts | undefined>;
-  /** POSTs a body over HTTPS or HTTP (keep-alive, self-signed certificate accepted); resolves the status. */
-  post(url: string, body: string): Promise<number>;
+  /**
+   * POSTs a body over HTTPS or HTTP (keep-alive, self-signed certificate accepted); resolves the status. `onAnswer`,
+   * when given, gets the answer's body (otherwise it is not kept).
+   */
+  post(url: string, body: string, onAnswer?: (answer: string) => void): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -114,7 +117,7 @@ const BENCH_OPERATOR_PASSCODE = 'bench-ramps-passcode-3f9d2c';
 
 /**
  * The sandbox operator in this process, on loopback, with a seed of its own (its IDs never meet another leg's), and
- * an operator client logged in to it as the product's would be.
+ * an operator client for it, which logs in on its first call as the product's does.
  */
 export async function startBenchOperator(options: {
   timeScale: number;
@@ -230,7 +233,7 @@ export async function startBenchContext(options: {
       http: new http.Agent({ keepAlive: true, maxSockets: options.maxSockets }),
     };
     stoppers.push(() => Promise.resolve(Object.values(agents).forEach((agent) => agent.destroy())));
-    const post = (url: string, body: string) =>
+    const post = (url: string, body: string, onAnswer?: (answer: string) => void) =>
       new Promise<number>((resolve, reject) => {
         const secure = url.startsWith('https:');
         const request = (secure ? https : http).request(
@@ -241,8 +244,13 @@ export async function startBenchContext(options: {
             headers: { 'content-type': 'application/json' },
           },
           (response) => {
-            response.resume();
-            response.on('end', () => resolve(response.statusCode ?? 0));
+            const chunks: Buffer[] = [];
+            if (onAnswer) response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            else response.resume();
+            response.on('end', () => {
+              onAnswer?.(Buffer.concat(chunks).toString());
+              resolve(response.statusCode ?? 0);
+            });
           },
         );
         request.on('error', reject);

@@ -333,6 +333,14 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   return app;
 }
 
+/** The receiver's own hop's budget: RECEIVER_DIRECT_FORWARD_TIMEOUT, at most half of Temporal's time; 0: off. */
+export function directForwardBudgetMs(config: ReceiverConfig, temporalTimeoutMs: number): number {
+  return Math.min(
+    config.directForwardTimeoutMs ?? parseDurationMs(RECEIVER_DEFAULTS.directForwardTimeout),
+    Math.floor(temporalTimeoutMs / 2),
+  );
+}
+
 /**
  * The receiver's own hop, when it has the operator and a budget. The budget never takes more than half of
  * Temporal's time for the delivery, so that a hop that runs out of time leaves the router's hand-off room.
@@ -342,10 +350,7 @@ function receiverHop(
   deps: ReceiverDeps,
   temporalTimeoutMs: number,
 ): DirectForward | undefined {
-  const budgetMs = Math.min(
-    config.directForwardTimeoutMs ?? parseDurationMs(RECEIVER_DEFAULTS.directForwardTimeout),
-    Math.floor(temporalTimeoutMs / 2),
-  );
+  const budgetMs = directForwardBudgetMs(config, temporalTimeoutMs);
   if (!deps.operator || budgetMs <= 0) return undefined;
   return createDirectForward({
     hop: createHop({ operator: deps.operator, temporal: deps.temporal, logger: deps.logger }),

@@ -1,4 +1,5 @@
 import { loadReceiverConfig, redactedRecipientUrl } from '../../../src/config/receiver';
+import { directForwardBudgetMs } from '../../../src/webhooks/receiver';
 
 describe('recipient URLs in logs and history', () => {
   test('ours keep their path up to the secret; anyone else keeps only the origin', () => {
@@ -36,5 +37,14 @@ describe('RECEIVER_DIRECT_FORWARD_TIMEOUT', () => {
       expect(() => loadReceiverConfig({ RECEIVER_DIRECT_FORWARD_TIMEOUT: bad })).toThrow(
         /RECEIVER_DIRECT_FORWARD_TIMEOUT/,
       );
+  });
+});
+
+describe("the receiver's own hop's budget", () => {
+  test("the configured timeout, never more than half of Temporal's time for the delivery; 0 stays 0", () => {
+    const config = (env: Record<string, string>) => loadReceiverConfig(env);
+    expect(directForwardBudgetMs(config({}), 10_000)).toBe(1000);
+    expect(directForwardBudgetMs(config({ RECEIVER_DIRECT_FORWARD_TIMEOUT: '8s' }), 10_000)).toBe(5000);
+    expect(directForwardBudgetMs(config({ RECEIVER_DIRECT_FORWARD_TIMEOUT: '0' }), 10_000)).toBe(0);
   });
 });
