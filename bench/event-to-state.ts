@@ -17,8 +17,8 @@
  * off-ramp's offRampTransaction signal that arrived while its POST was in flight, and one applied before its 200
  * arrived counts 0 ms. Otherwise (or with RECEIVER_DIRECT_FORWARD_TIMEOUT=0) the receiver hands it to its router
  * and answers 200 naming the router, which re-reads the deposit and forwards the snapshot to `offramp/<deposit>`.
- * For those, "applied" means: the owning off-ramp's workflow task that ran the signal handler on a snapshot re-read after the
- * delivery reached the router has completed, i.e. the first WorkflowTaskCompleted after that forward's
+ * For those, "applied" means: the owning off-ramp's workflow task that ran the signal handler on a snapshot re-read
+ * after the delivery reached the router has completed, i.e. the first WorkflowTaskCompleted after that forward's
  * offRampTransaction WorkflowExecutionSignaled in the off-ramp's history (from then on a query answers the state
  * with it: an already seen status counts in `duplicates`; a new one would also wake the loop, in a task of its
  * own). Read from the histories: a delivery's webhookEvent signal in its router run (recorded while its POST was in

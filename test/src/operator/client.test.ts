@@ -71,6 +71,21 @@ describe('OperatorClient', () => {
     expect(fake.apiCalls.filter((call) => call.path === '/wallets/private/v1/wallets')).toHaveLength(1);
   });
 
+  it('a transaction or order read whose deadline has passed is not sent', async () => {
+    const { fake, client } = setup();
+    await client.ensureSession();
+    const passed = { deadlineMs: deadlineClockMs() - 1 };
+    await expect(client.getTransaction('tx-1', passed)).rejects.toMatchObject({
+      code: 'deadline_passed',
+      operation: 'getTransaction',
+    });
+    await expect(client.getOrder('ord-1', passed)).rejects.toMatchObject({
+      code: 'deadline_passed',
+      operation: 'getOrder',
+    });
+    expect(fake.apiCalls).toHaveLength(0);
+  });
+
   it('a wall clock set back during that re-login does not reopen the deadline', async () => {
     const { fake, client } = setup();
     await client.ensureSession();
