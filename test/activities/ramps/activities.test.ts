@@ -14,33 +14,10 @@ import { isEndUserLinkFailure } from '../../../workflows/ramps/offramp/state';
 import type { OffRampRole, OffRampTransactionSignal } from '../../../workflows/ramps/offramp/types';
 import type { TransactionSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import { testActivityConfig } from '../../helpers/activities';
+import { answeringOperator as operator } from '../../helpers/answering-operator';
 
 type Raw = Record<string, unknown>;
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-
-/** An operator that answers from two maps and records the reads, in order. */
-function operator(transactions: Record<string, Raw>, orders: Record<string, Raw> = {}) {
-  const reads: string[] = [];
-  return {
-    reads,
-    client: {
-      getTransaction: (id: string) => {
-        reads.push(`tx:${id}`);
-        return Promise.resolve({
-          id,
-          status: 'completed',
-          type: 'Deposit',
-          walletId: 'w-1',
-          ...transactions[id],
-        });
-      },
-      getOrder: (id: string) => {
-        reads.push(`order:${id}`);
-        return Promise.resolve({ id, orderReference: `ref-${id}`, status: 'executed', ...orders[id] });
-      },
-    },
-  };
-}
 
 function deps(extra: Partial<Record<keyof ActivityDeps, unknown>>): ActivityDeps {
   return {

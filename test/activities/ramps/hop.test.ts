@@ -7,31 +7,10 @@ import type { Client } from '@temporalio/client';
 import pino from 'pino';
 import { createHop, type HopPlace } from '../../../activities/ramps/router/hop';
 import type { OperatorClient } from '../../../src/operator/client';
+import { answeringOperator } from '../../helpers/answering-operator';
 import { fastTimings } from '../../helpers/temporal';
 
-type Raw = Record<string, unknown>;
-
-/** An operator that answers from two maps and records each read with the options it was given. */
-function recordingOperator(transactions: Record<string, Raw>, orders: Record<string, Raw> = {}) {
-  const reads: { read: string; options: unknown }[] = [];
-  const operator = {
-    getTransaction: (id: string, options?: unknown) => {
-      reads.push({ read: `tx:${id}`, options });
-      return Promise.resolve({
-        id,
-        status: 'completed',
-        type: 'Deposit',
-        walletId: 'w-1',
-        ...transactions[id],
-      });
-    },
-    getOrder: (id: string, options?: unknown) => {
-      reads.push({ read: `order:${id}`, options });
-      return Promise.resolve({ id, orderReference: `ref-${id}`, status: 'executed', ...orders[id] });
-    },
-  };
-  return { reads, operator: operator as unknown as OperatorClient };
-}
+const asOperator = (client: unknown) => client as OperatorClient;
 
 /** A Temporal client whose signal-with-start succeeds, recording which calls ran inside a deadline. */
 function recordingTemporal() {
@@ -67,20 +46,18 @@ describe("the router's hop with the receiver's deadline", () => {
   const place: HopPlace = { taskQueue: 'ramps', deadline };
 
   test('an on-ramp deposit: both reads carry the deadline, and both signals run inside it', async () => {
-    const { reads, operator } = recordingOperator({ 'tx-1': { orderId: 'ord-1' } });
+    const { reads, readOptions, client } = answeringOperator({ 'tx-1': { orderId: 'ord-1' } });
     const { signals, temporal } = recordingTemporal();
-    const hop = createHop({ operator, temporal, logger: pino({ level: 'silent' }) });
+    const hop = createHop({ operator: asOperator(client), temporal, logger: pino({ level: 'silent' }) });
     const routed = await hop.routeEvent({ kind: 'transaction', resourceId: 'tx-1', timings }, place);
     expect(routed).toMatchObject({ outcome: { workflowId: 'onramp/ref-ord-1' } });
-    expect(reads).toEqual([
-      { read: 'tx:tx-1', options: { deadlineMs: deadline.operatorMs } },
-      { read: 'order:ord-1', options: { deadlineMs: deadline.operatorMs } },
-    ]);
+    expect(reads).toEqual(['tx:tx-1', 'order:ord-1']);
+    expect(readOptions).toEqual([{ deadlineMs: deadline.operatorMs }, { deadlineMs: deadline.operatorMs }]);
     expect(signals.map((sent) => sent.deadlineMs)).toEqual([deadline.temporalMs, deadline.temporalMs]);
   });
 
   test("an off-ramp sweep: its order's read for the forward carries the deadline too", async () => {
-    const { reads, operator } = recordingOperator({
+    const { reads, readOptions, client } = answeringOperator({
       'sweep-1': {
         type: 'AutoSweep',
         subtype: 'sponsored-sweep',
@@ -89,24 +66,22 @@ describe("the router's hop with the receiver's deadline", () => {
       },
     });
     const { signals, temporal } = recordingTemporal();
-    const hop = createHop({ operator, temporal, logger: pino({ level: 'silent' }) });
+    const hop = createHop({ operator: asOperator(client), temporal, logger: pino({ level: 'silent' }) });
     const routed = await hop.routeEvent({ kind: 'transaction', resourceId: 'sweep-1', timings }, place);
     expect(routed).toMatchObject({ outcome: { workflowId: 'offramp/dep-1' } });
-    expect(reads.map((read) => read.options)).toEqual([
-      { deadlineMs: deadline.operatorMs },
-      { deadlineMs: deadline.operatorMs },
-    ]);
+    expect(reads).toEqual(['tx:sweep-1', 'order:ord-2']);
+    expect(readOptions).toEqual([{ deadlineMs: deadline.operatorMs }, { deadlineMs: deadline.operatorMs }]);
     expect(signals).toEqual([
       { workflowId: 'offramp/dep-1', signal: expect.any(String), deadlineMs: deadline.temporalMs },
     ]);
   });
 
   test("without a deadline (a router's activity) no read carries one and no call is bounded", async () => {
-    const { reads, operator } = recordingOperator({ 'tx-2': { orderId: 'ord-3' } });
+    const { readOptions, client } = answeringOperator({ 'tx-2': { orderId: 'ord-3' } });
     const { signals, temporal } = recordingTemporal();
-    const hop = createHop({ operator, temporal, logger: pino({ level: 'silent' }) });
+    const hop = createHop({ operator: asOperator(client), temporal, logger: pino({ level: 'silent' }) });
     await hop.routeEvent({ kind: 'transaction', resourceId: 'tx-2', timings }, { taskQueue: 'ramps' });
-    expect(reads.map((read) => read.options)).toEqual([{}, {}]);
+    expect(readOptions).toEqual([{}, {}]);
     expect(signals.map((sent) => sent.deadlineMs)).toEqual([undefined, undefined]);
   });
 });
