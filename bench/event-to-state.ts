@@ -15,7 +15,7 @@
  * Mostly the receiver re-reads the deposit from the sandbox, signals-with-start `offramp/<deposit>` itself and then
  * answers 200 naming the off-ramp: such a delivery is applied at the first WorkflowTaskCompleted after the
  * off-ramp's offRampTransaction signal that arrived while its POST was in flight, and one applied before its 200
- * arrived counts 0 ms. Otherwise (or with RECEIVER_DIRECT_FORWARD_TIMEOUT=0) the receiver hands it to its router
+ * arrived counts 0 ms. Otherwise the receiver hands it to its router
  * and answers 200 naming the router, which re-reads the deposit and forwards the snapshot to `offramp/<deposit>`.
  * For those, "applied" means: the owning off-ramp's workflow task that ran the signal handler on a snapshot re-read
  * after the delivery reached the router has completed, i.e. the first WorkflowTaskCompleted after that forward's
@@ -57,10 +57,9 @@ import {
   type Hop,
   routedDelivery,
   routerHops,
-  shardLanes,
+  routerLanes,
 } from './lib/router-hops';
 import { summarize, type LatencySummary } from './lib/stats';
-import { PATCH_BASELINE } from '../workflows/shared/patch-baseline';
 
 /** Seconds between two deliveries to one process. */
 const SPACING_S = 2;
@@ -138,38 +137,17 @@ async function eventToState(
     });
     const hops = new Map<string, Hop[]>();
     if (throughRouter) {
-      const runs: { workflowId: string; runId: string; resourceId: string }[] = [];
-      const query =
-        `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND TaskQueue = '${stack.taskQueue}' ` +
-        `AND StartTime >= '${new Date(sinceMs - 1000).toISOString()}'`;
-      for await (const run of client.workflow.list({ query }))
-        runs.push({
-          workflowId: run.workflowId,
-          runId: run.runId,
-          resourceId: run.workflowId.split('/')[1]!,
-        });
-      await closedLoop({
-        count: runs.length,
-        concurrency: 10,
-        timeLimitMs: waitMs,
-        send: async (index) => {
-          const run = runs[index]!;
-          const found = routerHops(run.resourceId, await history(run.workflowId, run.runId));
-          hops.set(run.resourceId, [...(hops.get(run.resourceId) ?? []), ...found]);
-          return true;
-        },
-      });
-      // Shard routers (RECEIVER_ROUTER_SHARDS): every run on this task queue, each cut into its lanes.
-      const shardRuns: { workflowId: string; runId: string }[] = [];
+      // The routers: every run on this task queue, each cut into its lanes.
+      const routerRuns: { workflowId: string; runId: string }[] = [];
       for await (const run of client.workflow.list({
-        query: `WorkflowType = '${WORKFLOW_TYPES.webhookShardRouter}' AND TaskQueue = '${stack.taskQueue}'`,
+        query: `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND TaskQueue = '${stack.taskQueue}'`,
       }))
-        shardRuns.push({ workflowId: run.workflowId, runId: run.runId });
-      for (const run of shardRuns) {
+        routerRuns.push({ workflowId: run.workflowId, runId: run.runId });
+      for (const run of routerRuns) {
         const events = await history(run.workflowId, run.runId);
         const carried = carriedLanes(events);
         const startedMs = events[0] ? eventMs(events[0]) : undefined;
-        for (const [resourceId, laneEvents] of shardLanes(events))
+        for (const [resourceId, laneEvents] of routerLanes(events))
           hops.set(resourceId, [
             ...(hops.get(resourceId) ?? []),
             ...routerHops(resourceId, laneEvents, carried.has(resourceId) ? startedMs : undefined),
@@ -339,7 +317,6 @@ export const eventToStateMeasurement: Measurement = {
               {
                 depositTransactionId,
                 timings: context.timings,
-                patchBaseline: PATCH_BASELINE,
               } satisfies OffRampInput,
             ],
             signal: offRampTransactionSignal,

@@ -125,8 +125,10 @@ async function receiverProcess(context: BenchContext, readyTimeoutMs: number) {
         TEMPORAL_NAMESPACE: BENCH_NAMESPACE,
         TEMPORAL_TASK_QUEUE: BENCH_TASK_QUEUE,
         RECEIVER_PORT: String(port),
-        // The layers of the router hand-off, as in the other variants: no operator runs here to forward to.
-        RECEIVER_DIRECT_FORWARD_TIMEOUT: '0',
+        // The operator the in-process receiver re-reads from: every delivery is read (404), then handed over.
+        OPERATOR_BASE_URL: context.operator.url,
+        OPERATOR_EMAIL: context.operator.email,
+        OPERATOR_PASSCODE: context.operator.passcode,
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -27,7 +27,9 @@ import { bursts } from './bursts';
 import { concurrentOffRamps } from './concurrent-offramps';
 import { depositWallets } from './deposit-wallets';
 import { eventToStateMeasurement } from './event-to-state';
-import { benchReceiverConfig, describeTuning, startBenchContext } from './lib/context';
+import { RECEIVER_DEFAULTS } from '../src/config/receiver';
+import { ROUTER_SHARDS } from '../src/domain/ids';
+import { describeTuning, startBenchContext } from './lib/context';
 import { machineInfo } from './lib/machine';
 import type { BenchSettings, Measurement, Shared } from './lib/measurement';
 import { type BenchReport, markdown } from './lib/report';
@@ -307,9 +309,8 @@ async function main(): Promise<number> {
         'concurrent off-ramps': `${settings.offRamps} for ${settings.offRampUsers} end users`,
         'baseline server': describeTuning(context.baseline.tuning),
         'npm-start server': describeTuning(context.subject.tuning),
-        'router shards': String(benchReceiverConfig().routerShards),
-        "receiver's own hop": `${benchReceiverConfig().directForwardTimeoutMs ?? 0} ms budget (0: every delivery to a router)`,
-        'router linger': `${context.timings.routerLingerMs ?? 0} ms`,
+        'router shards': String(ROUTER_SHARDS),
+        "receiver's own hop": `${RECEIVER_DEFAULTS.directForwardTimeoutMs} ms budget`,
         ...(context.subjectPersistence ? { 'npm-start server metrics': 'on (--server-metrics)' } : {}),
       },
       machine,

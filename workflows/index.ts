@@ -3,7 +3,6 @@ export { endUserWorkflow } from './end-user/workflow';
 export { accountSetupWorkflow } from './account-setup/workflow';
 export { quoteWorkflow } from './quote/workflow';
 export { webhookRouterWorkflow } from './ramps/router/workflow';
-export { webhookShardRouterWorkflow } from './ramps/router/shard-workflow';
 export { offRampWorkflow } from './ramps/offramp/workflow';
 export { onRampWorkflow } from './ramps/onramp/workflow';
 export { unknownEventsWorkflow } from './ramps/unknown-events/workflow';

@@ -4,9 +4,11 @@
  */
 import { ACCOUNT_WALLET_LABELS } from '../../src/domain/ids';
 import type { AccountWalletRole } from '../../src/domain/vocabulary';
-import type { EarlierRequests } from '../../workflows/end-user/wallet-journal';
+import type { EarlierRequests } from '../../workflows/wallet-creation/journal';
+import type { CreatedWallet } from '../../workflows/wallet-creation/owner';
 import type { ActivityDeps } from '../deps';
-import { type CreatedWallet, createWalletJournaled } from '../end-user/wallet-creation';
+import { createWalletAddressActivities } from '../shared/wallets';
+import { createWalletJournaled } from '../wallet-creation/create-wallet';
 import { createRecipientActivities } from './recipients';
 
 /** Every activity of the account setup. */
@@ -15,22 +17,26 @@ export function createAccountSetupActivities(deps: ActivityDeps) {
 }
 
 export function createAccountWalletActivities(deps: ActivityDeps) {
+  const addressActivities = createWalletAddressActivities(deps);
   return {
     /**
      * Creates the account's master or gas wallet (Ethereum and Tron) with the same journal as the end user's deposit
-     * wallet: the request is journaled into the account-setup workflow before it is sent, the answer before
-     * returning, and a retried attempt returns the journaled answer.
+     * wallet, into the account-setup workflow, then reads its addresses.
      */
-    createAccountWallet(
+    async createAccountWallet(
       input: { role: AccountWalletRole; workflowId: string } & EarlierRequests,
     ): Promise<CreatedWallet> {
-      return createWalletJournaled(deps, {
+      const created = await createWalletJournaled(deps, {
         workflowId: input.workflowId,
         externalUserId: ACCOUNT_WALLET_LABELS[input.role],
         role: input.role,
         logFields: { role: input.role },
         earlierRequestsOpenUntilMs: input.earlierRequestsOpenUntilMs,
       });
+      return {
+        ...created,
+        addresses: await addressActivities.getWalletAddresses({ walletId: created.walletId }),
+      };
     },
   };
 }

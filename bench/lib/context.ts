@@ -20,7 +20,7 @@ import { type DevServerTuning, loadDevServerTuning } from '../../src/config/temp
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadWorkflowTimings } from '../../src/config/timings';
 import { freePort } from '../../src/http/free-port';
-import { routerWorkflowId, WORKFLOW_TYPES } from '../../src/domain/ids';
+import { WORKFLOW_TYPES } from '../../src/domain/ids';
 import type { WorkflowTimings } from '../../src/domain/timings';
 import { createLogger } from '../../src/logging';
 import { OperatorClient } from '../../src/operator/client';
@@ -30,9 +30,8 @@ import { type RunningDevServer, startDevServer } from '../../src/temporal/dev-se
 import { ensureTemporalCli } from '../../src/temporal/install-cli';
 import { connectTemporal, type TemporalConnection } from '../../src/temporal/wiring';
 import { type RunningReceiver, startReceiver } from '../../src/webhooks/receiver';
-import { webhookEventSignal } from '../../workflows/ramps/router/messages';
+import { webhookDeliveriesSignal } from '../../workflows/ramps/router/messages';
 import type { WebhookEventSignal } from '../../workflows/ramps/router/types';
-import { PATCH_BASELINE } from '../../workflows/shared/patch-baseline';
 import { type PersistenceCounts, parsePersistenceMetrics } from './server-metrics';
 
 export const BENCH_NAMESPACE = 'bench';
@@ -50,6 +49,8 @@ export interface BenchContext {
   baseline: BenchServer;
   subject: BenchServer;
   receiver: RunningReceiver;
+  /** The sandbox the receiver re-reads from (it knows none of the legs' resources), and its account. */
+  operator: { url: string; email: string; passcode: string };
   timings: WorkflowTimings;
   /** The subject server's persistence counters so far (undefined when the scrape failed); only with `serverMetrics`. */
   subjectPersistence?: () => Promise<PersistenceCounts | undefined>;
@@ -61,33 +62,32 @@ export interface BenchContext {
   close(): Promise<void>;
 }
 
-/** The same signal-with-start the receiver makes for a `transaction-created` delivery of `resourceId`. */
+/**
+ * A raw signal-with-start of a new execution per resource ID: the delivery signal the receiver's hand-over sends, to
+ * a router of its own (no worker runs on this task queue). What one delivery costs the server at the least.
+ */
 export function signalLikeReceiver(
   temporal: TemporalConnection,
   timings: WorkflowTimings,
   resourceId: string,
 ): Promise<unknown> {
-  const signal: WebhookEventSignal = {
+  const event: WebhookEventSignal = {
     eventType: 'transaction-created',
     resourceId,
     receivedAt: new Date().toISOString(),
   };
+  const router = `bench-raw/${resourceId}`;
   return temporal.client.workflow.signalWithStart(WORKFLOW_TYPES.webhookRouter, {
-    workflowId: routerWorkflowId('transaction', resourceId),
+    workflowId: router,
     taskQueue: BENCH_TASK_QUEUE,
-    args: [{ kind: 'transaction', resourceId, timings, patchBaseline: PATCH_BASELINE }],
-    signal: webhookEventSignal,
-    signalArgs: [signal],
+    args: [{ router, timings }],
+    signal: webhookDeliveriesSignal,
+    signalArgs: [{ deliveries: [{ kind: 'transaction', event }], timings }],
   });
 }
 
-/** The receiver's configuration: an ephemeral port, and the shard routers as npm start reads them from the environment. */
-export const benchReceiverConfig = () =>
-  loadReceiverConfig({
-    RECEIVER_PORT: '0',
-    RECEIVER_ROUTER_SHARDS: process.env.RECEIVER_ROUTER_SHARDS,
-    RECEIVER_DIRECT_FORWARD_TIMEOUT: process.env.RECEIVER_DIRECT_FORWARD_TIMEOUT,
-  });
+/** The receiver's configuration: an ephemeral port, the rest as npm start has it. */
+export const benchReceiverConfig = () => loadReceiverConfig({ RECEIVER_PORT: '0' });
 
 /**
  * The product's HTTPS receiver on an ephemeral loopback port, in this process, handing deliveries to `taskQueue`
@@ -218,11 +218,13 @@ export async function startBenchContext(options: {
           }
         }
       : undefined;
-    // The product's default timings; RAMP_ROUTER_LINGER is read as npm start reads it (a setting the legs compare).
-    const timings = loadWorkflowTimings({ RAMP_ROUTER_LINGER: options.env.RAMP_ROUTER_LINGER });
+    const timings = loadWorkflowTimings({});
     // The operator the receiver re-reads from, as under npm start: it knows none of these legs' resources, so every
     // delivery is read (404) and then handed to a router.
-    const { sandbox, operator } = await startBenchOperator({ timeScale: 1, deliveryConcurrency: 1 });
+    const { sandbox, operator, email, passcode } = await startBenchOperator({
+      timeScale: 1,
+      deliveryConcurrency: 1,
+    });
     stoppers.push(() => sandbox.close());
     const receiver = await startBenchReceiver(subject.temporal.client, BENCH_TASK_QUEUE, timings, {
       operator,
@@ -261,6 +263,7 @@ export async function startBenchContext(options: {
       baseline,
       subject,
       receiver,
+      operator: { url: sandbox.url, email, passcode },
       timings,
       ...(subjectPersistence ? { subjectPersistence } : {}),
       post,

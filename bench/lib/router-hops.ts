@@ -9,8 +9,8 @@ import { offRampTransactionSignal } from '../../workflows/ramps/offramp/messages
 export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const { EventType } = temporal.api.enums.v1;
 
-/** The activities that re-read and forward in one: routeEvent alone, or a shard router's batch of hops. */
-const ROUTE_HOPS = new Set(['routeEvent', 'routeEvents']);
+/** The router's activity: a batch of hops, each re-reading and forwarding in one. */
+const ROUTE_HOPS = 'routeEvents';
 
 export const eventMs = (event: HistoryEvent) => (event.eventTime ? tsToDate(event.eventTime).getTime() : NaN);
 const idOf = (value: unknown) => String(value);
@@ -35,24 +35,24 @@ export function appliedSignals(events: HistoryEvent[]): Applied[] {
 }
 
 /**
- * One delivery as its router handled it: when its webhookEvent signal reached the router, and either the window of
- * the forward that carried a re-read made after it (the owner's signal falls inside), or, when the router found the
- * re-read status already forwarded in that run, when it decided so (nothing to forward: the owner has it).
+ * One delivery as its router handled it: when its signal reached the router, and either the window of the hop that
+ * carried a re-read made after it (the owner's signal falls inside), or, when the lane found the re-read status
+ * already forwarded, when it decided so (nothing to forward: the owner has it).
  */
 export interface Hop {
   resourceId: string;
   signalMs: number;
-  /** A lane a shard's previous run handed over: its deliveries' own hops are in that run, `unrouted`. */
+  /** A lane the router's previous run handed over: its deliveries' own hops are in that run, `unrouted`. */
   carried?: boolean;
-  /** Scheduled in no re-read before its run's history ends: a shard that continued as new handed it over. */
+  /** Scheduled in no re-read before its run's history ends: a router that continued as new handed it over. */
   unrouted?: boolean;
   forward?: { startedMs: number; completedMs: number };
   deduplicatedMs?: number;
 }
 
 /**
- * The hops of one router run, from its history: each delivery belongs to the first re-read scheduled after it. A
- * lane carried into a shard's run (`carriedAtMs`, the run's start) goes with that run's first re-read of it.
+ * The hops of one lane of a router run, from its events (routerLanes): each delivery belongs to the first re-read
+ * scheduled after it. A lane carried into the run (`carriedAtMs`, the run's start) goes with its first re-read.
  */
 export function routerHops(resourceId: string, events: HistoryEvent[], carriedAtMs?: number): Hop[] {
   const hops: Hop[] = [];
@@ -66,7 +66,7 @@ export function routerHops(resourceId: string, events: HistoryEvent[], carriedAt
   const scheduled = new Map<string, { name: string; batch: Hop[] }>();
   const started = new Map<string, number>();
   let decidingAfterRead: Hop[] | undefined;
-  events.forEach((event, index) => {
+  events.forEach((event) => {
     switch (event.eventType) {
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
         const hop: Hop = { resourceId, signalMs: eventMs(event) };
@@ -76,7 +76,7 @@ export function routerHops(resourceId: string, events: HistoryEvent[], carriedAt
       }
       case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
         const name = event.activityTaskScheduledEventAttributes?.activityType?.name ?? '';
-        if (name === 'readTransactionSnapshot' || ROUTE_HOPS.has(name)) {
+        if (name === ROUTE_HOPS) {
           batch = pending;
           pending = [];
         }
@@ -90,21 +90,16 @@ export function routerHops(resourceId: string, events: HistoryEvent[], carriedAt
         const key = idOf(event.activityTaskCompletedEventAttributes?.scheduledEventId);
         const activity = scheduled.get(key);
         if (!activity) break;
-        // routeEvent(s) re-reads and forwards in one activity: its window holds the forward, if it made one.
-        if (activity.name === 'readTransactionSnapshot' || ROUTE_HOPS.has(activity.name))
-          decidingAfterRead = activity.batch;
-        if (activity.name === 'forwardToOffRamp' || ROUTE_HOPS.has(activity.name))
-          for (const hop of activity.batch)
-            hop.forward = { startedMs: started.get(key) ?? eventMs(event), completedMs: eventMs(event) };
+        // routeEvents re-reads and forwards in one activity: its window holds the forward, if it made one.
+        if (activity.name !== ROUTE_HOPS) break;
+        decidingAfterRead = activity.batch;
+        for (const hop of activity.batch)
+          hop.forward = { startedMs: started.get(key) ?? eventMs(event), completedMs: eventMs(event) };
         break;
       }
       case EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED: {
         if (!decidingAfterRead) break;
-        const next = events[index + 1];
-        const forwards =
-          next?.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED &&
-          next.activityTaskScheduledEventAttributes?.activityType?.name === 'forwardToOffRamp';
-        if (!forwards) for (const hop of decidingAfterRead) hop.deduplicatedMs = eventMs(event);
+        for (const hop of decidingAfterRead) hop.deduplicatedMs = eventMs(event);
         decidingAfterRead = undefined;
         break;
       }
@@ -120,7 +115,7 @@ export function payloadJson(payloads: temporal.api.common.v1.IPayloads | null | 
   return data ? JSON.parse(Buffer.from(data).toString('utf8')) : undefined;
 }
 
-/** The resources whose lanes a shard's run took over from its previous run with deliveries still to route. */
+/** The resources whose lanes a router's run took over from its previous run with deliveries still to route. */
 export function carriedLanes(events: HistoryEvent[]): Set<string> {
   const input = payloadJson(events[0]?.workflowExecutionStartedEventAttributes?.input) as
     { carried?: { lanes?: { state: { resourceId: string }; inbox: unknown[] }[] } } | undefined;
@@ -132,11 +127,10 @@ export function carriedLanes(events: HistoryEvent[]): Set<string> {
 }
 
 /**
- * A shard router's history cut into one per resource, each read like a per-resource router's: the resource's
- * deliveries and the routeEvent(s) activities that carry its hops, and every completed workflow task (a lane decides
- * in the shard's tasks).
+ * A router's history cut into one per resource (its lane): the resource's deliveries and the routeEvents activities
+ * that carry its hops, and every completed workflow task (a lane decides in the router's tasks).
  */
-export function shardLanes(events: HistoryEvent[]): Map<string, HistoryEvent[]> {
+export function routerLanes(events: HistoryEvent[]): Map<string, HistoryEvent[]> {
   const lanes = new Map<string, HistoryEvent[]>();
   const ownersOfActivity = new Map<string, string[]>();
   const add = (resourceId: string, event: HistoryEvent) =>
@@ -145,20 +139,18 @@ export function shardLanes(events: HistoryEvent[]): Map<string, HistoryEvent[]> 
   for (const event of events) {
     switch (event.eventType) {
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED: {
-        // shardWebhookEvent carries one delivery; shardWebhookEvents those that waited together, each a hop here.
-        type Delivery = { event?: { resourceId?: string } };
+        // One signal carries the deliveries that waited together, each a hop here.
         const signal = payloadJson(event.workflowExecutionSignaledEventAttributes?.input) as
-          (Delivery & { deliveries?: Delivery[] }) | undefined;
-        for (const delivery of signal?.deliveries ?? (signal ? [signal] : []))
+          { deliveries?: { event?: { resourceId?: string } }[] } | undefined;
+        for (const delivery of signal?.deliveries ?? [])
           if (delivery.event?.resourceId) add(delivery.event.resourceId, event);
         break;
       }
       case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED: {
-        // routeEvent names one resource; a routeEvents batch names each of its hops'.
+        // A routeEvents batch names each of its hops' resources.
         const input = payloadJson(event.activityTaskScheduledEventAttributes?.input) as
-          { resourceId?: string; hops?: { resourceId: string }[] } | undefined;
-        const owners =
-          input?.hops?.map((hop) => hop.resourceId) ?? (input?.resourceId ? [input.resourceId] : []);
+          { hops?: { resourceId: string }[] } | undefined;
+        const owners = input?.hops?.map((hop) => hop.resourceId) ?? [];
         if (owners.length === 0) break;
         ownersOfActivity.set(idOf(event.eventId), owners);
         for (const owner of owners) add(owner, event);
@@ -177,7 +169,7 @@ export function shardLanes(events: HistoryEvent[]): Map<string, HistoryEvent[]> 
         break;
     }
   }
-  // Each lane's events with the shard's completed tasks among them, in history order.
+  // Each lane's events with the router's completed tasks among them, in history order.
   for (const [resourceId, laneEvents] of lanes)
     lanes.set(
       resourceId,
@@ -201,7 +193,7 @@ function hopOutcome(hop: Hop, owner: readonly Applied[]): { doneMs?: number; ded
     )?.appliedMs;
     if (appliedMs !== undefined) return { doneMs: appliedMs };
   }
-  // A routeEvent that forwarded nothing (the status was already forwarded in its run) decided so.
+  // A hop that forwarded nothing (the status was already forwarded) decided so.
   return hop.deduplicatedMs === undefined ? {} : { doneMs: hop.deduplicatedMs, deduplicated: true };
 }
 

@@ -29,7 +29,8 @@ import type {
   UnconfirmedCreation,
   WalletCreatedSignal,
   WalletCreationRequest,
-} from '../../workflows/end-user/wallet-journal';
+  WalletJournal,
+} from '../../workflows/wallet-creation/journal';
 import type { GasCheck } from '../../workflows/operations/gas-monitor/types';
 import {
   ALERT_KINDS,
@@ -153,7 +154,7 @@ const outcomeEventRecord = component(
   ),
 );
 
-/** A process's outcome events (absent in processes recorded before they existed); typed by workflows/outcomes/outbox.ts. */
+/** A process's outcome events; typed by workflows/outcomes/outbox.ts. */
 const outbox = z.strictObject({ sequence: z.number(), events: z.array(outcomeEventRecord) });
 
 // ---------------------------------------------------------------------------------------------- end users
@@ -174,7 +175,7 @@ const orphanWallet = describes<OrphanWallet>()(
   z.strictObject({ walletId: text, recordedAt: isoDateTime, reason: text }),
 );
 const unconfirmedCreation = describes<UnconfirmedCreation>()(
-  z.strictObject({ attempt: z.number(), recordedAt: isoDateTime, requestId: text.optional() }),
+  z.strictObject({ attempt: z.number(), recordedAt: isoDateTime, requestId: text }),
 );
 const walletCreationRequest = describes<WalletCreationRequest>()(
   z.strictObject({
@@ -192,8 +193,14 @@ const walletCreated = describes<WalletCreatedSignal>()(
     externalUserId: text,
     attempt: z.number(),
     role: z.enum(ACCOUNT_WALLET_ROLES).optional(),
-    unconfirmedAttempts: z.array(z.number()).optional(),
-    requestId: text.optional(),
+    requestId: text,
+  }),
+);
+const walletJournal = describes<WalletJournal>()(
+  z.strictObject({
+    requests: z.array(walletCreationRequest),
+    unconfirmed: z.array(unconfirmedCreation),
+    journaled: walletCreated.optional(),
   }),
 );
 
@@ -201,16 +208,14 @@ const endUserStateShape = {
   endUserId: text,
   walletStatus: z.enum(['none', 'creating', 'ready', 'failed']),
   wallet: depositWalletSchema.optional(),
+  walletJournal,
   orphanWallets: z.array(orphanWallet),
-  unconfirmedCreations: z.array(unconfirmedCreation).optional(),
+  extraWalletsReported: z.number(),
   createdAt: isoDateTime,
   runs: z.number(),
-  offRamps: z.array(text).optional(),
-  creationRequests: z.array(walletCreationRequest).optional(),
-  extraWalletsReported: z.number().optional(),
-  journaledWallet: walletCreated.optional(),
+  offRamps: z.array(text),
   lastError: text.optional(),
-  outcomes: outbox.optional(),
+  outcomes: outbox,
 };
 export const endUserStateSchema = component(
   'EndUserState',
@@ -291,12 +296,10 @@ export const accountSetupStateSchema = component(
       status: z.enum(['none', 'running', 'ready', 'failed']),
       lastError: text.optional(),
       wallets: perRole(accountWallet),
-      journal: perRole(walletCreated),
+      journals: z.strictObject({ master: walletJournal, gas: walletJournal }),
       recipients: z.array(accountRecipient),
       orphanWallets: z.array(orphanWallet.extend({ role: z.enum(ACCOUNT_WALLET_ROLES) })),
-      creationRequests: perRole(z.array(walletCreationRequest)).optional(),
-      unconfirmedCreations: perRole(z.array(unconfirmedCreation)).optional(),
-      extraWalletsReported: z.number().optional(),
+      extraWalletsReported: z.number(),
       result: accountSetupResultSchema.optional(),
       setupRuns: z.number(),
       createdAt: isoDateTime,
@@ -391,7 +394,7 @@ const rampBookkeeping = {
   polls: z.number(),
   startedAt: isoDateTime,
   endedAt: isoDateTime.optional(),
-  outcomes: outbox.optional(),
+  outcomes: outbox,
 };
 
 const onRampQuoteShown = describes<OnRampQuoteShown>()(

@@ -19,12 +19,7 @@ export interface ClientContext {
   readonly encryption: Pick<PayloadEncryptionConfig, 'keys'> | undefined;
 }
 
-/**
- * `{ endUserSearchValue }` (the pseudonym) when encryption keys are configured; nothing otherwise (older workers
- * ignore it).
- */
-export function searchValueField(context: ClientContext, endUserId: string): { endUserSearchValue?: string } {
-  return context.encryption?.keys.length
-    ? { endUserSearchValue: endUserSearchValue(endUserId, context.encryption) }
-    : {};
+/** `{ endUserSearchValue }`: the end user's pseudonym when encryption keys are configured, else the ID itself. */
+export function searchValueField(context: ClientContext, endUserId: string): { endUserSearchValue: string } {
+  return { endUserSearchValue: endUserSearchValue(endUserId, context.encryption) };
 }

@@ -13,7 +13,6 @@ import type { DepositWallet, EndUserState } from '../../workflows/end-user/types
 import { type ClientContext, searchValueField } from './context';
 import { NotFoundError, ProcessEndedError } from './errors';
 import { listRamps, type RampProcessSummary } from './ramps';
-import { PATCH_BASELINE } from '../../workflows/shared/patch-baseline';
 
 export async function ensureDepositWallet(context: ClientContext, endUserId: string): Promise<DepositWallet> {
   const id = parseEndUserId(endUserId);
@@ -30,7 +29,6 @@ export async function ensureDepositWallet(context: ClientContext, endUserId: str
           endUserId: id,
           ...searchValueField(context, id),
           timings: context.timings,
-          patchBaseline: PATCH_BASELINE,
         },
       ],
     },

@@ -64,8 +64,6 @@ export interface RampClientOptions {
   timings: WorkflowTimings;
   /** The account-setup and alerts workflow IDs; DEFAULT_PROCESS_IDS by default (tests sharing a server pass their own). */
   processIds?: ProcessIds;
-  /** Alias of `processIds.accountSetupWorkflowId`, for callers written before `processIds` (`processIds` wins). */
-  accountSetupWorkflowId?: string;
   /** Clock in epoch milliseconds, for quote validity checks. */
   now?: () => number;
   /** Close the connection in close() (set by connect()). */
@@ -87,22 +85,14 @@ export interface RampClientConnectOptions {
   timings?: WorkflowTimings;
   /** Overrides the IDs read from the environment. */
   processIds?: ProcessIds;
-  /** Alias of `processIds.accountSetupWorkflowId`. */
-  accountSetupWorkflowId?: string;
 }
 
-/** The process IDs of the options: `processIds`, else `base` with the `accountSetupWorkflowId` alias applied. */
+/** The process IDs of the options: `processIds`, else `base`. */
 export function processIdsOf(
-  options: Pick<RampClientOptions, 'processIds' | 'accountSetupWorkflowId'>,
+  options: Pick<RampClientOptions, 'processIds'>,
   base: Readonly<ProcessIds> = DEFAULT_PROCESS_IDS,
 ): ProcessIds {
-  if (options.processIds) return { ...options.processIds };
-  return {
-    ...base,
-    ...(options.accountSetupWorkflowId !== undefined
-      ? { accountSetupWorkflowId: options.accountSetupWorkflowId }
-      : {}),
-  };
+  return { ...(options.processIds ?? base) };
 }
 
 export class RampClient {

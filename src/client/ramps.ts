@@ -34,7 +34,6 @@ import { type ClientContext, searchValueField } from './context';
 import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { quote } from './quote';
 import { parseQuoteRequest } from './quote-input';
-import { PATCH_BASELINE } from '../../workflows/shared/patch-baseline';
 
 export interface RampProcessSummary {
   workflowId: string;
@@ -116,7 +115,6 @@ export async function startOnRamp(
           endUserId: id,
           ...searchValueField(context, id),
           timings: context.timings,
-          patchBaseline: PATCH_BASELINE,
           ...(shown ? { quote: shown } : {}),
         },
       ],

@@ -10,7 +10,6 @@
  * secrets below; against a real operator both secrets must be set.
  */
 import { z } from 'zod';
-import { durationMs } from './duration';
 import { type Env, isSandboxMode, parseSection, port } from './env';
 import { SecretString } from '../secrets/secret-string';
 
@@ -22,19 +21,17 @@ const secretSegment = z
   .string()
   .regex(/^[A-Za-z0-9._~-]{24,200}$/, 'must be 24-200 URL-safe characters (letters, digits, . _ ~ -)');
 
-/**
- * Shard routers by default: a delivery is a signal to a running workflow, not a new execution. Few, so that each
- * routes its deliveries in bigger batches; not one or two, which fell behind where four kept up
- * (docs/architecture.md, "Four shards by default").
- */
-export const DEFAULT_ROUTER_SHARDS = 4;
-
-/** The receiver's defaults, for the environment and for a ReceiverConfig built in code that leaves them out. */
+/** The receiver's limits and budgets (constants; ReceiverConfig built in code may set its own, as tests do). */
 export const RECEIVER_DEFAULTS = {
+  /** A delivery is a few hundred bytes: anything near this is not one. */
   bodyLimit: '16kb',
-  temporalTimeout: '10s',
-  shardCheckInterval: '5s',
-  directForwardTimeout: '1s',
+  /** How long a delivery may wait for Temporal before a 503 (the operator retries up to five times). */
+  temporalTimeoutMs: 10_000,
+  /**
+   * The receiver's own hop (re-read and forward) before it hands a delivery to a router: a read on loopback takes a
+   * millisecond or two, and the operator waits this long at most for its 200.
+   */
+  directForwardTimeoutMs: 1_000,
 } as const;
 
 const receiverEnv = z.object({
@@ -51,25 +48,6 @@ const receiverEnv = z.object({
   RECEIVER_HOST: z.string().min(1).default('127.0.0.1'),
   RECEIVER_TLS_CERT: z.string().min(1).optional(),
   RECEIVER_TLS_KEY: z.string().min(1).optional(),
-  /** Largest accepted delivery body (express/body-parser syntax: 16kb, 1mb). */
-  RECEIVER_BODY_LIMIT: z
-    .string()
-    .regex(/^\d+(b|kb|mb)$/i, 'must look like 16kb or 1mb')
-    .default(RECEIVER_DEFAULTS.bodyLimit),
-  /** How long a delivery may wait for Temporal before the receiver answers 503 (the operator retries). */
-  RECEIVER_TEMPORAL_TIMEOUT: durationMs(RECEIVER_DEFAULTS.temporalTimeout),
-  /**
-   * How many shard routers (routes/<task queue>/<n>) deliveries go to; 0: one router per resource
-   * (transaction/<id>, order/<id>). Workers must know the shard router before a receiver sends to it.
-   */
-  RECEIVER_ROUTER_SHARDS: z.coerce.number().int().min(0).max(1024).default(DEFAULT_ROUTER_SHARDS),
-  /** How often the receiver reads a shard's history length (a shard not being run overflows to per-resource routers). */
-  RECEIVER_SHARD_CHECK_INTERVAL: durationMs(RECEIVER_DEFAULTS.shardCheckInterval),
-  /**
-   * How long the receiver may spend forwarding a delivery to its process itself (re-read and forward) before it
-   * hands it to a router instead; 0: every delivery goes to a router.
-   */
-  RECEIVER_DIRECT_FORWARD_TIMEOUT: durationMs(RECEIVER_DEFAULTS.directForwardTimeout),
 });
 
 export interface ReceiverConfig {
@@ -87,20 +65,11 @@ export interface ReceiverConfig {
    * port 0 replaces it with the bound URL before anything registers it.
    */
   publicUrlFollowsPort?: boolean;
-  /** Largest accepted body (default 16kb). */
+  /** Largest accepted body (default RECEIVER_DEFAULTS). */
   bodyLimit?: string;
-  /** Milliseconds a delivery may wait for Temporal before a 503 (default 10 s). */
+  /** Milliseconds a delivery may wait for Temporal before a 503 (default RECEIVER_DEFAULTS). */
   temporalTimeoutMs?: number;
-  /** Shard routers deliveries go to (default DEFAULT_ROUTER_SHARDS); 0: one router per resource. */
-  routerShards?: number;
-  /** Milliseconds a shard's history length is trusted before it is read again (default 5 s). */
-  shardCheckIntervalMs?: number;
-  /** History length from which a shard's deliveries go to per-resource routers (default SHARD_OVERFLOW_HISTORY_EVENTS). */
-  shardOverflowEvents?: number;
-  /**
-   * Milliseconds the receiver may spend forwarding a delivery itself, when it is given the operator (default 1 s);
-   * 0: every delivery goes to a router.
-   */
+  /** Milliseconds the receiver may spend forwarding a delivery itself (default RECEIVER_DEFAULTS); 0: never. */
   directForwardTimeoutMs?: number;
 }
 
@@ -135,11 +104,6 @@ export function loadReceiverConfig(env: Env): ReceiverConfig {
     host: raw.RECEIVER_HOST,
     tlsCertPath: raw.RECEIVER_TLS_CERT,
     tlsKeyPath: raw.RECEIVER_TLS_KEY,
-    bodyLimit: raw.RECEIVER_BODY_LIMIT,
-    temporalTimeoutMs: raw.RECEIVER_TEMPORAL_TIMEOUT,
-    routerShards: raw.RECEIVER_ROUTER_SHARDS,
-    shardCheckIntervalMs: raw.RECEIVER_SHARD_CHECK_INTERVAL,
-    directForwardTimeoutMs: raw.RECEIVER_DIRECT_FORWARD_TIMEOUT,
   };
 }
 

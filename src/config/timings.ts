@@ -16,7 +16,6 @@ const timingsSchema = z.object({
   RAMP_PROCESS_TIMEOUT: durationMs('7d'),
   RAMP_QUOTE_TTL: durationMs('25s'),
   RAMP_UNKNOWN_RESOURCE_TIMEOUT: durationMs('10m'),
-  RAMP_ROUTER_LINGER: durationMs('0s'),
   CLIENT_WEBHOOK_TIMEOUT: durationMs('10s'),
   CLIENT_WEBHOOK_RETRY_INITIAL: durationMs('5s'),
   CLIENT_WEBHOOK_RETRY_MAXIMUM: durationMs('1h'),
@@ -40,7 +39,6 @@ export function loadWorkflowTimings(env: Env): WorkflowTimings {
     processTimeoutMs: raw.RAMP_PROCESS_TIMEOUT,
     quoteTtlMs: raw.RAMP_QUOTE_TTL,
     unknownResourceTimeoutMs: raw.RAMP_UNKNOWN_RESOURCE_TIMEOUT,
-    routerLingerMs: raw.RAMP_ROUTER_LINGER,
     outcomeDelivery: {
       attemptTimeoutMs: raw.CLIENT_WEBHOOK_TIMEOUT + OUTCOME_ATTEMPT_MARGIN_MS,
       retryInitialMs: raw.CLIENT_WEBHOOK_RETRY_INITIAL,

@@ -11,7 +11,6 @@ export const WORKFLOW_TYPES = {
   accountSetup: 'accountSetupWorkflow',
   quote: 'quoteWorkflow',
   webhookRouter: 'webhookRouterWorkflow',
-  webhookShardRouter: 'webhookShardRouterWorkflow',
   offRamp: 'offRampWorkflow',
   onRamp: 'onRampWorkflow',
   unknownEvents: 'unknownEventsWorkflow',
@@ -35,24 +34,24 @@ export function endUserIdFromWorkflowId(workflowId: string): string | undefined 
 
 export const offRampWorkflowId = (depositTransactionId: string) => `offramp/${depositTransactionId}`;
 export const onRampWorkflowId = (orderReference: string) => `onramp/${orderReference}`;
-/** The router of one operator resource: transaction/<id> or order/<id>. */
-export const routerWorkflowId = (kind: ResourceKind, resourceId: string) => `${kind}/${resourceId}`;
+/** One operator resource, as its router's lane and the receiver's logs name it: transaction/<id> or order/<id>. */
+export const resourceKey = (kind: ResourceKind, resourceId: string) => `${kind}/${resourceId}`;
+
 /**
- * The shard router a resource's deliveries go to when the receiver shards them: routes/<task queue>/<n>, n from a
- * hash of kind/<id> (FNV-1a, stable across processes and releases). The task queue keeps the shards of workers
- * that share a namespace apart. Changing the shard count moves resources between shards; nothing is lost, since
- * every lane routes from a fresh read.
+ * The webhook routers per task queue. Four kept up with the bench's highest delivery rates where one or two fell
+ * behind, and routed in bigger batches than sixteen (docs/performance.md).
  */
-export function routerShardWorkflowId(
-  taskQueue: string,
-  kind: ResourceKind,
-  resourceId: string,
-  shards: number,
-) {
+export const ROUTER_SHARDS = 4;
+
+/**
+ * The router a resource's deliveries go to: routes/<task queue>/<n>, n from a hash of kind/<id> (FNV-1a, stable
+ * across processes and releases). The task queue keeps the routers of workers that share a namespace apart.
+ */
+export function routerWorkflowId(taskQueue: string, kind: ResourceKind, resourceId: string): string {
   let hash = 0x811c9dc5;
-  for (const char of routerWorkflowId(kind, resourceId))
+  for (const char of resourceKey(kind, resourceId))
     hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
-  return `routes/${taskQueue}/${hash % shards}`;
+  return `routes/${taskQueue}/${hash % ROUTER_SHARDS}`;
 }
 export const UNKNOWN_EVENTS_WORKFLOW_ID = 'webhooks/unknown-events';
 export const quoteWorkflowId = (uuid: string) => `quote/${uuid}`;

@@ -23,17 +23,12 @@ export interface WorkflowTimings {
   /** Quote validity assumed when the operator's expires_at is missing (25 s per spec). */
   quoteTtlMs: number;
   /**
-   * How long a router keeps re-reading a resource the operator answers 404 for (its read can lag its own webhook
-   * briefly; a resource it never knows is a forged or misrouted event). Absent in older inputs: the process timeout.
+   * How long a router keeps re-reading a resource the operator answers 404 for: its read can lag its own webhook
+   * briefly, but a resource it never knows is a forged or misrouted event.
    */
-  unknownResourceTimeoutMs?: number;
-  /**
-   * How long a router stays open for the next delivery for its resource once its inbox is empty (that delivery is
-   * then a signal to a running workflow instead of a new run). Absent in older inputs: 0, it ends at once.
-   */
-  routerLingerMs?: number;
-  /** Delivery of outcome events to the client's backend; absent in older inputs: the defaults. */
-  outcomeDelivery?: OutcomeDeliveryTimings;
+  unknownResourceTimeoutMs: number;
+  /** Delivery of outcome events to the client's backend. */
+  outcomeDelivery: OutcomeDeliveryTimings;
 }
 
 /** Delivery of outcome events to the client's backend (CLIENT_WEBHOOK_*). */
@@ -45,14 +40,3 @@ export interface OutcomeDeliveryTimings {
   /** How long an event keeps being retried before it is recorded as failed and an incident is raised. */
   retryForMs: number;
 }
-
-export const DEFAULT_OUTCOME_DELIVERY_TIMINGS: Readonly<OutcomeDeliveryTimings> = {
-  attemptTimeoutMs: 15_000,
-  retryInitialMs: 5_000,
-  retryMaximumMs: 3_600_000,
-  retryForMs: 86_400_000,
-};
-
-/** The outcome delivery timings of a process (inputs recorded before they existed carry none). */
-export const outcomeDeliveryTimings = (timings: WorkflowTimings): OutcomeDeliveryTimings =>
-  timings.outcomeDelivery ?? DEFAULT_OUTCOME_DELIVERY_TIMINGS;

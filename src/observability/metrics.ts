@@ -26,8 +26,7 @@ import { RESOURCE_KIND_OF_PATH, type RampDirection } from '../domain/vocabulary'
 import { withTemporalDeadline } from '../http/errors';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
-import { shardUnknownResources } from '../../workflows/ramps/router/shard-state';
-import { UNKNOWN_RESOURCE_STATUS } from '../../workflows/ramps/router/types';
+import { routerUnknownResources } from '../../workflows/ramps/router/state';
 
 // Defined once, by the processes that own them; re-exported for the metrics' readers.
 export { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
@@ -204,23 +203,12 @@ export class RampMetrics {
   }
 }
 
-/**
- * Resources given up as unknown to the operator: per-resource routers that ended so (within retention), and what
- * every running shard router counts in its memo (since it first ran; it carries the count over continue-as-new).
- */
+/** Resources given up as unknown to the operator: what every running router counts in its memo (since it first ran). */
 async function unknownResourcesGivenUp(temporal: Client): Promise<number> {
-  const [routers, shards] = await Promise.all([
-    temporal.workflow.count(
-      `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND RampStatus = '${UNKNOWN_RESOURCE_STATUS}'`,
-    ),
-    (async () => {
-      let sum = 0;
-      for await (const shard of temporal.workflow.list({
-        query: `WorkflowType = '${WORKFLOW_TYPES.webhookShardRouter}' AND ExecutionStatus = 'Running'`,
-      }))
-        sum += shardUnknownResources(shard.memo);
-      return sum;
-    })(),
-  ]);
-  return routers.count + shards;
+  let sum = 0;
+  for await (const router of temporal.workflow.list({
+    query: `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND ExecutionStatus = 'Running'`,
+  }))
+    sum += routerUnknownResources(router.memo);
+  return sum;
 }

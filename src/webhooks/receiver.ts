@@ -1,23 +1,17 @@
 /**
  * The webhook receiver: HTTPS, one path per recipient kind, each with the secret segment of its recipient URL
  * (`/webhooks/transactions/<secret>`, `/webhooks/orders/<secret>`; the operator does not sign deliveries, so the
- * URL is the credential and a wrong secret gets 404).
+ * URL is the credential and a wrong secret gets 404, checked before the body is read).
  *
- * Answers:
- * - 200 only once the event is durably in Temporal: forwarded by the receiver itself to the process that owns it
- *   (direct-forward.ts: re-read, routed and signalled-with-start, when the receiver is given the operator and
- *   RECEIVER_DIRECT_FORWARD_TIMEOUT is not 0), or else signal-with-start of transaction/<id> or order/<id>
- *   (webhookRouterWorkflow), or, with RECEIVER_ROUTER_SHARDS, of the shard router its resource hashes to
- *   (routes/<task queue>/<n>, webhookShardRouterWorkflow), or, for an event kind the spec does not list, of
- *   webhooks/unknown-events;
- * - 400 for a body that is not the spec's `{ data: { eventType, payload } }`, or whose IDs are not identifiers
- *   (src/validation/identifiers.ts: a lone surrogate, `..` or a path separator can never reach Temporal or the
- *   operator); 413 too large, 415 not JSON or an unknown encoding; every other client error a JSON 4xx too
- *   (src/http/errors.ts);
- * - 503 only when Temporal cannot be reached within RECEIVER_TEMPORAL_TIMEOUT, so the operator retries: a 5xx is
- *   never the input's fault.
- * The payload's status is never acted on: the receiver's hop or the router re-reads the resource by ID.
- * The request URL (it carries the secret) is never logged.
+ * A delivery goes through three steps (docs/architecture.md, "A delivery's way to its process"):
+ * 1. parse (delivery.ts): 400 for a body that is not the spec's `{ data: { eventType, payload } }`, or whose IDs
+ *    are not identifiers; 413 too large, 415 not JSON or an unknown encoding; every other client error a JSON 4xx
+ *    (src/http/errors.ts). An event kind the spec does not list is kept in webhooks/unknown-events.
+ * 2. forward (direct-forward.ts): the receiver re-reads the resource and signals its process itself, when it has
+ *    the operator, within a short budget.
+ * 3. hand over (hand-over.ts): whatever it could not forward goes to the router its resource hashes to.
+ * It answers 200 only once the event is durably in Temporal, and 503 when Temporal cannot take it in time (or its
+ * router is not keeping up), so the operator retries: a 5xx is never the input's fault. The request URL (it carries the secret) is never logged.
  */
 import { readFile } from 'node:fs/promises';
 import type { Client } from '@temporalio/client';
@@ -25,51 +19,29 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import { listen } from '../http/listen';
 import { requestLogger } from '../http/request-logging';
-import { parseDurationMs } from '../config/duration';
 import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import {
-  DEFAULT_ROUTER_SHARDS,
   orderRecipientUrl,
   RECEIVER_DEFAULTS,
   type ReceiverConfig,
   transactionRecipientUrl,
 } from '../config/receiver';
-import { formatIssues } from '../domain/errors';
-import {
-  routerShardWorkflowId,
-  routerWorkflowId,
-  UNKNOWN_EVENTS_WORKFLOW_ID,
-  WORKFLOW_TYPES,
-} from '../domain/ids';
+import { UNKNOWN_EVENTS_WORKFLOW_ID, WORKFLOW_TYPES } from '../domain/ids';
 import type { WorkflowTimings } from '../domain/timings';
-import {
-  KNOWN_EVENT_TYPES,
-  RESOURCE_KIND_OF_PATH,
-  type ResourceKind,
-  TRANSACTION_EVENT_TYPES,
-} from '../domain/vocabulary';
+import { RESOURCE_KIND_OF_PATH, type ResourceKind } from '../domain/vocabulary';
 import { jsonErrorHandler, sendAnswer, sendError, temporalUnavailableAnswer } from '../http/errors';
 import { createHttpsServer } from '../http/server';
 import { healthRouter, type HealthRouterOptions, warnIfMetricsClosed } from '../observability/health';
 import { RampMetrics } from '../observability/metrics';
-import { knownEvent, webhookDelivery } from '../operator/schemas';
 import { sameSecret } from '../secrets/compare';
 import { getLocalCertificate } from '../tls/local-certificate';
 import { createHop } from '../../activities/ramps/router/hop';
 import type { OperatorClient } from '../operator/client';
-import { createDirectForward, type DirectForward } from './direct-forward';
-import { SHARD_OVERFLOW_HISTORY_EVENTS, ShardOverflowGuard } from './shard-overflow';
-import { MAX_DELIVERIES_PER_SIGNAL, ShardSignals } from './shard-signals';
-import { identifierIssue } from '../validation/identifiers';
-import {
-  shardEventSignal,
-  shardEventsSignal,
-  webhookEventSignal,
-} from '../../workflows/ramps/router/messages';
-import type { ShardEventSignal, WebhookEventSignal } from '../../workflows/ramps/router/types';
 import { unknownEventSignal } from '../../workflows/ramps/unknown-events/messages';
-import type { UnknownEventRecord } from '../../workflows/ramps/unknown-events/types';
-import { PATCH_BASELINE } from '../../workflows/shared/patch-baseline';
+import { type ParsedDelivery, parseDelivery } from './delivery';
+import { createDirectForward, type DirectForward } from './direct-forward';
+import { createHandOver, type HandOverOptions } from './hand-over';
+import { RouterOverloadedError } from './router-overflow';
 
 export interface ReceiverDeps {
   /** Client of the namespace the worker serves. */
@@ -89,6 +61,8 @@ export interface ReceiverDeps {
    * (direct-forward.ts); absent: every delivery goes to a router.
    */
   operator?: OperatorClient;
+  /** Tests shorten the router overflow guard's reads and limit. */
+  routerOverflow?: HandOverOptions['overflow'];
 }
 
 export interface RunningReceiver {
@@ -100,72 +74,94 @@ export interface RunningReceiver {
   close(): Promise<void>;
 }
 
-/** Why the payload's IDs cannot be used (issues name the field and the rule, never the value), or []. */
-function payloadIdIssues(payload: Record<string, unknown>, required: boolean): string[] {
-  const issues: string[] = [];
-  if (required || payload.id !== undefined) {
-    const issue = identifierIssue(payload.id, 'resource ID');
-    if (issue) issues.push(`data.payload.id: ${issue}`);
-  }
-  if (payload.orderReference !== undefined) {
-    const issue = identifierIssue(payload.orderReference, 'order reference');
-    if (issue) issues.push(`data.payload.orderReference: ${issue}`);
-  }
-  return issues;
-}
-
-/** At most `max` UTF-16 units of `text`, a lone surrogate (or one the cut split) replaced: safe in history and logs. */
-const wellFormedPrefix = (text: string, max: number) => text.slice(0, max).replace(/\p{Cs}/gu, '\uFFFD');
-
 export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): express.Express {
   const { temporal, taskQueue, timings, logger } = deps;
-  const temporalTimeoutMs = config.temporalTimeoutMs ?? parseDurationMs(RECEIVER_DEFAULTS.temporalTimeout);
-  const routerShards = config.routerShards ?? DEFAULT_ROUTER_SHARDS;
+  const temporalTimeoutMs = config.temporalTimeoutMs ?? RECEIVER_DEFAULTS.temporalTimeoutMs;
   const directForward = receiverHop(config, deps, temporalTimeoutMs);
-  const overflow = new ShardOverflowGuard({
-    temporal,
-    checkEveryMs: config.shardCheckIntervalMs ?? parseDurationMs(RECEIVER_DEFAULTS.shardCheckInterval),
-    overflowAtEvents: config.shardOverflowEvents ?? SHARD_OVERFLOW_HISTORY_EVENTS,
-    logger,
-  });
-  // A delivery alone goes as shardWebhookEvent, as before; those that waited for the shard's previous signal go
-  // together as shardWebhookEvents.
-  const shardSignals = new ShardSignals<Pick<ShardEventSignal, 'kind' | 'event'>>(
-    (shard, deliveries, deadlineMs) =>
-      temporal.withDeadline(deadlineMs, async () => {
-        const common = {
-          workflowId: shard,
-          taskQueue,
-          args: [{ shard, timings, patchBaseline: PATCH_BASELINE }] as const,
-        };
-        const [only] = deliveries;
-        if (deliveries.length === 1 && only)
-          await temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookShardRouter, {
-            ...common,
-            signal: shardEventSignal,
-            signalArgs: [{ ...only, timings }],
-          });
-        else
-          await temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookShardRouter, {
-            ...common,
-            signal: shardEventsSignal,
-            signalArgs: [{ deliveries, timings }],
-          });
-      }),
-    MAX_DELIVERIES_PER_SIGNAL,
-  );
+  const handOver = createHandOver({ temporal, taskQueue, timings, logger, overflow: deps.routerOverflow });
+  const metrics = deps.observability?.metrics ?? new RampMetrics();
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-
-  const metrics = deps.observability?.metrics ?? new RampMetrics();
   app.use(requestLogger(logger));
   app.use(
     metrics.deliveryCounter(),
     healthRouter({ temporal, logger, ...deps.observability, metrics, bindHost: config.host }),
   );
-  // The secret is checked before the body is read: an unauthenticated caller gets 404 and nothing is parsed.
-  app.post('/webhooks/:kind/:secret', (req: Request, res: Response, next: NextFunction) => {
+  app.post('/webhooks/:kind/:secret', checkRecipientPath(config));
+  app.post(
+    '/webhooks/:kind/:secret',
+    express.json({ limit: config.bodyLimit ?? RECEIVER_DEFAULTS.bodyLimit, strict: true }),
+    async (req: Request, res: Response) => {
+      const delivery = parseDelivery(req.body, res.locals.kind as ResourceKind, new Date().toISOString());
+      if ('invalid' in delivery) {
+        sendError(res, 400, 'invalid_delivery', delivery.invalid.message, delivery.invalid.issues);
+        return;
+      }
+      /** Temporal has until then to take the delivery, or the operator is answered 503. */
+      const deadlineMs = Date.now() + temporalTimeoutMs;
+      const log = deliveryLogFields(delivery);
+      try {
+        const workflowId = await temporal.withDeadline(deadlineMs, () => record(delivery, deadlineMs));
+        logger.info({ ...log, workflowId }, 'Webhook delivery recorded');
+        res.status(200).json({ received: true, workflowId });
+      } catch (error) {
+        logger.error(
+          { ...log, err: { name: (error as Error).name, message: (error as Error).message } },
+          'Could not hand the delivery to Temporal: answering 503 so the operator retries',
+        );
+        sendAnswer(res, {
+          ...temporalUnavailableAnswer(temporalTimeoutMs),
+          message:
+            error instanceof RouterOverloadedError
+              ? 'The event could not be recorded now (its router is not keeping up); retry later'
+              : 'The event could not be recorded; retry later',
+        });
+      }
+    },
+  );
+  app.use((_req: Request, res: Response) => sendError(res, 404, 'not_found', 'Not found'));
+  // Body-parser and router errors (malformed JSON or percent-encoding, too large, encodings) are JSON 4xx; anything
+  // else is ours (500). Never echoes the URL: it carries the secret.
+  app.use(jsonErrorHandler({ logger, component: 'Receiver' }));
+  return app;
+
+  /** Puts the delivery in Temporal: forwarded by the receiver itself, else handed over. Answers the workflow ID. */
+  async function record(delivery: Exclude<ParsedDelivery, { invalid: unknown }>, deadlineMs: number) {
+    if ('unknown' in delivery) {
+      logger.warn(
+        {
+          eventType: delivery.unknown.eventType,
+          resourceId: delivery.unknown.resourceId,
+          kind: delivery.unknown.kindPath,
+        },
+        'Webhook of an unknown event kind: accepted and kept in webhooks/unknown-events',
+      );
+      await temporal.workflow.signalWithStart(WORKFLOW_TYPES.unknownEvents, {
+        workflowId: UNKNOWN_EVENTS_WORKFLOW_ID,
+        taskQueue,
+        args: [{}],
+        signal: unknownEventSignal,
+        signalArgs: [delivery.unknown],
+      });
+      return UNKNOWN_EVENTS_WORKFLOW_ID;
+    }
+    const { kind, resourceId, signal } = delivery.known;
+    if (directForward) {
+      const forwarded = await directForward(kind, resourceId);
+      metrics.directForwards.inc({
+        kind,
+        result: 'forwardedTo' in forwarded ? 'forwarded' : forwarded.notForwarded,
+      });
+      if ('forwardedTo' in forwarded) return forwarded.forwardedTo;
+    }
+    return handOver({ kind, event: signal }, deadlineMs);
+  }
+}
+
+/** The secret is checked before the body is read: an unauthenticated caller gets 404 and nothing is parsed. */
+function checkRecipientPath(config: ReceiverConfig) {
+  return (req: Request, res: Response, next: NextFunction): void => {
     const kind = RESOURCE_KIND_OF_PATH[String(req.params.kind)];
     const expected =
       kind === 'transaction'
@@ -183,160 +179,24 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
       return;
     }
     next();
-  });
-  app.post(
-    '/webhooks/:kind/:secret',
-    express.json({ limit: config.bodyLimit ?? RECEIVER_DEFAULTS.bodyLimit, strict: true }),
-    async (req: Request, res: Response) => {
-      const pathKind = res.locals.kind as ResourceKind;
-      const parsed = webhookDelivery.safeParse(req.body);
-      if (!parsed.success) {
-        sendError(
-          res,
-          400,
-          'invalid_delivery',
-          'The body is not { data: { eventType, payload } }',
-          formatIssues(parsed.error.issues),
-        );
-        return;
-      }
-      const { eventType, payload } = parsed.data.data;
-      const receivedAt = new Date().toISOString();
-      /** Temporal has until then to take the delivery, or the operator is answered 503. */
-      const deadlineMs = Date.now() + temporalTimeoutMs;
-      const known = knownEvent.safeParse(parsed.data.data);
-      let workflowId: string;
-      /** The resource the delivery names, for the log line (a shard's workflow ID does not say). */
-      let deliveredResourceId: string | null;
-      let start: () => Promise<unknown>;
-      if (!known.success) {
-        if ((KNOWN_EVENT_TYPES as readonly string[]).includes(eventType)) {
-          sendError(
-            res,
-            400,
-            'invalid_delivery',
-            `The payload of ${eventType} is incomplete`,
-            formatIssues(known.error.issues),
-          );
-          return;
-        }
-        // Kept as a record only, but an ID we could not use for anything else is not kept either.
-        const idIssues = payloadIdIssues(payload, false);
-        if (idIssues.length > 0) {
-          sendError(res, 400, 'invalid_delivery', 'The payload holds an invalid identifier', idIssues);
-          return;
-        }
-        const record: UnknownEventRecord = {
-          eventType: wellFormedPrefix(eventType, 100),
-          resourceId: typeof payload.id === 'string' ? payload.id : null,
-          kindPath: pathKind,
-          receivedAt,
-          payloadKeys: Object.keys(payload)
-            .slice(0, 20)
-            .map((key) => wellFormedPrefix(key, 50)),
-        };
-        deliveredResourceId = record.resourceId;
-        logger.warn(
-          { eventType: record.eventType, resourceId: record.resourceId, kind: pathKind },
-          'Webhook of an unknown event kind: accepted and kept in webhooks/unknown-events',
-        );
-        workflowId = UNKNOWN_EVENTS_WORKFLOW_ID;
-        start = () =>
-          temporal.workflow.signalWithStart(WORKFLOW_TYPES.unknownEvents, {
-            workflowId,
-            taskQueue,
-            args: [{}],
-            signal: unknownEventSignal,
-            signalArgs: [record],
-          });
-      } else {
-        const event = known.data;
-        const resourceKind: ResourceKind = TRANSACTION_EVENT_TYPES.includes(event.eventType)
-          ? 'transaction'
-          : 'order';
-        const resourceId = event.payload.id;
-        deliveredResourceId = resourceId;
-        const idIssues = payloadIdIssues(event.payload, true);
-        if (idIssues.length > 0) {
-          sendError(res, 400, 'invalid_delivery', 'The payload holds an invalid identifier', idIssues);
-          return;
-        }
-        if (resourceKind !== pathKind)
-          logger.warn(
-            { eventType, kind: pathKind },
-            'Event delivered to the other kind of recipient; routed by its event type',
-          );
-        const signal: WebhookEventSignal = {
-          eventType: event.eventType,
-          resourceId,
-          receivedAt,
-          ...('newStatus' in event.payload
-            ? { newStatus: wellFormedPrefix(String(event.payload.newStatus), 50) }
-            : {}),
-          ...('orderReference' in event.payload
-            ? { orderReference: String(event.payload.orderReference) }
-            : {}),
-        };
-        const ownRouter = () => {
-          workflowId = routerWorkflowId(resourceKind, resourceId);
-          return temporal.workflow.signalWithStart(WORKFLOW_TYPES.webhookRouter, {
-            workflowId,
-            taskQueue,
-            args: [{ kind: resourceKind, resourceId, timings, patchBaseline: PATCH_BASELINE }],
-            signal: webhookEventSignal,
-            signalArgs: [signal],
-          });
-        };
-        const shard =
-          routerShards > 0
-            ? routerShardWorkflowId(taskQueue, resourceKind, resourceId, routerShards)
-            : undefined;
-        workflowId = shard ?? routerWorkflowId(resourceKind, resourceId);
-        start = async () => {
-          if (directForward) {
-            const forwarded = await directForward(resourceKind, resourceId);
-            metrics.directForwards.inc({
-              kind: resourceKind,
-              result: 'forwardedTo' in forwarded ? 'forwarded' : forwarded.notForwarded,
-            });
-            if ('forwardedTo' in forwarded) {
-              workflowId = forwarded.forwardedTo;
-              return;
-            }
-          }
-          if (!shard || (await overflow.overflowing(shard))) return ownRouter();
-          return shardSignals.send(shard, { kind: resourceKind, event: signal }, deadlineMs);
-        };
-      }
-      try {
-        await temporal.withDeadline(deadlineMs, start);
-      } catch (error) {
-        logger.error(
-          { eventType, workflowId, err: { name: (error as Error).name, message: (error as Error).message } },
-          'Could not hand the delivery to Temporal: answering 503 so the operator retries',
-        );
-        sendAnswer(res, {
-          ...temporalUnavailableAnswer(temporalTimeoutMs),
-          message: 'The event could not be recorded; retry later',
-        });
-        return;
-      }
-      logger.info({ eventType, resourceId: deliveredResourceId, workflowId }, 'Webhook delivery recorded');
-      res.status(200).json({ received: true, workflowId });
-    },
-  );
-
-  app.use((_req: Request, res: Response) => sendError(res, 404, 'not_found', 'Not found'));
-  // Body-parser and router errors (malformed JSON or percent-encoding, too large, encodings) are JSON 4xx; anything
-  // else is ours (500). Never echoes the URL: it carries the secret.
-  app.use(jsonErrorHandler({ logger, component: 'Receiver' }));
-  return app;
+  };
 }
 
-/** The receiver's own hop's budget: RECEIVER_DIRECT_FORWARD_TIMEOUT, at most half of Temporal's time; 0: off. */
+/** What a delivery's log lines say of it (never the payload, never the URL). */
+function deliveryLogFields(delivery: Exclude<ParsedDelivery, { invalid: unknown }>) {
+  return 'unknown' in delivery
+    ? { eventType: delivery.unknown.eventType, resourceId: delivery.unknown.resourceId }
+    : {
+        eventType: delivery.known.signal.eventType,
+        kind: delivery.known.kind,
+        resourceId: delivery.known.resourceId,
+      };
+}
+
+/** The receiver's own hop's budget, at most half of Temporal's time; 0: off. */
 export function directForwardBudgetMs(config: ReceiverConfig, temporalTimeoutMs: number): number {
   return Math.min(
-    config.directForwardTimeoutMs ?? parseDurationMs(RECEIVER_DEFAULTS.directForwardTimeout),
+    config.directForwardTimeoutMs ?? RECEIVER_DEFAULTS.directForwardTimeoutMs,
     Math.floor(temporalTimeoutMs / 2),
   );
 }

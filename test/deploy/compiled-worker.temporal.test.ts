@@ -12,6 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { RunningSandbox } from '../../src/sandbox/server';
 import { RampClient } from '../../src/client/ramp-client';
+import { DEFAULT_PROCESS_IDS } from '../../src/domain/ids';
 import { Proc } from '../helpers/processes';
 import { connectTestClient, fastTimings, testServer } from '../helpers/temporal';
 import type { reconcileWorkflow } from '../../workflows/operations/reconcile/workflow';
@@ -73,7 +74,7 @@ describe('the compiled worker (node dist/src/entry/worker.js)', () => {
       namespace: testServer().namespace,
       taskQueue,
       timings: fastTimings(),
-      accountSetupWorkflowId: `account-${taskQueue}`,
+      processIds: { ...DEFAULT_PROCESS_IDS, accountSetupWorkflowId: `account-${taskQueue}` },
     });
     const account = await ramp.setupAccount();
     expect(account.masterWallet.walletId).toBeTruthy();

@@ -13,6 +13,13 @@ export const timings: WorkflowTimings = {
   pollMaximumMs: 1_000,
   processTimeoutMs: 60_000,
   quoteTtlMs: 25_000,
+  unknownResourceTimeoutMs: 60_000,
+  outcomeDelivery: {
+    attemptTimeoutMs: 15_000,
+    retryInitialMs: 5_000,
+    retryMaximumMs: 3_600_000,
+    retryForMs: 86_400_000,
+  },
 };
 
 export const READ_AT = '2026-01-01T00:00:00.000Z';

@@ -12,11 +12,11 @@ import { RampClient } from '../../src/client/ramp-client';
 import type { ClientWebhookConfig } from '../../src/config/client-webhooks';
 import type { PayloadEncryptionConfig } from '../../src/config/encryption';
 import { loadOperatorConfig } from '../../src/config/operator';
-import { DEFAULT_ROUTER_SHARDS, type ReceiverConfig } from '../../src/config/receiver';
-import { DEFAULT_PROCESS_IDS, routerShardWorkflowId, routerWorkflowId } from '../../src/domain/ids';
+import type { ReceiverConfig } from '../../src/config/receiver';
+import { DEFAULT_PROCESS_IDS, routerWorkflowId } from '../../src/domain/ids';
 import type { ResourceKind } from '../../src/domain/vocabulary';
-import { routerStateQuery, shardStateQuery } from '../../workflows/ramps/router/messages';
-import type { RouterState } from '../../workflows/ramps/router/types';
+import { routerStateQuery } from '../../workflows/ramps/router/messages';
+import type { LaneState } from '../../workflows/ramps/router/types';
 import { OperatorClient } from '../../src/operator/client';
 import type { RunningSandbox, SandboxOverrides } from '../../src/sandbox/server';
 import { startReceiver, type RunningReceiver } from '../../src/webhooks/receiver';
@@ -82,8 +82,6 @@ export interface StackOptions {
   timings?: Partial<WorkflowTimings>;
   /** Where the worker sends outcome events (none by default). */
   clientWebhooks?: ClientWebhookConfig;
-  /** RECEIVER_ROUTER_SHARDS: how many shard routers deliveries go to (the product's default unless set; 0: one per resource). */
-  routerShards?: number;
   /**
    * The receiver forwards each delivery to its process itself when it can (the product's default, given the
    * operator); off unless set, so that a test sees every delivery go through its router.
@@ -183,7 +181,6 @@ export async function startRampStack(
   const receiverConfig = testReceiverConfig({
     bodyLimit: '16kb',
     temporalTimeoutMs: options.temporalTimeoutMs ?? 10_000,
-    ...(options.routerShards === undefined ? {} : { routerShards: options.routerShards }),
   });
   const receiver = await startReceiver(receiverConfig, {
     temporal: options.receiverTemporal ?? client,
@@ -347,36 +344,23 @@ export function postToReceiver(
   });
 }
 
-/** The workflow that routes a resource's deliveries on this stack: its shard router, or its own router. */
+/** The router that routes a resource's deliveries on this stack. */
 export function routerIdOf(stack: RampStack, kind: ResourceKind, resourceId: string): string {
-  const shards = stack.receiverConfig.routerShards ?? DEFAULT_ROUTER_SHARDS;
-  return shards > 0
-    ? routerShardWorkflowId(stack.worker.taskQueue, kind, resourceId, shards)
-    : routerWorkflowId(kind, resourceId);
+  return routerWorkflowId(stack.worker.taskQueue, kind, resourceId);
 }
 
-/**
- * How a resource's deliveries were routed, oldest first: every run of its own router, or every lane it had in its
- * shard router (the recent ones and the one routing now). Empty while no router has it.
- */
+/** How a resource's deliveries were routed: its lanes in its router, the recent ones and the one routing now. */
 export async function routingsOf(
   client: Client,
   stack: RampStack,
   kind: ResourceKind,
   resourceId: string,
-): Promise<RouterState[]> {
-  const workflowId = routerIdOf(stack, kind, resourceId);
-  if ((stack.receiverConfig.routerShards ?? DEFAULT_ROUTER_SHARDS) === 0) {
-    const states: RouterState[] = [];
-    for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
-      states.push(await client.workflow.getHandle(workflowId, run.runId).query(routerStateQuery));
-    return states;
-  }
-  const shard = await client.workflow
-    .getHandle(workflowId)
-    .query(shardStateQuery)
+): Promise<LaneState[]> {
+  const router = await client.workflow
+    .getHandle(routerIdOf(stack, kind, resourceId))
+    .query(routerStateQuery)
     .catch(() => undefined);
-  return [...(shard?.recent ?? []), ...(shard?.active ?? [])].filter(
+  return [...(router?.recent ?? []), ...(router?.active ?? [])].filter(
     (lane) => lane.kind === kind && lane.resourceId === resourceId,
   );
 }
@@ -387,6 +371,6 @@ export async function routingOf(
   stack: RampStack,
   kind: ResourceKind,
   resourceId: string,
-): Promise<RouterState | undefined> {
+): Promise<LaneState | undefined> {
   return (await routingsOf(client, stack, kind, resourceId)).at(-1);
 }

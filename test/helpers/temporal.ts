@@ -116,6 +116,13 @@ export function fastTimings(overrides: Partial<WorkflowTimings> = {}): WorkflowT
     pollMaximumMs: 1_000,
     processTimeoutMs: 60_000,
     quoteTtlMs: 25_000,
+    unknownResourceTimeoutMs: 60_000,
+    outcomeDelivery: {
+      attemptTimeoutMs: 15_000,
+      retryInitialMs: 5_000,
+      retryMaximumMs: 3_600_000,
+      retryForMs: 86_400_000,
+    },
     ...overrides,
   };
 }

@@ -1,9 +1,9 @@
 /**
- * Scripted runs of the paths no other recorded history covers (a deposit settled after the end user was linked by
- * activity, its last two events in one workflow task, a first snapshot that comes late, failures, timeouts, polls,
- * the router's retry, a quote, unknown events). Each runs on the real dev server against stub activities and checks where the process ended; with
- * RECORD_HISTORIES=1 it also records its history, which the replay test then checks against every later version
- * of the workflow code. Existing files are kept (test/helpers/histories.ts).
+ * Scripted runs of the paths no other recorded history covers (an off-ramp settled by its events, its order carried
+ * by a forward, its last two events in one workflow task, a first snapshot that comes late, failures, timeouts,
+ * polls, a quote, unknown events). Each runs on the real dev server against stub activities and checks where the
+ * process ended; with RECORD_HISTORIES=1 it also records its history, which the replay test then checks against
+ * every later version of the workflow code. Existing files are kept (test/helpers/histories.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
@@ -11,18 +11,14 @@ import type { Client, Connection } from '@temporalio/client';
 import type { RampActivities } from '../../activities';
 import { offRampStateQuery, offRampTransactionSignal } from '../../workflows/ramps/offramp/messages';
 import { onRampOrderSignal } from '../../workflows/ramps/onramp/messages';
-import { webhookEventSignal } from '../../workflows/ramps/router/messages';
 import { unknownEventSignal, unknownEventsQuery } from '../../workflows/ramps/unknown-events/messages';
 import type { AlertInput } from '../../workflows/operations/alerts/types';
-import { END_USER_LINK_FAILURES } from '../../workflows/ramps/offramp/state';
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
 import type { OnRampState } from '../../workflows/ramps/onramp/types';
-import type { RouterState } from '../../workflows/ramps/router/types';
 import type { OrderSnapshot, TransactionSnapshot } from '../../workflows/ramps/shared/snapshots';
 import type { WorkflowTimings } from '../../src/domain/timings';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
-import { patchChecksRecorded, recordHistory } from '../helpers/histories';
-import { PATCH_BASELINE, type PatchBaseline } from '../../workflows/shared/patch-baseline';
+import { recordHistory } from '../helpers/histories';
 import { connectTestClient, fastTimings, type RunningTestWorker, startTestWorker } from '../helpers/temporal';
 
 const TRON = 'networks/tron-mainnet';
@@ -61,13 +57,7 @@ function order(id: string, extra: Partial<OrderSnapshot> = {}): OrderSnapshot {
   };
 }
 
-const GOLDEN_OWNER = { endUserId: 'user-golden', endUserSearchValue: 'user-golden' };
-
-/** An off-ramp finds and links its end user in one activity: the two-step activities are its fallback only. */
-const notInTwoSteps = {
-  findEndUserByWallet: () => Promise.reject(new Error('not expected: attributeOffRamp answered')),
-  linkOffRampToEndUser: () => Promise.reject(new Error('not expected: attributeOffRamp answered')),
-};
+const GOLDEN_OWNER = { endUserId: 'user-golden', endUserSearchValue: 'user-golden', linked: true };
 
 /** Polls `read` until `done` holds (queries answer from the last completed workflow task). */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
@@ -108,16 +98,11 @@ describe('golden histories: scripted runs of paths the other recorded histories 
   }
 
   /** An off-ramp started the way the router starts one: signal-with-start with the deposit's snapshot. */
-  function startOffRamp(
-    taskQueue: string,
-    deposit: TransactionSnapshot,
-    timings: WorkflowTimings,
-    input: PatchBaseline = {},
-  ) {
+  function startOffRamp(taskQueue: string, deposit: TransactionSnapshot, timings: WorkflowTimings) {
     return client.workflow.signalWithStart('offRampWorkflow', {
       workflowId: `offramp/${deposit.id}`,
       taskQueue,
-      args: [{ depositTransactionId: deposit.id, timings, ...input }],
+      args: [{ depositTransactionId: deposit.id, timings }],
       signal: offRampTransactionSignal,
       signalArgs: [{ role: 'deposit', transaction: deposit }],
     });
@@ -140,7 +125,7 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     });
   }
 
-  test('off-ramp: end user found and linked in one activity, then settled by events', async () => {
+  test('off-ramp: end user found and linked, then settled by events, its order read', async () => {
     const depositId = `dep-${randomUUID()}`;
     const swap = order(`order-${randomUUID()}`, { status: 'executed' });
     const linked: unknown[] = [];
@@ -149,7 +134,6 @@ describe('golden histories: scripted runs of paths the other recorded histories 
         linked.push(input);
         return Promise.resolve(GOLDEN_OWNER);
       },
-      ...notInTwoSteps,
       readOrderSnapshot: () => Promise.resolve(swap),
       pollOffRamp: () => Promise.reject(new Error('not expected: every step has its event in time')),
     });
@@ -207,18 +191,16 @@ describe('golden histories: scripted runs of paths the other recorded histories 
       'attributeOffRamp',
       'readOrderSnapshot',
     ]);
-    await recordHistory(client, handle.workflowId, 'offramp-attributed-in-one-activity-settled');
+    await recordHistory(client, handle.workflowId, 'offramp-settled-by-events');
   });
 
-  /** An off-ramp whose forwards carry its order: settled without a read of its own; its run, once ended. */
-  async function settledWithOrderInForwards(input: PatchBaseline) {
+  test('off-ramp: the forwards that name its order carry it; it settles without a read of its own', async () => {
     const depositId = `dep-${randomUUID()}`;
     const sweepId = `sweep-${randomUUID()}`;
     const opened = order(`order-${randomUUID()}`);
     const executed = { ...opened, status: 'executed' };
     const taskQueue = await worker({
       attributeOffRamp: () => Promise.resolve(GOLDEN_OWNER),
-      ...notInTwoSteps,
       readOrderSnapshot: () =>
         Promise.reject(ApplicationFailure.nonRetryable('not expected: the forward carries the order')),
       pollOffRamp: () => Promise.reject(new Error('not expected: every step has its event in time')),
@@ -227,7 +209,6 @@ describe('golden histories: scripted runs of paths the other recorded histories 
       taskQueue,
       tx(depositId, { status: 'confirmed' }),
       fastTimings({ stepDeadlineMs: 30_000 }),
-      input,
     );
     await handle.signal(offRampTransactionSignal, {
       role: 'sweep',
@@ -260,55 +241,7 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     expect(state.lastFailure).toBeUndefined();
     const scheduled = await activitiesScheduled(handle.workflowId);
     expect(scheduled.filter((name) => name !== 'deliverOutcomeEvent')).toEqual(['attributeOffRamp']);
-    return { handle, patches: patchChecksRecorded((await handle.fetchHistory()).events ?? []) };
-  }
-
-  test('off-ramp: the forwards that name its order carry it; it settles without a read of its own', async () => {
-    const { handle, patches } = await settledWithOrderInForwards({});
-    expect(patches.markers).toBeGreaterThan(0);
     await recordHistory(client, handle.workflowId, 'offramp-order-in-forward-settled');
-  });
-
-  test('off-ramp started on the patch baseline: the same run without a patch marker', async () => {
-    const { handle, patches } = await settledWithOrderInForwards({ patchBaseline: PATCH_BASELINE });
-    expect(patches).toEqual({ markers: 0, changeVersionUpserts: 0 });
-    await recordHistory(client, handle.workflowId, 'offramp-patch-baseline');
-  });
-
-  test('off-ramp: the one activity found the owner but could not tell it; found and linked again in two steps', async () => {
-    const depositId = `dep-${randomUUID()}`;
-    const linked: unknown[] = [];
-    const taskQueue = await worker({
-      attributeOffRamp: () =>
-        Promise.reject(
-          ApplicationFailure.create({
-            type: END_USER_LINK_FAILURES.signalFailed,
-            message: 'could not signal the end user workflow of this deposit (Error)',
-            nonRetryable: true,
-          }),
-        ),
-      findEndUserByWallet: () => Promise.resolve(GOLDEN_OWNER),
-      linkOffRampToEndUser: (input: unknown) => {
-        linked.push(input);
-        return Promise.resolve();
-      },
-      pollOffRamp: () => Promise.resolve({ deposit: tx(depositId, { status: 'failed' }) }),
-    });
-    const handle = await startOffRamp(
-      taskQueue,
-      tx(depositId, { status: 'mined' }),
-      fastTimings({ stepDeadlineMs: 300 }),
-    );
-
-    const state = (await handle.result()) as OffRampState;
-    expect(state).toMatchObject({ status: 'failed', endUserId: 'user-golden', unattributed: false });
-    expect(linked).toEqual([{ endUserId: 'user-golden', depositTransactionId: depositId }]);
-    expect((await activitiesScheduled(handle.workflowId)).slice(0, 3)).toEqual([
-      'attributeOffRamp',
-      'findEndUserByWallet',
-      'linkOffRampToEndUser',
-    ]);
-    await recordHistory(client, handle.workflowId, 'offramp-attribute-fallback-two-steps');
   });
 
   test('off-ramp: the sweep confirmation and the order completion in one workflow task; the order is read at once', async () => {
@@ -318,7 +251,6 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     const orderReads: string[] = [];
     const activities = {
       attributeOffRamp: () => Promise.resolve(GOLDEN_OWNER),
-      ...notInTwoSteps,
       readOrderSnapshot: ({ id }: { id: string }) => {
         orderReads.push(id);
         return Promise.resolve(swap);
@@ -393,7 +325,6 @@ describe('golden histories: scripted runs of paths the other recorded histories 
         Promise.reject(
           ApplicationFailure.nonRetryable('no end-user workflow owns the wallet', 'WalletOwnerNotFound'),
         ),
-      ...notInTwoSteps,
       readOrderSnapshot: () => Promise.resolve(swap),
     });
     const handle = await client.workflow.start('offRampWorkflow', {
@@ -412,7 +343,6 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     const depositId = `dep-${randomUUID()}`;
     const taskQueue = await worker({
       attributeOffRamp: () => Promise.resolve(GOLDEN_OWNER),
-      ...notInTwoSteps,
       pollOffRamp: () => Promise.resolve({ deposit: tx(depositId, { status: 'failed' }) }),
     });
     const handle = await startOffRamp(
@@ -435,7 +365,6 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     const alerts: AlertInput[] = [];
     const taskQueue = await worker({
       attributeOffRamp: () => Promise.resolve(GOLDEN_OWNER),
-      ...notInTwoSteps,
       pollOffRamp: () => Promise.resolve({ deposit: tx(depositId, { status: 'mined' }) }),
       raiseAlert: (alert: AlertInput) => {
         alerts.push(alert);
@@ -512,190 +441,6 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     const state = (await handle.result()) as OnRampState;
     expect(state).toMatchObject({ status: 'timed-out', unattributed: true, endUserId: null, polls: 0 });
     await recordHistory(client, handle.workflowId, 'onramp-timed-out-unattributed');
-  });
-
-  /** A transaction router whose first hop fails and is retried after a timer; its run, once ended. */
-  async function retriedHop(input: PatchBaseline) {
-    const depositId = `dep-${randomUUID()}`;
-    const hops: unknown[] = [];
-    const taskQueue = await worker({
-      routeEvent: (hop: unknown) => {
-        hops.push(hop);
-        if (hops.length === 1) {
-          return Promise.reject(
-            ApplicationFailure.create({
-              type: 'OperatorRejected',
-              message: 'operator answered 409',
-              nonRetryable: true,
-              details: [{ operation: 'getTransaction', code: 'conflict', status: 409 }],
-            }),
-          );
-        }
-        return Promise.resolve({ status: 'mined', outcome: { workflowId: `offramp/${depositId}` } });
-      },
-    });
-    const timings: WorkflowTimings = fastTimings();
-    const handle = await client.workflow.signalWithStart('webhookRouterWorkflow', {
-      workflowId: `transaction/${depositId}`,
-      taskQueue,
-      args: [{ kind: 'transaction', resourceId: depositId, timings, ...input }],
-      signal: webhookEventSignal,
-      signalArgs: [
-        {
-          eventType: 'transaction-created',
-          resourceId: depositId,
-          newStatus: 'mined',
-          receivedAt: new Date().toISOString(),
-        },
-      ],
-    });
-
-    const state = (await handle.result()) as RouterState;
-    expect(state).toMatchObject({
-      lastStatus: 'mined',
-      forwardedTo: [`offramp/${depositId}`],
-      duplicates: 0,
-    });
-    expect(state.lastFailure?.what).toBe(`re-read or forward of transaction ${depositId}`);
-    // Both attempts asked with nothing forwarded yet (a failed hop leaves no last status).
-    expect(hops).toEqual([
-      { kind: 'transaction', resourceId: depositId, timings },
-      { kind: 'transaction', resourceId: depositId, timings },
-    ]);
-    // A new router's hop is one scheduled activity (patch router-one-activity): no local activity.
-    expect(await activitiesScheduled(handle.workflowId)).toEqual(['routeEvent', 'routeEvent']);
-    return { handle, patches: patchChecksRecorded((await handle.fetchHistory()).events ?? []) };
-  }
-
-  test('transaction router: a failed hop is retried after a timer, then the event is forwarded', async () => {
-    const { handle, patches } = await retriedHop({});
-    // Started without a patch baseline: both patches on its path are checked and marked.
-    expect(patches).toEqual({ markers: 2, changeVersionUpserts: 2 });
-    await recordHistory(client, handle.workflowId, 'transaction-router-one-activity-retry');
-  });
-
-  test('transaction router started on the patch baseline: the same run without a patch marker', async () => {
-    const { handle, patches } = await retriedHop({ patchBaseline: PATCH_BASELINE });
-    expect(patches).toEqual({ markers: 0, changeVersionUpserts: 0 });
-    await recordHistory(client, handle.workflowId, 'transaction-router-patch-baseline');
-  });
-
-  test('order router: a status already forwarded is a duplicate; nothing is forwarded twice', async () => {
-    const orderId = `order-${randomUUID()}`;
-    const hops: Array<{ lastStatus?: string }> = [];
-    let secondDeliverySent!: () => void;
-    const sent = new Promise<void>((resolve) => (secondDeliverySent = resolve));
-    const taskQueue = await worker({
-      routeEvent: async (input: { lastStatus?: string }) => {
-        hops.push(input);
-        if (hops.length === 1) {
-          // The first hop answers once the second delivery is in: that one is then a batch of its own.
-          await sent;
-          return { status: 'awaiting_funds', outcome: { workflowId: `onramp/ref-${orderId}` } };
-        }
-        return { status: 'awaiting_funds', duplicate: true };
-      },
-    });
-    const event = {
-      eventType: 'order-created',
-      resourceId: orderId,
-      newStatus: 'awaiting_funds',
-      receivedAt: new Date().toISOString(),
-    };
-    const handle = await client.workflow.signalWithStart('webhookRouterWorkflow', {
-      workflowId: `order/${orderId}`,
-      taskQueue,
-      args: [{ kind: 'order', resourceId: orderId, timings: fastTimings() }],
-      signal: webhookEventSignal,
-      signalArgs: [event],
-    });
-    await eventually(
-      () => Promise.resolve(hops.length),
-      (count) => count === 1,
-      'the first hop',
-    );
-    await handle.signal(webhookEventSignal, event);
-    secondDeliverySent();
-
-    const state = (await handle.result()) as RouterState;
-    expect(state).toMatchObject({
-      eventsReceived: 2,
-      duplicates: 1,
-      lastStatus: 'awaiting_funds',
-      forwardedTo: [`onramp/ref-${orderId}`],
-    });
-    expect(hops.map((hop) => hop.lastStatus)).toEqual([undefined, 'awaiting_funds']);
-    await recordHistory(client, handle.workflowId, 'order-router-one-activity-duplicate');
-  });
-
-  test('transaction router with a linger: open while another delivery is due, ended by it or by its timer', async () => {
-    const depositId = `dep-${randomUUID()}`;
-    // First run: created, re-read as mined (more to come), then nothing. Second run: created, re-read as confirmed
-    // (the operator's read is ahead of its webhooks), then the delivery that announces it.
-    const statuses = ['mined', 'confirmed', 'confirmed'];
-    const hops: Array<{ lastStatus?: string }> = [];
-    const taskQueue = await worker({
-      routeEvent: (input: { lastStatus?: string }) => {
-        hops.push(input);
-        const status = statuses[hops.length - 1]!;
-        return Promise.resolve(
-          status === input.lastStatus
-            ? { status, duplicate: true }
-            : { status, outcome: { workflowId: `offramp/${depositId}` } },
-        );
-      },
-    });
-    // A short linger where the test waits for its timer, a long one where a delivery must come within it.
-    const deliver = (eventType: string, newStatus?: string, routerLingerMs = 1_000) =>
-      client.workflow.signalWithStart('webhookRouterWorkflow', {
-        workflowId: `transaction/${depositId}`,
-        taskQueue,
-        args: [{ kind: 'transaction', resourceId: depositId, timings: fastTimings({ routerLingerMs }) }],
-        signal: webhookEventSignal,
-        signalArgs: [
-          {
-            eventType,
-            resourceId: depositId,
-            ...(newStatus ? { newStatus } : {}),
-            receivedAt: new Date().toISOString(),
-          },
-        ],
-      });
-    const historyOf = async (runId: string) =>
-      (await client.workflow.getHandle(`transaction/${depositId}`, runId).fetchHistory()).events ?? [];
-    const count = async (runId: string, what: 'timerStartedEventAttributes' | 'timerFiredEventAttributes') =>
-      (await historyOf(runId)).filter((event) => event[what]).length;
-
-    const lingered = await deliver('transaction-created');
-    expect(await lingered.result()).toMatchObject({ eventsReceived: 1, lastStatus: 'mined' });
-    expect(await count(lingered.signaledRunId, 'timerStartedEventAttributes')).toBe(1);
-    expect(await count(lingered.signaledRunId, 'timerFiredEventAttributes')).toBe(1);
-
-    const caught = await deliver('transaction-created', undefined, 30_000);
-    expect(caught.signaledRunId).not.toBe(lingered.signaledRunId);
-    await eventually(
-      () => count(caught.signaledRunId, 'timerStartedEventAttributes'),
-      (started) => started === 1,
-      'the linger after confirmed was re-read',
-    );
-    const announced = await deliver('transaction-updated', 'confirmed');
-    expect(announced.signaledRunId).toBe(caught.signaledRunId);
-    expect(await caught.result()).toMatchObject({
-      eventsReceived: 2,
-      duplicates: 1,
-      lastStatus: 'confirmed',
-      forwardedTo: [`offramp/${depositId}`],
-    });
-    expect(hops.map((hop) => hop.lastStatus)).toEqual([undefined, undefined, 'confirmed']);
-    // Once the delivery announcing the status re-read is in, nothing more is due: no second linger.
-    expect(await count(caught.signaledRunId, 'timerStartedEventAttributes')).toBe(1);
-    expect(await count(caught.signaledRunId, 'timerFiredEventAttributes')).toBe(0);
-    await recordHistory(client, caught.workflowId, 'transaction-router-linger-caught', {
-      runId: caught.signaledRunId,
-    });
-    await recordHistory(client, lingered.workflowId, 'transaction-router-linger-timer', {
-      runId: lingered.signaledRunId,
-    });
   });
 
   test('quote: one createQuote', async () => {

@@ -5,9 +5,11 @@ import * as offRamp from '../../workflows/ramps/offramp/messages';
 import * as onRamp from '../../workflows/ramps/onramp/messages';
 import * as router from '../../workflows/ramps/router/messages';
 import * as unknownEvents from '../../workflows/ramps/unknown-events/messages';
+import * as walletCreation from '../../workflows/wallet-creation/messages';
 
 const messages = {
   ...endUser,
+  ...walletCreation,
   ...accountSetup,
   ...router,
   ...offRamp,
@@ -24,20 +26,15 @@ describe('message names', () => {
     );
     expect(names).toEqual({
       ensureDepositWalletUpdate: 'ensureDepositWallet',
+      endUserStateQuery: 'endUserState',
+      offRampLinkedSignal: 'offRampLinked',
       walletCreationRequestedSignal: 'walletCreationRequested',
       walletCreatedSignal: 'walletCreated',
       walletCreationNotSentSignal: 'walletCreationNotSent',
-      depositWalletJournalUpdate: 'depositWalletJournal',
-      endUserStateQuery: 'endUserState',
-      offRampLinkedSignal: 'offRampLinked',
-      accountWalletJournalUpdate: 'accountWalletJournal',
       setupAccountUpdate: 'setupAccount',
       accountStateQuery: 'accountState',
-      webhookEventSignal: 'webhookEvent',
+      webhookDeliveriesSignal: 'webhookDeliveries',
       routerStateQuery: 'routerState',
-      shardEventSignal: 'shardWebhookEvent',
-      shardEventsSignal: 'shardWebhookEvents',
-      shardStateQuery: 'shardRouterState',
       offRampTransactionSignal: 'offRampTransaction',
       offRampStateQuery: 'offRampState',
       onRampOrderSignal: 'onRampOrder',

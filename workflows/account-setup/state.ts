@@ -1,12 +1,12 @@
 /**
- * Pure rules of the account setup: its state at the start of a run and what it carries on, the recipient
- * bookkeeping, the result and its whitelist, what the Web UI shows, and the per-role view of its state the wallet
- * journal's rules work on. Workflow-safe: no Temporal calls, no clock (`now` is passed in).
+ * Pure rules of the account setup: its state at the start of a run and what it carries on, its wallet journals by
+ * role, the recipient bookkeeping, the result and its whitelist, and what the Web UI shows. Workflow-safe: no
+ * Temporal calls, no clock (`now` is passed in).
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { ACCOUNT_WALLET_ROLES, type AccountWalletRole, type ResourceKind } from '../../src/domain/vocabulary';
 import { Networks, RampStatus } from '../../src/temporal/search-attributes';
-import { extraWalletCount, type JournalView } from '../end-user/wallet-journal';
+import { extraWalletCount, newWalletJournal, type WalletJournal } from '../wallet-creation/journal';
 import type {
   AccountRecipient,
   AccountSetupCarriedState,
@@ -23,12 +23,10 @@ export function newAccountSetupState(
   return {
     status: carried?.result ? 'ready' : 'none',
     wallets: carried?.wallets ?? {},
-    journal: carried?.journal ?? {},
+    journals: carried?.journals ?? { master: newWalletJournal(), gas: newWalletJournal() },
     recipients: carried?.recipients ?? [],
     orphanWallets: carried?.orphanWallets ?? [],
-    ...(carried?.creationRequests ? { creationRequests: carried.creationRequests } : {}),
-    ...(carried?.unconfirmedCreations ? { unconfirmedCreations: carried.unconfirmedCreations } : {}),
-    ...(carried?.extraWalletsReported ? { extraWalletsReported: carried.extraWalletsReported } : {}),
+    extraWalletsReported: carried?.extraWalletsReported ?? 0,
     ...(carried?.result ? { result: carried.result } : {}),
     setupRuns: carried?.setupRuns ?? 0,
     createdAt: carried?.createdAt ?? now,
@@ -37,62 +35,45 @@ export function newAccountSetupState(
 
 /** What the next run needs. */
 export function carriedState(state: AccountSetupState): AccountSetupCarriedState {
+  const { wallets, journals, recipients, orphanWallets, extraWalletsReported, result, setupRuns, createdAt } =
+    state;
   return {
-    wallets: state.wallets,
-    journal: state.journal,
-    recipients: state.recipients,
-    orphanWallets: state.orphanWallets,
-    ...(state.creationRequests ? { creationRequests: state.creationRequests } : {}),
-    ...(state.unconfirmedCreations ? { unconfirmedCreations: state.unconfirmedCreations } : {}),
-    ...(state.extraWalletsReported ? { extraWalletsReported: state.extraWalletsReported } : {}),
-    ...(state.result ? { result: state.result } : {}),
-    setupRuns: state.setupRuns,
-    createdAt: state.createdAt,
+    wallets,
+    journals,
+    recipients,
+    orphanWallets,
+    extraWalletsReported,
+    ...(result ? { result } : {}),
+    setupRuns,
+    createdAt,
   };
 }
 
-/** Journal signals name their wallet's role; anything else (an end user's signal sent here by mistake) is ignored. */
-export function isAccountWalletRole(role: string | undefined): role is AccountWalletRole {
-  return role !== undefined && (ACCOUNT_WALLET_ROLES as readonly string[]).includes(role);
+/** The journal a signal's role names; another role (an end user's signal sent here by mistake) has none. */
+export function roleJournal(state: AccountSetupState, role: string | undefined): WalletJournal | undefined {
+  return ACCOUNT_WALLET_ROLES.find((known) => known === role)
+    ? state.journals[role as AccountWalletRole]
+    : undefined;
 }
 
-/** One role's wallet journal, as the journal rules see it. */
-export function roleJournal(state: AccountSetupState, role: AccountWalletRole): JournalView {
-  return {
-    get requests() {
-      return state.creationRequests?.[role];
-    },
-    set requests(requests) {
-      (state.creationRequests ??= {})[role] = requests;
-    },
-    get unconfirmed() {
-      return state.unconfirmedCreations?.[role];
-    },
-    set unconfirmed(unconfirmed) {
-      (state.unconfirmedCreations ??= {})[role] = unconfirmed;
-    },
-    get journaled() {
-      return state.journal[role];
-    },
-    set journaled(created) {
-      state.journal[role] = created;
-    },
-  };
+/** The role a journal of this setup belongs to. */
+export function roleOfJournal(
+  state: AccountSetupState,
+  journal: WalletJournal,
+): AccountWalletRole | undefined {
+  return ACCOUNT_WALLET_ROLES.find((role) => state.journals[role] === journal);
 }
 
 /** CreateWallet requests of every role sent without an answer. */
 export function unconfirmedCreationCount(state: AccountSetupState): number {
-  return ACCOUNT_WALLET_ROLES.reduce(
-    (sum, role) => sum + (state.unconfirmedCreations?.[role]?.length ?? 0),
-    0,
-  );
+  return ACCOUNT_WALLET_ROLES.reduce((sum, role) => sum + state.journals[role].unconfirmed.length, 0);
 }
 
 /** Every account wallet the operator may hold besides the ones recorded. */
 export function extraAccountWallets(state: AccountSetupState): number {
   return extraWalletCount(
     state.orphanWallets,
-    ACCOUNT_WALLET_ROLES.flatMap((role) => state.unconfirmedCreations?.[role] ?? []),
+    ACCOUNT_WALLET_ROLES.flatMap((role) => state.journals[role].unconfirmed),
   );
 }
 

@@ -1,12 +1,7 @@
 /** account-setup: inputs, carried state, result and query answer of the account setup. */
 import type { WorkflowTimings } from '../../src/domain/timings';
 import type { AccountWalletRole, AddressOnNetwork, ResourceKind } from '../../src/domain/vocabulary';
-import type {
-  OrphanWallet,
-  UnconfirmedCreation,
-  WalletCreatedSignal,
-  WalletCreationRequest,
-} from '../end-user/wallet-journal';
+import type { OrphanWallet, WalletJournal } from '../wallet-creation/journal';
 
 export interface AccountWallet {
   role: AccountWalletRole;
@@ -52,15 +47,12 @@ export interface AccountSetupInput {
 
 export interface AccountSetupCarriedState {
   wallets: Partial<Record<AccountWalletRole, AccountWallet>>;
-  journal: Partial<Record<AccountWalletRole, WalletCreatedSignal>>;
+  /** Each wallet's creation journal (workflows/wallet-creation). */
+  journals: Record<AccountWalletRole, WalletJournal>;
   recipients: AccountRecipient[];
   orphanWallets: (OrphanWallet & { role: AccountWalletRole })[];
-  /** Every CreateWallet request, per role, journaled before it was sent (workflows/end-user/wallet-journal.ts). */
-  creationRequests?: Partial<Record<AccountWalletRole, WalletCreationRequest[]>>;
-  /** CreateWallet requests per role that were sent without an answer: possible orphans whose ID cannot be known. */
-  unconfirmedCreations?: Partial<Record<AccountWalletRole, UnconfirmedCreation[]>>;
   /** Extra wallets (orphans + unconfirmed creations) already raised as an incident. */
-  extraWalletsReported?: number;
+  extraWalletsReported: number;
   result?: AccountSetupResult;
   setupRuns: number;
   createdAt: string;

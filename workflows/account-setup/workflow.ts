@@ -23,37 +23,25 @@ import {
 import type { RampActivities } from '../../activities';
 import { failureReason } from '../../src/domain/errors';
 import { ACCOUNT_WALLET_ROLES, type AccountWalletRole, RESOURCE_KINDS } from '../../src/domain/vocabulary';
-import { notSentHandled, raiseExtraWalletIncident } from '../end-user/extra-wallet-incident';
-import {
-  walletCreatedSignal,
-  walletCreationNotSentSignal,
-  walletCreationRequestedSignal,
-} from '../end-user/messages';
-import {
-  chooseWallet,
-  extraWalletAlert,
-  extraWalletsDue,
-  journalAnswer,
-  journalNotSent,
-  journalRequest,
-  recordOrphan,
-  refreshUnconfirmed,
-  reportedAfterNotSent,
-  settleActivityAnswer,
-  earlierRequestsInput,
-} from '../end-user/wallet-journal';
 import { operatorActivityOptions } from '../shared/activity-options';
 import { shouldContinueAsNew } from '../shared/continue-as-new';
-import { accountStateQuery, accountWalletJournalUpdate, setupAccountUpdate } from './messages';
+import {
+  extraWalletAlert,
+  extraWalletsDue,
+  recordOrphan,
+  reportedAfterNotSent,
+} from '../wallet-creation/journal';
+import { keepWalletJournals, raiseExtraWalletIncident } from '../wallet-creation/owner';
+import { accountStateQuery, setupAccountUpdate } from './messages';
 import {
   accountWallet,
   carriedState,
   ensuredRecipient,
   extraAccountWallets,
-  isAccountWalletRole,
   newAccountSetupState,
   publishedValues,
   roleJournal,
+  roleOfJournal,
   setupResult,
   staleRecipients,
   unconfirmedCreationCount,
@@ -71,30 +59,21 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
   /** Passes requested by updates, and the request number the last finished pass covered. */
   let requested = 0;
   let covered = 0;
-  /** The role whose wallet is being created right now (its newest request still waits for its answer). */
-  let creating: AccountWalletRole | undefined;
 
-  // ---- handlers: they register no command (but the not-sent handler's patch check), so adding one keeps old
-  // histories replaying.
+  // ---- handlers
   setHandler(accountStateQuery, () => state);
-  setHandler(accountWalletJournalUpdate, (role) => state.journal[role] ?? null);
-  setHandler(walletCreationRequestedSignal, (request) => {
-    const role = request.role;
-    if (!isAccountWalletRole(role)) return;
-    journalRequest(roleJournal(state, role), request, creating === role, now());
-  });
-  setHandler(walletCreationNotSentSignal, (notSent) => {
-    const role = notSent.role;
-    if (!isAccountWalletRole(role) || !notSentHandled({})) return;
-    journalNotSent(roleJournal(state, role), notSent, creating === role, now());
-    const reported = reportedAfterNotSent(extraAccountWallets(state), state.extraWalletsReported);
-    if (reported !== undefined) state.extraWalletsReported = reported;
-  });
-  setHandler(walletCreatedSignal, (created) => {
-    const role = created.role;
-    if (!isAccountWalletRole(role)) return;
-    const orphanWalletId = journalAnswer(roleJournal(state, role), created, creating === role, now());
-    if (orphanWalletId) keepOrphan(role, orphanWalletId, 'second CreateWallet answer journaled');
+  const journals = keepWalletJournals({
+    journalOf: (role) => roleJournal(state, role),
+    keepOrphan: (journal, walletId, reason) => {
+      const role = roleOfJournal(state, journal);
+      if (role) keepOrphan(role, walletId, reason);
+    },
+    requestNotSent: () => {
+      state.extraWalletsReported = reportedAfterNotSent(
+        extraAccountWallets(state),
+        state.extraWalletsReported,
+      );
+    },
   });
   setHandler(setupAccountUpdate, async (): Promise<AccountSetupResult> => {
     const mine = ++requested;
@@ -105,6 +84,23 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
       message: `The account setup failed: ${state.lastError ?? 'unknown error'}`,
     });
   });
+
+  // ---- the loop: one pass per batch of requests, report extra wallets, hand over to a new run when history grows.
+  const extraWalletsToRaise = () => extraWalletsDue(extraAccountWallets(state), state.extraWalletsReported);
+  publish();
+  for (;;) {
+    await condition(() => requested > covered || extraWalletsToRaise() || shouldContinueAsNew());
+    if (requested > covered) {
+      const passFor = requested;
+      await runSetup();
+      covered = passFor;
+    } else if (extraWalletsToRaise()) await raiseExtraWallets();
+    else {
+      // Let running handlers finish, then carry the state over.
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof accountSetupWorkflow>({ timings, carried: carriedState(state) });
+    }
+  }
 
   function keepOrphan(role: AccountWalletRole, walletId: string, reason: string): void {
     const orphan = { role, walletId, reason, recordedAt: now() };
@@ -126,34 +122,12 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
   async function ensureWallet(role: AccountWalletRole): Promise<AccountWallet> {
     const recorded = state.wallets[role];
     if (recorded) return recorded;
-    const journal = roleJournal(state, role);
-    creating = role;
-    let created;
-    try {
-      created =
-        state.journal[role] ??
-        (await activities.createAccountWallet({
-          role,
-          workflowId: workflowInfo().workflowId,
-          ...earlierRequestsInput(journal),
-        }));
-    } finally {
-      creating = undefined;
-      refreshUnconfirmed(journal, false);
-    }
-    if (created.requestId && journal.requests) {
-      settleActivityAnswer(journal, created, now());
-      refreshUnconfirmed(journal, false);
-    }
-    const { chosen, orphanWalletId } = chooseWallet<{ walletId: string; externalUserId: string }>(
-      state.journal[role],
-      created,
-    );
-    if (orphanWalletId) keepOrphan(role, orphanWalletId, 'activity answered a different wallet');
-    const addresses = await activities.getWalletAddresses({ walletId: chosen.walletId });
-    const wallet = accountWallet(role, chosen, addresses, now());
-    state.wallets[role] = wallet;
-    return wallet;
+    const { wallet, addresses } = await journals.createWalletOnce(state.journals[role], {
+      create: (earlier) =>
+        activities.createAccountWallet({ role, workflowId: workflowInfo().workflowId, ...earlier }),
+      readAddresses: (walletId) => activities.getWalletAddresses({ walletId }),
+    });
+    return (state.wallets[role] = accountWallet(role, wallet, addresses, now()));
   }
 
   async function ensureRecipients(): Promise<{ added: AccountRecipient[]; removed: AccountRecipient[] }> {
@@ -198,39 +172,14 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
     publish();
   }
 
-  /** Every account wallet the operator may hold besides the ones recorded is an incident for the operations team. */
+  /** Every account wallet the operator may hold besides the ones recorded is an incident for operations. */
   async function raiseExtraWallets(): Promise<void> {
     const count = extraAccountWallets(state);
-    await raiseExtraWalletIncident(
-      alerts.raiseAlert,
-      () =>
-        extraWalletAlert({ kind: 'account' }, workflowInfo().workflowId, {
-          orphanWallets: state.orphanWallets.length,
-          unconfirmedCreations: unconfirmedCreationCount(state),
-        }),
-      // Started without a patch baseline (once per account): its patch is checked and marked as before.
-      { run: {} },
-    );
+    const alert = extraWalletAlert({ kind: 'account' }, workflowInfo().workflowId, {
+      orphanWallets: state.orphanWallets.length,
+      unconfirmedCreations: unconfirmedCreationCount(state),
+    });
+    await raiseExtraWalletIncident(alerts.raiseAlert, alert);
     state.extraWalletsReported = count;
-  }
-
-  // ---- the loop: one pass per batch of requests, report extra wallets, hand over to a new run when history grows.
-  const extraWalletsToRaise = () => extraWalletsDue(extraAccountWallets(state), state.extraWalletsReported);
-  publish();
-  for (;;) {
-    await condition(() => requested > covered || extraWalletsToRaise() || shouldContinueAsNew());
-    if (requested > covered) {
-      const passFor = requested;
-      await runSetup();
-      covered = passFor;
-      continue;
-    }
-    if (extraWalletsToRaise()) {
-      await raiseExtraWallets();
-      continue;
-    }
-    // Let running handlers finish, then carry the state over.
-    await condition(allHandlersFinished);
-    await continueAsNew<typeof accountSetupWorkflow>({ timings, carried: carriedState(state) });
   }
 }

@@ -1,14 +1,13 @@
 /**
  * Pure rules of the end-user workflow: its state at the start of a run, what it carries to the next run, its search
- * attributes, and the view of its state the wallet journal's rules work on. Workflow-safe: no Temporal calls, no
- * clock (`now` is passed in).
+ * attributes and its outcome event. Workflow-safe: no Temporal calls, no clock (`now` is passed in).
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { compactData, type RaisedOutcome } from '../../src/domain/outcome-events';
 import { EndUserId, Networks, RampStatus, WalletId } from '../../src/temporal/search-attributes';
+import { newOutbox } from '../outcomes/outbox';
+import { extraWalletCount, newWalletJournal } from '../wallet-creation/journal';
 import type { DepositWallet, EndUserCarriedState, EndUserInput, EndUserState } from './types';
-import type { JournalView } from './wallet-journal';
-import { PATCH_BASELINE } from '../shared/patch-baseline';
 
 /** The state a run starts from: fresh, or carried over from the previous run. */
 export function newEndUserState(input: EndUserInput, now: string): EndUserState {
@@ -16,50 +15,36 @@ export function newEndUserState(input: EndUserInput, now: string): EndUserState 
   return {
     endUserId: input.endUserId,
     wallet: carried?.wallet,
+    walletJournal: carried?.walletJournal ?? newWalletJournal(),
     orphanWallets: carried?.orphanWallets ?? [],
+    extraWalletsReported: carried?.extraWalletsReported ?? 0,
     createdAt: carried?.createdAt ?? now,
     runs: (carried?.runs ?? 0) + 1,
     walletStatus: carried?.wallet ? 'ready' : 'none',
     offRamps: carried?.offRamps ?? [],
-    ...(carried?.unconfirmedCreations ? { unconfirmedCreations: carried.unconfirmedCreations } : {}),
-    ...(carried?.creationRequests ? { creationRequests: carried.creationRequests } : {}),
-    ...(carried?.extraWalletsReported ? { extraWalletsReported: carried.extraWalletsReported } : {}),
-    ...(carried?.outcomes ? { outcomes: carried.outcomes } : {}),
+    outcomes: newOutbox(carried?.outcomes),
   };
 }
 
 /** What the next run needs. */
 export function carriedState(state: EndUserState): EndUserCarriedState {
-  return {
-    wallet: state.wallet,
-    orphanWallets: state.orphanWallets,
-    createdAt: state.createdAt,
-    runs: state.runs,
-    offRamps: state.offRamps,
-    ...(state.unconfirmedCreations ? { unconfirmedCreations: state.unconfirmedCreations } : {}),
-    ...(state.creationRequests ? { creationRequests: state.creationRequests } : {}),
-    ...(state.extraWalletsReported ? { extraWalletsReported: state.extraWalletsReported } : {}),
-    ...(state.outcomes ? { outcomes: state.outcomes } : {}),
-  };
+  const { wallet, walletJournal, orphanWallets, extraWalletsReported, createdAt, runs, offRamps, outcomes } =
+    state;
+  return { wallet, walletJournal, orphanWallets, extraWalletsReported, createdAt, runs, offRamps, outcomes };
 }
 
 /** The next run's input: the same settings, the state carried. */
 export function continuedInput(input: EndUserInput, state: EndUserState): EndUserInput {
-  return {
-    endUserId: input.endUserId,
-    ...(input.endUserSearchValue ? { endUserSearchValue: input.endUserSearchValue } : {}),
-    timings: input.timings,
-    // The next run starts on this code, which has every patch of its baseline.
-    patchBaseline: PATCH_BASELINE,
-    ...(input.continueAsNewAfterEvents ? { continueAsNewAfterEvents: input.continueAsNewAfterEvents } : {}),
-    carried: carriedState(state),
-  };
+  return { ...input, carried: carriedState(state) };
 }
+
+/** Every wallet the operator may hold for this user besides the one shown. */
+export const extraWallets = (state: EndUserState): number =>
+  extraWalletCount(state.orphanWallets, state.walletJournal.unconfirmed);
 
 /** Each off-ramp of this user's deposits reports itself once. */
 export function linkOffRamp(state: EndUserState, depositTransactionId: string): void {
-  const offRamps = (state.offRamps ??= []);
-  if (!offRamps.includes(depositTransactionId)) offRamps.push(depositTransactionId);
+  if (!state.offRamps.includes(depositTransactionId)) state.offRamps.push(depositTransactionId);
 }
 
 /** The wallet as shown to the user: its ID and addresses (balances stay with the operator). */
@@ -96,30 +81,6 @@ export function searchAttributes(state: EndUserState, searchValue: string): Sear
         ]
       : []),
   ];
-}
-
-/** The deposit wallet's journal, as the journal rules see it. */
-export function depositWalletJournal(state: EndUserState): JournalView {
-  return {
-    get requests() {
-      return state.creationRequests;
-    },
-    set requests(requests) {
-      state.creationRequests = requests;
-    },
-    get unconfirmed() {
-      return state.unconfirmedCreations;
-    },
-    set unconfirmed(unconfirmed) {
-      state.unconfirmedCreations = unconfirmed;
-    },
-    get journaled() {
-      return state.journaledWallet;
-    },
-    set journaled(created) {
-      state.journaledWallet = created;
-    },
-  };
 }
 
 /** `deposit_wallet.created`: the wallet just recorded, with its address on each network. */

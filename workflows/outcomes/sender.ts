@@ -7,22 +7,17 @@
 import { type ActivityOptions, condition, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import { failureReason } from '../../src/domain/errors';
 import type { OutcomeEventData, OutcomeEventType } from '../../src/domain/outcome-events';
-import { outcomeDeliveryTimings, type WorkflowTimings } from '../../src/domain/timings';
+import type { WorkflowTimings } from '../../src/domain/timings';
 import type { createOutcomeActivities } from '../../activities/outcomes/activities';
 import type { createAlertActivities } from '../../activities/operations/alerts/activities';
 import { operatorActivityOptions } from '../shared/activity-options';
 import { isDrained, nextToDeliver, raiseOutcome, recordDelivery, type Outbox } from './outbox';
-import { hasPatch } from '../shared/patches';
-import type { PatchBaseline } from '../shared/patch-baseline';
-
-/** Processes that started before outcome events existed replay without them. */
-export const OUTCOME_EVENTS_PATCH = 'client-outcome-events';
 
 type OutcomeActivities = ReturnType<typeof createOutcomeActivities>;
 
 /** One delivery: an attempt per retry, growing delays, given up after the configured time. */
 export function outcomeDeliveryOptions(timings: WorkflowTimings): ActivityOptions {
-  const delivery = outcomeDeliveryTimings(timings);
+  const delivery = timings.outcomeDelivery;
   return {
     startToCloseTimeout: delivery.attemptTimeoutMs,
     scheduleToCloseTimeout: delivery.retryForMs,
@@ -35,19 +30,12 @@ export function outcomeDeliveryOptions(timings: WorkflowTimings): ActivityOption
 }
 
 export interface OutcomeSender {
-  /** False for a process recorded before outcome events existed: it raises none. */
-  readonly enabled: boolean;
   raise(type: OutcomeEventType, data: OutcomeEventData): void;
   /** Resolves once every raised event is delivered, given up, or had nowhere to go. */
   drained(): Promise<void>;
 }
 
-export function startOutcomeSender(
-  outbox: Outbox,
-  timings: WorkflowTimings,
-  run: PatchBaseline,
-): OutcomeSender {
-  const enabled = hasPatch(run, OUTCOME_EVENTS_PATCH);
+export function startOutcomeSender(outbox: Outbox, timings: WorkflowTimings): OutcomeSender {
   const { deliverOutcomeEvent } = proxyActivities<OutcomeActivities>(outcomeDeliveryOptions(timings));
   const { raiseAlert } = proxyActivities<ReturnType<typeof createAlertActivities>>(
     operatorActivityOptions(timings),
@@ -85,12 +73,11 @@ export function startOutcomeSender(
     }
   }
 
-  if (enabled) void sendLoop();
+  void sendLoop();
 
   return {
-    enabled,
     raise(type, data) {
-      if (enabled) raiseOutcome(outbox, workflowId, type, data, new Date());
+      raiseOutcome(outbox, workflowId, type, data, new Date());
     },
     async drained() {
       await condition(() => isDrained(outbox));

@@ -31,7 +31,6 @@ import type { ActivityDeps } from '../../deps';
 import { cancellable } from '../../shared/cancellable';
 import { callOperator } from '../../shared/operator-failure';
 import * as snapshots from '../../shared/snapshots';
-import { PATCH_BASELINE } from '../../../workflows/shared/patch-baseline';
 
 /** The worker's task queue, checked to stand in a visibility query. */
 const taskQueueLiteral = () => visibilityLiteral(Context.current().info.taskQueue, 'task queue name');
@@ -214,9 +213,7 @@ export function createReconcileActivities(deps: ActivityDeps) {
               const outcome = await signalWithStartProcess(temporal, WORKFLOW_TYPES.offRamp, {
                 workflowId: offRampId,
                 taskQueue,
-                args: [
-                  { depositTransactionId: tx.id, timings: input.timings, patchBaseline: PATCH_BASELINE },
-                ],
+                args: [{ depositTransactionId: tx.id, timings: input.timings }],
                 signal: offRampTransactionSignal,
                 signalArgs: [{ role: 'deposit', transaction: snapshot }],
               });

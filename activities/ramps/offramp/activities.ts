@@ -1,6 +1,6 @@
 /**
- * Activities of the off-ramp: finding the end user of a deposit wallet and telling that end user about its off-ramp
- * (in one activity, or in two for the runs recorded before), and discovering the off-ramp's later transactions by polling when webhooks stop. The gas wallet's check is in
+ * Activities of the off-ramp: finding the end user of a deposit wallet and telling that end user about its off-ramp,
+ * and discovering the off-ramp's later transactions by polling when webhooks stop. The gas wallet's check is in
  * operations/gas-monitor/activities.ts.
  */
 import { ApplicationFailure } from '@temporalio/activity';
@@ -10,19 +10,18 @@ import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../../../src/temporal/search-attributes';
 import { visibilityLiteral } from '../../../src/temporal/visibility';
 import { offRampLinkedSignal } from '../../../workflows/end-user/messages';
-import {
-  END_USER_LINK_FAILURES,
-  type OffRampPollRequest,
-  type OffRampPollResult,
-} from '../../../workflows/ramps/offramp/state';
+import type { OffRampPollRequest, OffRampPollResult } from '../../../workflows/ramps/offramp/state';
+import type { OrderSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import type { ActivityDeps } from '../../deps';
 import { readOrder, readTransaction } from '../../shared/snapshots';
 
-/** findEndUserByWallet's and attributeOffRamp's answer. */
-export interface EndUserOfWallet {
+/** attributeOffRamp's answer. */
+export interface OffRampOwner {
   endUserId: string;
   /** The RampEndUserId value: the end user ID, or its pseudonym when encryption keys are configured. */
   endUserSearchValue: string;
+  /** False when the end user's workflow was not running to be told (the off-ramp is attributed all the same). */
+  linked: boolean;
 }
 
 export function createOffRampActivities({ operator, temporal, config }: ActivityDeps) {
@@ -32,7 +31,7 @@ export function createOffRampActivities({ operator, temporal, config }: Activity
    * src/temporal/end-user-pseudonym.ts). Visibility is eventually consistent: "not found" is thrown as retryable
    * (the workflow bounds the attempts); in practice the wallet exists long before anyone deposits to it.
    */
-  async function findEndUser(walletId: string): Promise<EndUserOfWallet> {
+  async function findEndUser(walletId: string): Promise<Omit<OffRampOwner, 'linked'>> {
     const literal = visibilityLiteral(walletId, 'wallet id');
     const query = `WorkflowType = '${WORKFLOW_TYPES.endUser}' AND RampWalletId = '${literal}'`;
     for await (const execution of temporal.workflow.list({ query, pageSize: 10 })) {
@@ -49,53 +48,37 @@ export function createOffRampActivities({ operator, temporal, config }: Activity
   }
 
   /**
-   * Signals offRampLinked to end-user/<id>. Failures never name the end user (their messages are stored in clear);
-   * one that is not running fails for good.
+   * Signals offRampLinked to end-user/<id>; false when that workflow is not running. Any other failure is thrown
+   * retryable, without the end user's name (failure messages are stored in clear).
    */
-  async function linkToEndUser(endUserId: string, depositTransactionId: string): Promise<void> {
+  async function linkToEndUser(endUserId: string, depositTransactionId: string): Promise<boolean> {
     try {
       await temporal.workflow
         .getHandle(endUserWorkflowId(endUserId))
         .signal(offRampLinkedSignal, { depositTransactionId });
+      return true;
     } catch (error) {
-      const notFound = error instanceof WorkflowNotFoundError;
-      throw ApplicationFailure.create({
-        type: notFound ? END_USER_LINK_FAILURES.notRunning : END_USER_LINK_FAILURES.signalFailed,
-        message: notFound
-          ? 'the end user workflow of this deposit is not running'
-          : `could not signal the end user workflow of this deposit (${error instanceof Error ? error.name : 'error'})`,
-        nonRetryable: notFound,
-      });
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw ApplicationFailure.retryable(
+        `could not signal the end user workflow of this deposit (${error instanceof Error ? error.name : 'error'})`,
+        'EndUserSignalFailed',
+      );
     }
   }
 
   return {
     /**
-     * The off-ramp's owner, found and told about the off-ramp in one round trip of the off-ramp's workflow (it used
-     * to take two activities, one after the other, before its first step). A retried attempt finds the owner again
-     * (a visibility query) and signals again (the end user records a deposit once).
+     * The off-ramp's owner, found and told about the off-ramp. A retried attempt finds the owner again (a visibility
+     * query) and signals again (the end user records a deposit once).
      */
-    async attributeOffRamp(input: {
-      walletId: string;
-      depositTransactionId: string;
-    }): Promise<EndUserOfWallet> {
+    async attributeOffRamp(input: { walletId: string; depositTransactionId: string }): Promise<OffRampOwner> {
       const owner = await findEndUser(input.walletId);
-      await linkToEndUser(owner.endUserId, input.depositTransactionId);
-      return owner;
+      return { ...owner, linked: await linkToEndUser(owner.endUserId, input.depositTransactionId) };
     },
 
-    /** findEndUser as an activity of its own: runs recorded before attributeOffRamp, and its fallback. */
-    findEndUserByWallet(input: { walletId: string }): Promise<EndUserOfWallet> {
-      return findEndUser(input.walletId);
-    },
-
-    /**
-     * linkToEndUser as an activity of its own (runs recorded before attributeOffRamp, and its fallback). An activity
-     * rather than a workflow signal so the off-ramp's history holds no end-user/<id> workflow ID in clear (the
-     * input is an encrypted payload).
-     */
-    linkOffRampToEndUser(input: { endUserId: string; depositTransactionId: string }): Promise<void> {
-      return linkToEndUser(input.endUserId, input.depositTransactionId);
+    /** Get Order by ID, for an off-ramp whose forward came without its order. */
+    readOrderSnapshot(input: { id: string }): Promise<OrderSnapshot> {
+      return readOrder(operator, input.id);
     },
 
     /**

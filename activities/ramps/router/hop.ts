@@ -15,10 +15,9 @@ import { offRampTransactionSignal } from '../../../workflows/ramps/offramp/messa
 import { orderToSettleFrom } from '../../../workflows/ramps/offramp/state';
 import type { OffRampTransactionSignal } from '../../../workflows/ramps/offramp/types';
 import { onRampOrderSignal, onRampTransactionSignal } from '../../../workflows/ramps/onramp/messages';
-import { OFF_RAMP_ORDER_UNROUTABLE, routeTransaction } from '../../../workflows/ramps/router/state';
+import { OFF_RAMP_ORDER_UNROUTABLE, routeTransaction } from '../../../workflows/ramps/router/lane-state';
 import type { ForwardOutcome, RoutedEvent, RouteEventInput } from '../../../workflows/ramps/router/types';
 import type { OrderSnapshot, TransactionSnapshot } from '../../../workflows/ramps/shared/snapshots';
-import { PATCH_BASELINE } from '../../../workflows/shared/patch-baseline';
 import { readOrder, readTransaction } from '../../shared/snapshots';
 
 export interface HopDeps {
@@ -91,7 +90,6 @@ export function createHop({ operator, temporal, logger }: HopDeps) {
             {
               depositTransactionId: input.depositTransactionId,
               timings: input.timings,
-              patchBaseline: PATCH_BASELINE,
             },
           ],
           signal: offRampTransactionSignal,
@@ -105,9 +103,7 @@ export function createHop({ operator, temporal, logger }: HopDeps) {
       const common = {
         workflowId: onRampWorkflowId(input.orderReference),
         taskQueue: at.taskQueue,
-        args: [
-          { orderReference: input.orderReference, timings: input.timings, patchBaseline: PATCH_BASELINE },
-        ],
+        args: [{ orderReference: input.orderReference, timings: input.timings }],
       };
       if (input.order) {
         const outcome = await signalWithStart(at, WORKFLOW_TYPES.onRamp, {

@@ -44,6 +44,8 @@ describe('account setup activities', () => {
         created.push(externalUserId);
         return Promise.resolve({ id: `w-${role}`, externalUserId });
       },
+      getWalletAddresses: () =>
+        Promise.resolve([{ address: '0xabc', network: { name: 'networks/ethereum-mainnet' }, balances: [] }]),
     } as unknown as OperatorClient;
     const activities = createAccountSetupActivities({
       operator,
@@ -56,7 +58,11 @@ describe('account setup activities', () => {
       role,
       workflowId: 'account-setup',
     });
-    expect(wallet).toMatchObject({ walletId: `w-${role}`, externalUserId: label });
+    expect(wallet).toMatchObject({
+      walletId: `w-${role}`,
+      externalUserId: label,
+      addresses: [{ network: 'networks/ethereum-mainnet', address: '0xabc', balances: [] }],
+    });
     expect(created).toEqual([label]);
     expect(signals.map((signal) => [signal.externalUserId, signal.role])).toEqual([
       [label, role],

@@ -4,13 +4,13 @@ import pino from 'pino';
 import type { ActivityDeps } from '../../../activities/deps';
 import { createOffRampActivities } from '../../../activities/ramps/offramp/activities';
 import { createOnRampActivities } from '../../../activities/ramps/onramp/activities';
-import { createRouterActivities, forwardOutcome } from '../../../activities/ramps/router/activities';
-import { OFF_RAMP_ORDER_UNROUTABLE } from '../../../workflows/ramps/router/state';
+import { createRouterActivities } from '../../../activities/ramps/router/activities';
+import { createHop, forwardOutcome } from '../../../activities/ramps/router/hop';
+import { OFF_RAMP_ORDER_UNROUTABLE } from '../../../workflows/ramps/router/lane-state';
 import { OperatorError } from '../../../src/operator/errors';
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import { EndUserId } from '../../../src/temporal/search-attributes';
 import { offRampLinkedSignal } from '../../../workflows/end-user/messages';
-import { isEndUserLinkFailure } from '../../../workflows/ramps/offramp/state';
 import type { OffRampRole, OffRampTransactionSignal } from '../../../workflows/ramps/offramp/types';
 import type { TransactionSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import { testActivityConfig } from '../../helpers/activities';
@@ -34,15 +34,9 @@ describe('ramp activities', () => {
       (f) => Object.keys(f),
     );
     expect(names).toEqual([
-      'readTransactionSnapshot',
-      'readOrderSnapshot',
-      'forwardToOffRamp',
-      'forwardToOnRamp',
-      'routeEvent',
       'routeEvents',
       'attributeOffRamp',
-      'findEndUserByWallet',
-      'linkOffRampToEndUser',
+      'readOrderSnapshot',
       'pollOffRamp',
       'pollOnRamp',
     ]);
@@ -108,106 +102,8 @@ describe('pollOnRamp', () => {
   });
 });
 
-describe('findEndUserByWallet', () => {
-  function temporal(executions: Array<{ workflowId: string; endUserId?: string }>) {
-    const queries: string[] = [];
-    return {
-      queries,
-      client: {
-        workflow: {
-          list: ({ query }: { query: string }) => {
-            queries.push(query);
-            return (function* () {
-              for (const execution of executions) {
-                yield {
-                  workflowId: execution.workflowId,
-                  typedSearchAttributes: {
-                    get: (key: unknown) => (key === EndUserId ? execution.endUserId : undefined),
-                  },
-                };
-              }
-            })();
-          },
-        },
-      },
-    };
-  }
-
-  test('the end-user workflow that owns the wallet names the user', async () => {
-    const t = temporal([{ workflowId: 'end-user/user-1' }]);
-    const activities = createOffRampActivities(deps({ temporal: t.client }));
-    await expect(activities.findEndUserByWallet({ walletId: 'w-1' })).resolves.toEqual({
-      endUserId: 'user-1',
-      endUserSearchValue: 'user-1',
-    });
-    expect(t.queries).toEqual(["WorkflowType = 'endUserWorkflow' AND RampWalletId = 'w-1'"]);
-  });
-
-  test('another workflow ID falls back to RampEndUserId', async () => {
-    const t = temporal([{ workflowId: 'legacy-1', endUserId: 'user-2' }]);
-    const activities = createOffRampActivities(deps({ temporal: t.client }));
-    await expect(activities.findEndUserByWallet({ walletId: 'w-1' })).resolves.toMatchObject({
-      endUserId: 'user-2',
-    });
-  });
-
-  test('no owner yet is a retryable failure; a wallet ID a query cannot carry is not retried', async () => {
-    const activities = createOffRampActivities(deps({ temporal: temporal([]).client }));
-    await expect(activities.findEndUserByWallet({ walletId: 'w-1' })).rejects.toMatchObject({
-      type: 'WalletOwnerNotFound',
-      nonRetryable: false,
-    });
-    await expect(activities.findEndUserByWallet({ walletId: "w' OR '1'='1" })).rejects.toMatchObject({
-      type: 'InvalidInput',
-      message: 'wallet id has characters a visibility query cannot carry',
-      nonRetryable: true,
-    });
-  });
-});
-
-describe('linkOffRampToEndUser', () => {
-  function temporal(signal: () => Promise<void>) {
-    const handles: string[] = [];
-    return {
-      handles,
-      client: { workflow: { getHandle: (id: string) => (handles.push(id), { signal }) } },
-    };
-  }
-
-  test('signals end-user/<id>', async () => {
-    const t = temporal(() => Promise.resolve());
-    const activities = createOffRampActivities(deps({ temporal: t.client }));
-    await activities.linkOffRampToEndUser({ endUserId: 'user-1', depositTransactionId: 'dep-1' });
-    expect(t.handles).toEqual(['end-user/user-1']);
-  });
-
-  test('an end user that is not running fails for good, without naming the user', async () => {
-    const t = temporal(() =>
-      Promise.reject(new WorkflowNotFoundError('not found', 'end-user/user-1', undefined)),
-    );
-    const activities = createOffRampActivities(deps({ temporal: t.client }));
-    const failure: unknown = await activities
-      .linkOffRampToEndUser({ endUserId: 'user-1', depositTransactionId: 'dep-1' })
-      .catch((e: unknown) => e);
-    expect(failure).toMatchObject({ type: 'EndUserWorkflowNotFound', nonRetryable: true });
-    expect((failure as Error).message).not.toContain('user-1');
-  });
-
-  test('any other failure is retried', async () => {
-    const t = temporal(() => Promise.reject(new TypeError('boom')));
-    const activities = createOffRampActivities(deps({ temporal: t.client }));
-    await expect(
-      activities.linkOffRampToEndUser({ endUserId: 'user-1', depositTransactionId: 'dep-1' }),
-    ).rejects.toMatchObject({
-      type: 'EndUserSignalFailed',
-      message: 'could not signal the end user workflow of this deposit (TypeError)',
-      nonRetryable: false,
-    });
-  });
-});
-
 describe('attributeOffRamp', () => {
-  function temporal(owners: string[], signal: () => Promise<void>) {
+  function temporal(owners: string[], signal: () => Promise<void>, searchAttributeEndUserId?: string) {
     const calls: string[] = [];
     return {
       calls,
@@ -217,7 +113,12 @@ describe('attributeOffRamp', () => {
             calls.push(`list ${query}`);
             return (function* () {
               for (const workflowId of owners)
-                yield { workflowId, typedSearchAttributes: { get: () => undefined } };
+                yield {
+                  workflowId,
+                  typedSearchAttributes: {
+                    get: (key: unknown) => (key === EndUserId ? searchAttributeEndUserId : undefined),
+                  },
+                };
             })();
           },
           getHandle: (id: string) => {
@@ -238,7 +139,7 @@ describe('attributeOffRamp', () => {
     const activities = createOffRampActivities(deps({ temporal: t.client }));
     await expect(
       activities.attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' }),
-    ).resolves.toEqual({ endUserId: 'user-1', endUserSearchValue: 'user-1' });
+    ).resolves.toEqual({ endUserId: 'user-1', endUserSearchValue: 'user-1', linked: true });
     expect(t.calls).toEqual([
       "list WorkflowType = 'endUserWorkflow' AND RampWalletId = 'w-1'",
       'signal end-user/user-1',
@@ -246,40 +147,55 @@ describe('attributeOffRamp', () => {
     expect(signals).toEqual([[offRampLinkedSignal, { depositTransactionId: 'dep-1' }]]);
   });
 
-  test('no owner yet: retryable, and nobody is signalled', async () => {
-    const t = temporal([], () => Promise.reject(new Error('not expected')));
+  test('another workflow ID falls back to RampEndUserId', async () => {
+    const t = temporal(['not-an-end-user-id'], () => Promise.resolve(), 'user-2');
     const activities = createOffRampActivities(deps({ temporal: t.client }));
-    const failure: unknown = await activities
-      .attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' })
-      .catch((e: unknown) => e);
-    expect(failure).toMatchObject({ type: 'WalletOwnerNotFound', nonRetryable: false });
-    expect(isEndUserLinkFailure(failure)).toBe(false);
-    expect(t.calls).toHaveLength(1);
+    await expect(
+      activities.attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' }),
+    ).resolves.toMatchObject({ endUserId: 'user-2' });
   });
 
-  test('a failed signal is a link failure that never names the user (retried; for good when the user is not running)', async () => {
+  test('no owner yet: retryable, and nobody is signalled; a wallet ID a query cannot carry is not retried', async () => {
+    const t = temporal([], () => Promise.reject(new Error('not expected')));
+    const activities = createOffRampActivities(deps({ temporal: t.client }));
+    await expect(
+      activities.attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' }),
+    ).rejects.toMatchObject({ type: 'WalletOwnerNotFound', nonRetryable: false });
+    expect(t.calls).toHaveLength(1);
+    await expect(
+      activities.attributeOffRamp({ walletId: "w' OR '1'='1", depositTransactionId: 'dep-1' }),
+    ).rejects.toMatchObject({
+      type: 'InvalidInput',
+      message: 'wallet id has characters a visibility query cannot carry',
+      nonRetryable: true,
+    });
+  });
+
+  test('an end user that is not running is attributed, not linked; another failed signal is retried without naming the user', async () => {
+    const gone = temporal(['end-user/user-1'], () =>
+      Promise.reject(new WorkflowNotFoundError('not found', 'end-user/user-1', undefined)),
+    );
+    await expect(
+      createOffRampActivities(deps({ temporal: gone.client })).attributeOffRamp({
+        walletId: 'w-1',
+        depositTransactionId: 'dep-1',
+      }),
+    ).resolves.toEqual({ endUserId: 'user-1', endUserSearchValue: 'user-1', linked: false });
+
     const failed = temporal(['end-user/user-1'], () => Promise.reject(new TypeError('boom')));
     const retried: unknown = await createOffRampActivities(deps({ temporal: failed.client }))
       .attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' })
       .catch((e: unknown) => e);
-    expect(retried).toMatchObject({ type: 'EndUserSignalFailed', nonRetryable: false });
-    expect(isEndUserLinkFailure(retried)).toBe(true);
+    expect(retried).toMatchObject({
+      type: 'EndUserSignalFailed',
+      message: 'could not signal the end user workflow of this deposit (TypeError)',
+      nonRetryable: false,
+    });
     expect((retried as Error).message).not.toContain('user-1');
-
-    const gone = temporal(['end-user/user-1'], () =>
-      Promise.reject(new WorkflowNotFoundError('not found', 'end-user/user-1', undefined)),
-    );
-    const final: unknown = await createOffRampActivities(deps({ temporal: gone.client }))
-      .attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' })
-      .catch((e: unknown) => e);
-    expect(final).toMatchObject({ type: 'EndUserWorkflowNotFound', nonRetryable: true });
-    expect(isEndUserLinkFailure(final)).toBe(true);
-    // As the workflow sees it: the activity's failure wraps the application failure.
-    expect(isEndUserLinkFailure({ type: undefined, cause: final })).toBe(true);
   });
 });
 
-describe('router hop activities', () => {
+describe("the router's hop", () => {
   function temporal() {
     const started: Array<{ workflowId: string; signalArgs: unknown[] }> = [];
     return {
@@ -294,8 +210,6 @@ describe('router hop activities', () => {
       },
     };
   }
-  const env = () =>
-    new MockActivityEnvironment({ taskQueue: 'q', startToCloseTimeoutMs: 10_000 }, { logger: quietLogger });
   const timings = {} as WorkflowTimings;
 
   async function forward(
@@ -305,13 +219,12 @@ describe('router hop activities', () => {
     logger: unknown = pino({ level: 'silent' }),
   ) {
     const t = temporal();
-    const activities = createRouterActivities(deps({ operator: op.client, temporal: t.client, logger }));
+    const hop = createHop(deps({ operator: op.client, temporal: t.client, logger }));
     const signal = { role, transaction: transaction as unknown as TransactionSnapshot };
-    const outcome = await env().run((input) => activities.forwardToOffRamp(input), {
-      depositTransactionId: 'dep-1',
-      signal,
-      timings,
-    });
+    const outcome = await hop.forwardToOffRamp(
+      { depositTransactionId: 'dep-1', signal, timings },
+      { taskQueue: 'q' },
+    );
     return {
       outcome,
       reads: op.reads,
@@ -348,8 +261,8 @@ describe('router hop activities', () => {
     op: ReturnType<typeof operator>,
   ) {
     const t = temporal();
-    const activities = createRouterActivities(deps({ operator: op.client, temporal: t.client }));
-    const routed = await env().run((hop) => activities.routeEvent(hop), { ...input, timings });
+    const hop = createHop(deps({ operator: op.client, temporal: t.client }));
+    const routed = await hop.routeEvent({ ...input, timings }, { taskQueue: 'q' });
     return { routed, reads: op.reads, started: t.started };
   }
 

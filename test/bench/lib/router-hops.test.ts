@@ -7,7 +7,7 @@ import {
   type HistoryEvent,
   routedDelivery,
   routerHops,
-  shardLanes,
+  routerLanes,
 } from '../../../bench/lib/router-hops';
 import { offRampTransactionSignal } from '../../../workflows/ramps/offramp/messages';
 
@@ -33,7 +33,7 @@ const delivered = (ms: number, resourceId: string): Record<string, unknown> => (
   ...at(ms),
   eventType: EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED,
   workflowExecutionSignaledEventAttributes: {
-    input: payloads({ kind: 'transaction', event: { resourceId } }),
+    input: payloads({ deliveries: [{ kind: 'transaction', event: { resourceId } }] }),
   },
 });
 const taskCompleted = (ms: number): Record<string, unknown> => ({
@@ -92,7 +92,7 @@ const owner = (signalMs: number, appliedMs: number) =>
 /** The hops a shard run's history holds for `resourceId`, the carried lane first when the run took it over. */
 function hopsOf(events: HistoryEvent[], resourceId: string) {
   const carriedAtMs = carriedLanes(events).has(resourceId) ? eventMs(events[0]!) : undefined;
-  return routerHops(resourceId, shardLanes(events).get(resourceId) ?? [], carriedAtMs);
+  return routerHops(resourceId, routerLanes(events).get(resourceId) ?? [], carriedAtMs);
 }
 
 describe('event to state: a delivery matched to the forward that applied it', () => {
@@ -116,8 +116,8 @@ describe('event to state: a delivery matched to the forward that applied it', ()
 
   test('without the carried lane the same delivery has no outcome', () => {
     const lane = [
-      ...routerHops('d1', shardLanes(firstRun).get('d1') ?? []),
-      ...routerHops('d1', shardLanes(nextRun).get('d1') ?? []),
+      ...routerHops('d1', routerLanes(firstRun).get('d1') ?? []),
+      ...routerHops('d1', routerLanes(nextRun).get('d1') ?? []),
     ];
     expect(routedDelivery(delivery, lane, applied, new Set())).toEqual({});
   });

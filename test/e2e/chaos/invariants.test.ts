@@ -48,13 +48,8 @@ describe('one run per process ID', () => {
     expect(duplicateRunCount(duplicates)).toBe(3);
   });
 
-  test('per-delivery routers may run many times', () => {
-    const byId = groupRuns([
-      run('transaction/t1', 'COMPLETED'),
-      run('transaction/t1', 'COMPLETED'),
-      run('order/o1', 'COMPLETED'),
-      run('order/o1', 'COMPLETED'),
-    ]);
+  test('routers may run many times (they continue as new)', () => {
+    const byId = groupRuns([run('routes/q/1', 'CONTINUED_AS_NEW'), run('routes/q/1', 'RUNNING')]);
     expect(findDuplicateRuns(byId)).toEqual([]);
   });
 });
@@ -90,7 +85,10 @@ describe('every process at its expected end', () => {
 
 describe('one wallet per end user, or every extra one recorded', () => {
   test('orphans and unconfirmed creations both account for an extra operator wallet', () => {
-    const state = { orphanWallets: [{ walletId: 'w2' }], unconfirmedCreations: [{ attempt: 1 }] };
+    const state = {
+      orphanWallets: [{ walletId: 'w2' }],
+      walletJournal: { requests: [], unconfirmed: [{ attempt: 1 }] },
+    };
     expect(recordedExtraWallets(state)).toBe(2);
     expect(unrecordedWallets(3, state)).toBe(0);
     expect(unrecordedWallets(4, state)).toBe(1);

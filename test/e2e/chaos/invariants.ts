@@ -53,7 +53,7 @@ export interface DuplicateFinding {
   runs: RunInfo[];
 }
 
-/** Process IDs (not the per-delivery routers) with more than one process run. */
+/** Process IDs (not the routers) with more than one process run. */
 export function findDuplicateRuns(byId: ReadonlyMap<string, RunInfo[]>): DuplicateFinding[] {
   const found: DuplicateFinding[] = [];
   for (const [workflowId, runs] of byId) {
@@ -93,16 +93,21 @@ export function describeRuns(runs: readonly RunInfo[] | undefined): string {
 
 /**
  * The extra operator wallets an end user's state accounts for: the orphans whose IDs it learned and the creation
- * requests it knows were sent without a usable answer. This is the one place to adapt when the end user's state
- * gains another way of recording them: add the field's name here.
+ * requests its wallet journal knows were sent without a usable answer. This is the one place to adapt when the end
+ * user's state gains another way of recording them: add the field's path here.
  */
-export const RECORDED_EXTRA_WALLET_FIELDS: readonly string[] = ['orphanWallets', 'unconfirmedCreations'];
+export const RECORDED_EXTRA_WALLET_FIELDS: readonly (readonly string[])[] = [
+  ['orphanWallets'],
+  ['walletJournal', 'unconfirmed'],
+];
 
 export function recordedExtraWallets(state: unknown): number {
-  if (typeof state !== 'object' || state === null) return 0;
-  const fields = state as Record<string, unknown>;
-  return RECORDED_EXTRA_WALLET_FIELDS.reduce((sum, name) => {
-    const value = fields[name];
+  return RECORDED_EXTRA_WALLET_FIELDS.reduce((sum, path) => {
+    const value = path.reduce<unknown>(
+      (at, name) =>
+        typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined,
+      state,
+    );
     return sum + (Array.isArray(value) ? value.length : 0);
   }, 0);
 }

@@ -44,9 +44,13 @@ describe('account router', () => {
       .mockResolvedValueOnce({
         status: 'ready',
         wallets: {},
-        journal: {},
+        journals: {
+          master: { requests: [], unconfirmed: [] },
+          gas: { requests: [], unconfirmed: [] },
+        },
         recipients: [],
         orphanWallets: [],
+        extraWalletsReported: 0,
         setupRuns: 1,
         createdAt: '2026-01-01T00:00:00.000Z',
       });

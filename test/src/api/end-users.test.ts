@@ -61,9 +61,13 @@ describe('end-users router', () => {
               endUserId: 'known',
               wallet,
               walletStatus: 'ready',
+              walletJournal: { requests: [], unconfirmed: [] },
               orphanWallets: [],
+              extraWalletsReported: 0,
               createdAt: '2026-01-01T00:00:00.000Z',
               runs: 1,
+              offRamps: [],
+              outcomes: { sequence: 0, events: [] },
               ramps,
               nextRampsPageToken: null,
             })

@@ -19,6 +19,7 @@ const onRampState = {
   duplicates: 0,
   polls: 0,
   startedAt: '2026-01-01T00:00:00.000Z',
+  outcomes: { sequence: 0, events: [] },
 };
 const offRampState = {
   depositTransactionId: 'tx-1',

@@ -46,22 +46,10 @@ describe('process IDs of the typed client', () => {
     expect(processIdsOf({})).toEqual(DEFAULT_PROCESS_IDS);
   });
 
-  test('accountSetupWorkflowId is an alias that keeps the alerts ID of the base', () => {
-    expect(processIdsOf({ accountSetupWorkflowId: 'account-setup-t1' })).toEqual({
-      accountSetupWorkflowId: 'account-setup-t1',
-      alertsWorkflowId: 'ops/alerts',
-    });
-    expect(
-      processIdsOf(
-        { accountSetupWorkflowId: 'a1' },
-        { accountSetupWorkflowId: 'account-setup', alertsWorkflowId: 'ops/alerts-env' },
-      ),
-    ).toEqual({ accountSetupWorkflowId: 'a1', alertsWorkflowId: 'ops/alerts-env' });
-  });
-
-  test('processIds win over the alias and the base', () => {
+  test('processIds win over the base', () => {
     const processIds = { accountSetupWorkflowId: 'a2', alertsWorkflowId: 'ops/alerts-2' };
-    expect(processIdsOf({ processIds, accountSetupWorkflowId: 'ignored' })).toEqual(processIds);
+    expect(processIdsOf({ processIds })).toEqual(processIds);
+    expect(processIdsOf({}, processIds)).toEqual(processIds);
   });
 
   test('the constructor keeps its options and exposes the IDs it uses', () => {
@@ -69,7 +57,8 @@ describe('process IDs of the typed client', () => {
     const options = { connection, namespace: 'ns', taskQueue: 'q', timings };
     expect(new RampClient(options).processIds).toEqual(DEFAULT_PROCESS_IDS);
     expect(
-      new RampClient({ ...options, accountSetupWorkflowId: 'a3' }).processIds.accountSetupWorkflowId,
+      new RampClient({ ...options, processIds: { ...DEFAULT_PROCESS_IDS, accountSetupWorkflowId: 'a3' } })
+        .processIds.accountSetupWorkflowId,
     ).toBe('a3');
   });
 });

@@ -114,6 +114,7 @@ describe('startOnRamp', () => {
     duplicates: 0,
     polls: 0,
     startedAt: '2026-01-01T00:00:00.000Z',
+    outcomes: { sequence: 0, events: [] },
     ...extra,
   });
 

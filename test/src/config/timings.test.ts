@@ -1,15 +1,15 @@
 import { loadWorkflowTimings } from '../../../src/config/timings';
 
 describe('workflow timings', () => {
-  test('RAMP_ROUTER_LINGER is a duration in the routers’ input; unset, 0 (a router ends once its inbox is empty)', () => {
-    expect(loadWorkflowTimings({ RAMP_ROUTER_LINGER: '30s' }).routerLingerMs).toBe(30_000);
-    expect(loadWorkflowTimings({ RAMP_ROUTER_LINGER: '0s' }).routerLingerMs).toBe(0);
-    expect(loadWorkflowTimings({}).routerLingerMs).toBe(0);
-  });
-
-  test('a linger that is not a duration is refused by name', () => {
-    expect(() => loadWorkflowTimings({ RAMP_ROUTER_LINGER: 'soon' })).toThrow(
-      /RAMP_ROUTER_LINGER: "soon" is not a duration/,
+  test('every timing has its default, and a setting that is not a duration is refused by name', () => {
+    const timings = loadWorkflowTimings({});
+    expect(timings.unknownResourceTimeoutMs).toBe(600_000);
+    expect(timings.outcomeDelivery.retryForMs).toBe(86_400_000);
+    expect(loadWorkflowTimings({ RAMP_UNKNOWN_RESOURCE_TIMEOUT: '30s' }).unknownResourceTimeoutMs).toBe(
+      30_000,
+    );
+    expect(() => loadWorkflowTimings({ RAMP_UNKNOWN_RESOURCE_TIMEOUT: 'soon' })).toThrow(
+      /RAMP_UNKNOWN_RESOURCE_TIMEOUT: "soon" is not a duration/,
     );
   });
 });

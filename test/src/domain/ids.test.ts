@@ -9,7 +9,8 @@ import {
   onRampWorkflowId,
   outcomeRedeliveryWorkflowId,
   quoteWorkflowId,
-  routerShardWorkflowId,
+  resourceKey,
+  ROUTER_SHARDS,
   routerWorkflowId,
   scheduledWorkflowId,
   UNKNOWN_EVENTS_WORKFLOW_ID,
@@ -17,21 +18,20 @@ import {
 } from '../../../src/domain/ids';
 import * as workflows from '../../../workflows';
 
-describe('routerShardWorkflowId', () => {
-  test('spreads resources over every shard, within the task queue', () => {
-    const perShard = new Map<string, number>();
-    for (let index = 0; index < 1_600; index += 1) {
-      const id = routerShardWorkflowId('ramp', 'transaction', `tx-${index}`, 16);
-      perShard.set(id, (perShard.get(id) ?? 0) + 1);
+describe('routerWorkflowId', () => {
+  test('spreads resources over every router, within the task queue', () => {
+    const perRouter = new Map<string, number>();
+    for (let index = 0; index < 400; index += 1) {
+      const id = routerWorkflowId('ramp', 'transaction', `tx-${index}`);
+      perRouter.set(id, (perRouter.get(id) ?? 0) + 1);
     }
-    expect(perShard.size).toBe(16);
-    for (const [id, count] of perShard) {
-      expect(id).toMatch(/^routes\/ramp\/(\d|1[0-5])$/);
+    expect(perRouter.size).toBe(ROUTER_SHARDS);
+    for (const [id, count] of perRouter) {
+      expect(id).toMatch(/^routes\/ramp\/[0-3]$/);
       expect(count).toBeGreaterThan(50);
       expect(count).toBeLessThan(150);
     }
-    expect(routerShardWorkflowId('other-queue', 'transaction', 'tx-1', 16)).toBe('routes/other-queue/10');
-    expect(routerShardWorkflowId('ramp', 'transaction', 'tx-1', 1)).toBe('routes/ramp/0');
+    expect(routerWorkflowId('other-queue', 'transaction', 'tx-1')).toBe('routes/other-queue/2');
   });
 });
 
@@ -41,11 +41,11 @@ describe('workflow IDs and labels', () => {
     expect(endUserWorkflowId('alice')).toBe('end-user/alice');
     expect(offRampWorkflowId('tx-1')).toBe('offramp/tx-1');
     expect(onRampWorkflowId('ref-1')).toBe('onramp/ref-1');
-    expect(routerWorkflowId('transaction', 'tx-1')).toBe('transaction/tx-1');
-    expect(routerWorkflowId('order', 'o-1')).toBe('order/o-1');
-    // The shard a resource hashes to must not move between releases (FNV-1a of kind/<id>).
-    expect(routerShardWorkflowId('ramp', 'transaction', 'tx-1', 16)).toBe('routes/ramp/10');
-    expect(routerShardWorkflowId('ramp', 'order', 'o-1', 16)).toBe('routes/ramp/11');
+    expect(resourceKey('transaction', 'tx-1')).toBe('transaction/tx-1');
+    expect(resourceKey('order', 'o-1')).toBe('order/o-1');
+    // The router a resource hashes to must not move between releases (FNV-1a of kind/<id>).
+    expect(routerWorkflowId('ramp', 'transaction', 'tx-1')).toBe('routes/ramp/2');
+    expect(routerWorkflowId('ramp', 'order', 'o-1')).toBe('routes/ramp/3');
     expect(UNKNOWN_EVENTS_WORKFLOW_ID).toBe('webhooks/unknown-events');
     expect(quoteWorkflowId('0b6c')).toBe('quote/0b6c');
     expect(outcomeRedeliveryWorkflowId('evt_offramp~tx-1~2', 'r-1')).toBe(

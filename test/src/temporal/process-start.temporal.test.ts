@@ -47,7 +47,7 @@ describe('closed long-lived processes are not run again (real dev server + sandb
     const handle = await stack.client.workflow.start(endUserWorkflow, {
       workflowId: endUserWorkflowId(endUserId),
       taskQueue: stack.worker.taskQueue,
-      args: [{ endUserId, timings: stack.timings }],
+      args: [{ endUserId, endUserSearchValue: endUserId, timings: stack.timings }],
     });
     await handle.terminate('closed by an operator');
 

@@ -82,7 +82,6 @@ describe('receiver: deliveries with unusable identifiers', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await executionsOn(client, stack.worker.taskQueue)).toBe(executionsBefore + 1);
-    await expect(client.workflow.getHandle('transaction/..').describe()).rejects.toThrow(/not found/i);
     // Only the control's router re-read its transaction: no call names `..` or lands on a collection route.
     const calls = stack.sandbox.calls().slice(callsBefore);
     for (const call of calls)

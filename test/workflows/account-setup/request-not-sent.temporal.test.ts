@@ -49,12 +49,12 @@ describe('account setup: a CreateWallet the operator never carried out (dev serv
     expect(result.masterWallet.walletId).toBeDefined();
 
     const state = await client.workflow.getHandle(workflowId).query(accountStateQuery);
-    expect(state.creationRequests?.master).toEqual([
+    expect(state.journals.master.requests).toEqual([
       expect.objectContaining({ attempt: 1, notSent: true }),
       expect.objectContaining({ attempt: 2, answeredWalletId: result.masterWallet.walletId }),
     ]);
-    expect(state.unconfirmedCreations?.master ?? []).toEqual([]);
-    expect(state.extraWalletsReported).toBeUndefined();
+    expect(state.journals.master.unconfirmed).toEqual([]);
+    expect(state.extraWalletsReported).toBe(0);
     // The reason names the failed login, never a token or a passcode.
     const history = await client.workflow.getHandle(workflowId).fetchHistory();
     const notSent = (history.events ?? []).filter(

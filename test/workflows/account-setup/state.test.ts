@@ -3,18 +3,18 @@ import {
   carriedState,
   ensuredRecipient,
   extraAccountWallets,
-  isAccountWalletRole,
   newAccountSetupState,
   nextSteps,
   publishedValues,
   roleJournal,
+  roleOfJournal,
   setupResult,
   staleRecipients,
   unconfirmedCreationCount,
   withRecipient,
 } from '../../../workflows/account-setup/state';
 import type { AccountRecipient, AccountSetupCarriedState } from '../../../workflows/account-setup/types';
-import { journalAnswer, journalRequest } from '../../../workflows/end-user/wallet-journal';
+import { journalAnswer, journalRequest, newWalletJournal } from '../../../workflows/wallet-creation/journal';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-02T00:00:00.000Z';
@@ -45,20 +45,23 @@ const recipient = (kind: 'transaction' | 'order', id: string, createdByUs: boole
 describe('account setup state', () => {
   test('a first run starts with nothing; a continued one takes over what it carried', () => {
     const fresh = newAccountSetupState(undefined, T0);
+    const journals = { master: newWalletJournal(), gas: newWalletJournal() };
     expect(fresh).toEqual({
       status: 'none',
       wallets: {},
-      journal: {},
+      journals,
       recipients: [],
       orphanWallets: [],
+      extraWalletsReported: 0,
       setupRuns: 0,
       createdAt: T0,
     });
     expect(carriedState(fresh)).toEqual({
       wallets: {},
-      journal: {},
+      journals,
       recipients: [],
       orphanWallets: [],
+      extraWalletsReported: 0,
       setupRuns: 0,
       createdAt: T0,
     });
@@ -79,41 +82,34 @@ describe('account setup state', () => {
   });
 
   test('journal signals count only for the two account wallet roles', () => {
-    expect(isAccountWalletRole('master')).toBe(true);
-    expect(isAccountWalletRole('gas')).toBe(true);
-    expect(isAccountWalletRole(undefined)).toBe(false);
-    expect(isAccountWalletRole('deposit')).toBe(false);
+    const state = newAccountSetupState(undefined, T0);
+    expect(roleJournal(state, 'master')).toBe(state.journals.master);
+    expect(roleJournal(state, 'gas')).toBe(state.journals.gas);
+    expect(roleJournal(state, undefined)).toBeUndefined();
+    expect(roleJournal(state, 'deposit')).toBeUndefined();
+    expect(roleOfJournal(state, state.journals.gas)).toBe('gas');
+    expect(roleOfJournal(state, newWalletJournal())).toBeUndefined();
   });
 
   test('each role keeps its own journal; unconfirmed creations of every role count as extra wallets', () => {
     const state = newAccountSetupState(undefined, T0);
-    journalRequest(roleJournal(state, 'master'), { requestId: 'r/a#1', attempt: 1 }, false, T0);
-    journalRequest(roleJournal(state, 'gas'), { requestId: 'r/b#1', attempt: 1 }, true, T0);
-    expect(Object.keys(state.creationRequests ?? {})).toEqual(['master', 'gas']);
-    expect(state.unconfirmedCreations).toEqual({
-      master: [{ attempt: 1, requestId: 'r/a#1', recordedAt: T0 }],
-      gas: [],
-    });
+    journalRequest(state.journals.master, { requestId: 'r/a#1', attempt: 1, inFlightForMs: 1 }, false, T0);
+    journalRequest(state.journals.gas, { requestId: 'r/b#1', attempt: 1, inFlightForMs: 1 }, true, T0);
+    expect(state.journals.master.unconfirmed).toEqual([{ attempt: 1, requestId: 'r/a#1', recordedAt: T0 }]);
+    expect(state.journals.gas.unconfirmed).toEqual([]);
     expect(unconfirmedCreationCount(state)).toBe(1);
     state.orphanWallets.push({ role: 'gas', walletId: 'w-x', reason: 'r', recordedAt: T0 });
     expect(extraAccountWallets(state)).toBe(2);
 
     journalAnswer(
-      roleJournal(state, 'master'),
+      state.journals.master,
       { walletId: 'w-m', externalUserId: 'x', attempt: 1, requestId: 'r/a#1', role: 'master' },
       false,
       T1,
     );
-    expect(state.journal.master?.walletId).toBe('w-m');
-    expect(state.journal.gas).toBeUndefined();
+    expect(state.journals.master.journaled?.walletId).toBe('w-m');
+    expect(state.journals.gas.journaled).toBeUndefined();
     expect(unconfirmedCreationCount(state)).toBe(0);
-  });
-
-  test('a journal view writes nothing until a request arrives', () => {
-    const state = newAccountSetupState(undefined, T0);
-    expect(roleJournal(state, 'gas').requests).toBeUndefined();
-    expect(state).not.toHaveProperty('creationRequests');
-    expect(state).not.toHaveProperty('unconfirmedCreations');
   });
 
   test('an ensured recipient is ours if created now or recorded as ours, and keeps its first record time', () => {

@@ -42,7 +42,7 @@ const crashTimings = () =>
 
 /** Every wallet the operator may hold besides the one shown, as the user's process records it. */
 const recordedExtras = (state: EndUserState) =>
-  state.orphanWallets.length + (state.unconfirmedCreations?.length ?? 0);
+  state.orphanWallets.length + state.walletJournal.unconfirmed.length;
 
 /** A task queue of its own, with its own incident store, and the typed client for it. */
 async function walletTestSetup(name: string, timings: WorkflowTimings) {
@@ -114,7 +114,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
   async function expectOnlyTheWalletShown(ramp: RampClient, endUserId: string, wallet: { walletId: string }) {
     // An attempt beside the first would have journaled a request of its own before creating.
     const state = await ramp.getEndUser(endUserId);
-    expect(state.creationRequests).toHaveLength(1);
+    expect(state.walletJournal.requests).toHaveLength(1);
     expect(recordedExtras(state)).toBe(0);
     expect(operatorWalletsOf(sandbox, endUserId).map((record) => record.id)).toEqual([wallet.walletId]);
   }
@@ -163,7 +163,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
         const state = await ramp.getEndUser(endUserId);
         const operatorSide = operatorWallets().map((record) => record.id);
         process.stdout.write(
-          `[worker-crash ${point}] ${JSON.stringify({ operatorWallets: operatorSide.length, orphans: state.orphanWallets.length, unconfirmed: state.unconfirmedCreations?.length ?? 0 })}\n`,
+          `[worker-crash ${point}] ${JSON.stringify({ operatorWallets: operatorSide.length, orphans: state.orphanWallets.length, unconfirmed: state.walletJournal.unconfirmed.length })}\n`,
         );
 
         // One wallet shown, a real wallet of this user at the operator.
@@ -174,7 +174,7 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
         expect(recordedExtras(state)).toBe(EXPECTED[point].extras);
         expect(recordedExtras(state)).toBeGreaterThanOrEqual(operatorSide.length - 1);
         for (const orphan of state.orphanWallets) expect(operatorSide).toContain(orphan.walletId);
-        expect(state.creationRequests?.length).toBeGreaterThanOrEqual(1);
+        expect(state.walletJournal.requests.length).toBeGreaterThanOrEqual(1);
 
         // The same record through the HTTP API.
         const api = createApiApp({

@@ -13,8 +13,9 @@ import { RampClient } from '../../../src/client/ramp-client';
 import { endUserWorkflowId } from '../../../src/domain/ids';
 import { EndUserId, WalletId } from '../../../src/temporal/search-attributes';
 import { endUserWorkflow } from '../../../workflows/end-user/workflow';
-import { endUserStateQuery, walletCreationRequestedSignal } from '../../../workflows/end-user/messages';
-import { patchChecksRecorded, recordHistory } from '../../helpers/histories';
+import { endUserStateQuery } from '../../../workflows/end-user/messages';
+import { walletCreationRequestedSignal } from '../../../workflows/wallet-creation/messages';
+import { recordHistory } from '../../helpers/histories';
 import {
   connectTestClient,
   fastTimings,
@@ -99,15 +100,7 @@ describe('end-user workflow on the real Temporal dev server', () => {
     expect(description.typedSearchAttributes.get(EndUserId)).toBe(endUserId);
     expect(description.typedSearchAttributes.get(WalletId)).toBe('wallet-1');
 
-    // The typed client starts it on the patch baseline: no patch marker in its history.
-    const history = await client.workflow.getHandle(endUserWorkflowId(endUserId)).fetchHistory();
-    expect(patchChecksRecorded(history.events ?? [])).toEqual({ markers: 0, changeVersionUpserts: 0 });
-
     await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-wallet-created', { running: true });
-    await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-wallet-with-addresses', {
-      running: true,
-    });
-    await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-patch-baseline', { running: true });
   });
 
   test('a completion lost after the journal signal does not create a second wallet', async () => {
@@ -136,7 +129,7 @@ describe('end-user workflow on the real Temporal dev server', () => {
     expect(created).toHaveLength(1);
     expect(wallet.walletId).toBe('wallet-1');
     const state = await client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery);
-    expect(state.journaledWallet?.walletId).toBe('wallet-1');
+    expect(state.walletJournal.journaled?.walletId).toBe('wallet-1');
     expect(state.orphanWallets).toEqual([]);
   });
 
@@ -173,14 +166,14 @@ describe('end-user workflow on the real Temporal dev server', () => {
     const wallet = await ramp.ensureDepositWallet(endUserId);
 
     const state = await client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery);
-    const earlier = state.creationRequests?.find((entry) => entry.requestId === 'earlier/1#1');
+    const earlier = state.walletJournal.requests.find((entry) => entry.requestId === 'earlier/1#1');
     expect(earlier?.inFlightForMs).toBe(1_500);
     expect(inputs).toHaveLength(2);
     expect(inputs[0]!.earlierRequestsOpenUntilMs).toBeUndefined();
     expect(inputs[1]!.earlierRequestsOpenUntilMs).toBe(Date.parse(earlier!.requestedAt) + 1_500);
     expect(wallet.walletId).toBe('wallet-1');
     // The earlier request stays on record as one the operator may have carried out.
-    expect(state.unconfirmedCreations?.map((entry) => entry.requestId)).toEqual(['earlier/1#1']);
+    expect(state.walletJournal.unconfirmed.map((entry) => entry.requestId)).toEqual(['earlier/1#1']);
   });
 
   test('a CreateWallet never carried out is journaled as not sent: the retry creates at once, nothing is reported', async () => {
@@ -216,13 +209,13 @@ describe('end-user workflow on the real Temporal dev server', () => {
     // RequestMayBeInFlight: its journal budget is 40 % of the 5 s attempt).
     expect(attempts).toEqual([1, 2]);
     const state = await client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery);
-    expect(state.creationRequests).toEqual([
+    expect(state.walletJournal.requests).toEqual([
       expect.objectContaining({ attempt: 1, notSent: true }),
       expect.objectContaining({ attempt: 2, answeredWalletId: 'wallet-1' }),
     ]);
     // Not a wallet the operator may hold: no unconfirmed creation, no incident.
-    expect(state.unconfirmedCreations ?? []).toEqual([]);
-    expect(state.extraWalletsReported).toBeUndefined();
+    expect(state.walletJournal.unconfirmed).toEqual([]);
+    expect(state.extraWalletsReported).toBe(0);
 
     await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-wallet-creation-not-sent', {
       running: true,
@@ -243,7 +236,9 @@ describe('end-user workflow on the real Temporal dev server', () => {
     const handle = await client.workflow.start(endUserWorkflow, {
       workflowId: endUserWorkflowId(endUserId),
       taskQueue: running.taskQueue,
-      args: [{ endUserId, timings: fastTimings(), continueAsNewAfterEvents: 40 }],
+      args: [
+        { endUserId, endUserSearchValue: endUserId, timings: fastTimings(), continueAsNewAfterEvents: 40 },
+      ],
     });
     const ramp = rampClient(running.taskQueue);
     const first = await ramp.ensureDepositWallet(endUserId);

@@ -84,7 +84,7 @@ describe('end-user outcome events across continue-as-new (real dev server)', () 
     const handle = await client.workflow.start(endUserWorkflow, {
       workflowId,
       taskQueue: running.taskQueue,
-      args: [{ endUserId, timings, continueAsNewAfterEvents: 40 }],
+      args: [{ endUserId, endUserSearchValue: endUserId, timings, continueAsNewAfterEvents: 40 }],
     });
     const ramp = new RampClient({
       connection,
@@ -108,8 +108,8 @@ describe('end-user outcome events across continue-as-new (real dev server)', () 
       const current = await ramp.getEndUser(endUserId);
       return current.outcomes?.events[0]?.delivery === 'delivered' ? current : undefined;
     });
-    expect(state.outcomes!.events).toHaveLength(1);
-    expect(state.outcomes!.events[0]!.event).toMatchObject({
+    expect(state.outcomes.events).toHaveLength(1);
+    expect(state.outcomes.events[0]!.event).toMatchObject({
       type: 'deposit_wallet.created',
       data: { endUserId, walletId: wallet.walletId },
     });

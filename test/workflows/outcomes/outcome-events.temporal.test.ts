@@ -179,7 +179,7 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
       expect(state.outcomes?.events.map((record) => record.delivery)).toEqual(
         state.outcomes?.events.map(() => 'delivered'),
       );
-      for (const record of state.outcomes!.events) {
+      for (const record of state.outcomes.events) {
         const sent = backend.deliveries.find((delivery) => delivery.webhookId === record.webhookId)!;
         expect(JSON.parse(sent.body)).toEqual(record.event);
       }

@@ -14,6 +14,7 @@ import {
 } from '../../../src/temporal/search-attributes';
 import { compactData, type OutcomeEventType, type RaisedOutcome } from '../../../src/domain/outcome-events';
 import type { AlertKind } from '../../operations/alerts/types';
+import { newOutbox } from '../../outcomes/outbox';
 import type { GasCheck } from '../../operations/gas-monitor/types';
 import {
   isConfirmedOrLater,
@@ -70,27 +71,6 @@ export interface OffRampPollResult {
   order?: OrderSnapshot;
 }
 
-/** findEndUserByWallet's answer: recorded histories hold the end user ID alone (a string). */
-export type EndUserLookup = string | { endUserId: string; endUserSearchValue: string };
-
-/** The failure types of telling end-user/<id> about an off-ramp: the owner was found, only the signal failed. */
-export const END_USER_LINK_FAILURES = {
-  notRunning: 'EndUserWorkflowNotFound',
-  signalFailed: 'EndUserSignalFailed',
-} as const;
-
-/**
- * True when attributeOffRamp failed after finding the owner (in its signal to end-user/<id>): the off-ramp then
- * finds and links in two steps, each with its own handling. Any other failure means no owner was found.
- */
-export function isEndUserLinkFailure(error: unknown): boolean {
-  const types: readonly unknown[] = Object.values(END_USER_LINK_FAILURES);
-  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
-    if (types.includes((cause as { type?: unknown }).type)) return true;
-  }
-  return false;
-}
-
 export function newOffRampState(depositTransactionId: string, startedAt: string): OffRampState {
   return {
     depositTransactionId,
@@ -103,6 +83,7 @@ export function newOffRampState(depositTransactionId: string, startedAt: string)
     duplicates: 0,
     polls: 0,
     startedAt,
+    outcomes: newOutbox(),
   };
 }
 
@@ -353,12 +334,6 @@ export function stuckResolution(
 }
 
 /** The end user and RampEndUserId value of a lookup answer (a string answer is both). */
-export function endUserOfLookup(found: EndUserLookup): { endUserId: string; endUserSearchValue: string } {
-  return typeof found === 'string'
-    ? { endUserId: found, endUserSearchValue: found }
-    : { endUserId: found.endUserId, endUserSearchValue: found.endUserSearchValue };
-}
-
 /** The statuses whose every entry the client's backend is told of. */
 export const OFF_RAMP_OUTCOME_TYPES: Partial<Record<OffRampStatus, OutcomeEventType>> = {
   stuck: 'off_ramp.stuck',

@@ -3,7 +3,6 @@ import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { GasCheck } from '../../operations/gas-monitor/types';
 import type { RampBookkeeping } from '../shared/bookkeeping';
 import type { OrderSnapshot, TransactionSnapshot } from '../shared/snapshots';
-import type { PatchBaseline } from '../../shared/patch-baseline';
 
 /** Every status an off-ramp can be in (RampStatus), in the order of its steps; metrics count each. */
 export const OFF_RAMP_STATUSES = [
@@ -21,7 +20,7 @@ export type OffRampStatus = (typeof OFF_RAMP_STATUSES)[number];
 /** The transactions of one off-ramp: the deposit, the gas top-up, the sponsored sweep and the order transaction. */
 export type OffRampRole = 'deposit' | 'gasTopUp' | 'sweep' | 'orderTransaction';
 
-export interface OffRampInput extends PatchBaseline {
+export interface OffRampInput {
   depositTransactionId: string;
   timings: WorkflowTimings;
 }
@@ -52,8 +51,8 @@ export interface OffRampTransactionSignal {
   role: OffRampRole;
   transaction: TransactionSnapshot;
   /**
-   * The order this sweep or order transaction names, read by the router's forward: the off-ramp settles from it
-   * without a read of its own (absent from older forwards, and when that read failed).
+   * The order this sweep or order transaction names, read by the forward: the off-ramp settles from it without a
+   * read of its own (absent when that read failed).
    */
   order?: OrderSnapshot;
 }

@@ -4,8 +4,8 @@
  *   deposit seen -> (gas top-up on a first deposit) -> deposit confirmed -> sweep started -> sweep confirmed
  *   -> order transaction completed: settled (fiat amount, order id)
  *
- * Started by the first re-read transaction that belongs to the deposit (transaction/<id> signal-with-starts it, so
- * a sweep event that overtakes its deposit event still lands). It finds its end user from the deposit wallet
+ * Started by the first re-read transaction that belongs to the deposit (the receiver, or a shard router, signals it
+ * with start, so a sweep event that overtakes its deposit event still lands). It finds its end user from the deposit wallet
  * (RampWalletId) and tells end-user/<id>, which lists its deposits, in one activity (attributeOffRamp, so its
  * history names no end-user/<id> workflow; RampEndUserId holds a pseudonym when payload encryption is on).
  * Every step has a deadline (stepDeadlineMs): when the next event is late the process polls the operator with
@@ -13,26 +13,15 @@
  * is `stuck`: it checks the gas wallet's native balance, raises one alert, and keeps waiting, so a late sweep
  * (after the gas wallet is funded) still settles it.
  *
- * How this loop differs from the on-ramp's, and why each difference stays (each changes the commands recorded):
- * it waits for its first snapshot (it is only ever started by one); it finds its own end user; it publishes on
+ * How this loop differs from the on-ramp's, and why: it waits for its first snapshot (it is only ever started by one); it finds its own end user; it publishes on
  * status changes only; it can always poll (it knows its deposit); it needs its order at settlement (no order
  * webhook brings it: the forward of a transaction that names it does, or it reads it); it can be stuck for lack of
  * gas; it raises an alert when it times out.
  */
-import {
-  condition,
-  getExternalWorkflowHandle,
-  log,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { condition, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
 import { failureReason } from '../../../src/domain/errors';
-import { endUserWorkflowId } from '../../../src/domain/ids';
-import { offRampLinkedSignal } from '../../end-user/messages';
 import type { GasCheck } from '../../operations/gas-monitor/types';
-import { newOutbox } from '../../outcomes/outbox';
 import { startOutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import { statusPublisher } from '../shared/publish';
@@ -45,10 +34,7 @@ import {
   applyPoll,
   applyTransaction,
   currentDetails,
-  type EndUserLookup,
-  endUserOfLookup,
   evaluateInto,
-  isEndUserLinkFailure,
   isTerminal,
   newOffRampState,
   type OffRampAlert,
@@ -67,17 +53,7 @@ import {
   timedOutAlert,
   unavailableGasCheck,
 } from './state';
-import type { OffRampInput, OffRampState } from './types';
-import { hasPatch } from '../../shared/patches';
-
-/** Runs recorded before it took its order from a forward that carried it (instead of reading it). */
-export const ORDER_IN_FORWARD_PATCH = 'offramp-order-in-forward';
-
-/** Runs recorded before it found and told its end user in two activities, one after the other. */
-export const ATTRIBUTE_IN_ONE_ACTIVITY_PATCH = 'offramp-attribute-in-one-activity';
-
-/** Runs recorded before it could wait for their step deadline to read an order whose events came together. */
-export const ORDER_READ_AT_ONCE_PATCH = 'offramp-order-read-at-once';
+import type { OffRampInput, OffRampState, OffRampStatus } from './types';
 
 export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState> {
   const { depositTransactionId, timings } = input;
@@ -92,20 +68,17 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       maximumAttempts: 6,
     },
   });
-  const alerts = proxyActivities<RampActivities>(operatorActivityOptions(timings));
 
   const clock = new StepClock(timings, Date.now());
   const state = newOffRampState(depositTransactionId, new Date(clock.startedAtMs).toISOString());
   let revision = 0;
-  /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by findEndUserByWallet). */
+  /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by attributeOffRamp). */
   let endUserSearchValue: string | null = null;
   /** The kind of the stuck alert raised, so the incident is resolved when the deposit settles. */
   let stuckAlertKind: StuckAlertKind | undefined;
   /** The order a router's forward brought along with a sweep or order transaction (applied in the loop). */
   let forwardedOrder: OrderSnapshot | undefined;
-  const outbox = newOutbox();
-  const outcomes = startOutcomeSender(outbox, timings, input);
-  if (outcomes.enabled) state.outcomes = outbox;
+  const outcomes = startOutcomeSender(state.outcomes, timings);
   const publish = statusPublisher(
     state,
     { settlementOf, stepText, currentDetails, searchAttributes, outcomes: offRampOutcomes },
@@ -124,25 +97,18 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   // Only ever started by a snapshot; it usually is the deposit itself, otherwise (reordered events) read it.
   await condition(() => revision > 0, timings.activityStartToCloseMs);
   if (!state.deposit) await tolerate('deposit read', poll);
-  if (state.deposit) await linkEndUser(state.deposit.walletId);
+  if (state.deposit) await attribute(state.deposit.walletId);
 
   // ---- the loop
-  let status = evaluateInto(state);
+  let status: OffRampStatus = evaluateInto(state);
   publish(status);
   clock.stepStarted();
   for (;;) {
     const orderId = orderToRead(status, state);
-    // Runs recorded before the forward carried the order read it here (as does one whose forward came without).
-    if (orderId && forwardedOrder?.id === orderId && hasPatch(input, ORDER_IN_FORWARD_PATCH)) {
-      if (applyOrder(state, forwardedOrder).revised) revision += 1;
-    } else if (orderId) {
-      await tolerate('order read', async () => {
-        if (applyOrder(state, await activities.readOrderSnapshot({ id: orderId })).revised) revision += 1;
-      });
-    }
+    if (orderId) await takeOrder(orderId);
     const next = evaluateInto(state);
     if (next === 'settled') Object.assign(state, settlementOf(state));
-    // Publishes on status changes only: publishing on revisions would add upserts to recorded histories.
+    // Publishes on status changes only.
     if (next !== status) {
       status = next;
       clock.stepStarted();
@@ -155,8 +121,8 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       publish(status);
       break;
     }
-    // Runs recorded before this read waited here, for an event that never came, until the step deadline.
-    if (!orderId && orderReadOverdue(status, state) && hasPatch(input, ORDER_READ_AT_ONCE_PATCH)) continue;
+    // The order transaction completed with the sweep's confirmation: no further event comes, read the order now.
+    if (!orderId && orderReadOverdue(status, state)) continue;
     const step = await clock.waitForEventOrDeadline(
       () => revision,
       () => true,
@@ -168,18 +134,8 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     if (shouldMarkStuck(evaluateInto(state), state)) await markStuck();
   }
   // The stranded-deposit incident closes when the deposit settles (the incident store sends the notice).
-  if (
-    status === 'settled' &&
-    stuckAlertKind &&
-    state.alertsRaised > 0 &&
-    hasPatch(input, 'alerts-incident-store')
-  ) {
-    try {
-      await alerts.resolveAlert(stuckResolution(state, stuckAlertKind));
-    } catch (error) {
-      log.error('Alert could not be resolved', { error: failureReason(error) });
-    }
-  }
+  if (status === 'settled' && stuckAlertKind && state.alertsRaised > 0)
+    await resolveStuckAlert(stuckAlertKind);
   state.endedAt = new Date().toISOString();
   // The client's backend hears every transition before the process closes (retried for as long as configured).
   await outcomes.drained();
@@ -189,6 +145,17 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     state.polls += 1;
     const found = await activities.pollOffRamp(pollRequest(state));
     if (applyPoll(state, found).revised) revision += 1;
+  }
+
+  /** The order to settle from: the one a forward brought along, else read. */
+  async function takeOrder(orderId: string): Promise<void> {
+    if (forwardedOrder?.id === orderId) {
+      if (applyOrder(state, forwardedOrder).revised) revision += 1;
+      return;
+    }
+    await tolerate('order read', async () => {
+      if (applyOrder(state, await activities.readOrderSnapshot({ id: orderId })).revised) revision += 1;
+    });
   }
 
   /** Runs an operator read; a failure is recorded and logged, and the loop simply reads again later. */
@@ -207,10 +174,18 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
 
   async function alert({ kind, message, details }: OffRampAlert): Promise<void> {
     try {
-      await alerts.raiseAlert({ kind, message, workflowId: workflowInfo().workflowId, details });
+      await activities.raiseAlert({ kind, message, workflowId: workflowInfo().workflowId, details });
       state.alertsRaised += 1;
     } catch (error) {
       log.error('Alert could not be raised', { kind, error: failureReason(error) });
+    }
+  }
+
+  async function resolveStuckAlert(kind: StuckAlertKind): Promise<void> {
+    try {
+      await activities.resolveAlert(stuckResolution(state, kind));
+    } catch (error) {
+      log.error('Alert could not be resolved', { error: failureReason(error) });
     }
   }
 
@@ -233,58 +208,21 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     await alert(stuck);
   }
 
-  async function linkEndUser(walletId: string): Promise<void> {
-    if (hasPatch(input, ATTRIBUTE_IN_ONE_ACTIVITY_PATCH)) {
-      try {
-        attribute(await lookup.attributeOffRamp({ walletId, depositTransactionId }));
-        return;
-      } catch (error) {
-        if (!isEndUserLinkFailure(error)) {
-          runUnattributed(walletId);
-          return;
-        }
-        // The owner was found but not told: the two steps below find it again and try the signal once more.
-        log.warn('Could not tell the end user workflow about its deposit; trying again in two steps', {
-          error: failureReason(error),
-        });
-      }
-    }
+  /**
+   * Finds the deposit wallet's end user and tells its end-user/<id> workflow, in one activity (so this history names
+   * no end-user/<id> workflow; RampEndUserId holds a pseudonym when payload encryption is on).
+   */
+  async function attribute(walletId: string): Promise<void> {
     try {
-      attribute(await lookup.findEndUserByWallet({ walletId }));
+      const owner = await lookup.attributeOffRamp({ walletId, depositTransactionId });
+      state.endUserId = owner.endUserId;
+      endUserSearchValue = owner.endUserSearchValue;
     } catch {
-      runUnattributed(walletId);
+      state.unattributed = true;
+      log.warn('No end user owns the deposit wallet; the off-ramp runs unattributed', {
+        depositTransactionId,
+        walletId,
+      });
     }
-    if (!state.endUserId) return;
-    if (hasPatch(input, 'link-end-user-by-activity')) {
-      // An activity signals end-user/<id>: this history then holds no end-user workflow ID in clear.
-      try {
-        await activities.linkOffRampToEndUser({ endUserId: state.endUserId, depositTransactionId });
-      } catch (error) {
-        log.warn('Could not tell the end user workflow about its deposit', { error: failureReason(error) });
-      }
-    } else {
-      // Histories recorded before that patch signalled the end user from here.
-      try {
-        await getExternalWorkflowHandle(endUserWorkflowId(state.endUserId)).signal(offRampLinkedSignal, {
-          depositTransactionId,
-        });
-      } catch (error) {
-        log.warn('Could not tell the end user workflow about its deposit', { error: failureReason(error) });
-      }
-    }
-  }
-
-  function attribute(found: EndUserLookup): void {
-    const owner = endUserOfLookup(found);
-    state.endUserId = owner.endUserId;
-    endUserSearchValue = owner.endUserSearchValue;
-  }
-
-  function runUnattributed(walletId: string): void {
-    state.unattributed = true;
-    log.warn('No end user owns the deposit wallet; the off-ramp runs unattributed', {
-      depositTransactionId,
-      walletId,
-    });
   }
 }

@@ -4,6 +4,7 @@
  * (`now` is passed in). Reducers change the state object they are given (the query answers that very object);
  * evaluators only read it.
  */
+import { newOutbox } from '../../outcomes/outbox';
 import { compactData, type OutcomeEventType, type RaisedOutcome } from '../../../src/domain/outcome-events';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { networkOfChain } from '../../../src/domain/vocabulary';
@@ -66,6 +67,7 @@ export function newOnRampState(input: OnRampInput, startedAt: string): OnRampSta
     duplicates: 0,
     polls: 0,
     startedAt,
+    outcomes: newOutbox(),
   };
 }
 

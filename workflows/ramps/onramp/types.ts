@@ -2,7 +2,6 @@
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { RampBookkeeping } from '../shared/bookkeeping';
 import type { OrderSnapshot, TransactionSnapshot } from '../shared/snapshots';
-import type { PatchBaseline } from '../../shared/patch-baseline';
 
 /** Every status an on-ramp can be in (RampStatus), in the order of its steps; metrics count each. */
 export const ON_RAMP_STATUSES = [
@@ -25,7 +24,7 @@ export interface OnRampQuoteShown {
   chainTo?: string;
 }
 
-export interface OnRampInput extends PatchBaseline {
+export interface OnRampInput {
   orderReference: string;
   endUserId?: string;
   /** RampEndUserId: the end user's pseudonym with payload encryption (typed client); absent: endUserId. */

@@ -10,15 +10,13 @@
  * Each step has a deadline; a late event makes it poll Get Order / Get Transaction with backoff. Before the
  * first order event there is nothing to poll (the operator has no lookup by reference), so it waits.
  *
- * How this loop differs from the off-ramp's, and why each difference stays (each changes the commands recorded):
- * it may start with no event, so it waits for none before its loop; the client names its end user (no lookup);
+ * How this loop differs from the off-ramp's, and why: it may start with no event, so it waits for none before its loop; the client names its end user (no lookup);
  * it publishes on every revision too, because an attribution can come at any step and must reach RampEndUserId;
  * it cannot poll before its first order; its poll reads the order every time; it raises no alert when it times
- * out (adding one would add commands and need a patch).
+ * out (an order that never comes is the client's own business; a deposit is already the operator's).
  */
 import { log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
-import { newOutbox } from '../../outcomes/outbox';
 import { startOutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import { statusPublisher } from '../shared/publish';
@@ -57,9 +55,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   let revision = 0;
   /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by the typed client). */
   let endUserSearchValue = initialSearchValue(input);
-  const outbox = newOutbox();
-  const outcomes = startOutcomeSender(outbox, timings, input);
-  if (outcomes.enabled) state.outcomes = outbox;
+  const outcomes = startOutcomeSender(state.outcomes, timings);
   const publish = statusPublisher(
     state,
     { settlementOf, stepText, currentDetails, searchAttributes, outcomes: onRampOutcomes },

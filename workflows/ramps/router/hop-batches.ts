@@ -1,6 +1,6 @@
 /**
- * A shard router's hops in batches. A lane asks for its hop as it would ask routeEvent; the shard sends the hops
- * asked for together in one routeEvents activity (up to MAX_HOPS_PER_BATCH each): one activity task, one schedule,
+ * The router's hops in batches. A lane asks for its hop as it would ask a routeEvent activity; the router sends the
+ * hops asked for together in one routeEvents activity (up to MAX_HOPS_PER_BATCH each): one activity task, one schedule,
  * start and completion on the server, and one workflow task after it, however many lanes were ready. Each hop
  * fails on its own and is retried here as the operator retry policy would retry an activity of its own, so a lane
  * sees what routeEvent gave it: the answer, or an ActivityFailure once that policy gives up.
@@ -11,7 +11,7 @@ import { ActivityFailure, ApplicationFailure, proxyActivities, sleep } from '@te
 import type { RampActivities } from '../../../activities';
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import { operatorActivityOptions } from '../../shared/activity-options';
-import { hopRetryWaitMs, MAX_HOPS_PER_BATCH } from './shard-state';
+import { hopRetryWaitMs, MAX_HOPS_PER_BATCH } from './state';
 import type { HopFailure, HopResult, RoutedEvent, RouteEventInput, RouteHop } from './types';
 
 interface WaitingHop {
@@ -42,7 +42,7 @@ function isHopResult(result: unknown): result is HopResult {
 export class HopBatches {
   private readonly waiting: WaitingHop[] = [];
 
-  /** `timings`: the shard's current ones, which each batch is scheduled and routed with. */
+  /** `timings`: the router's current ones, which each batch is scheduled and routed with. */
   constructor(private readonly timings: () => WorkflowTimings) {}
 
   /** True when lanes have asked for hops that no batch carries yet. */
@@ -52,7 +52,7 @@ export class HopBatches {
 
   /** A lane's hop: answered once a batch routed it, retried alone while it fails and the policy allows. */
   async routeEvent(input: RouteEventInput): Promise<RoutedEvent> {
-    // A batch routes with the shard's current timings, not the lane's own.
+    // A batch routes with the router's current timings, not the lane's own.
     const hop: RouteHop = { kind: input.kind, resourceId: input.resourceId, lastStatus: input.lastStatus };
     const firstAttemptMs = Date.now();
     for (let attempt = 1; ; attempt += 1) {

@@ -1,166 +1,170 @@
-/** Pure rules of the webhook router. Workflow-safe: no I/O, no Temporal calls. */
-import { type KNOWN_EVENT_TYPES, type ResourceKind, TRANSACTION_KINDS } from '../../../src/domain/vocabulary';
-import type { OffRampRole } from '../offramp/types';
-import { orderRank, transactionRank, type TransactionSnapshot } from '../shared/snapshots';
-import type { AlertInput } from '../../operations/alerts/types';
+/** Pure rules of the webhook router (routes/<task queue>/<n>). Workflow-safe: no I/O, no Temporal calls. */
 import type { WorkflowTimings } from '../../../src/domain/timings';
-import type { ForwardOutcome, LateEvent, RouterState, WebhookEventSignal } from './types';
-
-/** How many events (and late events) a router keeps for people looking in. */
-export const KEEP_EVENTS = 20;
-
-/** Counts a delivery and keeps the last `keep` of them. */
-export function recordEvent(state: RouterState, event: WebhookEventSignal, keep = KEEP_EVENTS): void {
-  state.eventsReceived += 1;
-  state.events.push(event);
-  if (state.events.length > keep) state.events.shift();
-}
+import { resourceKey } from '../../../src/domain/ids';
+import {
+  OPERATOR_BACKOFF_COEFFICIENT,
+  OPERATOR_NON_RETRYABLE_ERROR_TYPES,
+} from '../../shared/activity-options';
+import type { CarriedLane, HopFailure, LaneState, RouterTotals } from './types';
 
 /**
- * A re-read status already forwarded changes nothing: the batch counts as duplicates. Otherwise the status is
- * remembered as the last one forwarded.
+ * Resources a router routes at once. Each holds at most one activity in flight, so this stays far below the
+ * server's limit on pending activities per execution (2,000 by default); the rest wait their turn.
  */
-export function isDuplicate(state: RouterState, status: string, batchSize: number): boolean {
-  if (status === state.lastStatus) {
-    state.duplicates += batchSize;
-    return true;
-  }
-  state.lastStatus = status;
-  return false;
-}
-
-/** A forward's answer; histories recorded before processes ran once per ID answer the workflow ID alone. */
-export function forwardOutcomeOf(answer: ForwardOutcome | string): ForwardOutcome {
-  return typeof answer === 'string' ? { workflowId: answer } : answer;
-}
+export const MAX_ACTIVE_LANES = 200;
 
 /**
- * Records where an event went. A process that had already ended is not run again: the event is kept as late.
- * Only a process that gave up (`timed-out`) may have missed money that moved since, so only then is an alert due.
+ * History length after which a router continues as new: a hand-over waits for the hops in flight, so not too
+ * often, and well under the server's suggestion and its limits on signals per run.
  */
-export function recordForward(
-  state: RouterState,
-  outcome: ForwardOutcome,
-  resourceStatus: string,
-  at: string,
-  keep = KEEP_EVENTS,
-): { late?: LateEvent; raiseLateAlert: boolean } {
-  if (!state.forwardedTo.includes(outcome.workflowId)) state.forwardedTo.push(outcome.workflowId);
-  if (!outcome.closed) return { raiseLateAlert: false };
-  const processStatus = outcome.closed.status ?? outcome.closed.executionStatus;
-  const late: LateEvent = { workflowId: outcome.workflowId, processStatus, resourceStatus, at };
-  const kept = (state.lateEvents ??= []);
-  kept.push(late);
-  if (kept.length > keep) kept.shift();
-  return { late, raiseLateAlert: processStatus === 'timed-out' };
+export const ROUTER_HISTORY_EVENTS = 4_000;
+
+/**
+ * Resources a router holds before it says it is overloaded (its memo), and the receiver answers its deliveries 503
+ * until it is not (the operator retries them): an operator outage keeps lanes retrying while deliveries add more,
+ * and every lane is carried over continue-as-new, in an input the server caps at 2 MB.
+ */
+export const MAX_ROUTER_LANES = 500;
+
+/**
+ * Deliveries a carried lane keeps, of those it recorded and of those still to route: one re-read serves any number
+ * of waiting deliveries, so only the duplicate count can come out lower. Its other counts stay whole. A lane so
+ * carried is under 2 KB, so MAX_ROUTER_LANES of them stay far under the server's 2 MB.
+ */
+export const KEEP_CARRIED_EVENTS = 5;
+
+/**
+ * Hops one routeEvents activity carries at most. Its hops run side by side in one activity task, so this also bounds
+ * the operator reads one task makes at once; more ready lanes go in further batches of the same workflow task.
+ */
+export const MAX_HOPS_PER_BATCH = 50;
+
+/**
+ * After a hop in a batch failed on its own: how long to wait before it goes in another batch, as the operator retry
+ * policy (workflows/shared/activity-options.ts) would wait before retrying a routeEvent activity of its own; or
+ * undefined when that policy would give up (a non-retryable failure, or no time left before schedule-to-close).
+ */
+export function hopRetryWaitMs(
+  timings: Pick<
+    WorkflowTimings,
+    'activityRetryInitialMs' | 'activityRetryMaximumMs' | 'activityScheduleToCloseMs'
+  >,
+  failure: Pick<HopFailure, 'type' | 'nonRetryable'>,
+  attempt: number,
+  elapsedMs: number,
+): number | undefined {
+  if (failure.nonRetryable || OPERATOR_NON_RETRYABLE_ERROR_TYPES.includes(failure.type)) return undefined;
+  const waitMs = Math.min(
+    timings.activityRetryInitialMs * OPERATOR_BACKOFF_COEFFICIENT ** (attempt - 1),
+    timings.activityRetryMaximumMs,
+  );
+  return elapsedMs + waitMs < timings.activityScheduleToCloseMs ? waitMs : undefined;
 }
 
-/** The incident for an event that came after its process gave up. */
-export function lateEventAlert(
-  kind: RouterState['kind'],
-  resourceId: string,
-  late: LateEvent,
-): Omit<AlertInput, 'workflowId'> {
+/** How many finished resources a run keeps for people looking in. */
+export const KEEP_RECENT_LANES = 20;
+
+/** A router holds one lane per resource: transaction/<id> or order/<id>. */
+export const laneKey = resourceKey;
+
+export function newRouterTotals(since: string): RouterTotals {
   return {
-    kind: 'late-event-after-timeout',
-    message: `${kind} ${resourceId} is now ${late.resourceStatus}, after ${late.workflowId} gave up (timed-out): settle it by hand with the operator's records`,
-    details: {
-      process: late.workflowId,
-      resource: `${kind}/${resourceId}`,
-      resourceStatus: late.resourceStatus,
-    },
+    since,
+    runs: 1,
+    eventsReceived: 0,
+    resourcesRouted: 0,
+    duplicates: 0,
+    lateEvents: 0,
+    unknownResources: 0,
+    failedResources: 0,
   };
 }
 
-/** The router's details once its inbox is empty. */
-export function forwardedDetails(state: RouterState): string {
-  const late = state.lateEvents?.length ? ` (${state.lateEvents.length} late: process already ended)` : '';
-  return `Forwarded to ${state.forwardedTo.join(', ') || 'nobody'}${late}`;
+/** The totals a new run starts from: the carried ones, one run more. */
+export function continuedTotals(carried: RouterTotals | undefined, since: string): RouterTotals {
+  return carried ? { ...carried, runs: carried.runs + 1 } : newRouterTotals(since);
 }
 
-/**
- * A lingering router stops lingering once its history holds this many events (about 70 hops): the next delivery
- * then starts a new run, so no router history grows without bound.
- */
-export const LINGER_HISTORY_LIMIT = 1_000;
-
-/** A resource's status rank, and the rank from which the spec's sequences send no further transition. */
-function ranks(kind: ResourceKind, status: string | undefined): { rank: number; settled: number } {
-  return kind === 'transaction'
-    ? { rank: transactionRank(status), settled: transactionRank('confirmed') }
-    : { rank: orderRank(status), settled: orderRank('executed') };
-}
-
-/** The status a created event announces (it carries none); an updated event names its `newStatus`. */
-const FIRST_STATUS: Partial<Record<(typeof KNOWN_EVENT_TYPES)[number], string>> = {
-  'transaction-created': 'created',
-  'order-created': 'awaiting_funds',
-};
-
-const announcedStatus = (event: WebhookEventSignal): string | undefined =>
-  event.newStatus ?? FIRST_STATUS[event.eventType as keyof typeof FIRST_STATUS];
-
-/**
- * Whether another delivery for this resource is due, from what the router re-read and what the deliveries it got
- * announced (a hint, used only to decide whether to wait): the re-read status is one the sequences move on from (a
- * transaction before `confirmed`, an order before `executed`), or the operator has not yet sent the event for the
- * status re-read (its read ran ahead of its webhooks, as under load: a created event re-read as confirmed).
- */
-export function moreEventsExpected(state: RouterState): boolean {
-  const { rank, settled } = ranks(state.kind, state.lastStatus);
-  if (rank === 0) return false;
-  if (rank < settled) return true;
-  const announced = Math.max(
-    0,
-    ...state.events.map((event) => ranks(state.kind, announcedStatus(event)).rank),
-  );
-  return announced < rank;
-}
-
-/**
- * How long a router whose inbox is empty waits for its resource's next delivery before it ends (that delivery is
- * then a signal to this run instead of a new run); 0: it ends now. Only while another event is expected.
- */
-export function lingerMs(timings: WorkflowTimings, state: RouterState, historyLength: number): number {
-  const linger = timings.routerLingerMs ?? 0;
-  if (linger <= 0 || historyLength >= LINGER_HISTORY_LIMIT) return 0;
-  return moreEventsExpected(state) ? linger : 0;
-}
-
-/** The router's details while it waits for another delivery. */
-export function lingeringDetails(state: RouterState, waitMs: number): string {
-  return `${forwardedDetails(state)}; open for another delivery for ${Math.round(waitMs / 1000)} s`;
-}
-
-/** ASSUMED not sent: the off-ramp reads its AutoSwap order itself (through its sweep), so nothing to forward. */
-export const OFF_RAMP_ORDER_UNROUTABLE = 'off-ramp order: read by its off-ramp process';
-
-export type TransactionRoute =
-  | { kind: 'offramp'; depositTransactionId: string; role: OffRampRole }
-  | { kind: 'onramp-order'; orderId: string }
-  | { kind: 'unroutable'; reason: string };
-
-/**
- * Where a transaction belongs, from its re-read details:
- * - a Deposit that carries an orderId is the on-ramp's crypto deposit to the master wallet (the order names its reference);
- * - any other Deposit starts (and keys) an off-ramp;
- * - a gas top-up, a sweep or an AutoSwap order transaction points at its deposit through relatedTransactionId.
- */
-export function routeTransaction(tx: TransactionSnapshot): TransactionRoute {
-  if (tx.type === TRANSACTION_KINDS.deposit.type) {
-    if (tx.orderId) return { kind: 'onramp-order', orderId: tx.orderId };
-    return { kind: 'offramp', depositTransactionId: tx.id, role: 'deposit' };
+/** The lanes to start now: those with deliveries and none running, oldest first, up to the cap. */
+export function lanesToStart(
+  lanes: ReadonlyMap<string, Pick<CarriedLane, 'inbox'>>,
+  running: ReadonlySet<string>,
+  max = MAX_ACTIVE_LANES,
+): string[] {
+  const room = max - running.size;
+  const keys: string[] = [];
+  if (room <= 0) return keys;
+  for (const [key, lane] of lanes) {
+    if (running.has(key) || lane.inbox.length === 0) continue;
+    keys.push(key);
+    if (keys.length >= room) break;
   }
-  const role: OffRampRole | undefined =
-    tx.type === TRANSACTION_KINDS.gasTopUp.type
-      ? 'gasTopUp'
-      : tx.type === TRANSACTION_KINDS.sweep.type
-        ? 'sweep'
-        : tx.type === TRANSACTION_KINDS.orderSettlement.type
-          ? 'orderTransaction'
-          : undefined;
-  if (!role) return { kind: 'unroutable', reason: `transaction type ${tx.type} belongs to no ramp process` };
-  if (!tx.relatedTransactionId)
-    return { kind: 'unroutable', reason: `${tx.type} transaction has no relatedTransactionId` };
-  return { kind: 'offramp', depositTransactionId: tx.relatedTransactionId, role };
+  return keys;
 }
+
+/** True when a lane has nothing left to do: no delivery waiting, no retry pending. */
+export const laneIsDone = (lane: Pick<CarriedLane, 'inbox' | 'resumeAtMs'>): boolean =>
+  lane.inbox.length === 0 && lane.resumeAtMs === undefined;
+
+/** Counts a finished lane into the totals and keeps it among the recent ones. */
+export function retireLane(
+  totals: RouterTotals,
+  recent: LaneState[],
+  state: LaneState,
+  keep = KEEP_RECENT_LANES,
+): void {
+  if (state.unknownResource?.gaveUpAt) totals.unknownResources += 1;
+  else if (state.gaveUpAt) totals.failedResources += 1;
+  else totals.resourcesRouted += 1;
+  totals.duplicates += state.duplicates;
+  totals.lateEvents += state.lateEvents?.length ?? 0;
+  recent.push(state);
+  if (recent.length > keep) recent.shift();
+}
+
+/** What a router hands to its next run: every lane with deliveries or a retry still to make. */
+export function carriedLanes(lanes: Iterable<CarriedLane>): CarriedLane[] {
+  return [...lanes]
+    .filter((lane) => !laneIsDone(lane))
+    .map(({ state, inbox, retry, resumeAtMs }) => ({
+      state: { ...state, events: state.events.slice(-KEEP_CARRIED_EVENTS) },
+      inbox: inbox.slice(-KEEP_CARRIED_EVENTS),
+      retry,
+      ...(resumeAtMs === undefined ? {} : { resumeAtMs }),
+    }));
+}
+
+/** The router's current details (Web UI): its lanes now, and its totals. */
+export function routerDetails(totals: RouterTotals, lanes: { active: number; retrying: number }): string {
+  const trouble = [
+    totals.unknownResources ? `${totals.unknownResources} unknown to the operator` : '',
+    totals.failedResources ? `${totals.failedResources} given up after failures` : '',
+  ].filter(Boolean);
+  return (
+    `Routing ${lanes.active} resource${lanes.active === 1 ? '' : 's'}` +
+    `${lanes.retrying ? ` (${lanes.retrying} waiting to retry)` : ''}; ` +
+    `since ${totals.since}: ${totals.eventsReceived} deliveries, ${totals.resourcesRouted} resources routed` +
+    (trouble.length ? `, ${trouble.join(', ')}` : '')
+  );
+}
+
+/** The memo a router keeps for readers of visibility: /metrics (unknown resources) and the receiver (overloaded). */
+export interface RouterMemo {
+  unknownResources: number;
+  overloaded: boolean;
+}
+
+export const routerMemo = (totals: RouterTotals, lanes: number, maxLanes = MAX_ROUTER_LANES): RouterMemo => ({
+  unknownResources: totals.unknownResources,
+  overloaded: lanes >= maxLanes,
+});
+
+/** The unknown-resource total a router's memo holds (0 when it has none, or not a count). */
+export function routerUnknownResources(memo: Record<string, unknown> | undefined): number {
+  const value = memo?.unknownResources;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
+}
+
+/** True when a router's memo says it holds as many resources as it should. */
+export const routerOverloaded = (memo: Record<string, unknown> | undefined): boolean =>
+  memo?.overloaded === true;

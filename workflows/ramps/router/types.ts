@@ -1,7 +1,9 @@
-/** transaction/<id> and order/<id>: the webhook router's input, the events it receives and its state. */
+/**
+ * routes/<task queue>/<n>: the webhook router's input, the deliveries it receives, each resource's lane and the
+ * router's state.
+ */
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { ResourceKind } from '../../../src/domain/vocabulary';
-import type { PatchBaseline } from '../../shared/patch-baseline';
 
 /** What the receiver hands to Temporal: the event as delivered (a hint only). No secrets, no URL. */
 export interface WebhookEventSignal {
@@ -12,9 +14,19 @@ export interface WebhookEventSignal {
   receivedAt: string;
 }
 
-export interface RouterInput extends PatchBaseline {
+/** One delivery for the router: the event and which kind of resource it names. */
+export interface RouterDelivery {
   kind: ResourceKind;
-  resourceId: string;
+  event: WebhookEventSignal;
+}
+
+/**
+ * The deliveries the receiver hands a router in one signal: those that arrived while its previous signal to that
+ * router was still on its way (each answered 200 once this signal is in Temporal). `timings` are the receiver's
+ * now: a router outlives any one configuration, so a new lane, and every lane after a hand-over, takes the latest.
+ */
+export interface RouterDeliveries {
+  deliveries: RouterDelivery[];
   timings: WorkflowTimings;
 }
 
@@ -24,7 +36,7 @@ export interface ForwardOutcome {
   closed?: { executionStatus: string; status: string | null; closedAt: string | null };
 }
 
-/** An event whose process had already ended: recorded on the router, changes nothing. */
+/** An event whose process had already ended: recorded on its lane, changes nothing. */
 export interface LateEvent {
   workflowId: string;
   /** The process's own final status (RampStatus), or its Temporal status when it has none. */
@@ -34,8 +46,9 @@ export interface LateEvent {
   at: string;
 }
 
-export interface RouterState {
-  /** The last operator read that failed (the process keeps going and tries again), for people looking in. */
+/** One resource's routing, for people looking in. */
+export interface LaneState {
+  /** The last operator read that failed (the lane keeps going and tries again). */
   lastFailure?: { what: string; message: string; at: string };
   kind: ResourceKind;
   resourceId: string;
@@ -48,16 +61,13 @@ export interface RouterState {
   events: WebhookEventSignal[];
   /** Events for processes that had already ended (the process is not started again). */
   lateEvents?: LateEvent[];
-  /** The operator answered 404 for this resource: since when, how many reads, and when the router gave up. */
+  /** The operator answered 404 for this resource: since when, how many reads, and when the lane gave up. */
   unknownResource?: { firstNotFoundAt: string; reads: number; gaveUpAt?: string; eventsDropped?: number };
-  /**
-   * A shard router's lane whose re-read or forward kept failing for the whole process timeout (`lastFailure` says
-   * why): its events were dropped. A per-resource router fails instead.
-   */
+  /** The re-read or forward kept failing for the whole process timeout (`lastFailure` says why): events dropped. */
   gaveUpAt?: string;
 }
 
-/** What a lane (one resource's routing) carries between its hops, and over a shard router's continue-as-new. */
+/** What a lane carries between its hops, and over the router's continue-as-new. */
 export interface LaneRetry {
   /** After this a failed read or forward is no longer retried (the process timeout from the last progress). */
   giveUpAtMs: number;
@@ -67,10 +77,16 @@ export interface LaneRetry {
   firstNotFoundAtMs?: number;
 }
 
-/** RampStatus of a router that gave up on a resource the operator does not know (counted in metrics). */
-export const UNKNOWN_RESOURCE_STATUS = 'unknown-resource';
+/** A resource whose deliveries the router was still routing when it continued as new. */
+export interface CarriedLane {
+  state: LaneState;
+  inbox: WebhookEventSignal[];
+  retry: LaneRetry;
+  /** A failed attempt's wait that the hand-over cut short: the next attempt waits until then. */
+  resumeAtMs?: number;
+}
 
-/** What routeEvent is asked: the resource, and the status this router last forwarded (a re-read of it is a duplicate). */
+/** What routeEvent is asked: the resource, and the status its lane last forwarded (a re-read of it is a duplicate). */
 export interface RouteEventInput {
   kind: ResourceKind;
   resourceId: string;
@@ -84,19 +100,19 @@ export type RoutedEvent =
   | { status: string; unroutable: string }
   | { status: string; outcome: ForwardOutcome };
 
-/** One resource's hop in a shard router's routeEvents batch: routeEvent's question without the timings. */
+/** One resource's hop in a routeEvents batch: routeEvent's question without the timings. */
 export type RouteHop = Omit<RouteEventInput, 'timings'>;
 
 /**
- * What routeEvents is asked: the hops of a shard router's lanes that were ready together, routed with the shard's
- * current timings (the newest the receiver sent, which a process the forward starts takes).
+ * What routeEvents is asked: the hops of the lanes that were ready together, routed with the router's current
+ * timings (the newest the receiver sent, which a process the forward starts takes).
  */
 export interface RouteEventsInput {
   timings: WorkflowTimings;
   hops: RouteHop[];
 }
 
-/** A hop's failure, as the activity would have failed with it alone (the operator's failure type and details). */
+/** A hop's failure, as an activity of its own would have failed with it (the operator's failure type and details). */
 export interface HopFailure {
   type: string;
   message: string;
@@ -107,39 +123,8 @@ export interface HopFailure {
 /** routeEvents' answer, one per hop in the order asked: each routed or failed on its own. */
 export type HopResult = { routed: RoutedEvent } | { failed: HopFailure };
 
-// ---------------------------------------------------------------------------------------------- shard router
-
-/** What the receiver hands a shard router (routes/<task queue>/<n>): the event and which kind of resource it names. */
-export interface ShardEventSignal {
-  kind: ResourceKind;
-  event: WebhookEventSignal;
-  /**
-   * The receiver's timings now: a shard outlives any one configuration, so a new lane, and every lane after a
-   * hand-over, takes the latest, as a new per-resource router would. Signals recorded before carry none.
-   */
-  timings?: WorkflowTimings;
-}
-
-/**
- * Deliveries the receiver hands a shard router together: those that arrived while its previous signal to that shard
- * was still on its way (each answered 200 once this signal is in Temporal). Each is handled as a ShardEventSignal.
- */
-export interface ShardEventsSignal {
-  deliveries: Array<Pick<ShardEventSignal, 'kind' | 'event'>>;
-  timings?: WorkflowTimings;
-}
-
-/** A resource whose deliveries a shard router was still routing when it continued as new. */
-export interface CarriedLane {
-  state: RouterState;
-  inbox: WebhookEventSignal[];
-  retry: LaneRetry;
-  /** A failed attempt's wait that the hand-over cut short: the next attempt waits until then. */
-  resumeAtMs?: number;
-}
-
-/** Counts over every run of a shard router (carried over continue-as-new). */
-export interface ShardTotals {
+/** Counts over every run of a router (carried over continue-as-new). */
+export interface RouterTotals {
   since: string;
   runs: number;
   eventsReceived: number;
@@ -153,21 +138,22 @@ export interface ShardTotals {
   failedResources: number;
 }
 
-export interface ShardRouterInput extends PatchBaseline {
-  shard: string;
+export interface RouterInput {
+  router: string;
   timings: WorkflowTimings;
-  carried?: { lanes: CarriedLane[]; totals: ShardTotals };
+  carried?: { lanes: CarriedLane[]; totals: RouterTotals };
   /** History length after which the run continues as new (tests set it low). */
   continueAsNewAfterEvents?: number;
-  /** Resources held before the shard says it is overloaded (MAX_SHARD_LANES; tests set it low). */
+  /** Resources held before the router says it is overloaded (MAX_ROUTER_LANES; tests set it low). */
   maxLanes?: number;
 }
 
-export interface ShardRouterState {
-  shard: string;
-  totals: ShardTotals;
+/** The router's query answer. */
+export interface RouterState {
+  router: string;
+  totals: RouterTotals;
   /** Resources with deliveries being routed now, or waiting to retry. */
-  active: RouterState[];
+  active: LaneState[];
   /** The last resources this run finished routing, newest last. */
-  recent: RouterState[];
+  recent: LaneState[];
 }

@@ -1,10 +1,10 @@
 /**
- * A router whose resource the operator does not know. The operator's read can lag its own webhook for a moment,
- * so a 404 is read again; but a resource it never knows (a forged or misrouted event) must not keep a router
+ * A lane whose resource the operator does not know. The operator's read can lag its own webhook for a moment,
+ * so a 404 is read again; but a resource it never knows (a forged or misrouted event) must not keep a lane
  * re-reading for the whole process timeout. Pure rules, workflow-safe.
  */
 import type { WorkflowTimings } from '../../../src/domain/timings';
-import type { RouterState } from './types';
+import type { LaneState } from './types';
 
 /** True when a failed activity is the operator's 404 (activities/operator-failure.ts puts the HTTP status in details). */
 export function isOperatorNotFound(error: unknown): boolean {
@@ -20,20 +20,15 @@ export function isOperatorNotFound(error: unknown): boolean {
   return false;
 }
 
-/** How long 404s are read again before the router gives up (older inputs: the process timeout, as before). */
-export function unknownResourceTimeoutMs(timings: WorkflowTimings): number {
-  return timings.unknownResourceTimeoutMs ?? timings.processTimeoutMs;
-}
-
 /**
  * The wait before the next read of an unknown resource: doubling without the poll maximum, so the reads of one
- * router are logarithmic in the timeout (a rate limit per process), and never past the give-up time.
+ * lane are logarithmic in the timeout (a rate limit per process), and never past the give-up time.
  */
 export function unknownResourceRetry(
   timings: WorkflowTimings,
   clock: { firstNotFoundAtMs: number; delayMs: number; nowMs: number },
 ): { giveUp: boolean; waitMs: number; nextDelayMs: number } {
-  const remainingMs = clock.firstNotFoundAtMs + unknownResourceTimeoutMs(timings) - clock.nowMs;
+  const remainingMs = clock.firstNotFoundAtMs + timings.unknownResourceTimeoutMs - clock.nowMs;
   if (remainingMs <= 0) return { giveUp: true, waitMs: 0, nextDelayMs: clock.delayMs };
   return {
     giveUp: false,
@@ -44,9 +39,9 @@ export function unknownResourceRetry(
 
 /** Counts one more 404 read; the first one records since when the operator has not known the resource. */
 export function recordNotFound(
-  state: RouterState,
+  state: LaneState,
   firstNotFoundAtMs: number,
-): NonNullable<RouterState['unknownResource']> {
+): NonNullable<LaneState['unknownResource']> {
   const unknown = (state.unknownResource ??= {
     firstNotFoundAt: new Date(firstNotFoundAtMs).toISOString(),
     reads: 0,
@@ -55,9 +50,9 @@ export function recordNotFound(
   return unknown;
 }
 
-/** Records that the router gave up (after recordNotFound) and answers why, for its details. */
+/** Records that the lane gave up (after recordNotFound) and answers why. */
 export function recordGiveUp(
-  state: RouterState,
+  state: LaneState,
   timings: WorkflowTimings,
   dropped: number,
   at: string,
@@ -65,5 +60,5 @@ export function recordGiveUp(
   const unknown = state.unknownResource!;
   unknown.gaveUpAt = at;
   unknown.eventsDropped = dropped;
-  return `the operator answered 404 for ${state.kind} ${state.resourceId} for ${Math.round(unknownResourceTimeoutMs(timings) / 1000)} s (${unknown.reads} reads): gave up`;
+  return `the operator answered 404 for ${state.kind} ${state.resourceId} for ${Math.round(timings.unknownResourceTimeoutMs / 1000)} s (${unknown.reads} reads): gave up`;
 }

@@ -9,6 +9,6 @@ export interface RampBookkeeping {
   polls: number;
   startedAt: string;
   endedAt?: string;
-  /** The outcome events told to the client's backend; absent in processes started before they existed. */
-  outcomes?: Outbox;
+  /** The outcome events told to the client's backend. */
+  outcomes: Outbox;
 }

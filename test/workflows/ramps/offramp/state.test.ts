@@ -3,7 +3,6 @@ import {
   applyPoll,
   applyTransaction,
   currentDetails,
-  endUserOfLookup,
   evaluate,
   evaluateInto,
   isTerminal,
@@ -49,6 +48,7 @@ describe('a new off-ramp', () => {
       duplicates: 0,
       polls: 0,
       startedAt: STARTED,
+      outcomes: { sequence: 0, events: [] },
     });
   });
 });
@@ -406,16 +406,6 @@ describe('stuck and timed out', () => {
     });
     state.orderId = 'o-1';
     expect(stuckResolution(state, 'sweep-not-started').resolution).toBe('Deposit dep-1 settled (order o-1)');
-  });
-});
-
-describe('end user lookup', () => {
-  test('a string answer (recorded histories) is both the ID and the search value', () => {
-    expect(endUserOfLookup('user-1')).toEqual({ endUserId: 'user-1', endUserSearchValue: 'user-1' });
-    expect(endUserOfLookup({ endUserId: 'user-1', endUserSearchValue: 'p-1' })).toEqual({
-      endUserId: 'user-1',
-      endUserSearchValue: 'p-1',
-    });
   });
 });
 

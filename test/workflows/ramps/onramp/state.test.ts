@@ -56,6 +56,7 @@ describe('a new on-ramp', () => {
       duplicates: 0,
       polls: 0,
       startedAt: STARTED,
+      outcomes: { sequence: 0, events: [] },
     });
   });
 

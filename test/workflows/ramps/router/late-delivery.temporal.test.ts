@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
 import { offRampWorkflowId, onRampWorkflowId } from '../../../../src/domain/ids';
 import type { ResourceKind } from '../../../../src/domain/vocabulary';
-import type { RouterState } from '../../../../workflows/ramps/router/types';
+import type { LaneState } from '../../../../workflows/ramps/router/types';
 import { connectTestClient } from '../../../helpers/temporal';
 import {
   depositCrypto,
@@ -53,8 +53,8 @@ describe('late deliveries after a process ended (sandbox + receiver + dev server
   async function lateEventsOn(
     current: RampStack,
     resources: [ResourceKind, string][],
-  ): Promise<NonNullable<RouterState['lateEvents']>> {
-    const late: NonNullable<RouterState['lateEvents']> = [];
+  ): Promise<NonNullable<LaneState['lateEvents']>> {
+    const late: NonNullable<LaneState['lateEvents']> = [];
     for (const [kind, resourceId] of resources)
       for (const state of await routingsOf(client, current, kind, resourceId))
         late.push(...(state.lateEvents ?? []));

@@ -1,215 +1,203 @@
 import {
-  forwardedDetails,
-  forwardOutcomeOf,
-  isDuplicate,
-  lateEventAlert,
-  LINGER_HISTORY_LIMIT,
-  lingerMs,
-  lingeringDetails,
-  moreEventsExpected,
-  recordEvent,
-  recordForward,
-  routeTransaction,
+  hopRetryWaitMs,
+  carriedLanes,
+  continuedTotals,
+  KEEP_RECENT_LANES,
+  laneIsDone,
+  laneKey,
+  lanesToStart,
+  newRouterTotals,
+  retireLane,
+  routerDetails,
+  KEEP_CARRIED_EVENTS,
+  MAX_ROUTER_LANES,
+  routerMemo,
+  routerOverloaded,
+  routerUnknownResources,
 } from '../../../../workflows/ramps/router/state';
-import type { RouterState, WebhookEventSignal } from '../../../../workflows/ramps/router/types';
-import { timings, tx } from '../../../helpers/ramp-fixtures';
+import type { CarriedLane, LaneState, WebhookEventSignal } from '../../../../workflows/ramps/router/types';
 
-const AT = '2026-01-01T00:00:05.000Z';
+const SINCE = '2026-01-01T00:00:00.000Z';
 
-function router(): RouterState {
+function lane(resourceId: string, extra: Partial<LaneState> = {}): LaneState {
   return {
     kind: 'transaction',
-    resourceId: 'tx-1',
-    eventsReceived: 0,
+    resourceId,
+    eventsReceived: 1,
     duplicates: 0,
     forwardedTo: [],
     events: [],
+    ...extra,
   };
 }
 
-const event = (n: number): WebhookEventSignal => ({
-  eventType: 'transaction-updated',
-  resourceId: 'tx-1',
-  receivedAt: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z`,
+const event = (resourceId: string): WebhookEventSignal => ({
+  eventType: 'transaction-created',
+  resourceId,
+  receivedAt: SINCE,
 });
 
-describe('routeTransaction', () => {
-  test('a deposit with an order is the on-ramp deposit to the master wallet', () => {
-    expect(routeTransaction(tx('d', { orderId: 'o-1' }))).toEqual({ kind: 'onramp-order', orderId: 'o-1' });
-  });
-  test('any other deposit starts its own off-ramp', () => {
-    expect(routeTransaction(tx('d'))).toEqual({
-      kind: 'offramp',
-      depositTransactionId: 'd',
-      role: 'deposit',
-    });
-  });
-  test('sweep, gas top-up and order transaction go to the off-ramp of their related deposit', () => {
-    expect(routeTransaction(tx('s', { type: 'AutoSweep', relatedTransactionId: 'd' }))).toEqual({
-      kind: 'offramp',
-      depositTransactionId: 'd',
-      role: 'sweep',
-    });
-    expect(routeTransaction(tx('g', { type: 'Internal Transfer', relatedTransactionId: 'd' }))).toMatchObject(
-      {
-        role: 'gasTopUp',
-      },
-    );
-    expect(routeTransaction(tx('o', { type: 'AutoSwap', relatedTransactionId: 'd' }))).toMatchObject({
-      role: 'orderTransaction',
-    });
-  });
-  test('a linked kind without its related transaction, or an unknown kind, is unroutable', () => {
-    expect(routeTransaction(tx('s', { type: 'AutoSweep' }))).toEqual({
-      kind: 'unroutable',
-      reason: 'AutoSweep transaction has no relatedTransactionId',
-    });
-    expect(routeTransaction(tx('w', { type: 'Withdrawal' })).kind).toBe('unroutable');
-  });
-});
+function carried(resourceId: string, inbox: number, resumeAtMs?: number): CarriedLane {
+  return {
+    state: lane(resourceId),
+    inbox: Array.from({ length: inbox }, () => event(resourceId)),
+    retry: { giveUpAtMs: 10_000, retryDelayMs: 200 },
+    ...(resumeAtMs === undefined ? {} : { resumeAtMs }),
+  };
+}
 
-describe('router events', () => {
-  test('every delivery is counted; only the last ones are kept', () => {
-    const state = router();
-    for (let n = 0; n < 5; n += 1) recordEvent(state, event(n), 3);
-    expect(state.eventsReceived).toBe(5);
-    expect(state.events.map((e) => e.receivedAt)).toEqual(
-      [event(2), event(3), event(4)].map((e) => e.receivedAt),
-    );
+describe('router rules', () => {
+  test('a lane is keyed like the per-resource router of its resource', () => {
+    expect(laneKey('transaction', 'tx-1')).toBe('transaction/tx-1');
+    expect(laneKey('order', 'o-1')).toBe('order/o-1');
   });
 
-  test('a status already forwarded counts the whole batch as duplicates', () => {
-    const state = router();
-    expect(isDuplicate(state, 'created', 1)).toBe(false);
-    expect(state.lastStatus).toBe('created');
-    expect(isDuplicate(state, 'created', 3)).toBe(true);
-    expect(state.duplicates).toBe(3);
-    expect(isDuplicate(state, 'completed', 1)).toBe(false);
-    expect(state.lastStatus).toBe('completed');
-  });
-});
-
-describe('forwards', () => {
-  test('a string answer (older histories) names the workflow reached', () => {
-    expect(forwardOutcomeOf('offramp/d')).toEqual({ workflowId: 'offramp/d' });
-    const closed = {
-      workflowId: 'offramp/d',
-      closed: { executionStatus: 'COMPLETED', status: 'settled', closedAt: null },
-    };
-    expect(forwardOutcomeOf(closed)).toBe(closed);
-  });
-
-  test('a delivered forward is listed once and is not late', () => {
-    const state = router();
-    expect(recordForward(state, { workflowId: 'offramp/d' }, 'created', AT)).toEqual({
-      raiseLateAlert: false,
-    });
-    recordForward(state, { workflowId: 'offramp/d' }, 'completed', AT);
-    expect(state.forwardedTo).toEqual(['offramp/d']);
-    expect(state.lateEvents).toBeUndefined();
-    expect(forwardedDetails(state)).toBe('Forwarded to offramp/d');
-  });
-
-  test('a process that ended is recorded as late; its own status wins over the Temporal status', () => {
-    const state = router();
-    const outcome = {
-      workflowId: 'offramp/d',
-      closed: { executionStatus: 'COMPLETED', status: 'settled', closedAt: null },
-    };
-    const result = recordForward(state, outcome, 'completed', AT);
-    expect(result).toEqual({
-      late: { workflowId: 'offramp/d', processStatus: 'settled', resourceStatus: 'completed', at: AT },
-      raiseLateAlert: false,
-    });
-    expect(state.lateEvents).toHaveLength(1);
-    expect(forwardedDetails(state)).toBe('Forwarded to offramp/d (1 late: process already ended)');
-  });
-
-  test('only a process that timed out calls for an alert', () => {
-    const state = router();
-    const outcome = {
-      workflowId: 'onramp/r',
-      closed: { executionStatus: 'COMPLETED', status: 'timed-out', closedAt: null },
-    };
-    const { late, raiseLateAlert } = recordForward(state, outcome, 'executed', AT);
-    expect(raiseLateAlert).toBe(true);
-    expect(lateEventAlert('order', 'o-1', late!)).toEqual({
-      kind: 'late-event-after-timeout',
-      message:
-        "order o-1 is now executed, after onramp/r gave up (timed-out): settle it by hand with the operator's records",
-      details: { process: 'onramp/r', resource: 'order/o-1', resourceStatus: 'executed' },
-    });
-  });
-
-  test('without a process status the Temporal status is recorded; late events are capped', () => {
-    const state = router();
-    const outcome = {
-      workflowId: 'offramp/d',
-      closed: { executionStatus: 'TERMINATED', status: null, closedAt: null },
-    };
-    for (let n = 0; n < 4; n += 1) recordForward(state, outcome, `s${n}`, AT, 2);
-    expect(state.lateEvents!.map((late) => [late.processStatus, late.resourceStatus])).toEqual([
-      ['TERMINATED', 's2'],
-      ['TERMINATED', 's3'],
+  test('lanes to start: with deliveries, not running, oldest first, up to the cap', () => {
+    const lanes = new Map([
+      ['transaction/a', carried('a', 1)],
+      ['transaction/b', carried('b', 0)],
+      ['transaction/c', carried('c', 2)],
+      ['transaction/d', carried('d', 1)],
+      ['transaction/e', carried('e', 1)],
     ]);
+    expect(lanesToStart(lanes, new Set())).toEqual([
+      'transaction/a',
+      'transaction/c',
+      'transaction/d',
+      'transaction/e',
+    ]);
+    expect(lanesToStart(lanes, new Set(['transaction/a']))).toEqual([
+      'transaction/c',
+      'transaction/d',
+      'transaction/e',
+    ]);
+    expect(lanesToStart(lanes, new Set(['transaction/a']), 3)).toEqual(['transaction/c', 'transaction/d']);
+    expect(lanesToStart(lanes, new Set(['transaction/a', 'transaction/c']), 2)).toEqual([]);
   });
 
-  test('nobody reached', () => {
-    expect(forwardedDetails(router())).toBe('Forwarded to nobody');
-  });
-});
-
-describe('lingering', () => {
-  const lingering = { ...timings, routerLingerMs: 5_000 };
-  const delivered = (eventType: string, newStatus?: string): WebhookEventSignal => ({
-    eventType,
-    resourceId: 'tx-1',
-    receivedAt: AT,
-    ...(newStatus ? { newStatus } : {}),
-  });
-  const at = (
-    status: string | undefined,
-    events: WebhookEventSignal[] = [],
-    kind: RouterState['kind'] = 'transaction',
-  ): RouterState => ({ ...router(), kind, events, ...(status ? { lastStatus: status } : {}) });
-
-  test('another event is due while a transaction is before confirmed and an order before executed', () => {
-    for (const status of ['created', 'published', 'mined']) expect(moreEventsExpected(at(status))).toBe(true);
-    expect(moreEventsExpected(at('awaiting_funds', [], 'order'))).toBe(true);
+  test('a lane is done only with no delivery waiting and no retry pending', () => {
+    expect(laneIsDone(carried('a', 0))).toBe(true);
+    expect(laneIsDone(carried('a', 1))).toBe(false);
+    expect(laneIsDone(carried('a', 0, 5_000))).toBe(false);
   });
 
-  test('another event is due while the deliveries so far announce less than the status re-read', () => {
-    const created = delivered('transaction-created');
-    expect(moreEventsExpected(at('confirmed', [created]))).toBe(true);
-    expect(moreEventsExpected(at('failed', [created, delivered('transaction-updated', 'mined')]))).toBe(true);
-    expect(moreEventsExpected(at('executed', [delivered('order-created')], 'order'))).toBe(true);
-  });
-
-  test('nothing more is due once a delivery announced the settled status re-read, or the status is unknown', () => {
-    const confirmed = delivered('transaction-updated', 'confirmed');
-    expect(moreEventsExpected(at('confirmed', [delivered('transaction-created'), confirmed]))).toBe(false);
-    expect(moreEventsExpected(at('completed', [delivered('transaction-updated', 'completed')]))).toBe(false);
-    expect(moreEventsExpected(at('executed', [delivered('order-updated', 'executed')], 'order'))).toBe(false);
-    expect(moreEventsExpected(at('unheard-of', [delivered('transaction-created')]))).toBe(false);
-    expect(moreEventsExpected(at(undefined, [delivered('transaction-created')]))).toBe(false);
-  });
-
-  test('inputs recorded before the setting, and a setting of 0, end the router at once', () => {
-    expect(lingerMs(timings, at('created'), 10)).toBe(0);
-    expect(lingerMs({ ...timings, routerLingerMs: 0 }, at('created'), 10)).toBe(0);
-  });
-
-  test('a configured linger holds while another event is due and the history is below its limit', () => {
-    expect(lingerMs(lingering, at('mined'), 10)).toBe(5_000);
-    expect(lingerMs(lingering, at('mined'), LINGER_HISTORY_LIMIT - 1)).toBe(5_000);
-    expect(lingerMs(lingering, at('mined'), LINGER_HISTORY_LIMIT)).toBe(0);
-    expect(lingerMs(lingering, at('confirmed', [delivered('transaction-updated', 'confirmed')]), 10)).toBe(0);
-  });
-
-  test('the details say where the events went and how long it stays open', () => {
-    const state = { ...router(), forwardedTo: ['offramp/d-1'] };
-    expect(lingeringDetails(state, 4_600)).toBe(
-      'Forwarded to offramp/d-1; open for another delivery for 5 s',
+  test('retired lanes are counted by how they ended, and the recent ones kept', () => {
+    const totals = newRouterTotals(SINCE);
+    const recent: LaneState[] = [];
+    retireLane(
+      totals,
+      recent,
+      lane('routed', {
+        duplicates: 2,
+        lateEvents: [
+          { workflowId: 'offramp/x', processStatus: 'settled', resourceStatus: 'confirmed', at: SINCE },
+        ],
+      }),
     );
+    retireLane(
+      totals,
+      recent,
+      lane('forged', {
+        unknownResource: { firstNotFoundAt: SINCE, reads: 4, gaveUpAt: SINCE, eventsDropped: 1 },
+      }),
+    );
+    retireLane(totals, recent, lane('broken', { gaveUpAt: SINCE }));
+    expect(totals).toMatchObject({
+      resourcesRouted: 1,
+      unknownResources: 1,
+      failedResources: 1,
+      duplicates: 2,
+      lateEvents: 1,
+    });
+    expect(recent.map((state) => state.resourceId)).toEqual(['routed', 'forged', 'broken']);
+    for (let index = 0; index < KEEP_RECENT_LANES; index += 1) retireLane(totals, recent, lane(`r-${index}`));
+    expect(recent).toHaveLength(KEEP_RECENT_LANES);
+    expect(recent[0]!.resourceId).toBe('r-0');
+  });
+
+  test('continue-as-new carries the lanes with deliveries or a retry, and the totals one run on', () => {
+    const handedOver = carriedLanes([
+      carried('idle', 0),
+      carried('waiting', 2),
+      carried('retrying', 1, 9_000),
+      carried('cut', 0, 7_000),
+    ]);
+    expect(handedOver.map((entry) => entry.state.resourceId)).toEqual(['waiting', 'retrying', 'cut']);
+    expect(handedOver[1]).toMatchObject({ resumeAtMs: 9_000, retry: { retryDelayMs: 200 } });
+    expect('resumeAtMs' in handedOver[0]!).toBe(false);
+    expect(continuedTotals(undefined, SINCE)).toEqual(newRouterTotals(SINCE));
+    const totals = { ...newRouterTotals(SINCE), runs: 3, eventsReceived: 40 };
+    expect(continuedTotals(totals, '2026-02-01T00:00:00.000Z')).toEqual({ ...totals, runs: 4 });
+  });
+
+  test('details say what is being routed and what went wrong', () => {
+    const totals = { ...newRouterTotals(SINCE), eventsReceived: 12, resourcesRouted: 5 };
+    expect(routerDetails(totals, { active: 3, retrying: 0 })).toBe(
+      `Routing 3 resources; since ${SINCE}: 12 deliveries, 5 resources routed`,
+    );
+    expect(
+      routerDetails({ ...totals, unknownResources: 1, failedResources: 2 }, { active: 1, retrying: 1 }),
+    ).toBe(
+      `Routing 1 resource (1 waiting to retry); since ${SINCE}: 12 deliveries, 5 resources routed, ` +
+        '1 unknown to the operator, 2 given up after failures',
+    );
+  });
+
+  test('the memo says what readers of visibility need: the unknown-resource count, and whether it is full', () => {
+    const totals = { ...newRouterTotals(SINCE), unknownResources: 2 };
+    expect(routerMemo(totals, MAX_ROUTER_LANES - 1)).toEqual({ unknownResources: 2, overloaded: false });
+    expect(routerMemo(totals, MAX_ROUTER_LANES)).toEqual({ unknownResources: 2, overloaded: true });
+    expect(routerMemo(totals, 3, 3).overloaded).toBe(true);
+    expect(routerUnknownResources({ unknownResources: 3 })).toBe(3);
+    for (const memo of [
+      undefined,
+      {},
+      { unknownResources: '3' },
+      { unknownResources: -1 },
+      { unknownResources: 1.5 },
+    ])
+      expect(routerUnknownResources(memo)).toBe(0);
+    expect(routerOverloaded({ overloaded: true })).toBe(true);
+    for (const memo of [undefined, {}, { overloaded: false }, { overloaded: 'true' }])
+      expect(routerOverloaded(memo)).toBe(false);
+  });
+
+  test('a carried lane keeps its last few deliveries, recorded and waiting, and all of its counts', () => {
+    const busy = carried('busy', 2);
+    busy.state.events = Array.from({ length: 12 }, (_, index) => ({
+      ...event('busy'),
+      receivedAt: `t${index}`,
+    }));
+    busy.state.eventsReceived = 12;
+    const [handedOver] = carriedLanes([busy]);
+    expect(handedOver!.state.events.map((entry) => entry.receivedAt)).toEqual(
+      Array.from({ length: KEEP_CARRIED_EVENTS }, (_, index) => `t${12 - KEEP_CARRIED_EVENTS + index}`),
+    );
+    expect(handedOver!.state.eventsReceived).toBe(12);
+    expect(handedOver!.inbox).toHaveLength(2);
+    expect(busy.state.events).toHaveLength(12);
+    const piledUp = carried('piled-up', 9);
+    expect(carriedLanes([piledUp])[0]!.inbox).toHaveLength(KEEP_CARRIED_EVENTS);
+    expect(piledUp.inbox).toHaveLength(9);
+  });
+
+  test('a failed hop waits as the operator retry policy would, and is given up when that policy would give up', () => {
+    const timings = {
+      activityRetryInitialMs: 100,
+      activityRetryMaximumMs: 300,
+      activityScheduleToCloseMs: 1_000,
+    };
+    const unavailable = { type: 'OperatorUnavailable', nonRetryable: false };
+    expect([1, 2, 3, 4].map((attempt) => hopRetryWaitMs(timings, unavailable, attempt, 0))).toEqual([
+      100, 200, 300, 300,
+    ]);
+    // The wait must end before schedule-to-close, counted from the hop's first attempt.
+    expect(hopRetryWaitMs(timings, unavailable, 3, 699)).toBe(300);
+    expect(hopRetryWaitMs(timings, unavailable, 3, 700)).toBeUndefined();
+    // A 4xx (flagged, or by its type alone) and bad input are not retried.
+    expect(hopRetryWaitMs(timings, { type: 'OperatorRejected', nonRetryable: true }, 1, 0)).toBeUndefined();
+    expect(hopRetryWaitMs(timings, { type: 'OperatorRejected', nonRetryable: false }, 1, 0)).toBeUndefined();
+    expect(hopRetryWaitMs(timings, { type: 'InvalidInput', nonRetryable: false }, 1, 0)).toBeUndefined();
+    expect(hopRetryWaitMs(timings, { type: 'HopDeadlineExceeded', nonRetryable: false }, 1, 0)).toBe(100);
   });
 });

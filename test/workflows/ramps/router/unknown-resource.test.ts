@@ -3,9 +3,8 @@ import {
   recordGiveUp,
   recordNotFound,
   unknownResourceRetry,
-  unknownResourceTimeoutMs,
 } from '../../../../workflows/ramps/router/unknown-resource';
-import type { RouterState } from '../../../../workflows/ramps/router/types';
+import type { LaneState } from '../../../../workflows/ramps/router/types';
 import { timings } from '../../../helpers/ramp-fixtures';
 
 describe('unknown resource', () => {
@@ -15,11 +14,6 @@ describe('unknown resource', () => {
     expect(isOperatorNotFound({ type: 'OperatorRejected', details: [{ status: 400 }] })).toBe(false);
     expect(isOperatorNotFound({ type: 'OperatorUnavailable', details: [{ status: 404 }] })).toBe(false);
     expect(isOperatorNotFound(new Error('boom'))).toBe(false);
-  });
-
-  test('the timeout falls back to the process timeout for older inputs', () => {
-    expect(unknownResourceTimeoutMs(timings)).toBe(timings.processTimeoutMs);
-    expect(unknownResourceTimeoutMs({ ...timings, unknownResourceTimeoutMs: 5_000 })).toBe(5_000);
   });
 
   test('reads double their wait without the poll maximum, never past the give-up time, then give up', () => {
@@ -38,7 +32,7 @@ describe('unknown resource', () => {
   });
 
   test('404 reads are counted from the first one, and giving up records why', () => {
-    const state: RouterState = {
+    const state: LaneState = {
       kind: 'order',
       resourceId: 'o-1',
       eventsReceived: 1,
