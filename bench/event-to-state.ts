@@ -39,7 +39,7 @@
  * hop adds (a router's tasks, the re-read, the forward; for the receiver's own hop, the rest of its answer).
  * Targets: p50 <= 50 ms, p99 <= 250 ms.
  */
-import { offRampWorkflowId, WORKFLOW_TYPES } from '../src/domain/ids';
+import { offRampWorkflowId, resourceFromRouterWorkflowId, WORKFLOW_TYPES } from '../src/domain/ids';
 import { signalWithStartProcess } from '../src/temporal/process-start';
 import { offRampTransactionSignal } from '../workflows/ramps/offramp/messages';
 import type { OffRampInput, OffRampTransactionSignal } from '../workflows/ramps/offramp/types';
@@ -146,7 +146,7 @@ async function eventToState(
         runs.push({
           workflowId: run.workflowId,
           runId: run.runId,
-          resourceId: run.workflowId.split('/')[1]!,
+          resourceId: resourceFromRouterWorkflowId(run.workflowId)!.resourceId,
         });
       await closedLoop({
         count: runs.length,
