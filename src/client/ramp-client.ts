@@ -1,8 +1,8 @@
 /**
  * The typed client the client's backend imports: one class over Temporal's client, whose calls live with their
  * process beside this file (end-user.ts, account-setup.ts, quote.ts, on-ramp.ts, off-ramp.ts, ramp-list.ts,
- * ramp-outcome.ts, operations.ts, outcomes.ts). The messages it
- * sends are the ones each workflow defines in its messages.ts.
+ * ramp-outcome.ts, operations.ts, outcomes.ts). The messages it sends are the ones each workflow defines in its
+ * messages.ts.
  *
  * `connect()` is the one place of the client that reads the environment (for backends that configure it that way);
  * the constructor takes everything as options.
@@ -228,7 +228,7 @@ export class RampClient {
     quotes.assertQuoteValid(this.#context, quote, minValidityMs);
   }
 
-  // ------------------------------------------------------------------------------------------ ramps: on-ramp.ts, off-ramp.ts, ramp-list.ts, ramp-outcome.ts
+  // ------------------------------------------ ramps: on-ramp.ts, off-ramp.ts, ramp-list.ts, ramp-outcome.ts
 
   /**
    * Starts (or attributes) the on-ramp of an order reference for an end user: onramp/<reference>. With
