@@ -14,6 +14,7 @@ import path from 'node:path';
 import express from 'express';
 import pino from 'pino';
 import { DEV_TRANSACTION_SECRET } from '../src/config/receiver';
+import { routerWorkflowId } from '../src/domain/ids';
 import { createLogger } from '../src/logging';
 import { knownEvent, webhookDelivery } from '../src/operator/schemas';
 import { freePort } from '../src/http/free-port';
@@ -240,7 +241,10 @@ export const receiverBreakdown: Measurement = {
     });
     const logLine = microseconds(20_000, (index) =>
       lineLogger.info(
-        { eventType: 'transaction-created', workflowId: `transaction/${index}` },
+        {
+          eventType: 'transaction-created',
+          workflowId: routerWorkflowId(BENCH_TASK_QUEUE, 'transaction', String(index)),
+        },
         'Webhook delivery recorded',
       ),
     );

@@ -14,7 +14,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { RampClient } from '../../src/client/ramp-client';
-import { simulate } from '../../src/demo/demo';
+import { simulate } from '../../src/demo/simulate';
 import { DEFAULT_PROCESS_IDS, offRampWorkflowId, WORKFLOW_TYPES } from '../../src/domain/ids';
 import type { WorkflowTimings } from '../../src/domain/timings';
 import { NETWORKS } from '../../src/domain/vocabulary';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { type EndUserOverview } from '../client/end-user';
 import { onRampQuoteRequestSchema, quoteRequestSchema } from '../client/quote-input';
 import type { EventRedelivery } from '../client';
-import type { RampPage, RampProcessSummary } from '../client/ramps';
+import type { RampPage, RampProcessSummary } from '../client/ramp-list';
 import {
   OUTCOME_EVENT_TYPES,
   type OutcomeEvent,

@@ -12,7 +12,7 @@ import { endUserStateQuery, ensureDepositWalletUpdate } from '../../workflows/en
 import type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
 import { type ClientContext, searchValueField } from './context';
 import { NotFoundError, ProcessEndedError } from './errors';
-import { listRamps, type RampProcessSummary } from './ramps';
+import { listRamps, type RampProcessSummary } from './ramp-list';
 
 export async function ensureDepositWallet(context: ClientContext, endUserId: string): Promise<DepositWallet> {
   const id = parseEndUserId(endUserId);

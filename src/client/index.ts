@@ -26,7 +26,8 @@ export {
   ProcessEndedError,
   QuoteExpiredError,
 } from './errors';
-export { OutcomeTimeoutError, RAMP_STATUSES } from './ramps';
+export { OutcomeTimeoutError } from './ramp-outcome';
+export { RAMP_STATUSES } from './ramp-list';
 /** What redeliverEvent answers: the event, the process that raised it, and the workflow sending it again. */
 export type EventRedelivery = Awaited<ReturnType<RampClient['redeliverEvent']>>;
 export { parseQuoteRequest } from './quote-input';

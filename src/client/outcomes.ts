@@ -4,7 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { endUserIdFromWorkflowId, outcomeRedeliveryWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
+import {
+  depositTransactionIdFromWorkflowId,
+  endUserIdFromWorkflowId,
+  orderReferenceFromWorkflowId,
+  outcomeRedeliveryWorkflowId,
+  WORKFLOW_TYPES,
+} from '../domain/ids';
 import { parseOutcomeWebhookId, type OutcomeEventRecord } from '../domain/outcome-events';
 import { endUserStateQuery } from '../../workflows/end-user/messages';
 import type { Outbox } from '../../workflows/outcomes/outbox';
@@ -27,8 +33,10 @@ async function outboxOf(context: ClientContext, workflowId: string): Promise<Out
   try {
     if (endUserIdFromWorkflowId(workflowId) !== undefined)
       return (await handle.query(endUserStateQuery)).outcomes;
-    if (workflowId.startsWith('offramp/')) return (await handle.query(offRampStateQuery)).outcomes;
-    if (workflowId.startsWith('onramp/')) return (await handle.query(onRampStateQuery)).outcomes;
+    if (depositTransactionIdFromWorkflowId(workflowId) !== undefined)
+      return (await handle.query(offRampStateQuery)).outcomes;
+    if (orderReferenceFromWorkflowId(workflowId) !== undefined)
+      return (await handle.query(onRampStateQuery)).outcomes;
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`No process ${workflowId}`);
     throw error;

@@ -1,7 +1,8 @@
 /**
  * The typed client the client's backend imports: one class over Temporal's client, whose calls live with their
- * process beside this file (end-user.ts, account-setup.ts, quote.ts, ramps.ts, operations.ts). The messages it
- * sends are the ones each workflow defines in its messages.ts.
+ * process beside this file (end-user.ts, account-setup.ts, quote.ts, on-ramp.ts, off-ramp.ts, ramp-list.ts,
+ * ramp-outcome.ts, operations.ts, outcomes.ts). The messages it sends are the ones each workflow defines in its
+ * messages.ts.
  *
  * `connect()` is the one place of the client that reads the environment (for backends that configure it that way);
  * the constructor takes everything as options.
@@ -30,29 +31,20 @@ import * as outcomes from './outcomes';
 import type { RedeliveryStarted } from './outcomes';
 import * as quotes from './quote';
 import type { QuoteOptions } from './quote';
-import * as ramps from './ramps';
+import * as offRamps from './off-ramp';
+import * as onRamps from './on-ramp';
+import type { OnRampStart, StartOnRampOptions } from './on-ramp';
+import * as rampList from './ramp-list';
+import type { ProcessFilter, RampListFilter, RampPage, RampProcessSummary } from './ramp-list';
+import * as rampOutcome from './ramp-outcome';
+import type { RampTarget } from './ramp-outcome';
 import type { EndUserOverview } from './end-user';
-import type {
-  OnRampStart,
-  ProcessFilter,
-  RampListFilter,
-  RampPage,
-  RampProcessSummary,
-  RampTarget,
-  StartOnRampOptions,
-} from './ramps';
 
 export type { EndUserOverview } from './end-user';
 export type { QuoteOptions } from './quote';
-export type {
-  OnRampStart,
-  ProcessFilter,
-  RampListFilter,
-  RampPage,
-  RampProcessSummary,
-  RampTarget,
-  StartOnRampOptions,
-} from './ramps';
+export type { OnRampStart, StartOnRampOptions } from './on-ramp';
+export type { ProcessFilter, RampListFilter, RampPage, RampProcessSummary } from './ramp-list';
+export type { RampTarget } from './ramp-outcome';
 
 /** Order references become workflow IDs (onramp/<reference>) and visibility values: src/validation/identifiers.ts. */
 export { parseOrderReference } from '../validation/identifiers';
@@ -226,7 +218,7 @@ export class RampClient {
     quotes.assertQuoteValid(this.#context, quote, minValidityMs);
   }
 
-  // ------------------------------------------------------------------------------------------ ramps: ramps.ts
+  // ------------------------------------------ ramps: on-ramp.ts, off-ramp.ts, ramp-list.ts, ramp-outcome.ts
 
   /**
    * Starts (or attributes) the on-ramp of an order reference for an end user: onramp/<reference>. With
@@ -237,22 +229,22 @@ export class RampClient {
    * belongs to another end user, running or ended.
    */
   startOnRamp(endUserId: string, reference: string, options: StartOnRampOptions = {}): Promise<OnRampStart> {
-    return ramps.startOnRamp(this.#context, endUserId, reference, options);
+    return onRamps.startOnRamp(this.#context, endUserId, reference, options);
   }
 
   /** The full state of offramp/<depositTransactionId>, or NotFoundError. */
   getOffRamp(depositTransactionId: string): Promise<OffRampState> {
-    return ramps.getOffRamp(this.#context, depositTransactionId);
+    return offRamps.getOffRamp(this.#context, depositTransactionId);
   }
 
   /** The full state of onramp/<orderReference>, or NotFoundError. */
   getOnRamp(reference: string): Promise<OnRampState> {
-    return ramps.getOnRamp(this.#context, reference);
+    return onRamps.getOnRamp(this.#context, reference);
   }
 
   /** On-ramp and off-ramp processes (newest first), by end user and/or status, from Temporal visibility. */
   listProcesses(filter: ProcessFilter = {}): Promise<RampProcessSummary[]> {
-    return ramps.listProcesses(this.#context, filter);
+    return rampList.listProcesses(this.#context, filter);
   }
 
   /**
@@ -260,7 +252,7 @@ export class RampClient {
    * `nextPageToken` with the same filter for the next page; following it to null lists each process once.
    */
   listRamps(filter: RampListFilter = {}): Promise<RampPage> {
-    return ramps.listRamps(this.#context, filter);
+    return rampList.listRamps(this.#context, filter);
   }
 
   /**
@@ -276,7 +268,7 @@ export class RampClient {
     target: RampTarget,
     options: { timeoutMs?: number } = {},
   ): Promise<OnRampState | OffRampState> {
-    return ramps.waitForOutcome(this.#context, target, options);
+    return rampOutcome.waitForOutcome(this.#context, target, options);
   }
 
   // ------------------------------------------------------------------------------------------ operations: operations.ts

@@ -3,7 +3,7 @@
  * in one place. Workflow IDs are readable in the Web UI and are the one-run-per-process key: their formats must
  * never change, or a running process and a new delivery would stop meeting under the same ID. Workflow-safe.
  */
-import type { AccountWalletRole, ResourceKind } from './vocabulary';
+import { type AccountWalletRole, RESOURCE_KINDS, type ResourceKind } from './vocabulary';
 
 /** The workflow types the worker registers (workflows/index.ts exports exactly these functions). */
 export const WORKFLOW_TYPES = {
@@ -23,17 +23,33 @@ export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 
 // ---------------------------------------------------------------------------------------------- processes
 
+/** What follows `prefix` in a workflow ID, or undefined for an ID without that prefix or with nothing after it. */
+const afterPrefix = (prefix: string, workflowId: string): string | undefined =>
+  workflowId.startsWith(prefix) && workflowId.length > prefix.length
+    ? workflowId.slice(prefix.length)
+    : undefined;
+
 const END_USER_PREFIX = 'end-user/';
+const OFF_RAMP_PREFIX = 'offramp/';
+const ON_RAMP_PREFIX = 'onramp/';
 
 export const endUserWorkflowId = (endUserId: string) => `${END_USER_PREFIX}${endUserId}`;
 
 /** The end user an end-user/<id> workflow ID names, or undefined for any other workflow ID. */
-export function endUserIdFromWorkflowId(workflowId: string): string | undefined {
-  return workflowId.startsWith(END_USER_PREFIX) ? workflowId.slice(END_USER_PREFIX.length) : undefined;
-}
+export const endUserIdFromWorkflowId = (workflowId: string) => afterPrefix(END_USER_PREFIX, workflowId);
 
-export const offRampWorkflowId = (depositTransactionId: string) => `offramp/${depositTransactionId}`;
-export const onRampWorkflowId = (orderReference: string) => `onramp/${orderReference}`;
+export const offRampWorkflowId = (depositTransactionId: string) =>
+  `${OFF_RAMP_PREFIX}${depositTransactionId}`;
+
+/** The deposit an offramp/<deposit> workflow ID names, or undefined for any other workflow ID. */
+export const depositTransactionIdFromWorkflowId = (workflowId: string) =>
+  afterPrefix(OFF_RAMP_PREFIX, workflowId);
+
+export const onRampWorkflowId = (orderReference: string) => `${ON_RAMP_PREFIX}${orderReference}`;
+
+/** The order reference an onramp/<reference> workflow ID names, or undefined for any other workflow ID. */
+export const orderReferenceFromWorkflowId = (workflowId: string) => afterPrefix(ON_RAMP_PREFIX, workflowId);
+
 /** One operator resource, as its router's lane and the receiver's logs name it: transaction/<id> or order/<id>. */
 export const resourceKey = (kind: ResourceKind, resourceId: string) => `${kind}/${resourceId}`;
 

@@ -69,52 +69,73 @@ export interface CodecServerOptions {
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'];
 
 export function createCodecServer(options: CodecServerOptions): express.Express {
-  const allowedOrigins = new Set(options.corsOrigins.map((origin) => origin.replace(/\/+$/, '')));
-  const allowedHosts = new Set(
-    [...LOOPBACK_NAMES, ...(options.allowedHosts ?? [])].map((host) =>
-      host.toLowerCase().replace(/^\[(.*)\]$/, '$1'),
-    ),
-  );
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const host = hostHeaderName(req.headers.host);
-    if (!host || !allowedHosts.has(host)) {
-      sendError(res, 403, 'host_not_allowed', 'This host name may not be used to reach the codec server');
-      return;
-    }
-    next();
-  });
-
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const origin = req.headers.origin;
-    if (origin && allowedOrigins.has(origin)) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Access-Control-Allow-Credentials', 'true');
-      res.setHeader('Vary', 'Origin');
-    }
-    if (req.method === 'OPTIONS') {
-      if (!origin || !allowedOrigins.has(origin)) {
-        sendError(res, 403, 'origin_not_allowed', 'This origin may not call the codec server');
-        return;
-      }
-      res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
-      res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-Namespace, Authorization');
-      res.setHeader('Access-Control-Max-Age', '600');
-      res.status(204).end();
-      return;
-    }
-    next();
-  });
-
+  app.use(allowedHostsOnly(options.allowedHosts ?? []));
+  app.use(corsForOrigins(options.corsOrigins));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
 
-  const requireToken = (req: Request, res: Response, next: NextFunction) => {
-    const expected = options.token?.reveal();
+  const json = express.json({ limit: options.bodyLimit ?? '8mb', type: 'application/json', strict: true });
+  const post = [bearerToken(options.token), jsonOnly, json];
+  const encode = codecHandler('encode', options);
+  const decode = codecHandler('decode', options);
+  app.post('/codec/encode', ...post, encode);
+  app.post('/codec/decode', ...post, decode);
+  // Also answer at /encode and /decode, so the endpoint may be given with or without the /codec prefix.
+  app.post('/encode', ...post, encode);
+  app.post('/decode', ...post, decode);
+
+  app.use((_req: Request, res: Response) => {
+    sendError(res, 404, 'not_found', 'Not found');
+  });
+  app.use(jsonErrorHandler({ logger: options.logger, component: 'Codec server' }));
+  return app;
+}
+
+/** 403 unless the Host header names loopback or one of `hosts`: a DNS-rebound page cannot use a browser as a proxy. */
+function allowedHostsOnly(hosts: readonly string[]) {
+  const allowed = new Set(
+    [...LOOPBACK_NAMES, ...hosts].map((host) => host.toLowerCase().replace(/^\[(.*)\]$/, '$1')),
+  );
+  return (req: Request, res: Response, next: NextFunction) => {
+    const host = hostHeaderName(req.headers.host);
+    if (!host || !allowed.has(host)) {
+      sendError(res, 403, 'host_not_allowed', 'This host name may not be used to reach the codec server');
+      return;
+    }
+    next();
+  };
+}
+
+/** CORS for the given origins only; a preflight from any other origin is refused (403). */
+function corsForOrigins(origins: readonly string[]) {
+  const allowed = new Set(origins.map((origin) => origin.replace(/\/+$/, '')));
+  return (req: Request, res: Response, next: NextFunction) => {
+    const origin = req.headers.origin;
+    if (origin && allowed.has(origin)) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Allow-Credentials', 'true');
+      res.setHeader('Vary', 'Origin');
+    }
+    if (req.method !== 'OPTIONS') return next();
+    if (!origin || !allowed.has(origin)) {
+      sendError(res, 403, 'origin_not_allowed', 'This origin may not call the codec server');
+      return;
+    }
+    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-Namespace, Authorization');
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.status(204).end();
+  };
+}
+
+/** 401 without `Authorization: Bearer <token>` when a token is configured. */
+function bearerToken(token: CodecServerOptions['token']) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const expected = token?.reveal();
     if (expected === undefined) return next();
     const header = req.headers.authorization ?? '';
     const given = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
@@ -125,16 +146,20 @@ export function createCodecServer(options: CodecServerOptions): express.Express 
     }
     next();
   };
+}
 
-  const requireJson = (req: Request, res: Response, next: NextFunction) => {
-    if (!req.is('application/json')) {
-      sendError(res, 415, 'unsupported_media_type', 'The body must be application/json');
-      return;
-    }
-    next();
-  };
+/** 415 for any body but JSON: a cross-origin text/plain "simple request" never reaches the codec. */
+function jsonOnly(req: Request, res: Response, next: NextFunction) {
+  if (!req.is('application/json')) {
+    sendError(res, 415, 'unsupported_media_type', 'The body must be application/json');
+    return;
+  }
+  next();
+}
 
-  const handler = (direction: 'encode' | 'decode') => async (req: Request, res: Response) => {
+/** `{ payloads }` through the codec one way; a body or payload it cannot read, or a codec error, is a 400. */
+function codecHandler(direction: 'encode' | 'decode', options: Pick<CodecServerOptions, 'codec' | 'logger'>) {
+  return async (req: Request, res: Response) => {
     const body = req.body as { payloads?: unknown } | undefined;
     if (!body || !Array.isArray(body.payloads)) {
       sendError(res, 400, 'invalid_body', 'The body must be { payloads: [...] }');
@@ -164,20 +189,6 @@ export function createCodecServer(options: CodecServerOptions): express.Express 
       sendError(res, 400, 'codec_error', (error as Error).message);
     }
   };
-
-  const json = express.json({ limit: options.bodyLimit ?? '8mb', type: 'application/json', strict: true });
-  const post = [requireToken, requireJson, json];
-  app.post('/codec/encode', ...post, handler('encode'));
-  app.post('/codec/decode', ...post, handler('decode'));
-  // Also answer at /encode and /decode, so the endpoint may be given with or without the /codec prefix.
-  app.post('/encode', ...post, handler('encode'));
-  app.post('/decode', ...post, handler('decode'));
-
-  app.use((_req: Request, res: Response) => {
-    sendError(res, 404, 'not_found', 'Not found');
-  });
-  app.use(jsonErrorHandler({ logger: options.logger, component: 'Codec server' }));
-  return app;
 }
 
 /** The browser origins of a Web UI served on ip:port (what the codec server must allow for it). */

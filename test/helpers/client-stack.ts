@@ -9,7 +9,7 @@ import { createActivities } from '../../activities';
 import { RampClient } from '../../src/client/ramp-client';
 import { loadOperatorConfig } from '../../src/config/operator';
 import { loadReceiverConfig } from '../../src/config/receiver';
-import { DEFAULT_PROCESS_IDS } from '../../src/domain/ids';
+import { DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID, DEFAULT_PROCESS_IDS } from '../../src/domain/ids';
 import { OperatorClient } from '../../src/operator/client';
 import type { RunningSandbox, SandboxOverrides } from '../../src/sandbox/server';
 import type { WorkflowTimings } from '../../src/domain/timings';
@@ -74,7 +74,8 @@ export async function startStack(
   // The client and the activities address the same account setup (the gas check reads its gas wallet).
   const processIds = {
     ...DEFAULT_PROCESS_IDS,
-    accountSetupWorkflowId: options.accountSetupWorkflowId ?? `account-setup-${randomUUID()}`,
+    accountSetupWorkflowId:
+      options.accountSetupWorkflowId ?? `${DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID}-${randomUUID()}`,
   };
   const receiver = testReceiver();
   const worker = await startTestWorker(

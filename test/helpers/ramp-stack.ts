@@ -13,7 +13,7 @@ import type { ClientWebhookConfig } from '../../src/config/client-webhooks';
 import type { PayloadEncryptionConfig } from '../../src/config/encryption';
 import { loadOperatorConfig } from '../../src/config/operator';
 import type { ReceiverConfig } from '../../src/config/receiver';
-import { DEFAULT_PROCESS_IDS, routerWorkflowId } from '../../src/domain/ids';
+import { DEFAULT_ALERTS_WORKFLOW_ID, DEFAULT_PROCESS_IDS, routerWorkflowId } from '../../src/domain/ids';
 import type { ResourceKind } from '../../src/domain/vocabulary';
 import { routerStateQuery } from '../../workflows/ramps/router/messages';
 import type { LaneState } from '../../workflows/ramps/router/types';
@@ -161,7 +161,7 @@ export async function startRampStack(
 
   const timings = { ...rampTimings(), ...options.timings };
   // Each stack has its own incident store (tests share one dev server).
-  const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
+  const alertsWorkflowId = `${DEFAULT_ALERTS_WORKFLOW_ID}-${randomUUID()}`;
   const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId };
   const activities = createActivities({
     operator,

@@ -8,6 +8,7 @@ import { CHAINS, NETWORKS } from '../../domain/vocabulary';
 import { positiveDecimalString } from '../../operator/schemas';
 import { parseDurationMs } from '../../config/duration';
 import type { SandboxCore } from '../core';
+import type { WalletRecord } from '../state';
 import { formatAmount, parseAmount } from '../../domain/decimal';
 import { badRequest, notFound, parseOr400 } from '../errors';
 import { faultsRequestSchema } from '../../config/sandbox-faults';
@@ -91,19 +92,36 @@ function filterBy<T extends object>(req: Request, records: readonly T[], fields:
 }
 
 export function simulationRouter(core: SandboxCore): Router {
-  const { ctx, offramp } = core;
   const router = Router();
-
-  router.get('/', (_req, res) => {
-    sendData(res, 200, {
-      description:
-        'Sandbox operator: emulates the operator API (see src/domain/operator-routes.ts for routes) plus these simulation endpoints.',
-      login: { email: ctx.config.email },
-      accountConfigured: ctx.state.account !== null,
-      endpoints: SIMULATION_ENDPOINTS.map(([method, path, description]) => ({ method, path, description })),
-    });
+  router.get('/', (_req, res) => sendData(res, 200, simulationIndex(core)));
+  accountEndpoints(router, core);
+  depositEndpoints(router, core);
+  walletEndpoints(router, core);
+  recordEndpoints(router, core);
+  faultEndpoints(router, core);
+  clockEndpoints(router, core);
+  router.post('/reset', (_req, res) => {
+    core.reset();
+    sendData(res, 200, { reset: true });
   });
+  router.use((req: Request, _res: Response) => {
+    throw notFound('sandbox endpoint', `${req.method} ${req.baseUrl}${req.path}`);
+  });
+  return router;
+}
 
+function simulationIndex({ ctx }: SandboxCore) {
+  return {
+    description:
+      'Sandbox operator: emulates the operator API (see src/domain/operator-routes.ts for routes) plus these simulation endpoints.',
+    login: { email: ctx.config.email },
+    accountConfigured: ctx.state.account !== null,
+    endpoints: SIMULATION_ENDPOINTS.map(([method, path, description]) => ({ method, path, description })),
+  };
+}
+
+/** The out-of-band account setup: the master and gas wallets the account contact whitelisted. */
+function accountEndpoints(router: Router, { ctx }: SandboxCore): void {
   router.get('/account', (_req, res) => sendData(res, 200, ctx.state.account));
 
   router.put('/account', (req, res) => {
@@ -121,7 +139,10 @@ export function simulationRouter(core: SandboxCore): Router {
     ctx.state.account = { masterWalletId: master.id, gasWalletId: gas.id, configuredAt: ctx.clock.iso() };
     sendData(res, 200, ctx.state.account);
   });
+}
 
+/** The deposits that start the flows: MXN to a CLABE (on-ramp), crypto to a deposit wallet (off-ramp). */
+function depositEndpoints(router: Router, { ctx, offramp }: SandboxCore): void {
   router.post('/onramp/deposits', (req, res) => {
     const started = startOnRamp(ctx, parseOr400(onRampDepositRequest, req.body));
     sendData(res, 202, {
@@ -147,36 +168,23 @@ export function simulationRouter(core: SandboxCore): Router {
   router.get('/offramp/runs', (req, res) =>
     sendData(res, 200, filterBy(req, [...offramp.runs.values()], ['status', 'walletId', 'depositId'])),
   );
+}
 
-  router.get('/wallets', (_req, res) =>
-    sendData(
-      res,
-      200,
-      [...ctx.state.wallets.values()].map((wallet) => ({
-        ...walletView(ctx, wallet),
-        addresses: Object.fromEntries(wallet.addresses),
-      })),
-    ),
-  );
-
-  router.get('/wallets/:id', (req, res) => {
-    const wallet = ctx.state.wallet(param(req, 'id'));
-    sendData(res, 200, { ...walletView(ctx, wallet), addresses: Object.fromEntries(wallet.addresses) });
+/** Wallets with their addresses and balances, and credits to them. */
+function walletEndpoints(router: Router, { ctx, offramp }: SandboxCore): void {
+  const view = (wallet: WalletRecord) => ({
+    ...walletView(ctx, wallet),
+    addresses: Object.fromEntries(wallet.addresses),
   });
+
+  router.get('/wallets', (_req, res) => sendData(res, 200, [...ctx.state.wallets.values()].map(view)));
+
+  router.get('/wallets/:id', (req, res) => sendData(res, 200, view(ctx.state.wallet(param(req, 'id')))));
 
   router.post('/wallets/:id/balances', (req, res) => {
     const wallet = ctx.state.wallet(param(req, 'id'));
     const body = parseOr400(balanceRequest, req.body);
-    let network: string | undefined;
-    if (body.network !== undefined)
-      network = isChainCode(body.network) ? CHAINS[body.network].network : body.network;
-    // A chain's native asset names its network; any other asset needs the network given.
-    else network = Object.values(CHAINS).find((chain) => chain.nativeAsset === body.asset)?.network;
-    if (network === undefined)
-      throw badRequest(
-        'network_required',
-        `Give the network of ${body.asset} (a network name or ${Object.keys(CHAINS).join('/')})`,
-      );
+    const network = creditedNetwork(body);
     if (!wallet.addresses.has(network))
       throw badRequest('wallet_network_missing', `Wallet ${wallet.id} is not on ${network}`);
     ctx.state.credit(wallet.id, network, body.asset, parseAmount(body.amount));
@@ -184,7 +192,24 @@ export function simulationRouter(core: SandboxCore): Router {
     if (ctx.state.account?.gasWalletId === wallet.id) offramp.resumeStranded();
     sendData(res, 200, { walletId: wallet.id, network, asset: body.asset, amount });
   });
+}
 
+/** The network a credit goes to: the one given, as a network name or a chain code. */
+function creditedNetwork(body: z.infer<typeof balanceRequest>): string {
+  if (body.network !== undefined)
+    return isChainCode(body.network) ? CHAINS[body.network].network : body.network;
+  // A chain's native asset names its network; any other asset needs the network given.
+  const network = Object.values(CHAINS).find((chain) => chain.nativeAsset === body.asset)?.network;
+  if (network === undefined)
+    throw badRequest(
+      'network_required',
+      `Give the network of ${body.asset} (a network name or ${Object.keys(CHAINS).join('/')})`,
+    );
+  return network;
+}
+
+/** What the sandbox published, delivered and was called with, filtered by query parameters. */
+function recordEndpoints(router: Router, { ctx }: SandboxCore): void {
   router.get('/events', (req, res) =>
     sendData(res, 200, filterBy(req, ctx.delivery.events, ['eventType', 'resourceId', 'kind'])),
   );
@@ -214,28 +239,38 @@ export function simulationRouter(core: SandboxCore): Router {
       filterBy(req, ctx.state.calls, ['route', 'method', 'status', 'externalUserId', 'path']),
     ),
   );
+}
 
+/** The fault set, and tokens expired on demand. */
+function faultEndpoints(router: Router, { ctx }: SandboxCore): void {
   router.get('/faults', (_req, res) => sendData(res, 200, ctx.faults.current));
 
   router.post('/faults', (req, res) => {
     const { expireTokensNow, ...faults } = parseOr400(faultsRequestSchema, req.body ?? {});
     const current = ctx.faults.set(faults);
-    let expired = 0;
-    if (expireTokensNow === true) {
-      const now = ctx.clock.now();
-      for (const token of ctx.state.tokens.values()) {
-        if (token.expiresAt > now) {
-          token.expiresAt = now;
-          expired += 1;
-        }
-      }
-    }
-    sendData(res, 200, { ...current, ...(expireTokensNow === true ? { expiredTokens: expired } : {}) });
+    const expired = expireTokensNow === true ? { expiredTokens: expireTokens(ctx) } : {};
+    sendData(res, 200, { ...current, ...expired });
   });
+}
 
-  router.get('/clock', (_req, res) =>
-    sendData(res, 200, { now: ctx.clock.iso(), offsetMs: ctx.clock.offset }),
-  );
+/** Expires every token still valid; answers how many. */
+function expireTokens(ctx: SandboxCore['ctx']): number {
+  const now = ctx.clock.now();
+  let expired = 0;
+  for (const token of ctx.state.tokens.values()) {
+    if (token.expiresAt > now) {
+      token.expiresAt = now;
+      expired += 1;
+    }
+  }
+  return expired;
+}
+
+/** The sandbox clock, moved forward on demand (quotes, tokens and session IDs expire by it). */
+function clockEndpoints(router: Router, { ctx }: SandboxCore): void {
+  const now = () => ({ now: ctx.clock.iso(), offsetMs: ctx.clock.offset });
+
+  router.get('/clock', (_req, res) => sendData(res, 200, now()));
 
   router.post('/clock', (req, res) => {
     const body = parseOr400(clockRequest, req.body);
@@ -246,17 +281,6 @@ export function simulationRouter(core: SandboxCore): Router {
       throw badRequest('validation_error', (error as Error).message);
     }
     ctx.clock.advance(ms);
-    sendData(res, 200, { now: ctx.clock.iso(), offsetMs: ctx.clock.offset });
+    sendData(res, 200, now());
   });
-
-  router.post('/reset', (_req, res) => {
-    core.reset();
-    sendData(res, 200, { reset: true });
-  });
-
-  router.use((req: Request, _res: Response) => {
-    throw notFound('sandbox endpoint', `${req.method} ${req.baseUrl}${req.path}`);
-  });
-
-  return router;
 }

@@ -4,6 +4,12 @@
  * traffic so each rule can be checked against hand-made inputs (invariants.test.ts): a rule that cannot fail
  * proves nothing.
  */
+import {
+  DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID,
+  depositTransactionIdFromWorkflowId,
+  endUserIdFromWorkflowId,
+  orderReferenceFromWorkflowId,
+} from '../../../src/domain/ids';
 
 /** One execution of a workflow ID, as Temporal visibility lists it. */
 export interface RunInfo {
@@ -19,15 +25,11 @@ export interface RunInfo {
 }
 
 /** Workflow IDs that name one business process and must have exactly one run (a continue-as-new chain is one). */
-export const PROCESS_ID_PATTERNS: readonly RegExp[] = [
-  /^offramp\//,
-  /^onramp\//,
-  /^end-user\//,
-  /^account-setup$/,
-];
-
 export const isProcessId = (workflowId: string): boolean =>
-  PROCESS_ID_PATTERNS.some((pattern) => pattern.test(workflowId));
+  depositTransactionIdFromWorkflowId(workflowId) !== undefined ||
+  orderReferenceFromWorkflowId(workflowId) !== undefined ||
+  endUserIdFromWorkflowId(workflowId) !== undefined ||
+  workflowId === DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID;
 
 export function groupRuns(runs: readonly RunInfo[]): Map<string, RunInfo[]> {
   const byId = new Map<string, RunInfo[]>();

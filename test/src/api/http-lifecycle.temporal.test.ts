@@ -9,7 +9,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '../../../src/api/app';
 import { NotFoundError } from '../../../src/client/errors';
-import { OutcomeTimeoutError } from '../../../src/client/ramps';
+import { OutcomeTimeoutError } from '../../../src/client/ramp-outcome';
 import { SecretString } from '../../../src/secrets/secret-string';
 import { checkAnswersAfterEach, recordAnswers } from '../../helpers/openapi-answers';
 import { connectTestClient } from '../../helpers/temporal';

@@ -5,7 +5,7 @@ import { InvalidInputError, QuoteExpiredError } from '../../../src/client/errors
 import { listAlerts } from '../../../src/client/operations';
 import { assertQuoteValid, isQuoteValid, requestOf } from '../../../src/client/quote';
 import { processIdsOf, RampClient } from '../../../src/client/ramp-client';
-import { processQuery } from '../../../src/client/ramps';
+import { processQuery } from '../../../src/client/ramp-list';
 import { EncryptionKey } from '../../../src/config/encryption';
 import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
 import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';

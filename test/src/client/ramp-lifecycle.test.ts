@@ -7,7 +7,8 @@ import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ClientContext } from '../../../src/client/context';
 import { ConflictError, InvalidInputError } from '../../../src/client/errors';
-import { listRamps, parseRampListFilter, startOnRamp } from '../../../src/client/ramps';
+import { startOnRamp } from '../../../src/client/on-ramp';
+import { listRamps, parseRampListFilter } from '../../../src/client/ramp-list';
 import type { OnRampState } from '../../../workflows/ramps/onramp/types';
 
 function context(temporal: unknown): ClientContext {

@@ -1,12 +1,14 @@
 import {
   ACCOUNT_WALLET_LABELS,
   DEFAULT_PROCESS_IDS,
+  depositTransactionIdFromWorkflowId,
   depositWalletLabel,
   endUserIdFromWorkflowId,
   endUserWorkflowId,
   manualReconcileWorkflowId,
   offRampWorkflowId,
   onRampWorkflowId,
+  orderReferenceFromWorkflowId,
   outcomeRedeliveryWorkflowId,
   quoteWorkflowId,
   resourceKey,
@@ -68,6 +70,30 @@ describe('workflow IDs and labels', () => {
     }
     expect(endUserIdFromWorkflowId('offramp/tx-1')).toBeUndefined();
     expect(endUserIdFromWorkflowId('end-user')).toBeUndefined();
+    expect(endUserIdFromWorkflowId('end-user/')).toBeUndefined();
+  });
+
+  test('an off-ramp workflow ID gives back its deposit, any other ID nothing', () => {
+    for (const deposit of ['tx-1', 'a:b@c.d', 'offramp']) {
+      expect(depositTransactionIdFromWorkflowId(offRampWorkflowId(deposit))).toBe(deposit);
+    }
+    for (const other of [
+      'onramp/tx-1',
+      'end-user/tx-1',
+      'transaction/tx-1',
+      'offramp',
+      'offramp/',
+      'x/offramp/tx-1',
+    ])
+      expect(depositTransactionIdFromWorkflowId(other)).toBeUndefined();
+  });
+
+  test('an on-ramp workflow ID gives back its order reference, any other ID nothing', () => {
+    for (const reference of ['ref-1', 'a:b@c.d', 'onramp']) {
+      expect(orderReferenceFromWorkflowId(onRampWorkflowId(reference))).toBe(reference);
+    }
+    for (const other of ['offramp/ref-1', 'order/ref-1', 'onramp', 'onramp/'])
+      expect(orderReferenceFromWorkflowId(other)).toBeUndefined();
   });
 
   test('operator wallet labels', () => {

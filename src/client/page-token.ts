@@ -1,0 +1,27 @@
+/**
+ * The ramp list's page token: a digest of the visibility query, then Temporal's own token. A token of another
+ * filter, or no token of ours at all, is refused here instead of reaching Temporal.
+ */
+import { createHash } from 'node:crypto';
+import { InvalidInputError } from './errors';
+
+/** What a page token can look like (base64url); anything else is refused before it is decoded. */
+export const PAGE_TOKEN = /^[A-Za-z0-9_-]{1,8192}$/;
+export const PAGE_TOKEN_ISSUE = 'pageToken: not a nextPageToken of this filter';
+
+const QUERY_DIGEST_BYTES = 8;
+
+const queryDigest = (query: string) =>
+  createHash('sha256').update(query).digest().subarray(0, QUERY_DIGEST_BYTES);
+
+export function sealPageToken(visibilityToken: Uint8Array, query: string): string {
+  return Buffer.concat([queryDigest(query), visibilityToken]).toString('base64url');
+}
+
+/** Temporal's token inside ours, or InvalidInputError when ours was not sealed for this query. */
+export function openPageToken(pageToken: string, query: string): Buffer {
+  const bytes = Buffer.from(pageToken, 'base64url');
+  if (bytes.length <= QUERY_DIGEST_BYTES || !bytes.subarray(0, QUERY_DIGEST_BYTES).equals(queryDigest(query)))
+    throw new InvalidInputError('Invalid ramp filter', [PAGE_TOKEN_ISSUE]);
+  return bytes.subarray(QUERY_DIGEST_BYTES);
+}
