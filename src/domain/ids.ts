@@ -3,7 +3,7 @@
  * in one place. Workflow IDs are readable in the Web UI and are the one-run-per-process key: their formats must
  * never change, or a running process and a new delivery would stop meeting under the same ID. Workflow-safe.
  */
-import { type AccountWalletRole, RESOURCE_KINDS, type ResourceKind } from './vocabulary';
+import type { AccountWalletRole, ResourceKind } from './vocabulary';
 
 /** The workflow types the worker registers (workflows/index.ts exports exactly these functions). */
 export const WORKFLOW_TYPES = {
