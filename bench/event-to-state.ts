@@ -15,7 +15,7 @@
  * Mostly the receiver re-reads the deposit from the sandbox, signals-with-start `offramp/<deposit>` itself and then
  * answers 200 naming the off-ramp: such a delivery is applied at the first WorkflowTaskCompleted after the
  * off-ramp's offRampTransaction signal that arrived while its POST was in flight, and one applied before its 200
- * arrived counts 0 ms. Otherwise (or with RECEIVER_DIRECT_FORWARD_TIMEOUT=0) the receiver hands it to its router
+ * arrived counts 0 ms. Otherwise the receiver hands it to its router
  * and answers 200 naming the router, which re-reads the deposit and forwards the snapshot to `offramp/<deposit>`.
  * For those, "applied" means: the owning off-ramp's workflow task that ran the signal handler on a snapshot re-read
  * after the delivery reached the router has completed, i.e. the first WorkflowTaskCompleted after that forward's
@@ -159,7 +159,7 @@ async function eventToState(
           return true;
         },
       });
-      // Shard routers (RECEIVER_ROUTER_SHARDS): every run on this task queue, each cut into its lanes.
+      // Shard routers: every run on this task queue, each cut into its lanes.
       const shardRuns: { workflowId: string; runId: string }[] = [];
       for await (const run of client.workflow.list({
         query: `WorkflowType = '${WORKFLOW_TYPES.webhookShardRouter}' AND TaskQueue = '${stack.taskQueue}'`,

@@ -27,7 +27,8 @@ import { bursts } from './bursts';
 import { concurrentOffRamps } from './concurrent-offramps';
 import { depositWallets } from './deposit-wallets';
 import { eventToStateMeasurement } from './event-to-state';
-import { benchReceiverConfig, describeTuning, startBenchContext } from './lib/context';
+import { describeTuning, startBenchContext } from './lib/context';
+import { DEFAULT_ROUTER_SHARDS, DIRECT_FORWARD_TIMEOUT_MS } from '../src/config/receiver';
 import { machineInfo } from './lib/machine';
 import type { BenchSettings, Measurement, Shared } from './lib/measurement';
 import { type BenchReport, markdown } from './lib/report';
@@ -307,9 +308,8 @@ async function main(): Promise<number> {
         'concurrent off-ramps': `${settings.offRamps} for ${settings.offRampUsers} end users`,
         'baseline server': describeTuning(context.baseline.tuning),
         'npm-start server': describeTuning(context.subject.tuning),
-        'router shards': String(benchReceiverConfig().routerShards),
-        "receiver's own hop": `${benchReceiverConfig().directForwardTimeoutMs ?? 0} ms budget (0: every delivery to a router)`,
-        'router linger': `${context.timings.routerLingerMs ?? 0} ms`,
+        'router shards': String(DEFAULT_ROUTER_SHARDS),
+        "receiver's own hop": `${DIRECT_FORWARD_TIMEOUT_MS} ms budget`,
         ...(context.subjectPersistence ? { 'npm-start server metrics': 'on (--server-metrics)' } : {}),
       },
       machine,

@@ -6,19 +6,15 @@
  */
 import { closedLoop, type LoadResult } from './lib/load';
 import { cpuSeconds } from './lib/machine';
-import { benchReceiverConfig, type BenchServer, deliveryBody, signalLikeReceiver } from './lib/context';
+import { type BenchServer, deliveryBody, signalLikeReceiver } from './lib/context';
+import { DEFAULT_ROUTER_SHARDS } from '../src/config/receiver';
 import { type Measurement, resourceIdOf, RUN_TAG } from './lib/measurement';
 import { median } from './lib/stats';
 
 type LegName = 'raw@baseline' | 'raw@npm-start' | 'receiver@npm-start';
 
 /** What the receiver's signal-with-start targets, against the raw loop's one execution per resource ID. */
-function routedAs(): string {
-  const shards = benchReceiverConfig().routerShards ?? 0;
-  return shards > 0
-    ? `the receiver signals ${shards} shard routers (RECEIVER_ROUTER_SHARDS), running workflows after their first delivery; the raw loop starts one router per resource ID`
-    : 'the receiver starts one router per resource ID (RECEIVER_ROUTER_SHARDS=0), as the raw loop does';
-}
+const ROUTED_AS = `the receiver signals ${DEFAULT_ROUTER_SHARDS} shard routers, running workflows after their first delivery; the raw loop starts one router per resource ID`;
 const LEGS: LegName[] = ['raw@baseline', 'raw@npm-start', 'receiver@npm-start'];
 
 export interface LegRound extends LoadResult {
@@ -92,7 +88,7 @@ export const signalPath: Measurement = {
           baseline: { what: rawOnBaseline, value: throughput('raw@baseline') },
           target: '>= 0.8x',
           met: ratio >= 0.8 && errors === 0,
-          note: [errors > 0 ? `${errors} errors over all legs` : '', routedAs()].filter(Boolean).join('; '),
+          note: [errors > 0 ? `${errors} errors over all legs` : '', ROUTED_AS].filter(Boolean).join('; '),
         },
         {
           measurement: 'signal path',

@@ -10,8 +10,8 @@
  * secrets below; against a real operator both secrets must be set.
  */
 import { z } from 'zod';
-import { durationMs } from './duration';
 import { type Env, isSandboxMode, parseSection, port } from './env';
+import { setting } from './setting';
 import { SecretString } from '../secrets/secret-string';
 
 /** DEV-ONLY defaults, used only in sandbox mode. Never use them against a real operator. */
@@ -22,54 +22,102 @@ const secretSegment = z
   .string()
   .regex(/^[A-Za-z0-9._~-]{24,200}$/, 'must be 24-200 URL-safe characters (letters, digits, . _ ~ -)');
 
+/** Largest delivery body: an operator event is a few hundred bytes, and anything far larger is not one. */
+export const RECEIVER_BODY_LIMIT = '16kb';
+
 /**
- * Shard routers by default: a delivery is a signal to a running workflow, not a new execution. Few, so that each
- * routes its deliveries in bigger batches; not one or two, which fell behind where four kept up
+ * How long a delivery may wait for Temporal before the answer is 503: the operator retries a 503, and a hand-off
+ * that takes longer than this means Temporal is not there to take it.
+ */
+export const RECEIVER_TEMPORAL_TIMEOUT_MS = 10_000;
+
+/**
+ * Shard routers deliveries go to: a delivery is a signal to a running workflow, not a new execution. Few, so that
+ * each routes its deliveries in bigger batches; not one or two, which fell behind where four kept up
  * (docs/architecture.md, "Four shards by default").
  */
 export const DEFAULT_ROUTER_SHARDS = 4;
 
-/** The receiver's defaults, for the environment and for a ReceiverConfig built in code that leaves them out. */
-export const RECEIVER_DEFAULTS = {
-  bodyLimit: '16kb',
-  temporalTimeout: '10s',
-  shardCheckInterval: '5s',
-  directForwardTimeout: '1s',
-} as const;
+/** How long a shard's history length is trusted before it is read again: one read per shard every few seconds at most. */
+export const SHARD_CHECK_INTERVAL_MS = 5_000;
 
-const receiverEnv = z.object({
-  RECEIVER_PUBLIC_URL: z
-    .url({ protocol: /^https$/ })
-    .refine(
-      (value) => value.startsWith('https://'),
-      'must begin with https:// (the operator accepts only https recipients)',
-    )
-    .optional(),
-  RECEIVER_TRANSACTION_SECRET: secretSegment.optional(),
-  RECEIVER_ORDER_SECRET: secretSegment.optional(),
-  RECEIVER_PORT: port(8443),
-  RECEIVER_HOST: z.string().min(1).default('127.0.0.1'),
-  RECEIVER_TLS_CERT: z.string().min(1).optional(),
-  RECEIVER_TLS_KEY: z.string().min(1).optional(),
-  /** Largest accepted delivery body (express/body-parser syntax: 16kb, 1mb). */
-  RECEIVER_BODY_LIMIT: z
-    .string()
-    .regex(/^\d+(b|kb|mb)$/i, 'must look like 16kb or 1mb')
-    .default(RECEIVER_DEFAULTS.bodyLimit),
-  /** How long a delivery may wait for Temporal before the receiver answers 503 (the operator retries). */
-  RECEIVER_TEMPORAL_TIMEOUT: durationMs(RECEIVER_DEFAULTS.temporalTimeout),
-  /**
-   * How many shard routers (routes/<task queue>/<n>) deliveries go to; 0: one router per resource
-   * (transaction/<id>, order/<id>). Workers must know the shard router before a receiver sends to it.
-   */
-  RECEIVER_ROUTER_SHARDS: z.coerce.number().int().min(0).max(1024).default(DEFAULT_ROUTER_SHARDS),
-  /** How often the receiver reads a shard's history length (a shard not being run overflows to per-resource routers). */
-  RECEIVER_SHARD_CHECK_INTERVAL: durationMs(RECEIVER_DEFAULTS.shardCheckInterval),
-  /**
-   * How long the receiver may spend forwarding a delivery to its process itself (re-read and forward) before it
-   * hands it to a router instead; 0: every delivery goes to a router.
-   */
-  RECEIVER_DIRECT_FORWARD_TIMEOUT: durationMs(RECEIVER_DEFAULTS.directForwardTimeout),
+/**
+ * The budget of the receiver's own hop (re-read, then forward to the process) before a delivery goes to a router
+ * instead: the operator waits for the answer meanwhile. Never more than half of RECEIVER_TEMPORAL_TIMEOUT_MS
+ * (directForwardBudgetMs), so that a hop out of time leaves the router's hand-off room.
+ */
+export const DIRECT_FORWARD_TIMEOUT_MS = 1_000;
+
+const READ_BY = ['npm start', 'receiver', 'worker'] as const;
+const secretMeaning = (kind: string) =>
+  `The secret path segment of the ${kind} recipient URL (24-200 URL-safe characters): the credential of every ` +
+  `${kind} delivery, since the operator does not sign them.`;
+
+export const receiverEnv = z.object({
+  RECEIVER_PUBLIC_URL: setting(
+    z
+      .url({ protocol: /^https$/ })
+      .refine(
+        (value) => value.startsWith('https://'),
+        'must begin with https:// (the operator accepts only https recipients)',
+      )
+      .optional(),
+    {
+      group: 'production',
+      default: 'https://127.0.0.1:RECEIVER_PORT',
+      meaning:
+        'The https URL the operator reaches the receiver at (a path prefix allowed); the account setup registers the ' +
+        'recipient URLs under it.',
+      readBy: READ_BY,
+      required: 'yes',
+      example: 'https://hooks.client.example',
+    },
+  ),
+  RECEIVER_TRANSACTION_SECRET: setting(secretSegment.optional(), {
+    group: 'production',
+    default: 'a dev secret in sandbox mode',
+    meaning: secretMeaning('transaction'),
+    secret: true,
+    readBy: READ_BY,
+    required: 'yes',
+  }),
+  RECEIVER_ORDER_SECRET: setting(secretSegment.optional(), {
+    group: 'production',
+    default: 'a dev secret in sandbox mode',
+    meaning: secretMeaning('order'),
+    secret: true,
+    readBy: READ_BY,
+    required: 'yes',
+  }),
+  RECEIVER_HOST: setting(z.string().min(1).default('127.0.0.1'), {
+    group: 'production',
+    default: '127.0.0.1',
+    meaning:
+      'The address the receiver binds; 0.0.0.0 in a container. Off loopback, /metrics needs METRICS_TOKEN.',
+    readBy: ['npm start', 'receiver', 'healthcheck'],
+    example: '0.0.0.0',
+  }),
+  RECEIVER_PORT: setting(port(8443), {
+    group: 'production',
+    default: '8443',
+    meaning: "The receiver's HTTPS port (0: a free one); RECEIVER_PUBLIC_URL follows it unless set.",
+    readBy: [...READ_BY, 'healthcheck'],
+    example: '8443',
+  }),
+  RECEIVER_TLS_CERT: setting(z.string().min(1).optional(), {
+    group: 'production',
+    default: 'a generated local certificate',
+    meaning: "PEM file of the receiver's certificate (set both or neither).",
+    readBy: ['npm start', 'receiver'],
+    example: '/run/secrets/receiver.crt',
+  }),
+  RECEIVER_TLS_KEY: setting(z.string().min(1).optional(), {
+    group: 'production',
+    default: 'a generated local key',
+    meaning: 'PEM file of its private key.',
+    readBy: ['npm start', 'receiver'],
+    example: '/run/secrets/receiver.key',
+  }),
 });
 
 export interface ReceiverConfig {
@@ -87,19 +135,20 @@ export interface ReceiverConfig {
    * port 0 replaces it with the bound URL before anything registers it.
    */
   publicUrlFollowsPort?: boolean;
-  /** Largest accepted body (default 16kb). */
+  // The fields below are set in code only, by tests and the bench; the constants above are the product's.
+  /** Largest accepted body (default RECEIVER_BODY_LIMIT). */
   bodyLimit?: string;
-  /** Milliseconds a delivery may wait for Temporal before a 503 (default 10 s). */
+  /** Milliseconds a delivery may wait for Temporal before a 503 (default RECEIVER_TEMPORAL_TIMEOUT_MS). */
   temporalTimeoutMs?: number;
   /** Shard routers deliveries go to (default DEFAULT_ROUTER_SHARDS); 0: one router per resource. */
   routerShards?: number;
-  /** Milliseconds a shard's history length is trusted before it is read again (default 5 s). */
+  /** Milliseconds a shard's history length is trusted before it is read again (default SHARD_CHECK_INTERVAL_MS). */
   shardCheckIntervalMs?: number;
   /** History length from which a shard's deliveries go to per-resource routers (default SHARD_OVERFLOW_HISTORY_EVENTS). */
   shardOverflowEvents?: number;
   /**
-   * Milliseconds the receiver may spend forwarding a delivery itself, when it is given the operator (default 1 s);
-   * 0: every delivery goes to a router.
+   * Milliseconds the receiver may spend forwarding a delivery itself, when it is given the operator (default
+   * DIRECT_FORWARD_TIMEOUT_MS); 0: every delivery goes to a router.
    */
   directForwardTimeoutMs?: number;
 }
@@ -135,11 +184,6 @@ export function loadReceiverConfig(env: Env): ReceiverConfig {
     host: raw.RECEIVER_HOST,
     tlsCertPath: raw.RECEIVER_TLS_CERT,
     tlsKeyPath: raw.RECEIVER_TLS_KEY,
-    bodyLimit: raw.RECEIVER_BODY_LIMIT,
-    temporalTimeoutMs: raw.RECEIVER_TEMPORAL_TIMEOUT,
-    routerShards: raw.RECEIVER_ROUTER_SHARDS,
-    shardCheckIntervalMs: raw.RECEIVER_SHARD_CHECK_INTERVAL,
-    directForwardTimeoutMs: raw.RECEIVER_DIRECT_FORWARD_TIMEOUT,
   };
 }
 

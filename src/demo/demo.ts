@@ -25,7 +25,8 @@ export interface ScenarioResult {
 export interface DemoOptions {
   ramp: RampClient;
   sandboxUrl: string;
-  sandboxConfig: SandboxConfig;
+  /** What the sandbox charges the gas wallet (its config's `gas`). */
+  sandboxConfig: Pick<SandboxConfig, 'gas'>;
   say: (line: string) => void;
   /** Longest wait for one process to reach its expected end. */
   scenarioTimeoutMs: number;

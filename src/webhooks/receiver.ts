@@ -6,15 +6,15 @@
  * Answers:
  * - 200 only once the event is durably in Temporal: forwarded by the receiver itself to the process that owns it
  *   (direct-forward.ts: re-read, routed and signalled-with-start, when the receiver is given the operator and
- *   RECEIVER_DIRECT_FORWARD_TIMEOUT is not 0), or else signal-with-start of transaction/<id> or order/<id>
- *   (webhookRouterWorkflow), or, with RECEIVER_ROUTER_SHARDS, of the shard router its resource hashes to
+ *   its budget is not 0), or else signal-with-start of transaction/<id> or order/<id> (webhookRouterWorkflow),
+ *   or, with shard routers (DEFAULT_ROUTER_SHARDS), of the shard router its resource hashes to
  *   (routes/<task queue>/<n>, webhookShardRouterWorkflow), or, for an event kind the spec does not list, of
  *   webhooks/unknown-events;
  * - 400 for a body that is not the spec's `{ data: { eventType, payload } }`, or whose IDs are not identifiers
  *   (src/validation/identifiers.ts: a lone surrogate, `..` or a path separator can never reach Temporal or the
  *   operator); 413 too large, 415 not JSON or an unknown encoding; every other client error a JSON 4xx too
  *   (src/http/errors.ts);
- * - 503 only when Temporal cannot be reached within RECEIVER_TEMPORAL_TIMEOUT, so the operator retries: a 5xx is
+ * - 503 only when Temporal cannot be reached within RECEIVER_TEMPORAL_TIMEOUT_MS, so the operator retries: a 5xx is
  *   never the input's fault.
  * The payload's status is never acted on: the receiver's hop or the router re-reads the resource by ID.
  * The request URL (it carries the secret) is never logged.
@@ -25,13 +25,15 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import { listen } from '../http/listen';
 import { requestLogger } from '../http/request-logging';
-import { parseDurationMs } from '../config/duration';
-import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
+import type { HttpServerTimeouts } from '../http/server';
 import {
   DEFAULT_ROUTER_SHARDS,
+  DIRECT_FORWARD_TIMEOUT_MS,
   orderRecipientUrl,
-  RECEIVER_DEFAULTS,
+  RECEIVER_BODY_LIMIT,
+  RECEIVER_TEMPORAL_TIMEOUT_MS,
   type ReceiverConfig,
+  SHARD_CHECK_INTERVAL_MS,
   transactionRecipientUrl,
 } from '../config/receiver';
 import { formatIssues } from '../domain/errors';
@@ -82,7 +84,7 @@ export interface ReceiverDeps {
   tls?: { key: string; cert: string };
   /** /readyz checks beyond Temporal (operator login) and /metrics (delivery counters): src/observability/health.ts. */
   observability?: Omit<HealthRouterOptions, 'temporal' | 'bindHost'>;
-  /** Header, request and keep-alive timeouts; default: HTTP_* settings (src/config/http.ts). */
+  /** Header, request and keep-alive timeouts; default HTTP_SERVER_TIMEOUTS. */
   timeouts?: HttpServerTimeouts;
   /**
    * The operator the receiver re-reads a delivery's resource from, to forward it to its process itself
@@ -119,12 +121,12 @@ const wellFormedPrefix = (text: string, max: number) => text.slice(0, max).repla
 
 export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): express.Express {
   const { temporal, taskQueue, timings, logger } = deps;
-  const temporalTimeoutMs = config.temporalTimeoutMs ?? parseDurationMs(RECEIVER_DEFAULTS.temporalTimeout);
+  const temporalTimeoutMs = config.temporalTimeoutMs ?? RECEIVER_TEMPORAL_TIMEOUT_MS;
   const routerShards = config.routerShards ?? DEFAULT_ROUTER_SHARDS;
   const directForward = receiverHop(config, deps, temporalTimeoutMs);
   const overflow = new ShardOverflowGuard({
     temporal,
-    checkEveryMs: config.shardCheckIntervalMs ?? parseDurationMs(RECEIVER_DEFAULTS.shardCheckInterval),
+    checkEveryMs: config.shardCheckIntervalMs ?? SHARD_CHECK_INTERVAL_MS,
     overflowAtEvents: config.shardOverflowEvents ?? SHARD_OVERFLOW_HISTORY_EVENTS,
     logger,
   });
@@ -186,7 +188,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   });
   app.post(
     '/webhooks/:kind/:secret',
-    express.json({ limit: config.bodyLimit ?? RECEIVER_DEFAULTS.bodyLimit, strict: true }),
+    express.json({ limit: config.bodyLimit ?? RECEIVER_BODY_LIMIT, strict: true }),
     async (req: Request, res: Response) => {
       const pathKind = res.locals.kind as ResourceKind;
       const parsed = webhookDelivery.safeParse(req.body);
@@ -333,10 +335,10 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   return app;
 }
 
-/** The receiver's own hop's budget: RECEIVER_DIRECT_FORWARD_TIMEOUT, at most half of Temporal's time; 0: off. */
+/** The receiver's own hop's budget: DIRECT_FORWARD_TIMEOUT_MS, at most half of Temporal's time; 0: off. */
 export function directForwardBudgetMs(config: ReceiverConfig, temporalTimeoutMs: number): number {
   return Math.min(
-    config.directForwardTimeoutMs ?? parseDurationMs(RECEIVER_DEFAULTS.directForwardTimeout),
+    config.directForwardTimeoutMs ?? DIRECT_FORWARD_TIMEOUT_MS,
     Math.floor(temporalTimeoutMs / 2),
   );
 }
@@ -381,7 +383,7 @@ export async function startReceiver(config: ReceiverConfig, deps: ReceiverDeps):
   const server = createHttpsServer(
     { key: tls.key, cert: tls.cert },
     createReceiverApp(config, deps),
-    deps.timeouts ?? loadHttpConfig({}).timeouts,
+    deps.timeouts,
   );
   const { url, port, close } = await listen(server, config.port, config.host, 'https');
   // With an ephemeral port the public URL cannot be known in advance: the bound one is the public one.

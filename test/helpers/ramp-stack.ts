@@ -82,7 +82,7 @@ export interface StackOptions {
   timings?: Partial<WorkflowTimings>;
   /** Where the worker sends outcome events (none by default). */
   clientWebhooks?: ClientWebhookConfig;
-  /** RECEIVER_ROUTER_SHARDS: how many shard routers deliveries go to (the product's default unless set; 0: one per resource). */
+  /** How many shard routers deliveries go to (DEFAULT_ROUTER_SHARDS unless set; 0: one router per resource). */
   routerShards?: number;
   /**
    * The receiver forwards each delivery to its process itself when it can (the product's default, given the

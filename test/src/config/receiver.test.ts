@@ -1,5 +1,6 @@
 import { loadReceiverConfig, redactedRecipientUrl } from '../../../src/config/receiver';
 import { directForwardBudgetMs } from '../../../src/webhooks/receiver';
+import { testReceiverConfig } from '../../helpers/receiver';
 
 describe('recipient URLs in logs and history', () => {
   test('ours keep their path up to the secret; anyone else keeps only the origin', () => {
@@ -18,33 +19,25 @@ describe('recipient URLs in logs and history', () => {
   });
 });
 
-describe('RECEIVER_ROUTER_SHARDS', () => {
-  test('4 shard routers unless set; 0 for one router per resource; anything else refused by name', () => {
-    expect(loadReceiverConfig({}).routerShards).toBe(4);
-    expect(loadReceiverConfig({ RECEIVER_ROUTER_SHARDS: '0' }).routerShards).toBe(0);
-    expect(loadReceiverConfig({ RECEIVER_ROUTER_SHARDS: '16' }).routerShards).toBe(16);
-    for (const bad of ['-1', '2.5', 'many', '1025'])
-      expect(() => loadReceiverConfig({ RECEIVER_ROUTER_SHARDS: bad })).toThrow(/RECEIVER_ROUTER_SHARDS/);
+describe("the receiver's fixed limits", () => {
+  test('no setting reads them: names that once did change nothing', () => {
+    const fixed = loadReceiverConfig({});
+    expect(
+      loadReceiverConfig({
+        RECEIVER_ROUTER_SHARDS: '0',
+        RECEIVER_DIRECT_FORWARD_TIMEOUT: '0',
+        RECEIVER_TEMPORAL_TIMEOUT: '1s',
+        RECEIVER_BODY_LIMIT: '1mb',
+        RECEIVER_SHARD_CHECK_INTERVAL: '1s',
+      }),
+    ).toEqual({ ...fixed, transactionSecret: expect.anything(), orderSecret: expect.anything() });
+    expect(fixed).not.toHaveProperty('routerShards');
   });
-});
 
-describe('RECEIVER_DIRECT_FORWARD_TIMEOUT', () => {
-  test('1 s unless set; 0 leaves every delivery to a router; a value that is no duration refused by name', () => {
-    expect(loadReceiverConfig({}).directForwardTimeoutMs).toBe(1000);
-    expect(loadReceiverConfig({ RECEIVER_DIRECT_FORWARD_TIMEOUT: '0' }).directForwardTimeoutMs).toBe(0);
-    expect(loadReceiverConfig({ RECEIVER_DIRECT_FORWARD_TIMEOUT: '250ms' }).directForwardTimeoutMs).toBe(250);
-    for (const bad of ['-1s', 'soon', '1 minute'])
-      expect(() => loadReceiverConfig({ RECEIVER_DIRECT_FORWARD_TIMEOUT: bad })).toThrow(
-        /RECEIVER_DIRECT_FORWARD_TIMEOUT/,
-      );
-  });
-});
-
-describe("the receiver's own hop's budget", () => {
-  test("the configured timeout, never more than half of Temporal's time for the delivery; 0 stays 0", () => {
-    const config = (env: Record<string, string>) => loadReceiverConfig(env);
-    expect(directForwardBudgetMs(config({}), 10_000)).toBe(1000);
-    expect(directForwardBudgetMs(config({ RECEIVER_DIRECT_FORWARD_TIMEOUT: '8s' }), 10_000)).toBe(5000);
-    expect(directForwardBudgetMs(config({ RECEIVER_DIRECT_FORWARD_TIMEOUT: '0' }), 10_000)).toBe(0);
+  test("the own hop's budget: 1 s, never more than half of Temporal's time for the delivery; 0 stays 0", () => {
+    expect(directForwardBudgetMs(loadReceiverConfig({}), 10_000)).toBe(1000);
+    expect(directForwardBudgetMs(loadReceiverConfig({}), 1_500)).toBe(750);
+    expect(directForwardBudgetMs(testReceiverConfig({ directForwardTimeoutMs: 8_000 }), 10_000)).toBe(5000);
+    expect(directForwardBudgetMs(testReceiverConfig({ directForwardTimeoutMs: 0 }), 10_000)).toBe(0);
   });
 });

@@ -1,15 +1,23 @@
 import { loadWorkflowTimings } from '../../../src/config/timings';
 
 describe('workflow timings', () => {
-  test('RAMP_ROUTER_LINGER is a duration in the routers’ input; unset, 0 (a router ends once its inbox is empty)', () => {
-    expect(loadWorkflowTimings({ RAMP_ROUTER_LINGER: '30s' }).routerLingerMs).toBe(30_000);
-    expect(loadWorkflowTimings({ RAMP_ROUTER_LINGER: '0s' }).routerLingerMs).toBe(0);
-    expect(loadWorkflowTimings({}).routerLingerMs).toBe(0);
+  test('an outcome attempt gets CLIENT_WEBHOOK_TIMEOUT and room to sign, connect and report back', () => {
+    expect(loadWorkflowTimings({ CLIENT_WEBHOOK_TIMEOUT: '2s' }).outcomeDelivery?.attemptTimeoutMs).toBe(
+      7_000,
+    );
   });
 
-  test('a linger that is not a duration is refused by name', () => {
-    expect(() => loadWorkflowTimings({ RAMP_ROUTER_LINGER: 'soon' })).toThrow(
-      /RAMP_ROUTER_LINGER: "soon" is not a duration/,
+  test('the durations no setting reads are the fixed ones', () => {
+    expect(loadWorkflowTimings({})).toMatchObject({
+      quoteTtlMs: 25_000,
+      unknownResourceTimeoutMs: 600_000,
+      outcomeDelivery: { retryInitialMs: 5_000, retryMaximumMs: 3_600_000, retryForMs: 86_400_000 },
+    });
+  });
+
+  test('a duration that is not one is refused by name', () => {
+    expect(() => loadWorkflowTimings({ RAMP_STEP_DEADLINE: 'soon' })).toThrow(
+      /RAMP_STEP_DEADLINE: "soon" is not a duration/,
     );
   });
 });
