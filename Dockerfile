@@ -24,7 +24,8 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER 1000:1000
-# /healthz of whichever service runs here (HEALTHCHECK_URL; the worker serves it on WORKER_HEALTH_PORT).
-HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/src/entry/healthcheck.js"]
+# /healthz of the worker, the image's command, on WORKER_HEALTH_PORT; a container running the receiver or the API
+# passes --process receiver or --process api (docker-compose.yml does).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/src/entry/healthcheck.js", "--process", "worker"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/src/entry/worker.js"]

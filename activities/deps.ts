@@ -14,7 +14,7 @@ export interface ActivityConfig {
    * setup starts without the receiver's secrets.
    */
   receiver: () => ReceiverConfig;
-  /** The gas wallet and its minimums (checkGasWallet, assessGasWallet). */
+  /** The gas wallet's minimums (checkGasWallet, assessGasWallet). */
   gas: OperationsConfig['gas'];
   /** The alert webhook (raiseAlert, resolveAlert). */
   alerts: OperationsConfig['alerts'];

@@ -9,14 +9,14 @@
  *
  * Figure: the median settle time, from a deposit's POST to the sandbox (client clock) to its off-ramp's settled state
  * (the timestamp of its `off_ramp.settled` outcome event: the workflow time of the task that settled it), against
- * the sandbox's own schedule for that chain: 3 steps and 2 confirmations (SANDBOX_STEP_DELAY 2 s, SANDBOX_CONFIRMATION_DELAY
+ * the sandbox's own schedule for that chain: 3 steps and 2 confirmations (stepDelayMs 2 s, confirmationDelayMs
  * 30 s), each scaled by the time scale as the sandbox's scheduler scales it (66 ms at 0.001), which is when the
  * chain's last event is published at the earliest. Target: median <= schedule + 1 s, with every off-ramp settled
  * within the time limit and one run each (an unsettled one counts as never). One burst.
  * Where the time goes, from the sandbox's own logs: when each chain's last event was published and its last webhook
  * acknowledged; and from the routers' and off-ramps' histories, how long their workflow tasks waited for a worker
  * (a new run's first task apart from the cached runs' later ones) and then took. Two bursts: the sandbox starting its
- * first attempts to the receiver one after the other, in event order (SANDBOX_DELIVERY_CONCURRENCY 1, its default),
+ * first attempts to the receiver one after the other, in event order (deliveryConcurrency 1, its default),
  * and `deliveryConcurrency` at once (the spec does not say how many the operator sends at once).
  */
 import { offRampWorkflowId } from '../src/domain/ids';

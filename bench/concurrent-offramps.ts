@@ -261,7 +261,7 @@ async function ownerFloor(
   const floor = await startFloorWorker({
     address: context.subject.server.address,
     client: context.subject.temporal.client,
-    tuning: loadWorkerConfig(process.env),
+    tuning: loadWorkerConfig(process.env).tuning,
     label: 'owners',
   });
   try {

@@ -60,13 +60,12 @@ export const depositWallets: Measurement = {
     const operations = loadOperationsConfig({});
     const receiver = loadReceiverConfig({});
     const taskQueue = `bench-wallets-${RUN_TAG}`;
-    const configured = loadWorkerConfig(process.env);
+    const configured = loadWorkerConfig(process.env).tuning;
     const cache = Math.max(2, settings.walletCache ?? Math.floor(users / 2));
     const tuning = {
       ...configured,
       maxCachedWorkflows: cache,
       maxConcurrentWorkflowTaskExecutions: Math.min(configured.maxConcurrentWorkflowTaskExecutions, cache),
-      workflowTaskPollers: Math.min(configured.workflowTaskPollers, cache),
     };
     const worker = await connectRampWorker({
       temporal: { namespace: BENCH_NAMESPACE, taskQueue, connection: {} },

@@ -2,8 +2,8 @@
  * Where the receiver's extra latency goes. Closed loops of the same concurrency and ID spread on the npm-start
  * server, each adding one layer to the last: the client call alone; a bare node:http handler around it; the same
  * over TLS; express with express.json; the product's receiver (validation, request logging, metrics, health
- * routes), logging as under `npm start` (warn); the same at info (as `npm run receiver` alone); and the receiver in a
- * process of its own, as deployed, so that the load generator no longer shares its event loop. Beside them, the CPU
+ * routes), logging as under `npm start` (warn); the same at info (as `npm run receiver` alone); and the same receiver
+ * in a process of its own (bench/lib/receiver-process.ts), so that the load generator no longer shares its event loop. Beside them, the CPU
  * time one delivery's validation and one log line cost, measured in a tight loop.
  * The receiver's behaviour is not changed: every variant answers 200 only after the signal-with-start.
  */
@@ -111,12 +111,12 @@ async function receiverInProcess(context: BenchContext, level: 'warn' | 'info') 
   return { url: receiver.recipientUrls.transaction, close: () => receiver.close() };
 }
 
-/** `npm run receiver` against the npm-start server, in a child process; ready once a delivery is answered 200. */
+/** The receiver against the npm-start server, in a child process; ready once a delivery is answered 200. */
 async function receiverProcess(context: BenchContext, readyTimeoutMs: number) {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(PROJECT_ROOT, 'src/entry/receiver.ts')],
+    ['--import', 'tsx', path.join(PROJECT_ROOT, 'bench/lib/receiver-process.ts')],
     {
       cwd: PROJECT_ROOT,
       env: {
@@ -126,10 +126,6 @@ async function receiverProcess(context: BenchContext, readyTimeoutMs: number) {
         TEMPORAL_NAMESPACE: BENCH_NAMESPACE,
         TEMPORAL_TASK_QUEUE: BENCH_TASK_QUEUE,
         RECEIVER_PORT: String(port),
-        // The operator the in-process receiver re-reads from: every delivery is read (404), then handed over.
-        OPERATOR_BASE_URL: context.operator.url,
-        OPERATOR_EMAIL: context.operator.email,
-        OPERATOR_PASSCODE: context.operator.passcode,
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'ignore', 'pipe'],

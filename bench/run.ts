@@ -27,7 +27,7 @@ import { bursts } from './bursts';
 import { concurrentOffRamps } from './concurrent-offramps';
 import { depositWallets } from './deposit-wallets';
 import { eventToStateMeasurement } from './event-to-state';
-import { RECEIVER_DEFAULTS } from '../src/config/receiver';
+import { DIRECT_FORWARD_TIMEOUT_MS } from '../src/config/receiver';
 import { ROUTER_SHARDS } from '../src/domain/ids';
 import { describeTuning, startBenchContext } from './lib/context';
 import { machineInfo } from './lib/machine';
@@ -310,7 +310,7 @@ async function main(): Promise<number> {
         'baseline server': describeTuning(context.baseline.tuning),
         'npm-start server': describeTuning(context.subject.tuning),
         'router shards': String(ROUTER_SHARDS),
-        "receiver's own hop": `${RECEIVER_DEFAULTS.directForwardTimeoutMs} ms budget`,
+        "receiver's own hop": `${DIRECT_FORWARD_TIMEOUT_MS} ms budget`,
         ...(context.subjectPersistence ? { 'npm-start server metrics': 'on (--server-metrics)' } : {}),
       },
       machine,

@@ -3,8 +3,7 @@
  * - `baseline`: a dev server with the WAL pragmas Temporal's own SDK stress runs use (journal_mode=WAL,
  *   synchronous=OFF) and the CLI's defaults otherwise, headless, its SQLite in a temporary folder: the raw speed of
  *   Temporal on this machine;
- * - `subject`: a dev server exactly as `npm start` launches it (TEMPORAL_DEV_SQLITE_PRAGMAS,
- *   TEMPORAL_DEV_DYNAMIC_CONFIG, a data file, the Web UI),
+ * - `subject`: a dev server exactly as `npm start` launches it (DEV_SERVER_TUNING, a data file, the Web UI),
  *   with the product's HTTPS receiver in front of it, logging as under `npm start` (warn) to /dev/null.
  * No worker runs: what is measured is the hand-off into Temporal (signal-with-start) that precedes every 200.
  * With `serverMetrics`, the subject also serves its Prometheus metrics on a loopback port, read per leg.
@@ -16,7 +15,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import pino from 'pino';
-import { type DevServerTuning, loadDevServerTuning } from '../../src/config/temporal';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadWorkflowTimings } from '../../src/config/timings';
 import { freePort } from '../../src/http/free-port';
@@ -26,7 +24,12 @@ import { createLogger } from '../../src/logging';
 import { OperatorClient } from '../../src/operator/client';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server';
 import { loadOperatorConfig } from '../../src/config/operator';
-import { type RunningDevServer, startDevServer } from '../../src/temporal/dev-server';
+import {
+  DEV_SERVER_TUNING,
+  type DevServerTuning,
+  type RunningDevServer,
+  startDevServer,
+} from '../../src/temporal/dev-server';
 import { ensureTemporalCli } from '../../src/temporal/install-cli';
 import { connectTemporal, type TemporalConnection } from '../../src/temporal/wiring';
 import { type RunningReceiver, startReceiver } from '../../src/webhooks/receiver';
@@ -49,8 +52,6 @@ export interface BenchContext {
   baseline: BenchServer;
   subject: BenchServer;
   receiver: RunningReceiver;
-  /** The sandbox the receiver re-reads from (it knows none of the legs' resources), and its account. */
-  operator: { url: string; email: string; passcode: string };
   timings: WorkflowTimings;
   /** The subject server's persistence counters so far (undefined when the scrape failed); only with `serverMetrics`. */
   subjectPersistence?: () => Promise<PersistenceCounts | undefined>;
@@ -86,7 +87,7 @@ export function signalLikeReceiver(
   });
 }
 
-/** The receiver's configuration: an ephemeral port, the rest as npm start has it. */
+/** The receiver's configuration: the product's, on an ephemeral port. */
 export const benchReceiverConfig = () => loadReceiverConfig({ RECEIVER_PORT: '0' });
 
 /**
@@ -197,7 +198,7 @@ export async function startBenchContext(options: {
     const metricsPort = options.serverMetrics ? await freePort() : undefined;
     const subject = await start(
       'npm-start',
-      loadDevServerTuning(options.env),
+      DEV_SERVER_TUNING,
       true,
       metricsPort ? ['--metrics-port', String(metricsPort)] : [],
     );
@@ -218,13 +219,11 @@ export async function startBenchContext(options: {
           }
         }
       : undefined;
+    // The product's default timings.
     const timings = loadWorkflowTimings({});
     // The operator the receiver re-reads from, as under npm start: it knows none of these legs' resources, so every
     // delivery is read (404) and then handed to a router.
-    const { sandbox, operator, email, passcode } = await startBenchOperator({
-      timeScale: 1,
-      deliveryConcurrency: 1,
-    });
+    const { sandbox, operator } = await startBenchOperator({ timeScale: 1, deliveryConcurrency: 1 });
     stoppers.push(() => sandbox.close());
     const receiver = await startBenchReceiver(subject.temporal.client, BENCH_TASK_QUEUE, timings, {
       operator,
@@ -263,7 +262,6 @@ export async function startBenchContext(options: {
       baseline,
       subject,
       receiver,
-      operator: { url: sandbox.url, email, passcode },
       timings,
       ...(subjectPersistence ? { subjectPersistence } : {}),
       post,

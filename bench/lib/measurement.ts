@@ -27,7 +27,7 @@ export interface BenchSettings {
   burstSize: number;
   /**
    * bursts and concurrent off-ramps: the sandbox's first attempts in flight at once to the receiver
-   * (SANDBOX_DELIVERY_CONCURRENCY); bursts also runs once at the sandbox's default of 1.
+   * (the sandbox's deliveryConcurrency); bursts also runs once at the sandbox's default of 1.
    */
   deliveryConcurrency: number;
   /** concurrent off-ramps: how many, for how many end users (deposits go round the users), and how long they may take. */

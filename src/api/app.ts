@@ -7,7 +7,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { SecretString } from '../secrets/secret-string';
 import { requestLogger } from '../http/request-logging';
-import { withTemporalDeadline } from '../http/errors';
+import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
 import { healthRouter, type HealthRouterOptions } from '../observability/health';
 import { requireApiKey } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
@@ -20,9 +20,6 @@ import { quotesRouter } from './routes/quotes';
 import { rampsRouter } from './routes/ramps';
 import type { RampApi, TemporalCall } from './types';
 
-/** Used when no deadline is given (HTTP_TEMPORAL_TIMEOUT's default). */
-export const DEFAULT_API_TEMPORAL_TIMEOUT_MS = 5_000;
-
 export interface ApiDeps {
   ramp: RampApi;
   apiKey: SecretString;
@@ -32,12 +29,12 @@ export interface ApiDeps {
    * `bindHost` decides whether /metrics and the /readyz details need the metrics token (src/observability/health.ts).
    */
   health?: HealthRouterOptions;
-  /** Deadline of each route's Temporal calls (HTTP_TEMPORAL_TIMEOUT). */
+  /** Deadline of each route's Temporal calls; default HTTP_TEMPORAL_TIMEOUT_MS (tests shorten it). */
   temporalTimeoutMs?: number;
 }
 
 export function createApiApp(deps: ApiDeps): Express {
-  const timeoutMs = deps.temporalTimeoutMs ?? DEFAULT_API_TEMPORAL_TIMEOUT_MS;
+  const timeoutMs = deps.temporalTimeoutMs ?? HTTP_TEMPORAL_TIMEOUT_MS;
   const call: TemporalCall = (fn) => withTemporalDeadline(timeoutMs, fn, deps.ramp.temporal);
   const app = express();
   app.disable('x-powered-by');

@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
 import { listen } from '../http/listen';
 import type { ApiConfig } from '../config/api';
-import { type HttpConfig, loadHttpConfig } from '../config/http';
-import { createHttpServer } from '../http/server';
+import { createHttpServer, type HttpServerTimeouts } from '../http/server';
 import { type HealthRouterOptions, warnIfMetricsClosed } from '../observability/health';
 import { createApiApp } from './app';
 import type { RampApi } from './types';
@@ -15,8 +14,15 @@ export interface StartApiOptions {
   logger: Logger;
   /** What /readyz checks and /metrics reports (src/observability/health.ts). */
   health?: HealthRouterOptions;
-  /** Server timeouts and the Temporal deadline; the defaults of src/config/http.ts when absent. */
-  http?: HttpConfig;
+  /** Shorter limits for tests: server timeouts, and the deadline of the routes' Temporal calls. */
+  http?: ApiHttpLimits;
+}
+
+export interface ApiHttpLimits {
+  /** Default HTTP_SERVER_TIMEOUTS. */
+  timeouts?: HttpServerTimeouts;
+  /** Default HTTP_TEMPORAL_TIMEOUT_MS. */
+  temporalTimeoutMs?: number;
 }
 
 export interface RunningApiServer {
@@ -27,7 +33,7 @@ export interface RunningApiServer {
 
 export async function startApiServer(options: StartApiOptions): Promise<RunningApiServer> {
   const { config, ramp, logger } = options;
-  const http = options.http ?? loadHttpConfig({});
+  const http = options.http ?? {};
   // The bound host decides whether /metrics and the /readyz details need the token (open on loopback only).
   const boundHealth = options.health
     ? { ...options.health, bindHost: config.host }
@@ -38,7 +44,7 @@ export async function startApiServer(options: StartApiOptions): Promise<RunningA
       apiKey: config.apiKey,
       logger,
       health: boundHealth,
-      temporalTimeoutMs: http.temporalTimeoutMs,
+      ...(http.temporalTimeoutMs === undefined ? {} : { temporalTimeoutMs: http.temporalTimeoutMs }),
     }),
     http.timeouts,
   );

@@ -1,4 +1,4 @@
-/** Operations seen from the client: the incident store (processIds.alertsWorkflowId, ALERTS_WORKFLOW_ID). */
+/** Operations seen from the client: the incident store (processIds.alertsWorkflowId). */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { alertsStateQuery } from '../../workflows/operations/alerts/messages';
 import type { AlertsState } from '../../workflows/operations/alerts/types';

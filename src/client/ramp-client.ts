@@ -70,7 +70,7 @@ export interface RampClientOptions {
 }
 
 export interface RampClientConnectOptions {
-  /** Environment to read TEMPORAL_*, RAMP_*, PAYLOAD_ENCRYPTION_KEYS and ALERTS_WORKFLOW_ID from; process.env by default. */
+  /** Environment to read TEMPORAL_*, RAMP_* and PAYLOAD_ENCRYPTION_KEYS from; process.env by default. */
   env?: Env;
   /** Overrides TEMPORAL_ADDRESS; without either, the local dev server address (TEMPORAL_DEV_IP:TEMPORAL_DEV_PORT). */
   address?: string;
@@ -113,7 +113,7 @@ export class RampClient {
 
   /**
    * Connects with TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TEMPORAL_TASK_QUEUE (+ TLS, API key), RAMP_* timings,
-   * PAYLOAD_ENCRYPTION_KEYS and ALERTS_WORKFLOW_ID: the client's one read of the environment.
+   * and PAYLOAD_ENCRYPTION_KEYS: the client's one read of the environment.
    */
   static async connect(options: RampClientConnectOptions = {}): Promise<RampClient> {
     const env = options.env ?? process.env;
@@ -121,11 +121,7 @@ export class RampClient {
     const address = options.address ?? config.address ?? `${config.devServer.ip}:${config.devServer.port}`;
     const encryption = loadEncryptionConfig(env);
     const dataConverter = dataConverterFromConfig(encryption);
-    const fromEnv: ProcessIds = {
-      ...DEFAULT_PROCESS_IDS,
-      ...(env.ALERTS_WORKFLOW_ID !== undefined ? { alertsWorkflowId: env.ALERTS_WORKFLOW_ID } : {}),
-    };
-    const processIds = processIdsOf(options, fromEnv);
+    const processIds = processIdsOf(options);
     const connection = await connectClient(config, address);
     return new RampClient({
       connection,

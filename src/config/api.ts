@@ -4,15 +4,36 @@
  */
 import { z } from 'zod';
 import { type Env, isSandboxMode, parseSection, port } from './env';
+import { setting } from './setting';
 import { SecretString } from '../secrets/secret-string';
 
 /** DEV-ONLY API key, accepted only in sandbox mode. Never use it in production. */
 export const DEV_API_KEY = 'dev-only-api-key-4c2f8e1a9b7d3f5e';
 
-const apiEnv = z.object({
-  API_PORT: port(8080),
-  API_HOST: z.string().min(1).default('127.0.0.1'),
-  API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+export const apiEnv = z.object({
+  API_HOST: setting(z.string().min(1).default('127.0.0.1'), {
+    group: 'production',
+    default: '127.0.0.1',
+    meaning:
+      'The address the HTTP API binds; 0.0.0.0 in a container. Off loopback, /metrics needs METRICS_TOKEN.',
+    readBy: ['npm start', 'api', 'healthcheck'],
+    example: '0.0.0.0',
+  }),
+  API_PORT: setting(port(8080), {
+    group: 'production',
+    default: '8080',
+    meaning: 'The HTTP API port (0: a free one).',
+    readBy: ['npm start', 'api', 'healthcheck'],
+    example: '8080',
+  }),
+  API_KEY: setting(z.string().min(16, 'must be at least 16 characters').optional(), {
+    group: 'production',
+    default: 'a dev key in sandbox mode',
+    meaning: "The bearer token the client's backend sends to the HTTP API; at least 16 characters.",
+    secret: true,
+    readBy: ['npm start', 'api'],
+    required: 'yes',
+  }),
 });
 
 export interface ApiConfig {

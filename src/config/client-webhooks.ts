@@ -1,17 +1,12 @@
 /**
  * Where outcome events go (CLIENT_WEBHOOK_URLS) and what signs them (CLIENT_WEBHOOK_SECRET). Both are secrets: a
  * URL may carry credentials, so each prints redacted and is named in logs only by its position and host.
- *
- * CLIENT_WEBHOOK_URLS        one or more endpoints, comma-separated; https, or http to a loopback host, or http
- *                            anywhere with CLIENT_WEBHOOK_ALLOW_HTTP=true
- * CLIENT_WEBHOOK_SECRET      one or more `whsec_<base64>` secrets, comma- or space-separated: every delivery is signed
- *                            with each (rotation: add the new one, move the client over, drop the old one)
- * CLIENT_WEBHOOK_TIMEOUT     one attempt at one endpoint (default 10s); the retry timings are workflow timings
  */
 import { z } from 'zod';
 import { SecretString } from '../secrets/secret-string';
 import { durationMs } from './duration';
 import { booleanFlag, type Env, parseSection } from './env';
+import { setting, TEMPORAL_CLIENTS } from './setting';
 
 export interface ClientWebhookEndpoint {
   url: SecretString;
@@ -48,12 +43,43 @@ export function clientWebhookSecretIssue(text: string): string | undefined {
 
 const list = (text: string | undefined) => (text ?? '').split(/[\s,]+/).filter((item) => item !== '');
 
-const schema = z
+/** One attempt at one endpoint; also sizes the outcome sender's activity, so every workflow starter reads it. */
+export const clientWebhookTimeout = setting(durationMs('10s'), {
+  group: 'tests shorten',
+  default: '10s',
+  meaning: "One delivery attempt of an outcome event to one of the client's endpoints.",
+  readBy: TEMPORAL_CLIENTS,
+});
+
+export const clientWebhooksEnv = z
   .object({
-    CLIENT_WEBHOOK_URLS: z.string().optional(),
-    CLIENT_WEBHOOK_SECRET: z.string().optional(),
-    CLIENT_WEBHOOK_ALLOW_HTTP: booleanFlag(false),
-    CLIENT_WEBHOOK_TIMEOUT: durationMs('10s'),
+    CLIENT_WEBHOOK_URLS: setting(z.string().optional(), {
+      group: 'production',
+      default: 'events recorded, sent nowhere',
+      meaning:
+        "The client's endpoints for outcome events, comma-separated; https (http only to a loopback host). A URL may " +
+        'carry credentials, so the list is a secret.',
+      secret: true,
+      readBy: ['npm start', 'worker'],
+    }),
+    CLIENT_WEBHOOK_SECRET: setting(z.string().optional(), {
+      group: 'production',
+      default: 'none',
+      meaning:
+        'One or more `whsec_<base64>` keys (24-64 bytes), comma- or space-separated; each delivery is signed with ' +
+        'each (rotation: add the new one, move the client over, drop the old one).',
+      secret: true,
+      readBy: ['npm start', 'worker'],
+      required: 'with CLIENT_WEBHOOK_URLS',
+    }),
+    CLIENT_WEBHOOK_ALLOW_HTTP: setting(booleanFlag(false), {
+      group: 'local development',
+      default: 'false',
+      meaning:
+        'true lets CLIENT_WEBHOOK_URLS name plain http endpoints on other hosts (a test network, a container).',
+      readBy: ['npm start', 'worker'],
+    }),
+    CLIENT_WEBHOOK_TIMEOUT: clientWebhookTimeout,
   })
   .superRefine((raw, ctx) => {
     const urls = list(raw.CLIENT_WEBHOOK_URLS);
@@ -98,7 +124,7 @@ const schema = z
   });
 
 export function loadClientWebhookConfig(env: Env): ClientWebhookConfig {
-  const raw = parseSection('client webhook', schema, env);
+  const raw = parseSection('client webhook', clientWebhooksEnv, env);
   return {
     endpoints: list(raw.CLIENT_WEBHOOK_URLS).map((text, index) => ({
       url: new SecretString(text),

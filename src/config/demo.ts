@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { parseDurationMs } from './duration';
 import { type Env, parseSection } from './env';
+import { setting } from './setting';
 import { loadWorkflowTimings } from './timings';
 
 /** The shortest default wait; longer step deadlines lengthen it (three deadlines: confirmation, sweep, alert). */
@@ -17,19 +18,27 @@ export interface DemoConfig {
   scenarioTimeoutMs: number;
 }
 
-const demoEnv = z.object({
-  DEMO_SCENARIO_TIMEOUT: z
-    .string()
-    .optional()
-    .transform((text, ctx) => {
-      if (text === undefined) return undefined;
-      try {
-        return parseDurationMs(text);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }),
+export const demoEnv = z.object({
+  DEMO_SCENARIO_TIMEOUT: setting(
+    z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (text === undefined) return undefined;
+        try {
+          return parseDurationMs(text);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    {
+      group: 'local development',
+      default: 'three RAMP_STEP_DEADLINEs, at least 120s',
+      meaning: "The demo's longest wait for one scenario; it must be longer than RAMP_STEP_DEADLINE.",
+      readBy: ['npm start', 'demo'],
+    },
+  ),
 });
 
 export function loadDemoConfig(env: Env): DemoConfig {

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { type Env, parseSection, port } from './env';
+import { setting, TEMPORAL_CLIENTS } from './setting';
 import { SecretString } from '../secrets/secret-string';
 
 export const KEY_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
@@ -55,13 +56,50 @@ export interface PayloadEncryptionConfig {
   codecServer: CodecServerConfig;
 }
 
-const encryptionEnv = z.object({
-  PAYLOAD_ENCRYPTION_KEYS: z.string().optional(),
-  CODEC_SERVER_HOST: z.string().min(1).default('127.0.0.1'),
-  CODEC_SERVER_PORT: port(8234),
-  CODEC_SERVER_CORS_ORIGINS: z.string().optional(),
-  CODEC_SERVER_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  CODEC_SERVER_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+/**
+ * The codec server runs under npm start only, so its settings are local development ones; a codec server deployed
+ * on its own will need CODEC_SERVER_HOST, _PORT, _TOKEN and _CORS_ORIGINS (there is no dev server to take the Web
+ * UI's origin from), and _PUBLIC_URL only behind a proxy that changes the host name.
+ */
+const codecServer = { group: 'local development', readBy: ['npm start'] } as const;
+
+export const encryptionEnv = z.object({
+  PAYLOAD_ENCRYPTION_KEYS: setting(z.string().optional(), {
+    group: 'production',
+    default: 'payloads in clear',
+    meaning:
+      '`<id>:<base64 of 32 bytes>`, comma-separated, active key first: AES-256-GCM encryption of every payload. Keep ' +
+      'an old key (second or later) until no open process or retained history needs it.',
+    secret: true,
+    readBy: TEMPORAL_CLIENTS,
+  }),
+  CODEC_SERVER_HOST: setting(z.string().min(1).default('127.0.0.1'), {
+    ...codecServer,
+    default: '127.0.0.1',
+    meaning:
+      'Where the codec server (for the Web UI, with encryption on) listens; off loopback it needs a token.',
+  }),
+  CODEC_SERVER_PORT: setting(port(8234), {
+    ...codecServer,
+    default: '8234',
+    meaning: "The codec server's port (0: a free one).",
+  }),
+  CODEC_SERVER_CORS_ORIGINS: setting(z.string().optional(), {
+    ...codecServer,
+    default: 'the Web UI in use',
+    meaning: 'Browser origins allowed to call the codec server, comma-separated.',
+  }),
+  CODEC_SERVER_TOKEN: setting(z.string().min(16, 'must be at least 16 characters').optional(), {
+    ...codecServer,
+    default: 'none',
+    meaning: 'The bearer token the codec server requires; needed when it is not bound to loopback.',
+    secret: true,
+  }),
+  CODEC_SERVER_PUBLIC_URL: setting(z.url({ protocol: /^https?$/ }).optional(), {
+    ...codecServer,
+    default: 'the bound URL',
+    meaning: "The codec server's URL as the browser reaches it; its host is also accepted in Host headers.",
+  }),
 });
 
 /** Parses `id:base64,id:base64`. Errors name the entry and key ID, never the material. */

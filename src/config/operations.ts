@@ -1,39 +1,63 @@
 /**
- * Operations: the gas wallet the stuck off-ramp and the gas monitor read, the alert webhook, and the intervals of
- * the gas-monitor and reconcile schedules.
- *
- * GAS_WALLET_ID               the gas wallet (default: the account-setup workflow's gas wallet)
- * GAS_MIN_BALANCE_ETH/_TRX    the native balance below which the gas wallet counts as short (defaults 0.002, 30)
- * ALERT_WEBHOOK_URL           Slack-compatible incoming webhook (`{ text }`); a secret: never logged
- * ALERT_WEBHOOK_TIMEOUT       how long one webhook POST may take (default 5s)
- * GAS_MONITOR_INTERVAL        how often the `gas-monitor` schedule runs (default 5m)
- * GAS_MONITOR_AUTOSWAPS_AHEAD the gas wallet must cover this many Autoswaps at their cost (default 3)
- * GAS_AUTOSWAP_COST_ETH/_TRX  what one Autoswap costs the gas wallet in the native asset: the one-time top-up of a
- *                             new deposit wallet plus one sponsored sweep, i.e. the worst case (defaults 0.003 ETH,
- *                             45 TRX, the sandbox's 0.002 + 0.001 and 30 + 15). Set them from the operator's fees.
- * RECONCILE_INTERVAL          how often the `reconcile` schedule runs (default 1h)
- * The incident store's workflow ID (ALERTS_WORKFLOW_ID) is a process ID: src/config/process-ids.ts.
+ * Operations: the gas wallet's minimum balances (the gas monitor and the stuck off-ramp compare with them), the
+ * alert webhook, and the intervals of the gas-monitor and reconcile schedules. The gas wallet itself is the
+ * account setup's.
  */
 import { z } from 'zod';
 import { durationMs } from './duration';
 import { decimalText, type Env, parseSection } from './env';
+import { setting, type SettingMeta } from './setting';
 
-const operationsEnv = z.object({
-  /** When unset, the gas wallet is read from the account-setup workflow's state. */
-  GAS_WALLET_ID: z.string().min(1).optional(),
-  GAS_MIN_BALANCE_ETH: decimalText('0.002'),
-  GAS_MIN_BALANCE_TRX: decimalText('30'),
-  ALERT_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
-  ALERT_WEBHOOK_TIMEOUT: durationMs('5s'),
-  GAS_MONITOR_INTERVAL: durationMs('5m'),
-  GAS_MONITOR_AUTOSWAPS_AHEAD: z.coerce.number().int().min(0).max(10_000).default(3),
-  GAS_AUTOSWAP_COST_ETH: decimalText('0.003'),
-  GAS_AUTOSWAP_COST_TRX: decimalText('45'),
-  RECONCILE_INTERVAL: durationMs('1h'),
+/**
+ * How to choose a minimum: the gas wallet pays a one-time top-up of each new deposit wallet and every sponsored
+ * sweep, so the minimum should cover the Autoswaps expected between two refills, each at the operator's fee for a
+ * top-up plus a sweep (the worst case).
+ */
+const minimum = (asset: string, defaultValue: string, example: string) =>
+  setting(decimalText(defaultValue, example), {
+    group: 'production',
+    default: defaultValue,
+    meaning:
+      `The gas wallet's ${asset} balance below which it counts as low (gas-low alert; a stranded off-ramp says so). ` +
+      "Cover the Autoswaps expected between two refills at the operator's fees (top-up + sweep each).",
+    readBy: ['npm start', 'worker'],
+    example,
+  });
+
+const schedule = (defaultText: string, meta: Pick<SettingMeta, 'meaning' | 'example'>) =>
+  setting(durationMs(defaultText), {
+    group: 'production',
+    default: defaultText,
+    readBy: ['npm start', 'worker', 'schedules:apply'],
+    ...meta,
+  });
+
+export const operationsEnv = z.object({
+  GAS_MIN_BALANCE_ETH: minimum('ETH', '0.002', '0.05'),
+  GAS_MIN_BALANCE_TRX: minimum('TRX', '30', '900'),
+  ALERT_WEBHOOK_URL: setting(z.url({ protocol: /^https?$/ }).optional(), {
+    group: 'production',
+    default: 'alerts to the log only',
+    meaning: 'A Slack-compatible incoming webhook (`{ text }`) every alert and resolution is posted to.',
+    secret: true,
+    readBy: ['npm start', 'worker'],
+  }),
+  GAS_MONITOR_INTERVAL: schedule('5m', {
+    meaning: 'How often the gas-monitor schedule checks the gas wallet.',
+    example: '5m',
+  }),
+  RECONCILE_INTERVAL: schedule('1h', {
+    meaning: 'How often the reconcile schedule re-reads the operator for open processes and deposit wallets.',
+    example: '1h',
+  }),
 });
 
-/** The gas wallet the activities read and the balance each native asset must keep. */
+/** The balance each native asset must keep in the gas wallet. */
 export interface GasConfig {
+  /**
+   * The gas wallet, for a stack built in code that made its account without the account setup; absent (always,
+   * from the environment): the account-setup workflow's gas wallet.
+   */
   walletId?: string;
   /** Native asset -> minimum balance (decimal string). */
   minimums: Record<string, string>;
@@ -42,15 +66,13 @@ export interface GasConfig {
 /** Where alerts are posted besides the log line. */
 export interface AlertsConfig {
   webhookUrl?: string;
-  webhookTimeoutMs: number;
+  /** One webhook POST, for tests that shorten it; default ALERT_WEBHOOK_TIMEOUT_MS of the alert activities. */
+  webhookTimeoutMs?: number;
 }
 
 /** The two operations schedules. */
 export interface SchedulesConfig {
   gasMonitorIntervalMs: number;
-  autoswapsAhead: number;
-  /** Native asset -> cost of one Autoswap to the gas wallet (decimal string). */
-  autoswapCosts: Record<string, string>;
   reconcileIntervalMs: number;
 }
 
@@ -63,18 +85,10 @@ export interface OperationsConfig {
 export function loadOperationsConfig(env: Env): OperationsConfig {
   const raw = parseSection('operations', operationsEnv, env);
   return {
-    gas: {
-      ...(raw.GAS_WALLET_ID ? { walletId: raw.GAS_WALLET_ID } : {}),
-      minimums: { ETH: raw.GAS_MIN_BALANCE_ETH, TRX: raw.GAS_MIN_BALANCE_TRX },
-    },
-    alerts: {
-      ...(raw.ALERT_WEBHOOK_URL ? { webhookUrl: raw.ALERT_WEBHOOK_URL } : {}),
-      webhookTimeoutMs: raw.ALERT_WEBHOOK_TIMEOUT,
-    },
+    gas: { minimums: { ETH: raw.GAS_MIN_BALANCE_ETH, TRX: raw.GAS_MIN_BALANCE_TRX } },
+    alerts: raw.ALERT_WEBHOOK_URL ? { webhookUrl: raw.ALERT_WEBHOOK_URL } : {},
     schedules: {
       gasMonitorIntervalMs: raw.GAS_MONITOR_INTERVAL,
-      autoswapsAhead: raw.GAS_MONITOR_AUTOSWAPS_AHEAD,
-      autoswapCosts: { ETH: raw.GAS_AUTOSWAP_COST_ETH, TRX: raw.GAS_AUTOSWAP_COST_TRX },
       reconcileIntervalMs: raw.RECONCILE_INTERVAL,
     },
   };

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { type Env, isSandboxMode, parseSection, port } from './env';
+import { setting } from './setting';
 import { SecretString } from '../secrets/secret-string';
 
 /** DEV-ONLY defaults, used only in sandbox mode. Never use them against a real operator. */
@@ -21,33 +22,92 @@ const secretSegment = z
   .string()
   .regex(/^[A-Za-z0-9._~-]{24,200}$/, 'must be 24-200 URL-safe characters (letters, digits, . _ ~ -)');
 
-/** The receiver's limits and budgets (constants; ReceiverConfig built in code may set its own, as tests do). */
-export const RECEIVER_DEFAULTS = {
-  /** A delivery is a few hundred bytes: anything near this is not one. */
-  bodyLimit: '16kb',
-  /** How long a delivery may wait for Temporal before a 503 (the operator retries up to five times). */
-  temporalTimeoutMs: 10_000,
-  /**
-   * The receiver's own hop (re-read and forward) before it hands a delivery to a router: a read on loopback takes a
-   * millisecond or two, and the operator waits this long at most for its 200.
-   */
-  directForwardTimeoutMs: 1_000,
-} as const;
+/** Largest delivery body: an operator event is a few hundred bytes, and anything far larger is not one. */
+export const RECEIVER_BODY_LIMIT = '16kb';
 
-const receiverEnv = z.object({
-  RECEIVER_PUBLIC_URL: z
-    .url({ protocol: /^https$/ })
-    .refine(
-      (value) => value.startsWith('https://'),
-      'must begin with https:// (the operator accepts only https recipients)',
-    )
-    .optional(),
-  RECEIVER_TRANSACTION_SECRET: secretSegment.optional(),
-  RECEIVER_ORDER_SECRET: secretSegment.optional(),
-  RECEIVER_PORT: port(8443),
-  RECEIVER_HOST: z.string().min(1).default('127.0.0.1'),
-  RECEIVER_TLS_CERT: z.string().min(1).optional(),
-  RECEIVER_TLS_KEY: z.string().min(1).optional(),
+/**
+ * How long a delivery may wait for Temporal before the answer is 503: the operator retries a 503, and a hand-off
+ * that takes longer than this means Temporal is not there to take it.
+ */
+export const RECEIVER_TEMPORAL_TIMEOUT_MS = 10_000;
+
+/**
+ * The budget of the receiver's own hop (re-read, then forward to the process) before a delivery goes to a router
+ * instead: the operator waits for the answer meanwhile. Never more than half of RECEIVER_TEMPORAL_TIMEOUT_MS
+ * (directForwardBudgetMs), so that a hop out of time leaves the router's hand-off room.
+ */
+export const DIRECT_FORWARD_TIMEOUT_MS = 1_000;
+
+const READ_BY = ['npm start', 'receiver', 'worker'] as const;
+const secretMeaning = (kind: string) =>
+  `The secret path segment of the ${kind} recipient URL (24-200 URL-safe characters): the credential of every ` +
+  `${kind} delivery, since the operator does not sign them.`;
+
+export const receiverEnv = z.object({
+  RECEIVER_PUBLIC_URL: setting(
+    z
+      .url({ protocol: /^https$/ })
+      .refine(
+        (value) => value.startsWith('https://'),
+        'must begin with https:// (the operator accepts only https recipients)',
+      )
+      .optional(),
+    {
+      group: 'production',
+      default: 'https://127.0.0.1:RECEIVER_PORT',
+      meaning:
+        'The https URL the operator reaches the receiver at (a path prefix allowed); the account setup registers the ' +
+        'recipient URLs under it.',
+      readBy: READ_BY,
+      required: 'yes',
+      example: 'https://hooks.client.example',
+    },
+  ),
+  RECEIVER_TRANSACTION_SECRET: setting(secretSegment.optional(), {
+    group: 'production',
+    default: 'a dev secret in sandbox mode',
+    meaning: secretMeaning('transaction'),
+    secret: true,
+    readBy: READ_BY,
+    required: 'yes',
+  }),
+  RECEIVER_ORDER_SECRET: setting(secretSegment.optional(), {
+    group: 'production',
+    default: 'a dev secret in sandbox mode',
+    meaning: secretMeaning('order'),
+    secret: true,
+    readBy: READ_BY,
+    required: 'yes',
+  }),
+  RECEIVER_HOST: setting(z.string().min(1).default('127.0.0.1'), {
+    group: 'production',
+    default: '127.0.0.1',
+    meaning:
+      'The address the receiver binds; 0.0.0.0 in a container. Off loopback, /metrics needs METRICS_TOKEN.',
+    readBy: ['npm start', 'receiver', 'healthcheck'],
+    example: '0.0.0.0',
+  }),
+  RECEIVER_PORT: setting(port(8443), {
+    group: 'production',
+    default: '8443',
+    meaning: "The receiver's HTTPS port (0: a free one); RECEIVER_PUBLIC_URL follows it unless set.",
+    readBy: [...READ_BY, 'healthcheck'],
+    example: '8443',
+  }),
+  RECEIVER_TLS_CERT: setting(z.string().min(1).optional(), {
+    group: 'production',
+    default: 'a generated local certificate',
+    meaning: "PEM file of the receiver's certificate (set both or neither).",
+    readBy: ['npm start', 'receiver'],
+    example: '/run/secrets/receiver.crt',
+  }),
+  RECEIVER_TLS_KEY: setting(z.string().min(1).optional(), {
+    group: 'production',
+    default: 'a generated local key',
+    meaning: 'PEM file of its private key.',
+    readBy: ['npm start', 'receiver'],
+    example: '/run/secrets/receiver.key',
+  }),
 });
 
 export interface ReceiverConfig {
@@ -65,11 +125,15 @@ export interface ReceiverConfig {
    * port 0 replaces it with the bound URL before anything registers it.
    */
   publicUrlFollowsPort?: boolean;
-  /** Largest accepted body (default RECEIVER_DEFAULTS). */
+  // The fields below are set in code only, by tests and the bench; the constants above are the product's.
+  /** Largest accepted body (default RECEIVER_BODY_LIMIT). */
   bodyLimit?: string;
-  /** Milliseconds a delivery may wait for Temporal before a 503 (default RECEIVER_DEFAULTS). */
+  /** Milliseconds a delivery may wait for Temporal before a 503 (default RECEIVER_TEMPORAL_TIMEOUT_MS). */
   temporalTimeoutMs?: number;
-  /** Milliseconds the receiver may spend forwarding a delivery itself (default RECEIVER_DEFAULTS); 0: never. */
+  /**
+   * Milliseconds the receiver may spend forwarding a delivery itself, when it is given the operator (default
+   * DIRECT_FORWARD_TIMEOUT_MS); 0: every delivery goes to its router.
+   */
   directForwardTimeoutMs?: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The shape of the sandbox's fault injection, set at start (SANDBOX_FAULTS_JSON) or at run time
+ * The shape of the sandbox's fault injection, set in code at start (startSandbox's `faults`) or at run time
  * (`POST /sandbox/v1/faults`). Every field is optional; an empty object means "no faults".
  * Milliseconds given here are wall-clock milliseconds: they are NOT multiplied by the time scale.
  */

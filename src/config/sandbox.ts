@@ -1,16 +1,19 @@
 /**
- * Configuration of the sandbox operator, from the environment (zod-validated, every problem listed at once).
+ * Configuration of the sandbox operator: where it listens, its login, its clock and its seed from the environment
+ * (zod-validated, every problem listed at once); its simulated schedule, lives, gas costs and faults are the
+ * defaults below, which tests and the bench change in code (startSandbox overrides, POST /sandbox/v1/faults).
  *
  * Every simulated delay (steps, chain confirmations, webhook retries) is multiplied by SANDBOX_TIME_SCALE;
  * the lives of quotes, tokens and login session IDs are NOT scaled (they are the operator's rules, and tests
  * move the sandbox clock forward instead of waiting for them).
  */
 import { z } from 'zod';
-import { durationMs, parseDurationMs } from './duration';
-import { booleanFlag, decimalText, parseSection, port, type Env } from './env';
+import { durationMs } from './duration';
+import { parseSection, port, type Env } from './env';
+import { setting } from './setting';
 import { DECIMAL_PATTERN } from '../domain/decimal';
 import { formatIssues } from '../domain/errors';
-import { faultsConfigSchema, type FaultsConfig } from './sandbox-faults';
+import { faultsConfigSchema, type FaultsConfig, NO_FAULTS } from './sandbox-faults';
 
 /** The spec's delivery limits: at most 5 attempts in total, and no retry delay over 30 minutes. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
@@ -18,30 +21,7 @@ export const MAX_RETRY_DELAY_MS = 30 * 60_000;
 /** A bound on first attempts in flight to one recipient (each is an open HTTPS request). */
 export const MAX_DELIVERY_CONCURRENCY = 64;
 
-const gasCost = (defaultValue: string) => decimalText(defaultValue, '0.002');
-
-/** "1m,5m,15m,30m": the delays before attempts 2, 3, 4 and 5. */
-const deliveryDelays = z
-  .string()
-  .default('1m,5m,15m,30m')
-  .transform((text, ctx) => {
-    const parts = text
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part !== '');
-    const delays: number[] = [];
-    for (const part of parts) {
-      try {
-        delays.push(parseDurationMs(part));
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
-      }
-    }
-    return delays;
-  })
-  .pipe(deliveryDelaysSchema());
-
+/** The spec's rules for the delays before attempts 2 to 5 of a delivery. */
 export function deliveryDelaysSchema() {
   return z
     .array(z.number().int().min(0).max(MAX_RETRY_DELAY_MS, 'a retry delay never exceeds 30 minutes'))
@@ -55,42 +35,46 @@ export function deliveryDelaysSchema() {
     );
 }
 
-const faultsJson = z
-  .string()
-  .optional()
-  .transform((text, ctx): unknown => {
-    if (text === undefined || text.trim() === '') return {};
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
-      return z.NEVER;
-    }
-  })
-  .pipe(faultsConfigSchema);
+/** The sandbox's own address and login, which a process without OPERATOR_BASE_URL uses too. */
+export const SANDBOX_DEFAULTS = {
+  url: 'http://127.0.0.1:4010',
+  email: 'sandbox@example.com',
+  passcode: 'sandbox-passcode',
+} as const;
 
-const envSchema = z.object({
-  SANDBOX_PORT: port(4010),
-  SANDBOX_HOST: z.string().min(1).default('127.0.0.1'),
-  SANDBOX_EMAIL: z.string().min(1).default('sandbox@example.com'),
-  SANDBOX_PASSCODE: z.string().min(1).default('sandbox-passcode'),
-  SANDBOX_TIME_SCALE: z.coerce.number().positive().max(1000).default(1),
-  SANDBOX_TOKEN_LIFETIME: durationMs('24h'),
-  SANDBOX_SESSION_ID_LIFETIME: durationMs('10m'),
-  SANDBOX_QUOTE_TTL: durationMs('25s'),
-  SANDBOX_DELIVERY_DELAYS: deliveryDelays,
-  SANDBOX_DELIVERY_TIMEOUT: durationMs('10s'),
-  SANDBOX_DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(MAX_DELIVERY_CONCURRENCY).default(1),
-  SANDBOX_CONFIRMATION_DELAY: durationMs('30s'),
-  SANDBOX_STEP_DELAY: durationMs('2s'),
-  SANDBOX_FAULTS_JSON: faultsJson,
-  SANDBOX_SEED: z.coerce.number().int().min(0).max(0xffffffff).optional(),
-  SANDBOX_GAS_TOPUP_ETH: gasCost('0.002'),
-  SANDBOX_GAS_TOPUP_TRX: gasCost('30'),
-  SANDBOX_GAS_SWEEP_ETH: gasCost('0.001'),
-  SANDBOX_GAS_SWEEP_TRX: gasCost('15'),
-  SANDBOX_INSECURE_TLS: booleanFlag(true),
-  SANDBOX_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+const sandbox = (defaultText: string, meaning: string) =>
+  ({ group: 'sandbox', default: defaultText, meaning, readBy: ['sandbox', 'npm start'] }) as const;
+
+export const sandboxEnv = z.object({
+  SANDBOX_PORT: setting(port(4010), sandbox('4010', "The sandbox operator's port (0: a free one).")),
+  SANDBOX_HOST: setting(z.string().min(1).default('127.0.0.1'), sandbox('127.0.0.1', 'Where it listens.')),
+  SANDBOX_EMAIL: setting(
+    z.string().min(1).default(SANDBOX_DEFAULTS.email),
+    sandbox(SANDBOX_DEFAULTS.email, 'The login e-mail it accepts.'),
+  ),
+  SANDBOX_PASSCODE: setting(
+    z.string().min(1).default(SANDBOX_DEFAULTS.passcode),
+    sandbox(SANDBOX_DEFAULTS.passcode, 'The passcode it accepts.'),
+  ),
+  SANDBOX_TIME_SCALE: setting(
+    z.coerce.number().positive().max(1000).default(1),
+    sandbox(
+      '1 (npm start: 0.05)',
+      'Factor on every simulated delay (steps, confirmations, delivery retries).',
+    ),
+  ),
+  SANDBOX_DELIVERY_TIMEOUT: setting(
+    durationMs('10s'),
+    sandbox('10s', 'One webhook delivery attempt, wall clock (not scaled).'),
+  ),
+  SANDBOX_SEED: setting(
+    z.coerce.number().int().min(0).max(0xffffffff).optional(),
+    sandbox('the clock', 'Seed of the generator behind its IDs, addresses and fault decisions.'),
+  ),
+  SANDBOX_LOG_LEVEL: setting(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    sandbox('info (npm start: error)', 'Its log level.'),
+  ),
 });
 
 /** Native-token cost of the two sponsored operations on one chain, as decimal strings. */
@@ -135,29 +119,46 @@ export interface SandboxConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
+/** What the sandbox charges the gas wallet, per chain: a top-up of each new deposit wallet and each sweep. */
+export const SANDBOX_GAS_COSTS: SandboxConfig['gas'] = {
+  ETH: { topUp: '0.002', sweep: '0.001' },
+  TRX: { topUp: '30', sweep: '15' },
+};
+
+/** The sandbox's simulated operator, as the spec describes it or as a real chain behaves (before the time scale). */
+const SANDBOX_BEHAVIOUR = {
+  /** The operator's session life. */
+  tokenLifetimeMs: 24 * 3_600_000,
+  /** A login session ID is good for one Authentication within this. */
+  sessionIdLifetimeMs: 10 * 60_000,
+  /** A quote's life (the spec's 25 s). */
+  quoteTtlMs: 25_000,
+  /** Retry delays of a webhook delivery: 4 retries, none over 30 minutes (the spec's limits). */
+  deliveryDelaysMs: [60_000, 5 * 60_000, 15 * 60_000, 30 * 60_000],
+  /** One first attempt at a time per recipient: arrival order stays closest to event order. */
+  deliveryConcurrency: 1,
+  /** A chain transaction from broadcast to confirmed. */
+  confirmationDelayMs: 30_000,
+  /** Between two steps of a flow. */
+  stepDelayMs: 2_000,
+  /** Receivers run with self-signed certificates (the product's local certificate). */
+  insecureTls: true,
+} as const;
+
 export function loadSandboxConfig(env: Env): SandboxConfig {
-  const parsed = parseSection('sandbox', envSchema, env);
+  const parsed = parseSection('sandbox', sandboxEnv, env);
   return {
+    ...SANDBOX_BEHAVIOUR,
+    deliveryDelaysMs: [...SANDBOX_BEHAVIOUR.deliveryDelaysMs],
     port: parsed.SANDBOX_PORT,
     host: parsed.SANDBOX_HOST,
     email: parsed.SANDBOX_EMAIL,
     passcode: parsed.SANDBOX_PASSCODE,
     timeScale: parsed.SANDBOX_TIME_SCALE,
-    tokenLifetimeMs: parsed.SANDBOX_TOKEN_LIFETIME,
-    sessionIdLifetimeMs: parsed.SANDBOX_SESSION_ID_LIFETIME,
-    quoteTtlMs: parsed.SANDBOX_QUOTE_TTL,
-    deliveryDelaysMs: parsed.SANDBOX_DELIVERY_DELAYS,
     deliveryTimeoutMs: parsed.SANDBOX_DELIVERY_TIMEOUT,
-    deliveryConcurrency: parsed.SANDBOX_DELIVERY_CONCURRENCY,
-    confirmationDelayMs: parsed.SANDBOX_CONFIRMATION_DELAY,
-    stepDelayMs: parsed.SANDBOX_STEP_DELAY,
-    faults: parsed.SANDBOX_FAULTS_JSON,
+    faults: NO_FAULTS,
     seed: parsed.SANDBOX_SEED ?? Date.now() >>> 0,
-    gas: {
-      ETH: { topUp: parsed.SANDBOX_GAS_TOPUP_ETH, sweep: parsed.SANDBOX_GAS_SWEEP_ETH },
-      TRX: { topUp: parsed.SANDBOX_GAS_TOPUP_TRX, sweep: parsed.SANDBOX_GAS_SWEEP_TRX },
-    },
-    insecureTls: parsed.SANDBOX_INSECURE_TLS,
+    gas: SANDBOX_GAS_COSTS,
     logLevel: parsed.SANDBOX_LOG_LEVEL,
   };
 }

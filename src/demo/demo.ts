@@ -27,7 +27,13 @@ export interface ScenarioResult {
 export interface DemoOptions extends WaitOptions {
   ramp: RampClient;
   sandboxUrl: string;
-  sandboxConfig: SandboxConfig;
+  /** What the sandbox charges the gas wallet (its config's `gas`). */
+  sandboxConfig: Pick<SandboxConfig, 'gas'>;
+  say: (line: string) => void;
+  /** Longest wait for one process to reach its expected end. */
+  scenarioTimeoutMs: number;
+  /** How often process state is read while waiting. */
+  pollIntervalMs?: number;
 }
 
 const TRON = CHAINS.TRX.network;

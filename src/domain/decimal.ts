@@ -1,6 +1,6 @@
 /**
  * Decimal strings end to end: amounts are never JavaScript numbers. Two kinds of arithmetic, both exact (BigInt):
- * - any scale: compareDecimals and multiplyDecimal, for configured thresholds and the operator's balances;
+ * - any scale: compareDecimals, for configured thresholds and the operator's balances;
  * - fixed point with 18 decimals: parseAmount, formatAmount, truncate, for the sandbox's prices and balances.
  * Workflow-safe: no Node built-ins.
  */
@@ -16,16 +16,6 @@ export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
   const av = BigInt(ai + af.padEnd(scale, '0'));
   const bv = BigInt(bi + bf.padEnd(scale, '0'));
   return av < bv ? -1 : av > bv ? 1 : 0;
-}
-
-/** value x times, exactly (BigInt), as a decimal string. */
-export function multiplyDecimal(value: string, times: number): string {
-  const [integer = '0', fraction = ''] = value.split('.');
-  const units = (BigInt(integer + fraction) * BigInt(times)).toString();
-  if (fraction.length === 0) return units;
-  const padded = units.padStart(fraction.length + 1, '0');
-  const text = `${padded.slice(0, -fraction.length)}.${padded.slice(-fraction.length)}`;
-  return text.replace(/0+$/, '').replace(/\.$/, '');
 }
 
 // ---------------------------------------------------------------------------------------------- 18-decimal fixed point

@@ -77,10 +77,10 @@ export const outcomeRedeliveryWorkflowId = (webhookId: string, requestId: string
 
 // ---------------------------------------------------------------------------------------------- singletons
 
-/** The two long-lived processes whose IDs are configurable (tests sharing one server pass their own). */
+/** The IDs of the two long-lived processes: fixed, except that tests sharing one server pass their own in code. */
 export interface ProcessIds {
   accountSetupWorkflowId: string;
-  /** The incident store (ALERTS_WORKFLOW_ID). */
+  /** The incident store. */
   alertsWorkflowId: string;
 }
 

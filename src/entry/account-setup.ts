@@ -4,20 +4,17 @@
  * nothing new and prints the same wallets.
  *
  * Connects to TEMPORAL_ADDRESS, or the local dev server (127.0.0.1:7233 by default); a worker must be running
- * (`npm start`). ACCOUNT_SETUP_TIMEOUT (default 5m) bounds the wait.
+ * (`npm start`).
  */
-import { z } from 'zod';
 import { RampClient } from '../client/ramp-client';
 import { commandFlags, defineCommand } from './args';
 import { runMain } from './run';
-import { durationMs } from '../config/duration';
-import { parseSection } from '../config/env';
 import type { AccountSetupResult } from '../../workflows/account-setup/types';
 
-const commandEnv = z.object({
-  ACCOUNT_SETUP_TIMEOUT: durationMs('5m'),
-  ACCOUNT_SETUP_HINT_AFTER: durationMs('10s'),
-});
+/** The longest the command waits for the account setup; the workflow goes on without it, and a rerun picks it up. */
+const ACCOUNT_SETUP_TIMEOUT_MS = 5 * 60_000;
+/** When to ask whether a worker runs: an account setup that has not answered by then is most likely not picked up. */
+const WORKER_HINT_AFTER_MS = 10_000;
 
 export function formatAccountSetup(result: AccountSetupResult): string {
   const lines: string[] = [];
@@ -47,31 +44,23 @@ const COMMAND = defineCommand({
     'Runs (or re-checks) the account setup through the account-setup workflow and prints the wallets to hand to the account ' +
     'contact and what the operator still needs. Running it again creates nothing new. A worker must be running.',
   flags: {},
-  notes: [
-    'ACCOUNT_SETUP_TIMEOUT (default 5m) bounds the wait; ACCOUNT_SETUP_HINT_AFTER (default 10s) when to hint at a missing worker.',
-  ],
+  notes: ['Waits at most 5 minutes; after 10 s it asks whether a worker runs.'],
 });
 
 async function main(): Promise<void> {
   commandFlags(COMMAND);
-  const env = process.env;
-  const { ACCOUNT_SETUP_TIMEOUT: timeoutMs, ACCOUNT_SETUP_HINT_AFTER: hintMs } = parseSection(
-    'account setup',
-    commandEnv,
-    env,
-  );
-  const client = await RampClient.connect({ env });
+  const client = await RampClient.connect({ env: process.env });
   const hint = setTimeout(() => {
     process.stderr.write('Still waiting for the account-setup workflow: is a worker running (npm start)?\n');
-  }, hintMs);
+  }, WORKER_HINT_AFTER_MS);
   let timer: NodeJS.Timeout | undefined;
   try {
     const result = await Promise.race([
       client.setupAccount(),
       new Promise<never>((_resolve, reject) => {
         timer = setTimeout(
-          () => reject(new Error(`no answer within ${timeoutMs} ms (ACCOUNT_SETUP_TIMEOUT)`)),
-          timeoutMs,
+          () => reject(new Error(`no answer within ${ACCOUNT_SETUP_TIMEOUT_MS / 1000} s`)),
+          ACCOUNT_SETUP_TIMEOUT_MS,
         );
       }),
     ]);

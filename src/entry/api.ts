@@ -2,7 +2,6 @@
 import { startApiServer } from '../api/server';
 import { RampClient } from '../client/ramp-client';
 import { loadApiConfig } from '../config/api';
-import { loadHttpConfig } from '../config/http';
 import { loadObservabilityConfig } from '../config/observability';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadLogLevel } from '../config/logging';
@@ -25,7 +24,6 @@ async function main(): Promise<void> {
   requiredTemporalAddress(loadTemporalConfig(env), 'API');
   const logger = createLogger({ name: 'ramp-api', level: loadLogLevel(env) });
   const config = loadApiConfig(env);
-  const http = loadHttpConfig(env);
   const observability = loadObservabilityConfig(env);
   const ramp = await RampClient.connect({ env });
   try {
@@ -34,17 +32,10 @@ async function main(): Promise<void> {
       config,
       ramp,
       logger,
-      http,
       health: {
         temporal: ramp.temporal,
-        metrics: new RampMetrics({
-          temporal: ramp.temporal,
-          logger,
-          timeoutMs: http.temporalTimeoutMs,
-          cacheTtlMs: observability.metricsCacheTtlMs,
-        }),
+        metrics: new RampMetrics({ temporal: ramp.temporal, logger }),
         metricsToken: observability.metricsToken,
-        timeoutMs: observability.readinessTimeoutMs,
       },
     });
     await untilStopSignal();

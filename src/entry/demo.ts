@@ -7,7 +7,7 @@
  */
 import { RampClient } from '../client/ramp-client';
 import { loadDemoConfig } from '../config/demo';
-import { loadSandboxConfig } from '../config/sandbox';
+import { SANDBOX_GAS_COSTS } from '../config/sandbox';
 import { formatSummary, runDemo } from '../demo/demo';
 import { commandFlags, defineCommand } from './args';
 import { runMain } from './run';
@@ -24,9 +24,7 @@ const COMMAND = defineCommand({
       description: "the sandbox operator's base URL (required)",
     },
   },
-  notes: [
-    'SANDBOX_* must match the sandbox (gas costs); DEMO_SCENARIO_TIMEOUT follows RAMP_STEP_DEADLINE unless set.',
-  ],
+  notes: ['DEMO_SCENARIO_TIMEOUT follows RAMP_STEP_DEADLINE unless set.'],
 });
 
 async function main(): Promise<number> {
@@ -34,14 +32,13 @@ async function main(): Promise<number> {
   if (!sandboxUrl) throw new Error('--sandbox-url is required');
   const env = process.env;
   const { scenarioTimeoutMs } = loadDemoConfig(env);
-  const sandboxConfig = loadSandboxConfig(env);
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const ramp = await RampClient.connect({ env });
   try {
     const results = await runDemo({
       ramp,
       sandboxUrl: sandboxUrl.replace(/\/+$/, ''),
-      sandboxConfig,
+      sandboxConfig: { gas: SANDBOX_GAS_COSTS },
       say,
       scenarioTimeoutMs,
     });

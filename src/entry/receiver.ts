@@ -3,7 +3,6 @@
  * TEMPORAL_ADDRESS and hands each delivery to Temporal before answering 200.
  */
 import { loadEncryptionConfig } from '../config/encryption';
-import { loadHttpConfig } from '../config/http';
 import { loadObservabilityConfig } from '../config/observability';
 import { loadOperatorConfig } from '../config/operator';
 import { loadReceiverConfig } from '../config/receiver';
@@ -33,7 +32,6 @@ async function main(): Promise<void> {
   const temporalConfig = loadTemporalConfig(env);
   const address = requiredTemporalAddress(temporalConfig, 'receiver');
   const observability = loadObservabilityConfig(env);
-  const http = loadHttpConfig(env);
   const encryption = loadEncryptionConfig(env);
   const receiverConfig = loadReceiverConfig(env);
   const timings = loadWorkflowTimings(env);
@@ -46,12 +44,10 @@ async function main(): Promise<void> {
     logger,
     observability: {
       operator,
-      timeoutMs: observability.readinessTimeoutMs,
       metricsToken: observability.metricsToken,
       metrics: new RampMetrics({ logger }),
       logger,
     },
-    timeouts: http.timeouts,
     operator,
   });
   await untilStopSignal();

@@ -5,8 +5,7 @@
  */
 import { commandFlags, defineCommand } from './args';
 import { runMain } from './run';
-import { loadHttpConfig } from '../config/http';
-import { loadSandboxConfig } from '../config/sandbox';
+import { loadSandboxConfig, SANDBOX_DEFAULTS } from '../config/sandbox';
 import { SIMULATION_ENDPOINTS } from '../sandbox/routes/simulation';
 import { startSandbox } from '../sandbox/server';
 
@@ -21,7 +20,7 @@ const COMMAND = defineCommand({
       description: 'listen on this port (default SANDBOX_PORT, else 4010; 0 picks a free one)',
     },
   },
-  notes: ['Every other setting is a SANDBOX_* variable (src/config/sandbox.ts, src/sandbox/README.md).'],
+  notes: ['Every other setting is a SANDBOX_* variable (docs/configuration.md).'],
 });
 
 function portFlag(value: string | undefined): number | undefined {
@@ -33,13 +32,11 @@ function portFlag(value: string | undefined): number | undefined {
 }
 
 async function main(): Promise<void> {
-  const env = process.env;
-  const config = loadSandboxConfig(env);
-  const { timeouts } = loadHttpConfig(env);
+  const config = loadSandboxConfig(process.env);
   const port = portFlag(commandFlags(COMMAND).port);
-  const sandbox = await startSandbox({ base: config, timeouts, ...(port === undefined ? {} : { port }) });
+  const sandbox = await startSandbox({ base: config, ...(port === undefined ? {} : { port }) });
   const passcode =
-    env.SANDBOX_PASSCODE === undefined
+    config.passcode === SANDBOX_DEFAULTS.passcode
       ? `${config.passcode} (default; set SANDBOX_PASSCODE to change it)`
       : '(from SANDBOX_PASSCODE)';
   const lines = [

@@ -2,7 +2,7 @@
  * `npm start`: the whole product on one machine with the embedded defaults.
  * - Temporal: TEMPORAL_ADDRESS, or a local dev server provisioned and started here (data in .data/).
  * - Operator: OPERATOR_BASE_URL, or the sandbox operator started here (its state in .data/ too).
- * - The worker, the HTTPS webhook receiver and the HTTP API.
+ * - The HTTPS webhook receiver and the HTTP API (the edges), then the worker.
  * - Against the sandbox, a small local receiver standing in for the client's backend, added beside any
  *   CLIENT_WEBHOOK_URLS: it verifies each outcome event's signature and prints it as it arrives.
  * - Against the sandbox it then plays the demo (src/demo) and prints a summary; against a real operator it only
@@ -10,44 +10,39 @@
  *   status 0 only if every scenario ended as expected.
  */
 import path from 'node:path';
-import { createActivities } from '../../activities';
+import type { Logger } from 'pino';
 import { startApiServer } from '../api/server';
-import { plannedWebUi, useTemporalServer } from '../temporal/temporal-server';
+import { plannedWebUi, type TemporalServer, useTemporalServer } from '../temporal/temporal-server';
 import { RampClient } from '../client/ramp-client';
-import { DEV_API_KEY, loadApiConfig } from '../config/api';
+import { type ApiConfig, DEV_API_KEY, loadApiConfig } from '../config/api';
 import { commandFlags, defineCommand } from './args';
-import { loadDemoConfig } from '../config/demo';
-import { loadOperationsConfig } from '../config/operations';
-import { loadProcessIds } from '../config/process-ids';
-import { isSandboxMode } from '../config/env';
-import { loadReceiverConfig } from '../config/receiver';
-import { loadSandboxConfig } from '../config/sandbox';
-import { loadEncryptionConfig } from '../config/encryption';
-import { loadHttpConfig } from '../config/http';
-import { loadObservabilityConfig } from '../config/observability';
+import { type DemoConfig, loadDemoConfig } from '../config/demo';
+import { type Env, isSandboxMode } from '../config/env';
+import { loadReceiverConfig, type ReceiverConfig } from '../config/receiver';
+import { loadSandboxConfig, type SandboxConfig } from '../config/sandbox';
+import { loadObservabilityConfig, type ObservabilityConfig } from '../config/observability';
 import { loadOperatorConfig } from '../config/operator';
-import { loadTemporalConfig } from '../config/temporal';
-import { loadWorkflowTimings } from '../config/timings';
-import { loadWorkerConfig } from '../config/worker';
-import { loadClientWebhookConfig } from '../config/client-webhooks';
+import { loadTemporalConfig, type TemporalConfig } from '../config/temporal';
 import { formatSummary, runDemo } from '../demo/demo';
 import { loadLogLevel } from '../config/logging';
-import { describeDelivery, startOutcomeReceiver, withDemoBackend } from '../demo/outcome-receiver';
+import {
+  describeDelivery,
+  type RunningOutcomeReceiver,
+  startOutcomeReceiver,
+  withDemoBackend,
+} from '../demo/outcome-receiver';
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { RampMetrics } from '../observability/metrics';
-import { startSandbox } from '../sandbox/server';
+import { type RunningSandbox, startSandbox } from '../sandbox/server';
 import { startEnvironment } from './environment';
+import { buildRampWorker, loadWorkerSettings, type WorkerSettings } from './ramp-worker';
 import { runMain, untilStopSignal } from './run';
-import { logWorkerTuning } from '../temporal/worker';
 import { devServerCodecArgs, startCodecServer } from '../temporal/codec-server';
 import { installRuntime } from '../temporal/runtime';
-import { applySchedules } from '../temporal/schedules';
-import { connectRampWorker, connectTemporal } from '../temporal/wiring';
+import { connectTemporal, type TemporalConnection } from '../temporal/wiring';
 import { startReceiver } from '../webhooks/receiver';
-import { withTemporalDeadline } from '../http/errors';
-
-type Stopper = () => Promise<void>;
+import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
 
 const COMMAND = defineCommand({
   usage: 'npm start --',
@@ -61,224 +56,285 @@ const COMMAND = defineCommand({
       description: 'exit after the demo summary: status 0 only if every scenario ended as expected',
     },
   },
-  notes: ['Settings come from the environment (README.md, "Configuration").'],
+  notes: ['Settings come from the environment (docs/configuration.md).'],
 });
 
-async function main(): Promise<number> {
-  const once = commandFlags(COMMAND).once === true;
-  const say = (line: string) => process.stdout.write(`${line}\n`);
-  const sandboxMode = isSandboxMode(process.env);
-  // Demo defaults and a quieter logger, below what the environment sets (src/entry/environment.ts).
-  const env = startEnvironment(process.env);
-  const logger = createLogger({ name: 'ramp-orchestrator', level: loadLogLevel(env) });
-  const observability = loadObservabilityConfig(env);
-  // We stop the worker ourselves, in order, on Ctrl-C.
-  installRuntime(observability, { shutdownSignals: [], logger });
+type Say = (line: string) => void;
 
-  const stoppers: Stopper[] = [];
-  const stopAll = async () => {
-    for (const stop of stoppers.reverse()) {
+/** Everything npm start reads, loaded before anything starts, so that a bad or contradictory setting stops it at once. */
+interface StartSettings {
+  env: Env;
+  temporal: TemporalConfig;
+  worker: WorkerSettings;
+  receiver: ReceiverConfig;
+  api: ApiConfig;
+  observability: ObservabilityConfig;
+  /** Sandbox mode only (no OPERATOR_BASE_URL): the sandbox operator and the demo's waits. */
+  sandbox: { config: SandboxConfig; demo: DemoConfig } | undefined;
+}
+
+function loadStartSettings(given: Env): StartSettings {
+  // Demo defaults and a quieter logger, below what the environment sets (src/entry/environment.ts).
+  const env = startEnvironment(given);
+  return {
+    env,
+    temporal: loadTemporalConfig(env),
+    worker: loadWorkerSettings(env),
+    receiver: loadReceiverConfig(env),
+    api: loadApiConfig(env),
+    observability: loadObservabilityConfig(env),
+    sandbox: isSandboxMode(given) ? { config: loadSandboxConfig(env), demo: loadDemoConfig(env) } : undefined,
+  };
+}
+
+/** What was started, stopped in reverse order; a failure to stop one is logged and the others still stop. */
+class Started {
+  readonly #stops: Array<() => Promise<void>> = [];
+  constructor(private readonly logger: Logger) {}
+
+  add(stop: () => Promise<void>): void {
+    this.#stops.push(stop);
+  }
+
+  async stopAll(): Promise<void> {
+    for (const stop of this.#stops.splice(0).reverse()) {
       try {
         await stop();
       } catch (error) {
-        logger.error({ err: error }, 'Error while stopping');
+        this.logger.error({ err: error }, 'Error while stopping');
       }
     }
-    stoppers.length = 0;
-  };
+  }
+}
 
-  try {
-    const temporalConfig = loadTemporalConfig(env);
-    const timings = loadWorkflowTimings(env);
-    const workerTuning = loadWorkerConfig(env);
-    // Read before anything starts, so a contradictory pair of settings stops the run at once.
-    const demoConfig = sandboxMode ? loadDemoConfig(env) : undefined;
-    const loadedReceiverConfig = loadReceiverConfig(env);
-    const encryption = loadEncryptionConfig(env);
-    const http = loadHttpConfig(env);
-    const operations = loadOperationsConfig(env);
-    // The client and the activities address the same account setup and incident store.
-    const processIds = loadProcessIds(env);
-    const clientWebhooks = loadClientWebhookConfig(env);
-    // Fixed before either starts: the codec server must allow the origin of the Web UI actually served.
-    const webUi = await plannedWebUi(temporalConfig);
-    let codecArgs: string[] = [];
-    if (encryption.keys.length > 0) {
-      // Started before the dev server so its Web UI can be pointed at the codec endpoint.
-      const codec = await startCodecServer(encryption, { logger, webUi, timeouts: http.timeouts });
-      stoppers.push(() => codec.close());
-      codecArgs = devServerCodecArgs(codec.endpoint);
-      say(
-        `[codec] payloads are encrypted (key ${encryption.keys[0]!.id}); codec server for the Web UI at ${codec.endpoint}`,
-      );
-    }
-    const server = await useTemporalServer(temporalConfig, say, codecArgs, webUi, env);
-    stoppers.push(() => server.stop());
+/** The codec server (with encryption on) and Temporal: the one named by TEMPORAL_ADDRESS, or a local dev server. */
+async function startTemporal(settings: StartSettings, started: Started, say: Say, logger: Logger) {
+  // Fixed before either starts: the codec server must allow the origin of the Web UI actually served.
+  const webUi = await plannedWebUi(settings.temporal);
+  const { encryption } = settings.worker;
+  let codecArgs: string[] = [];
+  if (encryption.keys.length > 0) {
+    // Started before the dev server so its Web UI can be pointed at the codec endpoint.
+    const codec = await startCodecServer(encryption, { logger, webUi });
+    started.add(() => codec.close());
+    codecArgs = devServerCodecArgs(codec.endpoint);
+    say(
+      `[codec] payloads are encrypted (key ${encryption.keys[0]!.id}); codec server for the Web UI at ${codec.endpoint}`,
+    );
+  }
+  const server = await useTemporalServer(settings.temporal, say, codecArgs, webUi, settings.env);
+  started.add(() => server.stop());
+  const connected = await connectTemporal({
+    temporal: settings.temporal,
+    encryption,
+    address: server.address,
+  });
+  started.add(() => connected.close());
+  return { server, connected };
+}
 
-    let operatorOverrides: Record<string, string> = {};
-    let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
-    if (sandboxMode) {
-      const sandboxConfig = loadSandboxConfig(env);
-      sandbox = await startSandbox({
-        base: sandboxConfig,
-        timeouts: http.timeouts,
-        stateFile: path.join(temporalConfig.devServer.dataDir, 'sandbox-state.json'),
-      });
-      const started = sandbox;
-      stoppers.push(() => started.close());
-      operatorOverrides = {
-        OPERATOR_BASE_URL: sandbox.url,
-        OPERATOR_EMAIL: sandboxConfig.email,
-        OPERATOR_PASSCODE: sandboxConfig.passcode,
-      };
-      say(
-        `[sandbox] sandbox operator on ${sandbox.url} (simulation endpoints: ${sandbox.url}/sandbox/v1; time scale ${sandbox.config.timeScale})`,
-      );
-    }
-    const operatorConfig = loadOperatorConfig({ ...env, ...operatorOverrides });
-    const operator = new OperatorClient({ config: operatorConfig, logger });
-    say(`[operator] ${operatorConfig.baseUrl}`);
-
-    const connected = await connectTemporal({
-      temporal: temporalConfig,
-      encryption,
-      address: server.address,
+/** The operator: OPERATOR_BASE_URL, or the sandbox operator started here. */
+async function startOperator(settings: StartSettings, started: Started, say: Say, logger: Logger) {
+  let sandbox: RunningSandbox | undefined;
+  let login: Env = {};
+  if (settings.sandbox) {
+    const running = await startSandbox({
+      base: settings.sandbox.config,
+      stateFile: path.join(settings.temporal.devServer.dataDir, 'sandbox-state.json'),
     });
-    stoppers.push(() => connected.close());
-    const temporal = connected.client;
+    sandbox = running;
+    started.add(() => running.close());
+    login = {
+      OPERATOR_BASE_URL: running.url,
+      OPERATOR_EMAIL: running.config.email,
+      OPERATOR_PASSCODE: running.config.passcode,
+    };
+    say(
+      `[sandbox] sandbox operator on ${running.url} (simulation endpoints: ${running.url}/sandbox/v1; time scale ${running.config.timeScale})`,
+    );
+  }
+  const config = loadOperatorConfig({ ...settings.env, ...login });
+  say(`[operator] ${config.baseUrl}`);
+  return { operator: new OperatorClient({ config, logger }), sandbox };
+}
 
+/**
+ * The receiver and the API. The receiver binds before the worker starts: the account setup registers its URL, which
+ * follows the bound port (RECEIVER_PORT=0 included) unless RECEIVER_PUBLIC_URL says otherwise.
+ */
+async function startEdges(
+  settings: StartSettings,
+  deps: { connected: TemporalConnection; ramp: RampClient; operator: OperatorClient },
+  started: Started,
+  say: Say,
+  logger: Logger,
+) {
+  const { connected, ramp, operator } = deps;
+  const temporal = connected.client;
+  const openAlerts = async () =>
+    (await withTemporalDeadline(HTTP_TEMPORAL_TIMEOUT_MS, () => ramp.listAlerts(), temporal)).open.length;
+  const health = { temporal, operator, metricsToken: settings.observability.metricsToken, logger };
+  const receiver = await startReceiver(settings.receiver, {
+    temporal,
+    taskQueue: settings.temporal.taskQueue,
+    timings: settings.worker.timings,
+    logger,
+    observability: { ...health, metrics: new RampMetrics({ openAlerts, logger }) },
+    operator,
+  });
+  started.add(() => receiver.close());
+  say(`[receiver] webhooks over HTTPS on ${receiver.url} (paths carry the secret segments; never logged)`);
+  const api = await startApiServer({
+    config: settings.api,
+    ramp,
+    logger,
+    health: { ...health, metrics: new RampMetrics({ openAlerts, logger, temporal }) },
+  });
+  started.add(() => api.close());
+  // The dev key is public (sandbox mode only); a configured API_KEY is never printed.
+  const keyHint =
+    settings.api.apiKey.reveal() === DEV_API_KEY
+      ? `${DEV_API_KEY} (dev key; set API_KEY to change it)`
+      : '<API_KEY>';
+  say(
+    `[api] HTTP API on ${api.url} (Authorization: Bearer ${keyHint}); /healthz, /readyz and /metrics on it and the receiver`,
+  );
+  const receiverConfig = settings.receiver.publicUrlFollowsPort
+    ? { ...settings.receiver, publicUrl: receiver.url }
+    : settings.receiver;
+  return { receiverConfig };
+}
+
+/** The demo's stand-in for the client's backend, beside the configured endpoints, with a secret of its own. */
+async function startDemoBackend(started: Started, say: Say): Promise<RunningOutcomeReceiver> {
+  const backend = await startOutcomeReceiver({ onDelivery: (delivery) => say(describeDelivery(delivery)) });
+  started.add(() => backend.close());
+  say(
+    `[client backend] demo receiver for outcome events on ${backend.url} (verifies signatures with standardwebhooks)`,
+  );
+  return backend;
+}
+
+/** The worker, built as `npm run worker` builds it, running in the background until stopped. */
+async function startWorker(
+  settings: StartSettings,
+  deps: {
+    server: TemporalServer;
+    connected: TemporalConnection;
+    operator: OperatorClient;
+    receiverConfig: ReceiverConfig;
+    demoBackend: RunningOutcomeReceiver | undefined;
+  },
+  started: Started,
+  say: Say,
+  logger: Logger,
+): Promise<void> {
+  const { clientWebhooks } = settings.worker;
+  const { worker, schedules } = await buildRampWorker({
+    settings: settings.worker,
+    temporal: settings.temporal,
+    address: deps.server.address,
+    connected: deps.connected,
+    operator: deps.operator,
+    logger,
+    receiver: () => deps.receiverConfig,
+    clientWebhooks: deps.demoBackend ? withDemoBackend(clientWebhooks, deps.demoBackend) : clientWebhooks,
+  });
+  started.add(() => worker.stop());
+  void worker.run();
+  const { taskQueue, namespace } = settings.temporal;
+  say(`[worker] running on task queue ${taskQueue} (namespace ${namespace})`);
+  for (const schedule of schedules)
+    say(`[schedules] ${schedule.scheduleId} ${schedule.action} (every ${schedule.intervalMs / 1000} s)`);
+}
+
+/** The demo story against the sandbox; answers the exit status (0 only if every scenario ended as expected). */
+async function playDemo(
+  demo: DemoConfig,
+  deps: {
+    ramp: RampClient;
+    sandbox: RunningSandbox;
+    demoBackend: RunningOutcomeReceiver | undefined;
+    uiLink: string | undefined;
+  },
+  say: Say,
+): Promise<number> {
+  const results = await runDemo({
+    ramp: deps.ramp,
+    sandboxUrl: deps.sandbox.url,
+    sandboxConfig: deps.sandbox.config,
+    say,
+    scenarioTimeoutMs: demo.scenarioTimeoutMs,
+  });
+  if (deps.demoBackend) {
+    const received = deps.demoBackend.deliveries;
+    const verified = received.filter((delivery) => delivery.verified).length;
+    say(`[client backend] ${received.length} outcome events received, ${verified} verified`);
+  }
+  say(`\n== Summary\n${formatSummary(results)}`);
+  if (deps.uiLink) say(`\nEvery process is in the Web UI: ${deps.uiLink}`);
+  const ok = results.every((result) => result.ok);
+  if (!ok) say('\nSome scenarios did not end as expected (see the table above).');
+  return ok ? 0 : 1;
+}
+
+async function main(): Promise<number> {
+  const once = commandFlags(COMMAND).once === true;
+  const say: Say = (line) => process.stdout.write(`${line}\n`);
+  const settings = loadStartSettings(process.env);
+  const logger = createLogger({ name: 'ramp-orchestrator', level: loadLogLevel(settings.env) });
+  // We stop the worker ourselves, in order, on Ctrl-C.
+  installRuntime(settings.observability, { shutdownSignals: [], logger });
+  const started = new Started(logger);
+  try {
+    const { server, connected } = await startTemporal(settings, started, say, logger);
+    const { operator, sandbox } = await startOperator(settings, started, say, logger);
     const ramp = new RampClient({
       connection: connected.connection,
-      namespace: temporalConfig.namespace,
-      taskQueue: temporalConfig.taskQueue,
-      timings,
-      processIds,
-      ...(connected.dataConverter ? { dataConverter: connected.dataConverter, encryption } : {}),
+      namespace: settings.temporal.namespace,
+      taskQueue: settings.temporal.taskQueue,
+      timings: settings.worker.timings,
+      ...(connected.dataConverter
+        ? { dataConverter: connected.dataConverter, encryption: settings.worker.encryption }
+        : {}),
     });
-    const openAlerts = async () =>
-      (await withTemporalDeadline(http.temporalTimeoutMs, () => ramp.listAlerts(), temporal)).open.length;
-    const health = {
-      temporal,
-      operator,
-      timeoutMs: observability.readinessTimeoutMs,
-      metricsToken: observability.metricsToken,
+    const { receiverConfig } = await startEdges(
+      settings,
+      { connected, ramp, operator },
+      started,
+      say,
       logger,
-    };
-    const metricsOptions = {
-      openAlerts,
+    );
+    const demoBackend = sandbox ? await startDemoBackend(started, say) : undefined;
+    await startWorker(
+      settings,
+      { server, connected, operator, receiverConfig, demoBackend },
+      started,
+      say,
       logger,
-      timeoutMs: http.temporalTimeoutMs,
-      cacheTtlMs: observability.metricsCacheTtlMs,
-    };
-    // The receiver binds before the worker starts: the account setup registers its URL, which follows the bound
-    // port (RECEIVER_PORT=0 included) unless RECEIVER_PUBLIC_URL says otherwise.
-    const receiver = await startReceiver(loadedReceiverConfig, {
-      temporal,
-      taskQueue: temporalConfig.taskQueue,
-      timings,
-      logger,
-      observability: { ...health, metrics: new RampMetrics(metricsOptions) },
-      timeouts: http.timeouts,
-      operator,
-    });
-    stoppers.push(() => receiver.close());
-    const receiverConfig = loadedReceiverConfig.publicUrlFollowsPort
-      ? { ...loadedReceiverConfig, publicUrl: receiver.url }
-      : loadedReceiverConfig;
-    say(`[receiver] webhooks over HTTPS on ${receiver.url} (paths carry the secret segments; never logged)`);
-
-    // The demo's stand-in for the client's backend, beside the configured endpoints, with a secret of its own.
-    const demoBackend = sandboxMode
-      ? await startOutcomeReceiver({ onDelivery: (delivery) => say(describeDelivery(delivery)) })
-      : undefined;
-    if (demoBackend) {
-      stoppers.push(() => demoBackend.close());
-      say(
-        `[client backend] demo receiver for outcome events on ${demoBackend.url} (verifies signatures with standardwebhooks)`,
-      );
-    }
-    const worker = await connectRampWorker({
-      temporal: temporalConfig,
-      address: server.address,
-      dataConverter: connected.dataConverter,
-      tuning: workerTuning,
-      activities: createActivities({
-        operator,
-        temporal,
-        logger,
-        config: {
-          receiver: () => receiverConfig,
-          gas: operations.gas,
-          alerts: operations.alerts,
-          processIds,
-          encryption,
-          clientWebhooks: demoBackend ? withDemoBackend(clientWebhooks, demoBackend) : clientWebhooks,
-        },
-      }),
-    });
-    stoppers.push(() => worker.stop());
-    void worker.run();
-    logWorkerTuning(logger, workerTuning);
-    say(`[worker] running on task queue ${temporalConfig.taskQueue} (namespace ${temporalConfig.namespace})`);
-    for (const schedule of await applySchedules(temporal, {
-      taskQueue: temporalConfig.taskQueue,
-      timings,
-      ops: operations.schedules,
-    })) {
-      say(`[schedules] ${schedule.scheduleId} ${schedule.action} (every ${schedule.intervalMs / 1000} s)`);
-    }
-
-    const api = await startApiServer({
-      config: loadApiConfig(env),
-      ramp,
-      logger,
-      health: { ...health, metrics: new RampMetrics({ ...metricsOptions, temporal }) },
-      http,
-    });
-    stoppers.push(() => api.close());
-    // The dev key is public (sandbox mode only); a configured API_KEY is never printed.
-    const keyHint = env.API_KEY ? '<API_KEY>' : `${DEV_API_KEY} (dev key; set API_KEY to change it)`;
-    say(
-      `[api] HTTP API on ${api.url} (Authorization: Bearer ${keyHint}); /healthz, /readyz and /metrics on it and the receiver`,
     );
     const uiLink = server.uiUrl
-      ? `${server.uiUrl}/namespaces/${temporalConfig.namespace}/workflows`
+      ? `${server.uiUrl}/namespaces/${settings.temporal.namespace}/workflows`
       : undefined;
     if (uiLink) say(`[temporal] Web UI: ${uiLink}`);
 
-    let exitCode = 0;
-    if (sandbox && demoConfig) {
-      const results = await runDemo({
-        ramp,
-        sandboxUrl: sandbox.url,
-        sandboxConfig: sandbox.config,
-        say,
-        scenarioTimeoutMs: demoConfig.scenarioTimeoutMs,
-      });
-      if (demoBackend) {
-        const received = demoBackend.deliveries;
-        const verified = received.filter((delivery) => delivery.verified).length;
-        say(`[client backend] ${received.length} outcome events received, ${verified} verified`);
-      }
-      say(`\n== Summary\n${formatSummary(results)}`);
-      if (uiLink) say(`\nEvery process is in the Web UI: ${uiLink}`);
-      exitCode = results.every((result) => result.ok) ? 0 : 1;
-      if (exitCode !== 0) say('\nSome scenarios did not end as expected (see the table above).');
-    }
-
+    const exitCode =
+      sandbox && settings.sandbox
+        ? await playDemo(settings.sandbox.demo, { ramp, sandbox, demoBackend, uiLink }, say)
+        : 0;
     if (once) {
       say('--once given: stopping.');
-      await stopAll();
+      await started.stopAll();
       return exitCode;
     }
     say('\nServing. Press Ctrl-C to stop.');
     await untilStopSignal();
     say('\nStopping...');
-    await stopAll();
+    await started.stopAll();
     say('Stopped.');
     return 0;
   } catch (error) {
-    await stopAll();
+    await started.stopAll();
     throw error;
   }
 }

@@ -11,7 +11,7 @@ const COMMAND = defineCommand({
   summary: `Finds or installs the Temporal CLI ${TEMPORAL_CLI_VERSION} and the time-skipping test server ${TEMPORAL_TEST_SERVER_VERSION}, and prints their paths.`,
   flags: { 'cli-only': { type: 'boolean', description: 'the CLI only, not the test server' } },
   notes: [
-    'TEMPORAL_CLI_PATH, TEMPORAL_TEST_SERVER_PATH, TEMPORAL_CACHE_DIR and TEMPORAL_INSTALL_ROUTES steer it (README.md).',
+    'TEMPORAL_CLI_PATH and TEMPORAL_TEST_SERVER_PATH name binaries to use as they are (docs/configuration.md).',
   ],
 });
 

@@ -3,29 +3,20 @@
  * TEMPORAL_ADDRESS (required here) and the operator at OPERATOR_BASE_URL.
  */
 import http from 'node:http';
-import { z } from 'zod';
-import { createActivities } from '../../activities';
 import { listen } from '../http/listen';
 import { commandFlags, defineCommand } from './args';
-import { loadClientWebhookConfig } from '../config/client-webhooks';
-import { loadEncryptionConfig } from '../config/encryption';
-import { parseSection, port } from '../config/env';
 import { loadObservabilityConfig } from '../config/observability';
 import { loadOperatorConfig } from '../config/operator';
-import { loadOperationsConfig } from '../config/operations';
-import { loadProcessIds } from '../config/process-ids';
 import { loadReceiverConfig, type ReceiverConfig } from '../config/receiver';
 import { loadTemporalConfig } from '../config/temporal';
-import { loadWorkflowTimings } from '../config/timings';
-import { loadWorkerConfig } from '../config/worker';
 import { loadLogLevel } from '../config/logging';
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { installRuntime } from '../temporal/runtime';
-import { applySchedules } from '../temporal/schedules';
 import { runMain } from './run';
-import { logWorkerTuning } from '../temporal/worker';
-import { connectRampWorker, connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
+import { buildRampWorker, loadWorkerSettings } from './ramp-worker';
+import type { Worker } from '@temporalio/worker';
+import { connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
 
 const COMMAND = defineCommand({
   usage: 'node dist/src/entry/worker.js',
@@ -35,69 +26,48 @@ const COMMAND = defineCommand({
   notes: ['WORKER_HEALTH_PORT serves /healthz (200 while the worker runs) for container health checks.'],
 });
 
-const workerEnv = z.object({ WORKER_HEALTH_PORT: port(0).optional() });
+/** A worker serves nothing of its own, so a container health check asks this: 200 while it polls, 503 after. */
+function serveHealth(worker: Worker, port: number) {
+  return listen(
+    http.createServer((request, response) => {
+      const running = request.url === '/healthz' && worker.getState() === 'RUNNING';
+      response.writeHead(request.url === '/healthz' ? (running ? 200 : 503) : 404, {
+        'content-type': 'application/json',
+      });
+      response.end(JSON.stringify({ status: running ? 'ok' : worker.getState().toLowerCase() }));
+    }),
+    port,
+    '0.0.0.0',
+    'http',
+  );
+}
 
 async function main(): Promise<void> {
   commandFlags(COMMAND);
   const env = process.env;
   const logger = createLogger({ name: 'worker', level: loadLogLevel(env) });
-  const { WORKER_HEALTH_PORT: healthPort } = parseSection('worker', workerEnv, env);
-  installRuntime(loadObservabilityConfig(env), { logger }); // Prometheus metrics of the worker when TEMPORAL_METRICS_BIND_ADDRESS is set
-  const temporalConfig = loadTemporalConfig(env);
-  const encryption = loadEncryptionConfig(env);
-  const operations = loadOperationsConfig(env);
-  const tuning = loadWorkerConfig(env);
+  // Prometheus metrics of the worker when TEMPORAL_METRICS_BIND_ADDRESS is set.
+  installRuntime(loadObservabilityConfig(env), { logger });
+  const temporal = loadTemporalConfig(env);
+  const address = requiredTemporalAddress(temporal, 'worker');
+  const settings = loadWorkerSettings(env);
+  const operator = new OperatorClient({ config: loadOperatorConfig(env), logger });
   // Loaded on first use: a worker that never runs the account setup needs no receiver secrets.
   let receiver: ReceiverConfig | undefined;
-  const address = requiredTemporalAddress(temporalConfig, 'worker');
-  const operator = new OperatorClient({ config: loadOperatorConfig(env), logger });
-  const connected = await connectTemporal({ temporal: temporalConfig, encryption, address });
-  const temporal = connected.client;
-  const rampWorker = await connectRampWorker({
-    temporal: temporalConfig,
+  const connected = await connectTemporal({ temporal, encryption: settings.encryption, address });
+  const { worker: rampWorker, schedules } = await buildRampWorker({
+    settings,
+    temporal,
     address,
-    dataConverter: connected.dataConverter,
-    tuning,
-    activities: createActivities({
-      operator,
-      temporal,
-      logger,
-      config: {
-        receiver: () => (receiver ??= loadReceiverConfig(env)),
-        gas: operations.gas,
-        alerts: operations.alerts,
-        processIds: loadProcessIds(env),
-        encryption,
-        clientWebhooks: loadClientWebhookConfig(env),
-      },
-    }),
+    connected,
+    operator,
+    logger,
+    receiver: () => (receiver ??= loadReceiverConfig(env)),
   });
-  const { worker } = rampWorker;
-  logWorkerTuning(logger, tuning);
-  logger.info({ taskQueue: temporalConfig.taskQueue, namespace: temporalConfig.namespace }, 'Worker started');
-  // A worker serves nothing of its own, so a container health check asks this: 200 while it polls, 503 after.
-  const health =
-    healthPort === undefined
-      ? undefined
-      : await listen(
-          http.createServer((request, response) => {
-            const running = request.url === '/healthz' && worker.getState() === 'RUNNING';
-            response.writeHead(request.url === '/healthz' ? (running ? 200 : 503) : 404, {
-              'content-type': 'application/json',
-            });
-            response.end(JSON.stringify({ status: running ? 'ok' : worker.getState().toLowerCase() }));
-          }),
-          healthPort,
-          '0.0.0.0',
-          'http',
-        );
-  // Idempotent: every worker start creates or updates the gas-monitor and reconcile schedules.
-  const schedules = await applySchedules(temporal, {
-    taskQueue: temporalConfig.taskQueue,
-    timings: loadWorkflowTimings(env),
-    ops: operations.schedules,
-  });
+  logger.info({ taskQueue: temporal.taskQueue, namespace: temporal.namespace }, 'Worker started');
   logger.info({ schedules }, 'Schedules applied');
+  const { healthPort } = settings.worker;
+  const health = healthPort === undefined ? undefined : await serveHealth(rampWorker.worker, healthPort);
   await rampWorker.run(); // the SDK shuts the worker down gracefully on SIGINT/SIGTERM
   await health?.close();
   await rampWorker.stop();

@@ -94,6 +94,12 @@ export function clientErrorOf(error: unknown): ErrorAnswer | undefined {
 
 // ---------------------------------------------------------------------------------------------- Temporal
 
+/**
+ * The deadline of the Temporal calls behind the API's routes, /metrics and the alerts: a healthy server answers in
+ * milliseconds, and a caller told 503 with Retry-After does better than one left waiting.
+ */
+export const HTTP_TEMPORAL_TIMEOUT_MS = 5_000;
+
 /** A Temporal call behind an HTTP endpoint that did not finish within its deadline. */
 export class TemporalDeadlineError extends Error {
   override readonly name = 'TemporalDeadlineError';

@@ -1,9 +1,8 @@
 /**
  * HTTP(S) servers with short limits and JSON answers even for what Node refuses on its own:
- * - headersTimeout / requestTimeout / keepAliveTimeout from configuration (src/config/http.ts), checked often
- *   enough to matter (Node checks them only every 30 s by default), the TLS handshake bounded by the headers
- *   timeout, and a connection that sends nothing at all closed after it too (Node's request timeouts start with
- *   the first byte);
+ * - headersTimeout / requestTimeout / keepAliveTimeout (HTTP_SERVER_TIMEOUTS), checked often enough to matter (Node
+ *   checks them only every 30 s by default), the TLS handshake bounded by the headers timeout, and a connection that
+ *   sends nothing at all closed after it too (Node's request timeouts start with the first byte);
  * - a request Node cannot parse (oversize request line or headers: 431; malformed: 400; too slow: 408) is answered
  *   with the JSON error envelope instead of Node's bare status line, then the connection is closed.
  */
@@ -12,7 +11,26 @@ import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { RequestListener } from 'node:http';
-import type { HttpServerTimeouts } from '../config/http';
+
+/** The limits of our servers (the receiver, the API, the codec server, the sandbox); tests pass shorter ones. */
+export interface HttpServerTimeouts {
+  /** The first request's line and headers; also the TLS handshake and the silence before a first request. */
+  headersTimeoutMs: number;
+  /** The whole request, body included. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection. */
+  keepAliveTimeoutMs: number;
+}
+
+/**
+ * Short, so that a few hundred connections that never finish a request cannot hold a server: every client we serve
+ * (the operator, a backend, a browser, Prometheus) sends a small request at once.
+ */
+export const HTTP_SERVER_TIMEOUTS: Readonly<HttpServerTimeouts> = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+};
 
 /** Node's parser error codes that are the client's fault, and what they get. */
 const PARSER_ANSWERS: Record<string, { status: number; code: string; message: string }> = {
@@ -104,14 +122,17 @@ function applyLimits<T extends http.Server>(
   return server;
 }
 
-export function createHttpServer(app: RequestListener, timeouts: HttpServerTimeouts): http.Server {
+export function createHttpServer(
+  app: RequestListener,
+  timeouts: HttpServerTimeouts = HTTP_SERVER_TIMEOUTS,
+): http.Server {
   return applyLimits(http.createServer(serverOptions(timeouts), app), timeouts, 'connection');
 }
 
 export function createHttpsServer(
   tls: { key: string; cert: string },
   app: RequestListener,
-  timeouts: HttpServerTimeouts,
+  timeouts: HttpServerTimeouts = HTTP_SERVER_TIMEOUTS,
 ): https.Server {
   const server = https.createServer(
     { ...tls, ...serverOptions(timeouts), handshakeTimeout: timeouts.headersTimeoutMs },

@@ -24,8 +24,11 @@ export interface ReadinessProbe {
   check(): Promise<void>;
 }
 
+/** Each readiness check: a load balancer probes often, and a dependency slower than this is not ready. */
+export const READINESS_TIMEOUT_MS = 3_000;
+
 /** Temporal is reachable and our namespace exists. */
-export function temporalProbe(temporal: Client, timeoutMs = 3000): ReadinessProbe {
+export function temporalProbe(temporal: Client, timeoutMs = READINESS_TIMEOUT_MS): ReadinessProbe {
   return {
     name: 'temporal',
     async check() {
@@ -82,7 +85,7 @@ export interface HealthRouterOptions {
   operator?: OperatorSession;
   /** More checks. */
   probes?: ReadinessProbe[];
-  /** Per check (default 3 s). */
+  /** Per check; default READINESS_TIMEOUT_MS (tests shorten it). */
   timeoutMs?: number;
   /** Serves GET /metrics when given. */
   metrics?: RampMetrics;
@@ -126,7 +129,7 @@ export function warnIfMetricsClosed(
 }
 
 export function healthRouter(options: HealthRouterOptions): Router {
-  const timeoutMs = options.timeoutMs ?? 3000;
+  const timeoutMs = options.timeoutMs ?? READINESS_TIMEOUT_MS;
   const probes: ReadinessProbe[] = [
     ...(options.temporal ? [temporalProbe(options.temporal, timeoutMs)] : []),
     ...(options.operator ? [operatorProbe(options.operator)] : []),

@@ -14,7 +14,7 @@
  *
  * Scrapes are cheap for Temporal: the figures read from it (19 visibility counts, one list of the running shard
  * routers, one alerts query) are read by one scrape at a time (concurrent scrapes share that read), kept for
- * `cacheTtlMs` (METRICS_CACHE_TTL), and bounded by `timeoutMs` (HTTP_TEMPORAL_TIMEOUT): past it render() fails
+ * `cacheTtlMs` (METRICS_CACHE_TTL_MS), and bounded by `timeoutMs` (HTTP_TEMPORAL_TIMEOUT_MS): past it render() fails
  * with TemporalDeadlineError (the endpoint answers 503).
  */
 import type { Client } from '@temporalio/client';
@@ -23,7 +23,7 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { WORKFLOW_TYPES } from '../domain/ids';
 import { RESOURCE_KIND_OF_PATH, type RampDirection } from '../domain/vocabulary';
-import { withTemporalDeadline } from '../http/errors';
+import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
 import { routerUnknownResources } from '../../workflows/ramps/router/state';
@@ -39,14 +39,20 @@ const STATUSES_OF: Record<RampDirection, readonly string[]> = {
 };
 const DIRECTIONS = Object.keys(STATUSES_OF) as RampDirection[];
 
+/**
+ * How long figures read from Temporal are reused: a common scrape interval, so a figure is at most one scrape old and
+ * several scrapers share one read.
+ */
+export const METRICS_CACHE_TTL_MS = 15_000;
+
 export interface RampMetricsOptions {
   /** Enables ramp_processes / ramp_processes_started (visibility counts). */
   temporal?: Client;
   /** Enables ramp_alerts_open. */
   openAlerts?: () => Promise<number>;
-  /** How long figures read from Temporal are reused (default 15 s). */
+  /** How long figures read from Temporal are reused; default METRICS_CACHE_TTL_MS (tests shorten it). */
   cacheTtlMs?: number;
-  /** Deadline of one read of those figures (default 5 s). */
+  /** Deadline of one read of those figures; default HTTP_TEMPORAL_TIMEOUT_MS. */
   timeoutMs?: number;
   logger?: Logger;
 }
@@ -120,7 +126,7 @@ export class RampMetrics {
 
   /** Deadline of one read of the Temporal figures (for Retry-After). */
   get timeoutMs(): number {
-    return this.#options.timeoutMs ?? 5_000;
+    return this.#options.timeoutMs ?? HTTP_TEMPORAL_TIMEOUT_MS;
   }
 
   /** True when render() reads from Temporal (and so can fail when Temporal does not answer). */
@@ -158,7 +164,7 @@ export class RampMetrics {
 
   /** The cached figures while fresh; else the read in flight, or a new one that later scrapes share. */
   #temporalFigures(): Promise<TemporalFigures> {
-    const ttlMs = this.#options.cacheTtlMs ?? 15_000;
+    const ttlMs = this.#options.cacheTtlMs ?? METRICS_CACHE_TTL_MS;
     if (this.#cached && Date.now() - this.#cached.at < ttlMs) return Promise.resolve(this.#cached.figures);
     this.#reading ??= this.#readTemporalFigures()
       .then((figures) => {

@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { OperatorConfig } from '../config/operator';
-import type { RouteName } from '../domain/operator-routes';
+import { DEFAULT_PAGE_SIZE, type RouteName } from '../domain/operator-routes';
 import { formatIssues } from '../domain/errors';
 import { OperatorError, OperatorResponseError, OperatorValidationError } from './errors';
 import { type FetchLike, type OperatorRequest, type OperatorResponse, OperatorTransport } from './http';
@@ -115,11 +115,11 @@ export class OperatorClient {
       email: config.email,
       passcode: config.passcode,
       tokenLifetimeMs: config.tokenLifetimeMs,
-      refreshMarginMs: config.tokenRefreshMarginMs,
+      ...(config.tokenRefreshMarginMs === undefined ? {} : { refreshMarginMs: config.tokenRefreshMarginMs }),
       logger,
       ...(options.now ? { now: options.now } : {}),
     });
-    this.#pageSize = config.pageSize;
+    this.#pageSize = config.pageSize ?? DEFAULT_PAGE_SIZE;
     this.#requestTimeoutMs = config.requestTimeoutMs;
   }
 

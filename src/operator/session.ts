@@ -17,14 +17,20 @@ import { formatIssues } from '../domain/errors';
 import { OperatorError, OperatorResponseError } from './errors';
 import type { OperatorTransport } from './http';
 
+/** Log in again this long before a token expires: room for a login and the call it serves, by a wide margin. */
+export const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
+
 export interface SessionManagerOptions {
   transport: OperatorTransport;
   email: string;
   passcode: SecretString;
   /** Assumed token life when the operator's session has no usable expiresAt. */
   tokenLifetimeMs: number;
-  /** Log in again this long before expiresAt; capped at half the token's life so short-lived tokens still get used. */
-  refreshMarginMs: number;
+  /**
+   * Log in again this long before expiresAt (default TOKEN_REFRESH_MARGIN_MS); capped at half the token's life so
+   * short-lived tokens still get used.
+   */
+  refreshMarginMs?: number;
   logger: Logger;
   /** Clock in epoch milliseconds; injectable so tests move time instead of sleeping. */
   now?: () => number;
@@ -179,7 +185,10 @@ export class SessionManager {
       Number.isFinite(fromServer) && fromServer > obtainedAtMs
         ? fromServer
         : obtainedAtMs + this.#options.tokenLifetimeMs;
-    const marginMs = Math.min(this.#options.refreshMarginMs, (expiresAtMs - obtainedAtMs) / 2);
+    const marginMs = Math.min(
+      this.#options.refreshMarginMs ?? TOKEN_REFRESH_MARGIN_MS,
+      (expiresAtMs - obtainedAtMs) / 2,
+    );
     const session: ActiveSession = { token, csrfToken, expiresAtMs, refreshAtMs: expiresAtMs - marginMs };
 
     this.#session = session;

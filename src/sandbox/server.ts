@@ -4,8 +4,7 @@
  * fields on top. It never reads the environment itself.
  */
 import { listen } from '../http/listen';
-import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
-import { createHttpServer } from '../http/server';
+import { createHttpServer, type HttpServerTimeouts } from '../http/server';
 import { loadSandboxConfig, validateSandboxConfig, type SandboxConfig } from '../config/sandbox';
 import type { FaultsConfigInput } from '../config/sandbox-faults';
 import { createSandboxApp } from './app';
@@ -20,7 +19,7 @@ import { loadSnapshot, restoreState, saveSnapshot, snapshotState } from './persi
 export interface SandboxOverrides extends Partial<Omit<SandboxConfig, 'faults'>> {
   /** The configuration the overrides apply to; loadSandboxConfig({}) (every default) when absent. */
   base?: SandboxConfig;
-  /** Header, request and keep-alive limits (HTTP_* settings); the defaults when absent. */
+  /** Header, request and keep-alive limits; HTTP_SERVER_TIMEOUTS when absent. */
   timeouts?: HttpServerTimeouts;
   faults?: FaultsConfigInput;
   /** Keep wallets, recipients, the account step, orders and transactions in this JSON file across restarts. */
@@ -57,8 +56,8 @@ export async function startSandbox(overrides: SandboxOverrides = {}): Promise<Ru
   const core: SandboxCore = createSandboxCore(config);
   const persistence = stateFile ? persistState(core, stateFile) : undefined;
   const app = createSandboxApp(core);
-  // The same header, request and keep-alive limits as our own servers (HTTP_* settings).
-  const server = createHttpServer(app, timeouts ?? loadHttpConfig({}).timeouts);
+  // The same header, request and keep-alive limits as our own servers.
+  const server = createHttpServer(app, timeouts);
 
   const listening = await listen(server, config.port, config.host, 'http');
   const { url, port } = listening;

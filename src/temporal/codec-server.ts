@@ -19,10 +19,9 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import { listen } from '../http/listen';
 import type { CodecServerConfig, PayloadEncryptionConfig } from '../config/encryption';
-import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
 import { jsonErrorHandler, sendError } from '../http/errors';
 import { hostHeaderName, isLoopbackHost } from '../http/host';
-import { createHttpServer } from '../http/server';
+import { createHttpServer, type HttpServerTimeouts } from '../http/server';
 import { sameSecret } from '../secrets/compare';
 import { EncryptionCodec } from './encryption-codec';
 
@@ -244,7 +243,7 @@ export async function startCodecServer(
       allowedHosts,
       ...(options.logger ? { logger: options.logger } : {}),
     }),
-    options.timeouts ?? loadHttpConfig({}).timeouts,
+    options.timeouts,
   );
   const listening = await listen(server, port, host, 'http');
   const { url } = listening;

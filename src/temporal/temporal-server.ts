@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { TemporalConfig } from '../config/temporal';
 import { freePort } from '../http/free-port';
-import { startDevServer } from './dev-server';
+import { DEV_SERVER_TUNING, startDevServer } from './dev-server';
 import { ensureTemporalCli } from './install-cli';
 
 export interface TemporalServer {
@@ -53,7 +53,7 @@ export async function useTemporalServer(
     port: config.devServer.port,
     uiPort: webUi?.port ?? config.devServer.uiPort,
     dbFile: path.join(config.devServer.dataDir, 'temporal.sqlite'),
-    tuning: config.devServer,
+    tuning: DEV_SERVER_TUNING,
     log,
     extraArgs: extraDevServerArgs,
   });

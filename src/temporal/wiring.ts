@@ -56,7 +56,7 @@ export interface ConnectRampWorkerOptions extends Pick<RampWorkerOptions, 'activ
   address: string;
   /** The client connection's converter (connectTemporal), so that both ends read the same payloads. */
   dataConverter: DataConverter | undefined;
-  /** Cache, slots, pollers and shutdown wait, from loadWorkerConfig. */
+  /** Cache and slots, from loadWorkerConfig. */
   tuning: WorkerTuning;
 }
 

@@ -46,11 +46,23 @@ export interface RampWorkerOptions {
   identity?: string;
   /** Payload codecs (encryption): src/temporal/data-converter.ts dataConverterFromConfig(). */
   dataConverter?: WorkerOptions['dataConverter'];
-  /** Longest wait for in-flight tasks on shutdown before giving up (default 30 s), so Ctrl-C always ends. */
+  /** Longest wait for in-flight tasks on shutdown before giving up (default SHUTDOWN_FORCE_TIME_MS). */
   shutdownForceTime?: WorkerOptions['shutdownForceTime'];
-  /** Cache, slots and pollers (src/config/worker.ts); without it, the SDK's defaults (tests). */
+  /** Cache and slots (src/config/worker.ts); without it, the SDK's defaults (tests). */
   tuning?: WorkerTuning;
 }
+
+/** The longest wait for in-flight tasks on shutdown, so that Ctrl-C and SIGTERM always end the process. */
+export const SHUTDOWN_FORCE_TIME_MS = 30_000;
+
+/**
+ * How long a task waits for this worker's sticky queue before any worker takes it (with a replay): the SDK's
+ * default, long enough for a busy worker and short enough for a dead one.
+ */
+const STICKY_QUEUE_TIMEOUT_MS = 10_000;
+
+/** Long polls kept open per task type: the SDK's default of 10, fewer when there are fewer slots to fill. */
+const pollersFor = (slots: number) => Math.min(10, slots);
 
 /** The worker options a tuning stands for; every one explicit, so no SDK default decides them. */
 export function workerTuningOptions(tuning: WorkerTuning): Partial<WorkerOptions> {
@@ -58,11 +70,15 @@ export function workerTuningOptions(tuning: WorkerTuning): Partial<WorkerOptions
     maxCachedWorkflows: tuning.maxCachedWorkflows,
     maxConcurrentWorkflowTaskExecutions: tuning.maxConcurrentWorkflowTaskExecutions,
     maxConcurrentActivityTaskExecutions: tuning.maxConcurrentActivityTaskExecutions,
-    maxConcurrentLocalActivityExecutions: tuning.maxConcurrentLocalActivityExecutions,
-    workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: tuning.workflowTaskPollers },
-    activityTaskPollerBehavior: { type: 'simple-maximum', maximum: tuning.activityTaskPollers },
-    stickyQueueScheduleToStartTimeout: tuning.stickyQueueScheduleToStartTimeoutMs,
-    shutdownForceTime: tuning.shutdownForceTimeMs,
+    workflowTaskPollerBehavior: {
+      type: 'simple-maximum',
+      maximum: pollersFor(tuning.maxConcurrentWorkflowTaskExecutions),
+    },
+    activityTaskPollerBehavior: {
+      type: 'simple-maximum',
+      maximum: pollersFor(tuning.maxConcurrentActivityTaskExecutions),
+    },
+    stickyQueueScheduleToStartTimeout: STICKY_QUEUE_TIMEOUT_MS,
   };
 }
 
@@ -73,9 +89,8 @@ export function createRampWorker(options: RampWorkerOptions): Promise<Worker> {
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: options.activities,
-    shutdownForceTime: '30s',
+    shutdownForceTime: options.shutdownForceTime ?? SHUTDOWN_FORCE_TIME_MS,
     ...(options.tuning ? workerTuningOptions(options.tuning) : {}),
-    ...(options.shutdownForceTime ? { shutdownForceTime: options.shutdownForceTime } : {}),
     ...(options.identity ? { identity: options.identity } : {}),
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : defaultWorkflowSource()),
@@ -89,8 +104,6 @@ export function logWorkerTuning(logger: Logger, tuning: WorkerTuning): void {
     maxCachedWorkflows: tuning.maxCachedWorkflows,
     workflowTaskSlots: tuning.maxConcurrentWorkflowTaskExecutions,
     activitySlots: tuning.maxConcurrentActivityTaskExecutions,
-    localActivitySlots: tuning.maxConcurrentLocalActivityExecutions,
-    pollers: { workflow: tuning.workflowTaskPollers, activity: tuning.activityTaskPollers },
     cacheMiB: sizing.cacheMiB,
     heapLimitMiB: sizing.heapLimitMiB,
   };
@@ -98,6 +111,6 @@ export function logWorkerTuning(logger: Logger, tuning: WorkerTuning): void {
   else
     logger.warn(
       fields,
-      'The workflow cache may not fit the heap (cache x WORKER_CACHED_WORKFLOW_MIB + 200 MiB > heap limit): lower WORKER_MAX_CACHED_WORKFLOWS or raise --max-old-space-size',
+      'The workflow cache may not fit the heap (cache x 1 MiB + 200 MiB > heap limit): lower WORKER_MAX_CACHED_WORKFLOWS or raise --max-old-space-size',
     );
 }

@@ -1,8 +1,8 @@
 /**
  * The receiver's own hop, its second step. Before it answers a delivery, the receiver re-reads the resource and
  * forwards it to its process itself, with the router's hop (activities/ramps/router/hop.ts: the same read, rules and
- * one-run forward), within a short budget. A forward that the process accepted is in that process's history,
- * durable: the delivery is answered 200 from there, and no router takes part. Everything else is handed over to the
+ * one-run forward), within a short budget (DIRECT_FORWARD_TIMEOUT_MS). A forward that the process accepted is in
+ * that process's history, durable: the delivery is answered 200 from there, and no router takes part. Everything else is handed over to the
  * router (hand-over.ts), which retries, records and raises what it must: a read that failed or ran out of time, a
  * resource the operator does not know yet, a transaction that belongs to no process, a process that has ended. A
  * forward that was cut off by the budget may still land beside the router's; a process applies a status once.

@@ -11,7 +11,8 @@
  *    the operator, within a short budget.
  * 3. hand over (hand-over.ts): whatever it could not forward goes to the router its resource hashes to.
  * It answers 200 only once the event is durably in Temporal, and 503 when Temporal cannot take it in time (or its
- * router is not keeping up), so the operator retries: a 5xx is never the input's fault. The request URL (it carries the secret) is never logged.
+ * router is not keeping up), so the operator retries: a 5xx is never the input's fault. The request URL (it carries
+ * the secret) is never logged.
  */
 import { readFile } from 'node:fs/promises';
 import type { Client } from '@temporalio/client';
@@ -19,10 +20,12 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Logger } from 'pino';
 import { listen } from '../http/listen';
 import { requestLogger } from '../http/request-logging';
-import { type HttpServerTimeouts, loadHttpConfig } from '../config/http';
+import type { HttpServerTimeouts } from '../http/server';
 import {
+  DIRECT_FORWARD_TIMEOUT_MS,
   orderRecipientUrl,
-  RECEIVER_DEFAULTS,
+  RECEIVER_BODY_LIMIT,
+  RECEIVER_TEMPORAL_TIMEOUT_MS,
   type ReceiverConfig,
   transactionRecipientUrl,
 } from '../config/receiver';
@@ -54,7 +57,7 @@ export interface ReceiverDeps {
   tls?: { key: string; cert: string };
   /** /readyz checks beyond Temporal (operator login) and /metrics (delivery counters): src/observability/health.ts. */
   observability?: Omit<HealthRouterOptions, 'temporal' | 'bindHost'>;
-  /** Header, request and keep-alive timeouts; default: HTTP_* settings (src/config/http.ts). */
+  /** Header, request and keep-alive timeouts; default HTTP_SERVER_TIMEOUTS. */
   timeouts?: HttpServerTimeouts;
   /**
    * The operator the receiver re-reads a delivery's resource from, to forward it to its process itself
@@ -76,7 +79,7 @@ export interface RunningReceiver {
 
 export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): express.Express {
   const { temporal, taskQueue, timings, logger } = deps;
-  const temporalTimeoutMs = config.temporalTimeoutMs ?? RECEIVER_DEFAULTS.temporalTimeoutMs;
+  const temporalTimeoutMs = config.temporalTimeoutMs ?? RECEIVER_TEMPORAL_TIMEOUT_MS;
   const directForward = receiverHop(config, deps, temporalTimeoutMs);
   const handOver = createHandOver({ temporal, taskQueue, timings, logger, overflow: deps.routerOverflow });
   const metrics = deps.observability?.metrics ?? new RampMetrics();
@@ -91,7 +94,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   app.post('/webhooks/:kind/:secret', checkRecipientPath(config));
   app.post(
     '/webhooks/:kind/:secret',
-    express.json({ limit: config.bodyLimit ?? RECEIVER_DEFAULTS.bodyLimit, strict: true }),
+    express.json({ limit: config.bodyLimit ?? RECEIVER_BODY_LIMIT, strict: true }),
     async (req: Request, res: Response) => {
       const delivery = parseDelivery(req.body, res.locals.kind as ResourceKind, new Date().toISOString());
       if ('invalid' in delivery) {
@@ -196,7 +199,7 @@ function deliveryLogFields(delivery: Exclude<ParsedDelivery, { invalid: unknown 
 /** The receiver's own hop's budget, at most half of Temporal's time; 0: off. */
 export function directForwardBudgetMs(config: ReceiverConfig, temporalTimeoutMs: number): number {
   return Math.min(
-    config.directForwardTimeoutMs ?? RECEIVER_DEFAULTS.directForwardTimeoutMs,
+    config.directForwardTimeoutMs ?? DIRECT_FORWARD_TIMEOUT_MS,
     Math.floor(temporalTimeoutMs / 2),
   );
 }
@@ -241,7 +244,7 @@ export async function startReceiver(config: ReceiverConfig, deps: ReceiverDeps):
   const server = createHttpsServer(
     { key: tls.key, cert: tls.cert },
     createReceiverApp(config, deps),
-    deps.timeouts ?? loadHttpConfig({}).timeouts,
+    deps.timeouts,
   );
   const { url, port, close } = await listen(server, config.port, config.host, 'https');
   // With an ephemeral port the public URL cannot be known in advance: the bound one is the public one.

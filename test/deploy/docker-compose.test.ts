@@ -16,6 +16,18 @@ import { loadOperatorConfig } from '../../src/config/operator';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadTemporalConfig } from '../../src/config/temporal';
 import { ALL_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
+import {
+  HEALTHCHECKED_PROCESSES,
+  type HealthcheckedProcess,
+  healthcheckUrl,
+} from '../../src/observability/healthcheck-target';
+
+/** Where each service's health check reaches its process, from the settings the compose file gives it. */
+const HEALTH_URLS: Record<HealthcheckedProcess, string> = {
+  worker: 'http://127.0.0.1:8081/healthz',
+  receiver: 'https://127.0.0.1:8443/healthz',
+  api: 'http://127.0.0.1:8080/healthz',
+};
 
 const ROOT = path.join(__dirname, '..', '..');
 const composeText = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
@@ -123,9 +135,17 @@ describe('docker-compose.yml', () => {
     const ours = ['worker', 'receiver', 'api'].map((name) => compose.services[name]!);
     expect(new Set(ours.map((service) => service.image)).size).toBe(1);
     expect(ours.filter((service) => service.build !== undefined)).toHaveLength(1);
-    for (const service of ours) {
-      expect(service.healthcheck?.test).toEqual(['CMD', 'node', 'dist/src/entry/healthcheck.js']);
-      expect(service.environment?.HEALTHCHECK_URL).toMatch(/^https?:\/\/127\.0\.0\.1:\d+\/healthz$/);
+    for (const [name, service] of ['worker', 'receiver', 'api'].map(
+      (name) => [name, compose.services[name]!] as const,
+    )) {
+      // Each asks its own process's /healthz, at the port that process's settings give.
+      expect(service.healthcheck?.test).toEqual([
+        'CMD',
+        'node',
+        'dist/src/entry/healthcheck.js',
+        '--process',
+        name,
+      ]);
       expect(service.depends_on?.['temporal-namespace']?.condition).toBe('service_completed_successfully');
     }
     // Every long-running service says when it is healthy (the one-shot jobs end instead; the UI image has no probe).
@@ -184,6 +204,30 @@ describe('docker-compose.yml', () => {
       expect(operator.baseUrl).toBe('https://operator.example');
       expect(extraConfig[script!]).toBeDefined();
       expect(() => extraConfig[script!]!(resolved)).not.toThrow();
+    }
+  });
+
+  test("each health check reaches its process at the port the service's settings give", () => {
+    const env = {
+      OPERATOR_BASE_URL: 'https://operator.example',
+      OPERATOR_EMAIL: 'ops@example.com',
+      OPERATOR_PASSCODE: 'x',
+      RECEIVER_PUBLIC_URL: 'https://hooks.example',
+      RECEIVER_TRANSACTION_SECRET: 'a'.repeat(32),
+      RECEIVER_ORDER_SECRET: 'b'.repeat(32),
+      API_KEY: 'k'.repeat(32),
+      METRICS_TOKEN: 'm'.repeat(32),
+    };
+    for (const name of HEALTHCHECKED_PROCESSES) {
+      const service = compose.services[name]!;
+      const resolved = Object.fromEntries(
+        Object.entries(service.environment ?? {}).map(([key, value]) => [
+          key,
+          interpolate(String(value), env),
+        ]),
+      );
+      expect(service.healthcheck?.test?.at(-1)).toBe(name);
+      expect(healthcheckUrl(name, resolved).href).toBe(HEALTH_URLS[name]);
     }
   });
 

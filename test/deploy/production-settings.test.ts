@@ -47,14 +47,6 @@ describe('Temporal connection settings (@temporalio/envconfig)', () => {
     expect(tls.serverNameOverride).toBe('temporal.internal');
   });
 
-  test('the old names are refused, naming the ones to use', () => {
-    expect(() =>
-      loadTemporalConfig({ ...NO_PROFILE, TEMPORAL_TLS_CERT: 'x.pem', TEMPORAL_TLS_CA: 'ca.pem' }),
-    ).toThrow(
-      /TEMPORAL_TLS_CERT: not read; Temporal's name for it is TEMPORAL_TLS_CLIENT_CERT_PATH[\s\S]*TEMPORAL_TLS_CA: .*TEMPORAL_TLS_SERVER_CA_CERT_PATH/,
-    );
-  });
-
   test('a temporal.toml profile is used, and the environment overrides it', () => {
     const toml = file(
       'temporal.toml',

@@ -6,9 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { loadDevServerTuning } from '../../src/config/temporal';
 import { freePort } from '../../src/http/free-port';
-import { type RunningDevServer, startDevServer } from '../../src/temporal/dev-server';
+import { DEV_SERVER_TUNING, type RunningDevServer, startDevServer } from '../../src/temporal/dev-server';
 
 const NAMESPACE = 'kill-test';
 const WORKFLOWS = 40;
@@ -30,7 +29,7 @@ describe('the dev server killed mid-run', () => {
       uiPort: null,
       port,
       dbFile,
-      tuning: loadDevServerTuning({}),
+      tuning: DEV_SERVER_TUNING,
     });
 
   test('keeps every acknowledged signal-with-start across a SIGKILL', async () => {

@@ -8,9 +8,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
-import { startApiServer, type RunningApiServer } from '../../src/api/server';
+import { type ApiHttpLimits, startApiServer, type RunningApiServer } from '../../src/api/server';
 import { RampClient } from '../../src/client/ramp-client';
-import type { HttpConfig } from '../../src/config/http';
 import { SecretString } from '../../src/secrets/secret-string';
 import { withTemporalDeadline } from '../../src/http/errors';
 import { RampMetrics } from '../../src/observability/metrics';
@@ -22,7 +21,7 @@ import { isErrorEnvelope } from '../helpers/raw-http';
 
 const DEADLINE_MS = 1_000;
 const API_KEY = 'stall-test-api-key-0123456789';
-const HTTP: HttpConfig = {
+const HTTP: Required<ApiHttpLimits> = {
   timeouts: { headersTimeoutMs: 5_000, requestTimeoutMs: 10_000, keepAliveTimeoutMs: 1_000 },
   temporalTimeoutMs: DEADLINE_MS,
 };

@@ -140,13 +140,20 @@ export class FakeOperator {
   }
 }
 
-export function testConfig(env: Record<string, string> = {}): OperatorConfig {
-  return loadOperatorConfig({
-    OPERATOR_BASE_URL: 'http://operator.test',
-    OPERATOR_EMAIL: EMAIL,
-    OPERATOR_PASSCODE: PASSCODE,
-    ...env,
-  });
+/** The operator configuration `env` gives, with `overrides` set in code (the fields no setting reads). */
+export function testConfig(
+  env: Record<string, string> = {},
+  overrides: Partial<OperatorConfig> = {},
+): OperatorConfig {
+  return {
+    ...loadOperatorConfig({
+      OPERATOR_BASE_URL: 'http://operator.test',
+      OPERATOR_EMAIL: EMAIL,
+      OPERATOR_PASSCODE: PASSCODE,
+      ...env,
+    }),
+    ...overrides,
+  };
 }
 
 export function networkFixture(slug: string) {

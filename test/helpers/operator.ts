@@ -50,10 +50,17 @@ export function credentialSpy(): { fetch: FetchLike; secrets: Set<string> } {
 
 export function newClient(
   sandbox: RunningSandbox,
-  options: { env?: Record<string, string>; logger?: Logger; fetch?: FetchLike; now?: () => number } = {},
+  options: {
+    env?: Record<string, string>;
+    /** Fields set in code, which no setting reads (page size, refresh margin). */
+    config?: Partial<OperatorConfig>;
+    logger?: Logger;
+    fetch?: FetchLike;
+    now?: () => number;
+  } = {},
 ) {
   return new OperatorClient({
-    config: clientConfig(sandbox, options.env),
+    config: { ...clientConfig(sandbox, options.env), ...options.config },
     logger: options.logger ?? captureLogger().logger,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.now ? { now: options.now } : {}),

@@ -97,7 +97,7 @@ async function main(): Promise<void> {
             ...queue,
             activities,
             workflowBundle,
-            ...(env.WORKER_MAX_CONCURRENT_ACTIVITIES ? { tuning: loadWorkerConfig(env) } : {}),
+            ...(env.WORKER_MAX_CONCURRENT_ACTIVITIES ? { tuning: loadWorkerConfig(env).tuning } : {}),
           });
   const running = worker.run();
   process.stdout.write('worker-ready\n');

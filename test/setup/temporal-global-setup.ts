@@ -7,9 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { loadDevServerTuning } from '../../src/config/temporal';
 import { ensureTemporalCli } from '../../src/temporal/install-cli';
-import { startDevServer } from '../../src/temporal/dev-server';
+import { DEV_SERVER_TUNING, startDevServer } from '../../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker';
 
 export const TEST_NAMESPACE = 'ramp-orchestrator-test';
@@ -22,7 +21,7 @@ export default async function globalSetup(): Promise<void> {
     namespace: TEST_NAMESPACE,
     uiPort: Number(process.env.TEST_TEMPORAL_UI_PORT ?? 0),
     // npm start's tuning; in memory SQLite keeps its journal in memory, so the pragmas change little here.
-    tuning: loadDevServerTuning(process.env),
+    tuning: DEV_SERVER_TUNING,
     log,
   });
   (globalThis as { __temporalDevServer?: typeof server }).__temporalDevServer = server;

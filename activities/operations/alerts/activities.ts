@@ -19,6 +19,9 @@ import type {
 import type { ActivityDeps } from '../../deps';
 import { cancellable } from '../../shared/cancellable';
 
+/** One POST to the alert webhook: chat webhooks answer within a second; a hung one is retried, not waited for. */
+export const ALERT_WEBHOOK_TIMEOUT_MS = 5_000;
+
 export function createAlertActivities({ logger, config, temporal }: ActivityDeps) {
   function storeOperation() {
     return new WithStartWorkflowOperation(WORKFLOW_TYPES.alerts, {
@@ -44,7 +47,7 @@ export function createAlertActivities({ logger, config, temporal }: ActivityDeps
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ text }),
-        signal: AbortSignal.timeout(config.alerts.webhookTimeoutMs),
+        signal: AbortSignal.timeout(config.alerts.webhookTimeoutMs ?? ALERT_WEBHOOK_TIMEOUT_MS),
       });
       status = response.status;
     } catch (error) {

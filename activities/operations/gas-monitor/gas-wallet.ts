@@ -13,8 +13,8 @@ import { callOperator } from '../../shared/operator-failure';
 
 /**
  * The gas wallet's native balance on a network (GetWalletAddresses) against its configured minimum. The gas
- * wallet is GAS_WALLET_ID or the account-setup workflow's gas wallet. Never throws for a missing gas wallet: the
- * answer says so.
+ * wallet is the account-setup workflow's (or the one a stack built in code names). Never throws for a missing gas
+ * wallet: the answer says so.
  */
 export async function readGasWallet(
   { operator, temporal, logger, config }: Pick<ActivityDeps, 'operator' | 'temporal' | 'logger' | 'config'>,
@@ -40,7 +40,7 @@ export async function readGasWallet(
       gasWalletId: null,
       balance: null,
       shortfall: false,
-      error: 'no gas wallet known (set GAS_WALLET_ID or run the account setup)',
+      error: 'no gas wallet known (run the account setup)',
     };
   }
   const walletId = gasWalletId;

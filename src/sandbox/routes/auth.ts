@@ -1,8 +1,8 @@
 /**
  * The two login steps (ASSUMED paths and bodies, see src/domain/operator-routes.ts):
- * StartSession answers a login session whose ID expires after SANDBOX_SESSION_ID_LIFETIME and can be
+ * StartSession answers a login session whose ID expires after the config's sessionIdLifetimeMs and can be
  * used once (any Authentication attempt consumes it); Authentication checks e-mail and passcode (401
- * otherwise) and issues a bearer and a CSRF token that live SANDBOX_TOKEN_LIFETIME.
+ * otherwise) and issues a bearer and a CSRF token that live tokenLifetimeMs.
  */
 import { randomUUID } from 'node:crypto';
 import { ERROR_STATUSES } from '../../domain/operator-routes';

@@ -25,9 +25,8 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { loadDevServerTuning } from '../../../src/config/temporal';
 import { freePort } from '../../../src/http/free-port';
-import { devServerTuningArgs } from '../../../src/temporal/dev-server';
+import { DEV_SERVER_TUNING, devServerTuningArgs } from '../../../src/temporal/dev-server';
 import { ensureTemporalCli } from '../../../src/temporal/install-cli';
 import { devServerSearchAttributeArgs } from '../../../src/temporal/search-attributes';
 import { generateLocalCertificate } from '../../../src/tls/local-certificate';
@@ -399,7 +398,6 @@ export class ChaosStack {
       SANDBOX_SEED: String(options.seed >>> 0),
       SANDBOX_LOG_LEVEL: 'warn',
       // The receiver is ours, with a self-signed certificate (as under npm start and the integration tests).
-      SANDBOX_INSECURE_TLS: 'true',
       RECEIVER_HOST: host,
       RECEIVER_PORT: String(receiverPort),
       RECEIVER_PUBLIC_URL: endpoints.receiverUrl,
@@ -442,7 +440,7 @@ export class ChaosStack {
         '--db-filename',
         dbFile,
         // npm start's tuning: the harness SIGKILLs this server, which its pragmas must survive.
-        ...devServerTuningArgs(loadDevServerTuning(process.env)),
+        ...devServerTuningArgs(DEV_SERVER_TUNING),
       ],
       env: inheritedEnv(),
       logFile: logFile('dev-server'),

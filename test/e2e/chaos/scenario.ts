@@ -144,7 +144,6 @@ function productEnv(profile: ChaosProfile): Record<string, string> {
     RAMP_ACTIVITY_RETRY_INITIAL: '500ms',
     RAMP_ACTIVITY_RETRY_MAXIMUM: '3s',
     RAMP_ACTIVITY_HEARTBEAT: '4s',
-    RECEIVER_TEMPORAL_TIMEOUT: '3s',
     OPERATOR_REQUEST_TIMEOUT: '5s',
   };
 }

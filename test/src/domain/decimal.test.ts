@@ -3,7 +3,6 @@ import {
   DECIMAL_PATTERN,
   DecimalFormatError,
   formatAmount,
-  multiplyDecimal,
   parseAmount,
   truncate,
   UNIT,
@@ -26,16 +25,6 @@ describe('decimal strings', () => {
     expect(compareDecimals('100', '99.99')).toBe(1);
     expect(compareDecimals('0', '0.0')).toBe(0);
     expect(compareDecimals('0.000000000000000000001', '0')).toBe(1);
-  });
-
-  test('multiply is exact and drops trailing zeros', () => {
-    expect(multiplyDecimal('0.003', 3)).toBe('0.009');
-    expect(multiplyDecimal('45', 3)).toBe('135');
-    expect(multiplyDecimal('0.5', 2)).toBe('1');
-    expect(multiplyDecimal('0.25', 4)).toBe('1');
-    expect(multiplyDecimal('1.10', 3)).toBe('3.3');
-    expect(multiplyDecimal('0.003', 0)).toBe('0');
-    expect(multiplyDecimal('0.1', 1)).toBe('0.1');
   });
 
   test('18-decimal fixed point parses, formats and truncates', () => {

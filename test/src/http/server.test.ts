@@ -5,7 +5,7 @@
  */
 import express from 'express';
 import { listen, type ListeningServer } from '../../../src/http/listen';
-import type { HttpServerTimeouts } from '../../../src/config/http';
+import type { HttpServerTimeouts } from '../../../src/http/server';
 import { createHttpServer, createHttpsServer } from '../../../src/http/server';
 import { getLocalCertificate } from '../../../src/tls/local-certificate';
 import { isErrorEnvelope, rawRequest, requestText, slowClient, type RawTarget } from '../../helpers/raw-http';

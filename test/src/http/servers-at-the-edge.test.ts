@@ -7,9 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
-import { startApiServer, type RunningApiServer } from '../../../src/api/server';
+import { type ApiHttpLimits, startApiServer, type RunningApiServer } from '../../../src/api/server';
 import type { RampApi } from '../../../src/api/types';
-import type { HttpConfig } from '../../../src/config/http';
 import { parseEncryptionKeys } from '../../../src/config/encryption';
 import { SecretString } from '../../../src/secrets/secret-string';
 import { startCodecServer, type RunningCodecServer } from '../../../src/temporal/codec-server';
@@ -17,7 +16,7 @@ import { startReceiver, type RunningReceiver } from '../../../src/webhooks/recei
 import { isErrorEnvelope, rawRequest, requestText, slowClient, type RawTarget } from '../../helpers/raw-http';
 import { testReceiverConfig } from '../../helpers/receiver';
 
-const HTTP: HttpConfig = {
+const HTTP: Required<ApiHttpLimits> = {
   timeouts: { headersTimeoutMs: 800, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 500 },
   temporalTimeoutMs: 1_000,
 };

@@ -1,3 +1,4 @@
+import type { OperatorConfig } from '../../../src/config/operator';
 import { OperatorClient } from '../../../src/operator/client';
 import { deadlineClockMs } from '../../../src/operator/deadline-clock';
 import { OperatorError, OperatorResponseError, OperatorValidationError } from '../../../src/operator/errors';
@@ -5,10 +6,10 @@ import type { QuoteRequest } from '../../../src/operator/schemas';
 import { FakeOperator, networkFixture, recipientFixture, testConfig } from '../../helpers/fake-operator';
 import { captureLogger } from '../../helpers/logs';
 
-function setup(env: Record<string, string> = {}) {
+function setup(env: Record<string, string> = {}, overrides: Partial<OperatorConfig> = {}) {
   const fake = new FakeOperator();
   const client = new OperatorClient({
-    config: testConfig(env),
+    config: testConfig(env, overrides),
     logger: captureLogger().logger,
     fetch: fake.fetch,
   });
@@ -145,7 +146,7 @@ describe('OperatorClient', () => {
   });
 
   it('concatenates wallet addresses across 3 pages', async () => {
-    const { fake, client } = setup({ OPERATOR_PAGE_SIZE: '2' });
+    const { fake, client } = setup({}, { pageSize: 2 });
     fake.handle('GET', /^\/wallets\/private\/v1\/wallets\/wallet-1\/addresses$/, (call) => {
       const page = Number(call.query.get('page'));
       const limit = Number(call.query.get('limit'));

@@ -50,7 +50,6 @@ function rawLayers() {
     email: config.email,
     passcode: config.passcode,
     tokenLifetimeMs: config.tokenLifetimeMs,
-    refreshMarginMs: config.tokenRefreshMarginMs,
     logger,
   });
   return { transport, session };
@@ -121,7 +120,7 @@ describe('wallets', () => {
       offset: 1,
     });
 
-    const smallPages = newClient(sandbox, { env: { OPERATOR_PAGE_SIZE: '1' } });
+    const smallPages = newClient(sandbox, { config: { pageSize: 1 } });
     sandbox.state.calls.length = 0;
     const all = await smallPages.getWalletAddresses(wallet.id);
     expect(all.map((entry) => entry.address).sort()).toEqual(

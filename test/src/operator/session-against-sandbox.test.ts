@@ -91,10 +91,7 @@ describe('operator session against the sandbox', () => {
 
   it('refreshes before expiry: no call ever meets an expired token', async () => {
     let offsetMs = 0;
-    const client = newClient(sandbox, {
-      now: () => Date.now() + offsetMs,
-      env: { OPERATOR_TOKEN_REFRESH_MARGIN: '5m' },
-    });
+    const client = newClient(sandbox, { now: () => Date.now() + offsetMs });
     const advanceBoth = async (ms: number) => {
       offsetMs += ms;
       await sandboxCall(sandbox, 'POST', '/sandbox/v1/clock', { advance: `${ms}ms` });

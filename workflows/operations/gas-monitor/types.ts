@@ -14,27 +14,15 @@ export interface GasCheck {
   error?: string;
 }
 
-/** How far ahead the gas wallet must reach. */
-export interface GasHeadroom {
-  /** The gas wallet must cover this many Autoswaps at `autoswapCosts` (0: the minimum only). */
-  autoswapsAhead: number;
-  /** Native asset -> what one Autoswap costs the gas wallet (decimal string). */
-  autoswapCosts: Record<string, string>;
-}
-
-export interface GasMonitorInput extends GasHeadroom {
+export interface GasMonitorInput {
   timings: WorkflowTimings;
   /** Networks whose native balance is checked; default Ethereum and Tron. */
   networks?: string[];
 }
 
 export interface GasAssessment extends GasCheck {
-  costPerAutoswap: string | null;
-  autoswapsAhead: number;
-  /** max(minimum, costPerAutoswap x autoswapsAhead). */
-  required: string;
   low: boolean;
-  reason: 'below-minimum' | 'below-autoswaps-ahead' | 'no-address' | null;
+  reason: 'below-minimum' | 'no-address' | null;
 }
 
 export interface GasMonitorResult {

@@ -1,7 +1,6 @@
 /**
  * gas-monitor: run by the `gas-monitor` schedule. Reads the gas wallet's native balance on each network (ETH on
- * Ethereum, TRX on Tron) and raises a `gas-low` alert when it is below its minimum (GAS_MIN_BALANCE_*) or below
- * what the next N Autoswaps cost (GAS_MONITOR_AUTOSWAPS_AHEAD x GAS_AUTOSWAP_COST_*). The incident store
+ * Ethereum, TRX on Tron) and raises a `gas-low` alert when it is below its minimum (GAS_MIN_BALANCE_*). The incident store
  * (ops/alerts) deduplicates: every run raises while the balance is low, one alert goes out; when the balance is
  * enough again the run resolves the incident and the resolved notice goes out once.
  */
@@ -16,11 +15,7 @@ export async function gasMonitorWorkflow(input: GasMonitorInput): Promise<GasMon
   const result: GasMonitorResult = { checkedAt: new Date().toISOString(), networks: [] };
   // One network after the other, in this order: recorded histories hold the activities in it.
   for (const network of input.networks ?? DEFAULT_GAS_NETWORKS) {
-    const assessment = await activities.assessGasWallet({
-      network,
-      autoswapsAhead: input.autoswapsAhead,
-      autoswapCosts: input.autoswapCosts,
-    });
+    const assessment = await activities.assessGasWallet({ network });
     if (!assessment.gasWalletId) {
       result.networks.push({ ...assessment, alert: 'skipped' });
       continue;

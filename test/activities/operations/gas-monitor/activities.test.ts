@@ -6,11 +6,17 @@ import { testActivityConfig } from '../../../helpers/activities';
 
 const TRON = 'networks/tron-mainnet';
 const ETHEREUM = 'networks/ethereum-mainnet';
-const CONFIG = testActivityConfig({ gas: { walletId: 'gas-1', minimums: { ETH: '0.002', TRX: '30' } } });
-const HEADROOM = { autoswapsAhead: 3, autoswapCosts: { ETH: '0.003', TRX: '45' } };
+const PROCESS_IDS = { accountSetupWorkflowId: 'account-setup-test', alertsWorkflowId: 'ops/alerts' };
 
-/** A gas wallet with a TRX address holding `trx`, and no Ethereum address. */
-function activities(trx: string) {
+/**
+ * The account setup's gas wallet (`gas-from-setup`, or none when `gasWallet` is null), with a TRX address holding
+ * `trx` and no Ethereum address.
+ */
+function activities(trx: string, gasWallet: string | null = 'gas-from-setup') {
+  const query = jest.fn(() =>
+    Promise.resolve({ wallets: { gas: gasWallet ? { walletId: gasWallet } : undefined } }),
+  );
+  const getHandle = jest.fn((_workflowId: string) => ({ query }));
   const getWalletAddresses = jest.fn((_walletId: string) =>
     Promise.resolve([
       { id: 'a-1', address: 'T1', network: { name: TRON }, balances: [{ asset: 'TRX', amount: trx }] },
@@ -18,40 +24,42 @@ function activities(trx: string) {
   );
   const deps = {
     operator: { getWalletAddresses },
-    temporal: {},
+    temporal: {
+      workflow: { getHandle },
+      withAbortSignal: (_signal: AbortSignal, call: () => Promise<unknown>) => call(),
+    },
     logger: pino({ level: 'silent' }),
-    config: CONFIG,
+    config: testActivityConfig({ processIds: PROCESS_IDS, gas: { minimums: { ETH: '0.002', TRX: '30' } } }),
   } as unknown as ActivityDeps;
-  return { activities: createGasMonitorActivities(deps), getWalletAddresses };
+  const run = <T>(call: () => Promise<T>) => new MockActivityEnvironment().run(call);
+  return { activities: createGasMonitorActivities(deps), deps, getHandle, getWalletAddresses, run };
 }
 
 describe('the gas monitor activities', () => {
-  test('assessGasWallet reads the configured gas wallet and assesses it against the Autoswaps ahead', async () => {
-    const { activities: gas, getWalletAddresses } = activities('100');
-    const assessment = await gas.assessGasWallet({ network: TRON, ...HEADROOM });
-    expect(getWalletAddresses).toHaveBeenCalledWith('gas-1');
-    expect(assessment).toMatchObject({
-      gasWalletId: 'gas-1',
+  test("the gas wallet is the account setup's, assessed against its minimum alone", async () => {
+    const { activities: gas, getHandle, getWalletAddresses, run } = activities('29');
+    const low = await run(() => gas.assessGasWallet({ network: TRON }));
+    expect(getHandle).toHaveBeenCalledWith('account-setup-test');
+    expect(getWalletAddresses).toHaveBeenCalledWith('gas-from-setup');
+    expect(low).toMatchObject({
+      gasWalletId: 'gas-from-setup',
       network: TRON,
       asset: 'TRX',
-      balance: '100',
+      balance: '29',
       minimum: '30',
-      required: '135',
-      costPerAutoswap: '45',
-      autoswapsAhead: 3,
       low: true,
-      reason: 'below-autoswaps-ahead',
+      reason: 'below-minimum',
     });
-    expect(await gas.assessGasWallet({ network: TRON, ...HEADROOM, autoswapsAhead: 2 })).toMatchObject({
-      required: '90',
+    const enough = activities('30');
+    expect(await enough.run(() => enough.activities.assessGasWallet({ network: TRON }))).toMatchObject({
       low: false,
       reason: null,
     });
   });
 
   test('a network the gas wallet has no address on is low for want of an address', async () => {
-    const { activities: gas } = activities('100');
-    expect(await gas.assessGasWallet({ network: ETHEREUM, ...HEADROOM })).toMatchObject({
+    const { activities: gas, run } = activities('100');
+    expect(await run(() => gas.assessGasWallet({ network: ETHEREUM }))).toMatchObject({
       asset: 'ETH',
       balance: null,
       low: true,
@@ -60,40 +68,37 @@ describe('the gas monitor activities', () => {
     });
   });
 
-  test('checkGasWallet compares with the minimum only', async () => {
-    const { activities: gas } = activities('29');
-    expect(await gas.checkGasWallet({ network: TRON })).toMatchObject({
+  test('checkGasWallet compares with the minimum', async () => {
+    const { activities: gas, run } = activities('29');
+    expect(await run(() => gas.checkGasWallet({ network: TRON }))).toMatchObject({
+      gasWalletId: 'gas-from-setup',
       balance: '29',
       minimum: '30',
       shortfall: true,
     });
   });
-});
 
-describe('the gas wallet without GAS_WALLET_ID', () => {
-  test("is the configured account setup's gas wallet", async () => {
-    const query = jest.fn(() => Promise.resolve({ wallets: { gas: { walletId: 'gas-from-setup' } } }));
-    const getHandle = jest.fn((_workflowId: string) => ({ query }));
-    const getWalletAddresses = jest.fn((_walletId: string) =>
-      Promise.resolve([
-        { id: 'a-1', address: 'T1', network: { name: TRON }, balances: [{ asset: 'TRX', amount: '50' }] },
-      ]),
-    );
-    const deps = {
-      operator: { getWalletAddresses },
-      temporal: {
-        workflow: { getHandle },
-        withAbortSignal: (_signal: AbortSignal, call: () => Promise<unknown>) => call(),
-      },
-      logger: pino({ level: 'silent' }),
-      config: testActivityConfig({
-        processIds: { accountSetupWorkflowId: 'account-setup-test', alertsWorkflowId: 'ops/alerts' },
-      }),
-    } as unknown as ActivityDeps;
-    const gas = createGasMonitorActivities(deps);
-    const check = await new MockActivityEnvironment().run(() => gas.checkGasWallet({ network: TRON }));
-    expect(getHandle).toHaveBeenCalledWith('account-setup-test');
-    expect(getWalletAddresses).toHaveBeenCalledWith('gas-from-setup');
-    expect(check).toMatchObject({ gasWalletId: 'gas-from-setup', balance: '50', shortfall: false });
+  test('a gas wallet named in code (a stack without the account setup) is read as it is', async () => {
+    const { deps, getHandle, getWalletAddresses, run } = activities('50');
+    const named = createGasMonitorActivities({
+      ...deps,
+      config: testActivityConfig({ gas: { walletId: 'gas-1', minimums: { TRX: '30' } } }),
+    });
+    expect(await run(() => named.checkGasWallet({ network: TRON }))).toMatchObject({
+      gasWalletId: 'gas-1',
+      shortfall: false,
+    });
+    expect(getHandle).not.toHaveBeenCalled();
+    expect(getWalletAddresses).toHaveBeenCalledWith('gas-1');
+  });
+
+  test('before the account setup there is no gas wallet to check, and the answer says so', async () => {
+    const { activities: gas, getWalletAddresses, run } = activities('0', null);
+    expect(await run(() => gas.assessGasWallet({ network: TRON }))).toMatchObject({
+      gasWalletId: null,
+      low: false,
+      error: 'no gas wallet known (run the account setup)',
+    });
+    expect(getWalletAddresses).not.toHaveBeenCalled();
   });
 });

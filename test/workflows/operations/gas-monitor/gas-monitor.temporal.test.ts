@@ -80,7 +80,7 @@ describe('operations: gas monitor', () => {
       expect(gasLowLines(s)).toHaveLength(1);
       expect(gasLowLines(s)[0]).toMatchObject({
         level: 50,
-        alert: { kind: 'gas-low', network: 'networks/tron-mainnet', balance: '0', required: '135' },
+        alert: { kind: 'gas-low', network: 'networks/tron-mainnet', balance: '0', minimum: '30' },
       });
       const open = await s.ramp.listAlerts({ workflowId: s.alertsWorkflowId });
       expect(open.open).toHaveLength(1);
@@ -91,10 +91,10 @@ describe('operations: gas monitor', () => {
         occurrences: 3,
       });
 
-      // Above the minimum (30) but below 3 Autoswaps (135): still the same incident.
+      // Still below the minimum (30): the same incident.
       await sandboxCall(s.sandbox, 'POST', `/sandbox/v1/wallets/${s.gasWalletId}/balances`, {
         asset: 'TRX',
-        amount: '100',
+        amount: '20',
       });
       await runMonitor();
       expect(gasLowLines(s)).toHaveLength(1);

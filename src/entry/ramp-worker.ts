@@ -1,0 +1,94 @@
+/**
+ * The worker `npm start` and `npm run worker` both run, built one way: every activity over the given operator and
+ * Temporal client, the cache and slots logged, and the operations schedules created or updated (idempotent, so every
+ * worker start applies them). Polling starts with run(), so the caller decides what comes first.
+ */
+import type { Logger } from 'pino';
+import { createActivities } from '../../activities';
+import { type ClientWebhookConfig, loadClientWebhookConfig } from '../config/client-webhooks';
+import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../config/encryption';
+import type { Env } from '../config/env';
+import { loadOperationsConfig, type OperationsConfig } from '../config/operations';
+import type { ReceiverConfig } from '../config/receiver';
+import type { TemporalConfig } from '../config/temporal';
+import { loadWorkflowTimings } from '../config/timings';
+import { loadWorkerConfig, type WorkerConfig } from '../config/worker';
+import { DEFAULT_PROCESS_IDS } from '../domain/ids';
+import type { WorkflowTimings } from '../domain/timings';
+import type { OperatorClient } from '../operator/client';
+import { type AppliedSchedule, applySchedules } from '../temporal/schedules';
+import { logWorkerTuning } from '../temporal/worker';
+import { connectRampWorker, type RampWorker, type TemporalConnection } from '../temporal/wiring';
+
+/** What a worker reads beside Temporal's and the operator's settings, loaded once by its entry point. */
+export interface WorkerSettings {
+  worker: WorkerConfig;
+  encryption: PayloadEncryptionConfig;
+  operations: OperationsConfig;
+  timings: WorkflowTimings;
+  clientWebhooks: ClientWebhookConfig;
+}
+
+export function loadWorkerSettings(env: Env): WorkerSettings {
+  return {
+    worker: loadWorkerConfig(env),
+    encryption: loadEncryptionConfig(env),
+    operations: loadOperationsConfig(env),
+    timings: loadWorkflowTimings(env),
+    clientWebhooks: loadClientWebhookConfig(env),
+  };
+}
+
+export interface BuildRampWorkerOptions {
+  settings: WorkerSettings;
+  temporal: TemporalConfig;
+  address: string;
+  /** The process's client connection: the activities' Temporal client, and the schedules' (same data converter). */
+  connected: TemporalConnection;
+  operator: OperatorClient;
+  logger: Logger;
+  /** The receiver whose URLs the account setup registers; a thunk, so a worker that never runs it needs no secrets. */
+  receiver: () => ReceiverConfig;
+  /** Where outcome events go, when the caller adds endpoints of its own (npm start's demo backend). */
+  clientWebhooks?: ClientWebhookConfig;
+}
+
+export interface BuiltRampWorker {
+  worker: RampWorker;
+  schedules: AppliedSchedule[];
+}
+
+export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<BuiltRampWorker> {
+  const { settings, temporal, connected, logger } = options;
+  const worker = await connectRampWorker({
+    temporal,
+    address: options.address,
+    dataConverter: connected.dataConverter,
+    tuning: settings.worker.tuning,
+    activities: createActivities({
+      operator: options.operator,
+      temporal: connected.client,
+      logger,
+      config: {
+        receiver: options.receiver,
+        gas: settings.operations.gas,
+        alerts: settings.operations.alerts,
+        processIds: { ...DEFAULT_PROCESS_IDS },
+        encryption: settings.encryption,
+        clientWebhooks: options.clientWebhooks ?? settings.clientWebhooks,
+      },
+    }),
+  });
+  try {
+    logWorkerTuning(logger, settings.worker.tuning);
+    const schedules = await applySchedules(connected.client, {
+      taskQueue: temporal.taskQueue,
+      timings: settings.timings,
+      ops: settings.operations.schedules,
+    });
+    return { worker, schedules };
+  } catch (error) {
+    await worker.stop();
+    throw error;
+  }
+}
