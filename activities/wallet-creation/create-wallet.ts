@@ -327,133 +327,177 @@ export async function createWalletJournaled(
   deps: WalletCreationDeps,
   spec: JournaledCreation,
 ): Promise<JournaledWallet> {
-  const { operator, temporal, logger } = deps;
-  const startedAtMs = deadlineClockMs();
-  const startedMonotonicMs = performance.now();
-  const info = Context.current().info;
-  const { attempt } = info;
-  const owner = temporal.workflow.getHandle(spec.workflowId);
-  let progress: Record<string, unknown> = { phase: 'journal', attempt };
-  const stopHeartbeats = heartbeatThroughout(() => progress);
+  const attempt = new CreationAttempt(deps, spec);
+  const stopHeartbeats = heartbeatThroughout(() => attempt.progress);
   try {
-    return await createOnce();
+    // A retry, or a new activity after one that may have left a request in flight, reads the journal first.
+    const journaled = await attempt.previousAnswer();
+    if (journaled) return journaled;
+    return await attempt.create();
   } finally {
     stopHeartbeats();
   }
+}
 
-  async function createOnce(): Promise<JournaledWallet> {
-    // A retry, or a new activity after one that may have left a request in flight, reads the journal first.
-    if (attempt > 1 || spec.earlierRequestsOpenUntilMs !== undefined) {
-      const run = temporal.workflow.getHandle(spec.workflowId, info.workflowExecution?.runId);
-      const timing: JournalTiming = {
-        giveUpAtMs: journalDeadlineMs(startedAtMs),
-        nextPollMs: journalPolls(info.startToCloseTimeoutMs),
-        answerGraceMs: info.startToCloseTimeoutMs * ANSWER_SHARE,
-        // This attempt's scheduled time is the server's, as are the journal's event times. The time since is
-        // counted on the monotonic count alone: a wall clock that jumps forward must not close a window early.
-        serverNowMs: () => info.currentAttemptScheduledTimestampMs + (performance.now() - startedMonotonicMs),
-        earlierRequestsOpenUntilMs: spec.earlierRequestsOpenUntilMs,
-      };
-      const journaled = await journalInTime(
-        cancellable(temporal, () => journaledAnswer(temporal, run, spec.role, timing)),
-        startedAtMs,
-      );
-      if (journaled) {
-        logger.info(
-          { ...spec.logFields, walletId: journaled.walletId, attempt },
-          'Wallet already journaled; not creating another',
-        );
-        const { walletId, externalUserId, requestId } = journaled;
-        return { walletId, externalUserId, requestId };
-      }
-    }
+/** One attempt of the creation activity, its clocks started when it began. */
+class CreationAttempt {
+  /** What the heartbeats say. */
+  progress: Record<string, unknown>;
+  private readonly info = Context.current().info;
+  private readonly attempt = this.info.attempt;
+  private readonly startedAtMs = deadlineClockMs();
+  private readonly startedMonotonicMs = performance.now();
+  private readonly owner: OwnerHandle;
+
+  constructor(
+    private readonly deps: WalletCreationDeps,
+    private readonly spec: JournaledCreation,
+  ) {
+    this.owner = deps.temporal.workflow.getHandle(spec.workflowId);
+    this.progress = { phase: 'journal', attempt: this.attempt };
+  }
+
+  /** The wallet a previous attempt journaled, on a retry or after an earlier request that may be in flight. */
+  async previousAnswer(): Promise<JournaledWallet | null> {
+    const { deps, spec, info } = this;
+    if (this.attempt === 1 && spec.earlierRequestsOpenUntilMs === undefined) return null;
+    const run = deps.temporal.workflow.getHandle(spec.workflowId, info.workflowExecution?.runId);
+    const timing: JournalTiming = {
+      giveUpAtMs: journalDeadlineMs(this.startedAtMs),
+      nextPollMs: journalPolls(info.startToCloseTimeoutMs),
+      answerGraceMs: info.startToCloseTimeoutMs * ANSWER_SHARE,
+      // This attempt's scheduled time is the server's, as are the journal's event times. The time since is
+      // counted on the monotonic count alone: a wall clock that jumps forward must not close a window early.
+      serverNowMs: () =>
+        info.currentAttemptScheduledTimestampMs + (performance.now() - this.startedMonotonicMs),
+      earlierRequestsOpenUntilMs: spec.earlierRequestsOpenUntilMs,
+    };
+    const journaled = await journalInTime(
+      cancellable(deps.temporal, () => journaledAnswer(deps.temporal, run, spec.role, timing)),
+      this.startedAtMs,
+    );
+    if (!journaled) return null;
+    deps.logger.info(
+      { ...spec.logFields, walletId: journaled.walletId, attempt: this.attempt },
+      'Wallet already journaled; not creating another',
+    );
+    const { walletId, externalUserId, requestId } = journaled;
+    return { walletId, externalUserId, requestId };
+  }
+
+  /** Journals the request, sends CreateWallet, journals the answer. */
+  async create(): Promise<JournaledWallet> {
+    const { operator } = this.deps;
     // Logged in before the request is journaled: a login that fails leaves no request on record, and a slow one is
     // counted by the time check below instead of delaying CreateWallet inside the window that check guards.
     await callOperator(() => operator.ensureSession());
-    assertTimeToCreate(startedAtMs);
-    const requestId = `${(info.workflowExecution?.runId ?? '-').slice(0, 8)}/${info.activityId}#${attempt}`;
-    const role = spec.role ? { role: spec.role } : {};
+    assertTimeToCreate(this.startedAtMs);
+    const requestId = `${(this.info.workflowExecution?.runId ?? '-').slice(0, 8)}/${this.info.activityId}#${this.attempt}`;
     // One request's time at most (a re-login's second send included), and never past this attempt's share.
-    const deadlineMs = Math.min(createDeadlineMs(startedAtMs), deadlineClockMs() + operator.requestTimeoutMs);
+    const deadlineMs = Math.min(
+      createDeadlineMs(this.startedAtMs),
+      deadlineClockMs() + operator.requestTimeoutMs,
+    );
+    await this.journalRequest(requestId, deadlineMs);
+    this.progress = { phase: 'creating', attempt: this.attempt };
+    const wallet = await callOperator(() =>
+      operator
+        .createWallet(
+          { networks: [NETWORKS.ethereum, NETWORKS.tron], externalUserId: this.spec.externalUserId },
+          { deadlineMs },
+        )
+        .catch(async (error: unknown) => {
+          const refusal = notCarriedOut(error, 'createWallet');
+          if (refusal) await this.journalNotSent(requestId, refusal);
+          throw error;
+        }),
+    );
+    this.progress = { phase: 'created', attempt: this.attempt, walletId: wallet.id };
+    Context.current().heartbeat(this.progress);
+    await this.journalAnswer(wallet.id, requestId);
+    this.deps.logger.info(
+      { ...this.spec.logFields, walletId: wallet.id, attempt: this.attempt },
+      'Wallet created',
+    );
+    return { walletId: wallet.id, externalUserId: this.spec.externalUserId, requestId };
+  }
+
+  /** The request goes on record before it is sent; if too little of the attempt is left after, it is not sent. */
+  private async journalRequest(requestId: string, deadlineMs: number): Promise<void> {
+    const { operator, temporal } = this.deps;
     try {
       await journalInTime(
         cancellable(temporal, () =>
-          owner.signal(walletCreationRequestedSignal, {
+          this.owner.signal(walletCreationRequestedSignal, {
             requestId,
-            attempt,
-            externalUserId: spec.externalUserId,
+            attempt: this.attempt,
+            externalUserId: this.spec.externalUserId,
             // Counted from before the journal write: the server's time of the request is no earlier.
             inFlightForMs: Math.max(0, Math.ceil(deadlineMs - deadlineClockMs())),
-            ...role,
+            ...this.role(),
           }),
         ),
-        startedAtMs,
+        this.startedAtMs,
         'the journal of the CreateWallet request',
       );
       // The journal write may have used up the attempt: a request sent now could outlive it, or be cut short.
-      assertTimeToCreate(startedAtMs);
+      assertTimeToCreate(this.startedAtMs);
       assertTimeToSend(deadlineMs, operator.requestTimeoutMs);
       // A heartbeat answered that this attempt is no longer current: the next one creates, not this one.
       Context.current().cancellationSignal.throwIfAborted();
     } catch (error) {
       // Nothing is sent for this request. A journal write that did not answer in time may still land.
-      await journalNotSent(requestId, failureType(error));
+      await this.journalNotSent(requestId, failureType(error));
       throw error;
     }
-    progress = { phase: 'creating', attempt };
-    const wallet = await callOperator(() =>
-      operator
-        .createWallet(
-          { networks: [NETWORKS.ethereum, NETWORKS.tron], externalUserId: spec.externalUserId },
-          { deadlineMs },
-        )
-        .catch(async (error: unknown) => {
-          const refusal = notCarriedOut(error, 'createWallet');
-          if (refusal) await journalNotSent(requestId, refusal);
-          throw error;
-        }),
-    );
-    progress = { phase: 'created', attempt, walletId: wallet.id };
-    Context.current().heartbeat(progress);
+  }
+
+  /** The answer goes on record as soon as it arrives; the activity's result carries it too. */
+  private async journalAnswer(walletId: string, requestId: string): Promise<void> {
     try {
-      await owner.signal(walletCreatedSignal, {
-        walletId: wallet.id,
-        externalUserId: spec.externalUserId,
-        attempt,
+      await this.owner.signal(walletCreatedSignal, {
+        walletId,
+        externalUserId: this.spec.externalUserId,
+        attempt: this.attempt,
         requestId,
-        ...role,
+        ...this.role(),
       });
     } catch (error) {
       // The activity result still carries the wallet and its request ID; the journal only narrows the crash window.
-      logger.warn({ ...spec.logFields, walletId: wallet.id, err: error }, 'Could not journal the new wallet');
+      this.deps.logger.warn(
+        { ...this.spec.logFields, walletId, err: error },
+        'Could not journal the new wallet',
+      );
     }
-    logger.info({ ...spec.logFields, walletId: wallet.id, attempt }, 'Wallet created');
-    return { walletId: wallet.id, externalUserId: spec.externalUserId, requestId };
   }
 
   /**
    * Journals that a request this attempt journaled was never carried out, so that neither a retry nor the owner
    * waits for it or reports it. Best effort: without it the request stays on record as one that may have been.
    */
-  async function journalNotSent(requestId: string, reason: string): Promise<void> {
+  private async journalNotSent(requestId: string, reason: string): Promise<void> {
     try {
       await journalInTime(
-        owner.signal(walletCreationNotSentSignal, {
+        this.owner.signal(walletCreationNotSentSignal, {
           requestId,
-          attempt,
-          externalUserId: spec.externalUserId,
+          attempt: this.attempt,
+          externalUserId: this.spec.externalUserId,
           reason,
-          ...(spec.role ? { role: spec.role } : {}),
+          ...this.role(),
         }),
-        startedAtMs,
+        this.startedAtMs,
         'the journal of a CreateWallet request not sent',
       );
     } catch (error) {
-      logger.warn(
-        { ...spec.logFields, requestId, attempt, err: error },
+      this.deps.logger.warn(
+        { ...this.spec.logFields, requestId, attempt: this.attempt, err: error },
         'Could not journal a CreateWallet request as not sent; if it was journaled, it stays on record as possibly sent',
       );
     }
+  }
+
+  private role(): { role?: AccountWalletRole } {
+    return this.spec.role ? { role: this.spec.role } : {};
   }
 }
 

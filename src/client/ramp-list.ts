@@ -15,7 +15,7 @@ import {
   OrderReference,
   RampDirection as RampDirectionAttribute,
   RampStatus,
-} from '../temporal/search-attributes';
+} from '../domain/search-attributes';
 import { parseEndUserId } from '../validation/identifiers';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';

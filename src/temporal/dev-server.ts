@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { freePort } from '../http/free-port';
-import { devServerSearchAttributeArgs } from './search-attributes';
+import { devServerSearchAttributeArgs } from './search-attribute-args';
 
 export interface DevServerOptions {
   cliPath: string;

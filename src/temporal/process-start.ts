@@ -14,7 +14,7 @@ import {
   type WorkflowSignalWithStartOptions,
 } from '@temporalio/client';
 import type { Workflow } from '@temporalio/common';
-import { RampStatus } from './search-attributes';
+import { RampStatus } from '../domain/search-attributes';
 
 /** The workflow ID reuse policy of every process start. */
 export const ONE_RUN_PER_PROCESS = 'REJECT_DUPLICATE' as const;

@@ -78,11 +78,10 @@ export interface RunningReceiver {
 }
 
 export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): express.Express {
-  const { temporal, taskQueue, timings, logger } = deps;
+  const { temporal, logger } = deps;
   const temporalTimeoutMs = config.temporalTimeoutMs ?? RECEIVER_TEMPORAL_TIMEOUT_MS;
-  const directForward = receiverHop(config, deps, temporalTimeoutMs);
-  const handOver = createHandOver({ temporal, taskQueue, timings, logger, overflow: deps.routerOverflow });
   const metrics = deps.observability?.metrics ?? new RampMetrics();
+  const record = recording(deps, metrics, receiverHop(config, deps, temporalTimeoutMs));
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -95,49 +94,64 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   app.post(
     '/webhooks/:kind/:secret',
     express.json({ limit: config.bodyLimit ?? RECEIVER_BODY_LIMIT, strict: true }),
-    async (req: Request, res: Response) => {
-      const delivery = parseDelivery(req.body, res.locals.kind as ResourceKind, new Date().toISOString());
-      if ('invalid' in delivery) {
-        sendError(res, 400, 'invalid_delivery', delivery.invalid.message, delivery.invalid.issues);
-        return;
-      }
-      /** Temporal has until then to take the delivery, or the operator is answered 503. */
-      const deadlineMs = Date.now() + temporalTimeoutMs;
-      const log = deliveryLogFields(delivery);
-      try {
-        const workflowId = await temporal.withDeadline(deadlineMs, () => record(delivery, deadlineMs));
-        logger.info({ ...log, workflowId }, 'Webhook delivery recorded');
-        res.status(200).json({ received: true, workflowId });
-      } catch (error) {
-        logger.error(
-          { ...log, err: { name: (error as Error).name, message: (error as Error).message } },
-          'Could not hand the delivery to Temporal: answering 503 so the operator retries',
-        );
-        sendAnswer(res, {
-          ...temporalUnavailableAnswer(temporalTimeoutMs),
-          message:
-            error instanceof RouterOverloadedError
-              ? 'The event could not be recorded now (its router is not keeping up); retry later'
-              : 'The event could not be recorded; retry later',
-        });
-      }
-    },
+    receiveDelivery(deps, record, temporalTimeoutMs),
   );
   app.use((_req: Request, res: Response) => sendError(res, 404, 'not_found', 'Not found'));
   // Body-parser and router errors (malformed JSON or percent-encoding, too large, encodings) are JSON 4xx; anything
   // else is ours (500). Never echoes the URL: it carries the secret.
   app.use(jsonErrorHandler({ logger, component: 'Receiver' }));
   return app;
+}
 
-  /** Puts the delivery in Temporal: forwarded by the receiver itself, else handed over. Answers the workflow ID. */
-  async function record(delivery: Exclude<ParsedDelivery, { invalid: unknown }>, deadlineMs: number) {
+type Accepted = Exclude<ParsedDelivery, { invalid: unknown }>;
+
+/** The POST handler: parse, then record within Temporal's time (200), or answer 400 or 503. */
+function receiveDelivery(
+  { temporal, logger }: ReceiverDeps,
+  record: (delivery: Accepted, deadlineMs: number) => Promise<string>,
+  temporalTimeoutMs: number,
+) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const delivery = parseDelivery(req.body, res.locals.kind as ResourceKind, new Date().toISOString());
+    if ('invalid' in delivery) {
+      sendError(res, 400, 'invalid_delivery', delivery.invalid.message, delivery.invalid.issues);
+      return;
+    }
+    /** Temporal has until then to take the delivery, or the operator is answered 503. */
+    const deadlineMs = Date.now() + temporalTimeoutMs;
+    const log = deliveryLogFields(delivery);
+    try {
+      const workflowId = await temporal.withDeadline(deadlineMs, () => record(delivery, deadlineMs));
+      logger.info({ ...log, workflowId }, 'Webhook delivery recorded');
+      res.status(200).json({ received: true, workflowId });
+    } catch (error) {
+      logger.error(
+        { ...log, err: { name: (error as Error).name, message: (error as Error).message } },
+        'Could not hand the delivery to Temporal: answering 503 so the operator retries',
+      );
+      sendAnswer(res, {
+        ...temporalUnavailableAnswer(temporalTimeoutMs),
+        message:
+          error instanceof RouterOverloadedError
+            ? 'The event could not be recorded now (its router is not keeping up); retry later'
+            : 'The event could not be recorded; retry later',
+      });
+    }
+  };
+}
+
+/**
+ * Puts a delivery in Temporal and answers the workflow that holds it: an unknown event kind in
+ * webhooks/unknown-events, a known one forwarded by the receiver itself, else handed over to its router.
+ */
+function recording(deps: ReceiverDeps, metrics: RampMetrics, directForward: DirectForward | undefined) {
+  const { temporal, taskQueue, timings, logger } = deps;
+  const handOver = createHandOver({ temporal, taskQueue, timings, logger, overflow: deps.routerOverflow });
+  return async (delivery: Accepted, deadlineMs: number): Promise<string> => {
     if ('unknown' in delivery) {
+      const { eventType, resourceId, kindPath } = delivery.unknown;
       logger.warn(
-        {
-          eventType: delivery.unknown.eventType,
-          resourceId: delivery.unknown.resourceId,
-          kind: delivery.unknown.kindPath,
-        },
+        { eventType, resourceId, kind: kindPath },
         'Webhook of an unknown event kind: accepted and kept in webhooks/unknown-events',
       );
       await temporal.workflow.signalWithStart(WORKFLOW_TYPES.unknownEvents, {
@@ -159,7 +173,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
       if ('forwardedTo' in forwarded) return forwarded.forwardedTo;
     }
     return handOver({ kind, event: signal }, deadlineMs);
-  }
+  };
 }
 
 /** The secret is checked before the body is read: an unauthenticated caller gets 404 and nothing is parsed. */
@@ -186,7 +200,7 @@ function checkRecipientPath(config: ReceiverConfig) {
 }
 
 /** What a delivery's log lines say of it (never the payload, never the URL). */
-function deliveryLogFields(delivery: Exclude<ParsedDelivery, { invalid: unknown }>) {
+function deliveryLogFields(delivery: Accepted) {
   return 'unknown' in delivery
     ? { eventType: delivery.unknown.eventType, resourceId: delivery.unknown.resourceId }
     : {

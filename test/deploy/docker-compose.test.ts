@@ -15,7 +15,7 @@ import { loadObservabilityConfig } from '../../src/config/observability';
 import { loadOperatorConfig } from '../../src/config/operator';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadTemporalConfig } from '../../src/config/temporal';
-import { ALL_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
+import { ALL_SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 import {
   HEALTHCHECKED_PROCESSES,
   type HealthcheckedProcess,

@@ -5,7 +5,7 @@
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { ACCOUNT_WALLET_ROLES, type AccountWalletRole, type ResourceKind } from '../../src/domain/vocabulary';
-import { Networks, RampStatus } from '../../src/temporal/search-attributes';
+import { Networks, RampStatus } from '../../src/domain/search-attributes';
 import { extraWalletCount, newWalletJournal, type WalletJournal } from '../wallet-creation/journal';
 import type {
   AccountRecipient,

@@ -4,7 +4,7 @@
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { compactData, type RaisedOutcome } from '../../src/domain/outcome-events';
-import { EndUserId, Networks, RampStatus, WalletId } from '../../src/temporal/search-attributes';
+import { EndUserId, Networks, RampStatus, WalletId } from '../../src/domain/search-attributes';
 import { newOutbox } from '../outcomes/outbox';
 import { extraWalletCount, newWalletJournal } from '../wallet-creation/journal';
 import type { DepositWallet, EndUserCarriedState, EndUserInput, EndUserState } from './types';

@@ -12,56 +12,27 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
-  log,
-  proxyActivities,
   setHandler,
-  upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
-import type { RampActivities } from '../../activities';
-import { failureReason } from '../../src/domain/errors';
 import { startOutcomeSender } from '../outcomes/sender';
-import { operatorActivityOptions } from '../shared/activity-options';
 import { MAX_HISTORY_EVENTS, shouldContinueAsNew } from '../shared/continue-as-new';
-import {
-  extraWalletAlert,
-  extraWalletsDue,
-  recordOrphan,
-  reportedAfterNotSent,
-} from '../wallet-creation/journal';
-import { keepWalletJournals, raiseExtraWalletIncident } from '../wallet-creation/owner';
+import { extraWalletsDue } from '../wallet-creation/journal';
 import { endUserStateQuery, ensureDepositWalletUpdate, offRampLinkedSignal } from './messages';
-import {
-  continuedInput,
-  depositWallet,
-  depositWalletCreated,
-  extraWallets,
-  linkOffRamp,
-  newEndUserState,
-  searchAttributes,
-} from './state';
+import { continuedInput, extraWallets, linkOffRamp, newEndUserState } from './state';
+import { EndUserRun } from './steps';
 import type { DepositWallet, EndUserInput } from './types';
 
 export async function endUserWorkflow(input: EndUserInput): Promise<void> {
-  const { endUserId, endUserSearchValue, timings } = input;
-  const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings, { heartbeat: true }));
-  const alerts = proxyActivities<RampActivities>(operatorActivityOptions(timings));
-  const now = () => new Date().toISOString();
-  const state = newEndUserState(input, now());
+  const { endUserId } = input;
+  const state = newEndUserState(input, new Date().toISOString());
   // Events still pending at a continue-as-new are sent by the next run, with their ids.
-  const outcomes = startOutcomeSender(state.outcomes, timings);
+  const outcomes = startOutcomeSender(state.outcomes, input.timings);
   let walletRequested = false;
 
-  // ---- handlers
+  // ---- handlers (the wallet journal's are the run's)
+  const run = new EndUserRun(state, input, outcomes);
   setHandler(endUserStateQuery, () => state);
   setHandler(offRampLinkedSignal, ({ depositTransactionId }) => linkOffRamp(state, depositTransactionId));
-  const journals = keepWalletJournals({
-    journalOf: () => state.walletJournal,
-    keepOrphan: (_journal, walletId, reason) => keepOrphan(walletId, reason),
-    requestNotSent: () => {
-      state.extraWalletsReported = reportedAfterNotSent(extraWallets(state), state.extraWalletsReported);
-    },
-  });
   setHandler(ensureDepositWalletUpdate, async (): Promise<DepositWallet> => {
     if (state.wallet) return state.wallet;
     walletRequested = true;
@@ -78,7 +49,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   const wantsWallet = () => walletRequested && !state.wallet;
   const extraWalletsToRaise = () =>
     state.walletStatus !== 'creating' && extraWalletsDue(extraWallets(state), state.extraWalletsReported);
-  upsertSearchAttributes(searchAttributes(state, endUserSearchValue));
+  run.publish();
   for (;;) {
     await condition(
       () =>
@@ -86,55 +57,14 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
         extraWalletsToRaise() ||
         shouldContinueAsNew(input.continueAsNewAfterEvents ?? MAX_HISTORY_EVENTS),
     );
-    if (wantsWallet()) await createWallet();
-    else if (extraWalletsToRaise()) await raiseExtraWallets();
+    if (wantsWallet()) {
+      await run.createWallet();
+      walletRequested = false;
+    } else if (extraWalletsToRaise()) await run.raiseExtraWallets();
     else {
       // Let running handlers finish, then carry the state over.
       await condition(allHandlersFinished);
       await continueAsNew<typeof endUserWorkflow>(continuedInput(input, state));
     }
-  }
-
-  async function createWallet(): Promise<void> {
-    state.walletStatus = 'creating';
-    try {
-      const { wallet, addresses } = await journals.createWalletOnce(state.walletJournal, {
-        create: (earlier) =>
-          activities.createDepositWallet({ endUserId, workflowId: workflowInfo().workflowId, ...earlier }),
-        readAddresses: (walletId) => activities.getWalletAddresses({ walletId }),
-      });
-      state.wallet = depositWallet(wallet, addresses, now());
-      state.walletStatus = 'ready';
-      state.lastError = undefined;
-      const walletEvent = depositWalletCreated(state, workflowInfo().workflowId);
-      if (walletEvent) outcomes.raise(walletEvent.type, walletEvent.data);
-    } catch (error) {
-      state.walletStatus = 'failed';
-      state.lastError = failureReason(error);
-      log.error('Deposit wallet creation failed', { endUserId, error: state.lastError });
-    }
-    walletRequested = false;
-    upsertSearchAttributes(searchAttributes(state, endUserSearchValue));
-  }
-
-  function keepOrphan(walletId: string, reason: string): void {
-    if (recordOrphan(state.orphanWallets, state.wallet?.walletId, { walletId, reason, recordedAt: now() })) {
-      log.warn('Orphan deposit wallet recorded (never shown to the user)', { endUserId, walletId, reason });
-    }
-  }
-
-  /** Every wallet the operator may hold for this user besides the one shown is an incident for operations. */
-  async function raiseExtraWallets(): Promise<void> {
-    const count = extraWallets(state);
-    const alert = extraWalletAlert(
-      { kind: 'end-user', endUserId, shownWalletId: state.wallet?.walletId },
-      workflowInfo().workflowId,
-      {
-        orphanWallets: state.orphanWallets.length,
-        unconfirmedCreations: state.walletJournal.unconfirmed.length,
-      },
-    );
-    await raiseExtraWalletIncident(alerts.raiseAlert, alert, { endUserId });
-    state.extraWalletsReported = count;
   }
 }

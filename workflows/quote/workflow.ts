@@ -4,7 +4,7 @@
  */
 import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { RampActivities } from '../../activities';
-import { RampDirection, RampStatus } from '../../src/temporal/search-attributes';
+import { RampDirection, RampStatus } from '../../src/domain/search-attributes';
 import { operatorActivityOptions } from '../shared/activity-options';
 import { quoteActivityBudget } from './state';
 import type { QuoteResult, QuoteWorkflowInput } from './types';

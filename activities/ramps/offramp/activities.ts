@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { endUserIdFromWorkflowId, endUserWorkflowId, WORKFLOW_TYPES } from '../../../src/domain/ids';
 import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
-import { EndUserId } from '../../../src/temporal/search-attributes';
+import { EndUserId } from '../../../src/domain/search-attributes';
 import { visibilityLiteral } from '../../../src/temporal/visibility';
 import { offRampLinkedSignal } from '../../../workflows/end-user/messages';
 import type { OffRampPollRequest, OffRampPollResult } from '../../../workflows/ramps/offramp/state';

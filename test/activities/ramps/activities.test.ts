@@ -9,7 +9,7 @@ import { createHop, forwardOutcome } from '../../../activities/ramps/router/hop'
 import { OFF_RAMP_ORDER_UNROUTABLE } from '../../../workflows/ramps/router/lane-state';
 import { OperatorError } from '../../../src/operator/errors';
 import type { WorkflowTimings } from '../../../src/domain/timings';
-import { EndUserId } from '../../../src/temporal/search-attributes';
+import { EndUserId } from '../../../src/domain/search-attributes';
 import { offRampLinkedSignal } from '../../../workflows/end-user/messages';
 import type { OffRampRole, OffRampTransactionSignal } from '../../../workflows/ramps/offramp/types';
 import type { TransactionSnapshot } from '../../../workflows/ramps/shared/snapshots';

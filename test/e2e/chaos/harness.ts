@@ -28,7 +28,7 @@ import { Connection } from '@temporalio/client';
 import { freePort } from '../../../src/http/free-port';
 import { DEV_SERVER_TUNING, devServerTuningArgs } from '../../../src/temporal/dev-server';
 import { ensureTemporalCli } from '../../../src/temporal/install-cli';
-import { devServerSearchAttributeArgs } from '../../../src/temporal/search-attributes';
+import { devServerSearchAttributeArgs } from '../../../src/temporal/search-attribute-args';
 import { generateLocalCertificate } from '../../../src/tls/local-certificate';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');

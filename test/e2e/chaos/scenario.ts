@@ -19,7 +19,7 @@ import { setMaxListeners } from 'node:events';
 import { Client, Connection, type WorkflowExecutionInfo } from '@temporalio/client';
 import { RampClient } from '../../../src/client/ramp-client';
 import { loadWorkflowTimings } from '../../../src/config/timings';
-import { RampStatus } from '../../../src/temporal/search-attributes';
+import { RampStatus } from '../../../src/domain/search-attributes';
 import { ChaosStack, killEveryChild, type ManagedProcess } from './harness';
 import {
   describeRuns,

@@ -19,7 +19,7 @@ import {
   type RunningDevServer,
   startDevServer,
 } from '../../../src/temporal/dev-server';
-import { EndUserId } from '../../../src/temporal/search-attributes';
+import { EndUserId } from '../../../src/domain/search-attributes';
 import { createRampWorker } from '../../../src/temporal/worker';
 import type { QuoteRequestInput, QuoteResult } from '../../../workflows/quote/types';
 import type { quoteWorkflow } from '../../../workflows/quote/workflow';

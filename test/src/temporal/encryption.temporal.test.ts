@@ -13,7 +13,7 @@ import { parseEncryptionKeys } from '../../../src/config/encryption';
 import { startCodecServer, type RunningCodecServer } from '../../../src/temporal/codec-server';
 import { dataConverterFromConfig } from '../../../src/temporal/data-converter';
 import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
-import { EndUserId } from '../../../src/temporal/search-attributes';
+import { EndUserId } from '../../../src/domain/search-attributes';
 import { offRampWorkflowId } from '../../../src/domain/ids';
 import { connectTestClient } from '../../helpers/temporal';
 import {

@@ -4,7 +4,7 @@
  */
 import { NETWORKS } from '../../../src/domain/vocabulary';
 import { orderRecipientUrl, transactionRecipientUrl } from '../../../src/config/receiver';
-import { RampStatus } from '../../../src/temporal/search-attributes';
+import { RampStatus } from '../../../src/domain/search-attributes';
 import { formatAccountSetup } from '../../../src/entry/account-setup';
 import { recordHistory } from '../../helpers/histories';
 import { type Stack, startStack, testReceiver } from '../../helpers/client-stack';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../../../src/client/errors';
 import { endUserWorkflowId } from '../../../src/domain/ids';
 import { NETWORKS } from '../../../src/domain/vocabulary';
-import { EndUserId, Networks, RampStatus, WalletId } from '../../../src/temporal/search-attributes';
+import { EndUserId, Networks, RampStatus, WalletId } from '../../../src/domain/search-attributes';
 import { type Stack, startStack, waitFor } from '../../helpers/client-stack';
 
 describe('deposit wallets (real dev server + sandbox over HTTP)', () => {

@@ -11,7 +11,7 @@ import type { OperatorClient } from '../../../src/operator/client';
 import { deadlinePassed } from '../../../src/operator/errors';
 import { RampClient } from '../../../src/client/ramp-client';
 import { endUserWorkflowId } from '../../../src/domain/ids';
-import { EndUserId, WalletId } from '../../../src/temporal/search-attributes';
+import { EndUserId, WalletId } from '../../../src/domain/search-attributes';
 import { endUserWorkflow } from '../../../workflows/end-user/workflow';
 import { endUserStateQuery } from '../../../workflows/end-user/messages';
 import { walletCreationRequestedSignal } from '../../../workflows/wallet-creation/messages';

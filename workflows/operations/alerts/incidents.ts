@@ -4,7 +4,7 @@
  * reducers change the state they are handed in place: the state query returns that same object.
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import { Networks, RampStatus } from '../../../src/temporal/search-attributes';
+import { Networks, RampStatus } from '../../../src/domain/search-attributes';
 import type {
   AlertInput,
   AlertsInput,

@@ -11,7 +11,7 @@ import {
   RampDirection,
   RampStatus,
   WalletId,
-} from '../../../src/temporal/search-attributes';
+} from '../../../src/domain/search-attributes';
 import { compactData, type OutcomeEventType, type RaisedOutcome } from '../../../src/domain/outcome-events';
 import type { AlertKind } from '../../operations/alerts/types';
 import { newOutbox } from '../../outcomes/outbox';

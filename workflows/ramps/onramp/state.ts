@@ -14,7 +14,7 @@ import {
   OrderReference,
   RampDirection,
   RampStatus,
-} from '../../../src/temporal/search-attributes';
+} from '../../../src/domain/search-attributes';
 import {
   isConfirmedOrLater,
   isFailedTransaction,

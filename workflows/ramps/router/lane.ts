@@ -10,7 +10,7 @@ import type { ResourceKind } from '../../../src/domain/vocabulary';
 import type { AlertInput } from '../../operations/alerts/types';
 import { failureNote, nextPollDelayMs } from '../shared/step-timing';
 import { isDuplicate, lateEventAlert, recordForward } from './lane-state';
-import type { CarriedLane, ForwardOutcome, RoutedEvent, RouteEventInput, WebhookEventSignal } from './types';
+import type { CarriedLane, ForwardOutcome, RoutedEvent, RouteEventInput } from './types';
 import { isOperatorNotFound, recordGiveUp, recordNotFound, unknownResourceRetry } from './unknown-resource';
 
 /** One resource's routing: what the router carries over continue-as-new, and the timings it routes with. */
@@ -55,96 +55,114 @@ export function newLane(
  * the batch and tries again with backoff.
  */
 export async function routeLane(lane: Lane, host: LaneHost): Promise<void> {
-  const { state, inbox, retry, timings } = lane;
-  const { kind, resourceId } = state;
+  const { inbox, retry, timings } = lane;
   while (inbox.length > 0 && !host.paused()) {
     const batch = inbox.splice(0);
     try {
-      await handle(batch);
+      await routeBatch(lane, host, batch.length);
       retry.retryDelayMs = timings.pollInitialMs;
       delete retry.firstNotFoundAtMs;
     } catch (error) {
       if (Date.now() >= retry.giveUpAtMs) throw error;
       inbox.unshift(...batch);
-      state.lastFailure = failureNote(`re-read or forward of ${kind} ${resourceId}`, error);
-      let waitMs = retry.retryDelayMs;
-      let nextDelayMs = nextPollDelayMs(timings, retry.retryDelayMs);
-      if (isOperatorNotFound(error)) {
-        retry.firstNotFoundAtMs ??= Date.now();
-        recordNotFound(state, retry.firstNotFoundAtMs);
-        const verdict = unknownResourceRetry(timings, {
-          firstNotFoundAtMs: retry.firstNotFoundAtMs,
-          delayMs: retry.retryDelayMs,
-          nowMs: Date.now(),
-        });
-        if (verdict.giveUp) {
-          giveUpUnknownResource(inbox.splice(0).length);
-          return;
-        }
-        ({ waitMs, nextDelayMs } = verdict);
-      }
-      log.warn('Router could not finish; retrying', {
+      if (!(await waitToRetry(lane, host, error))) return;
+    }
+  }
+}
+
+/** One hop for the batch: the read, the routing and the forward in one activity (the rules are the pure modules'). */
+async function routeBatch(lane: Lane, host: LaneHost, batchSize: number): Promise<void> {
+  const { state, timings } = lane;
+  const { kind, resourceId } = state;
+  const routed = await host.routeEvent({ kind, resourceId, lastStatus: state.lastStatus, timings });
+  if (isDuplicate(state, routed.status, batchSize)) return;
+  if ('outcome' in routed) {
+    await rememberForward(lane, host, routed.status, routed.outcome);
+  } else if ('unroutable' in routed) {
+    state.unroutable = routed.unroutable;
+    if (kind === 'transaction')
+      log.warn('Transaction belongs to no ramp process', {
+        transactionId: resourceId,
+        reason: routed.unroutable,
+      });
+  }
+}
+
+/**
+ * After a failed hop: records the failure and waits the backoff (a resource the operator does not know has its own,
+ * and an end). False when the lane stops: it gave up on an unknown resource, or the router cut the wait short.
+ */
+async function waitToRetry(lane: Lane, host: LaneHost, error: unknown): Promise<boolean> {
+  const { state, inbox, retry, timings } = lane;
+  const { kind, resourceId } = state;
+  state.lastFailure = failureNote(`re-read or forward of ${kind} ${resourceId}`, error);
+  let waitMs = retry.retryDelayMs;
+  let nextDelayMs = nextPollDelayMs(timings, retry.retryDelayMs);
+  if (isOperatorNotFound(error)) {
+    retry.firstNotFoundAtMs ??= Date.now();
+    recordNotFound(state, retry.firstNotFoundAtMs);
+    const verdict = unknownResourceRetry(timings, {
+      firstNotFoundAtMs: retry.firstNotFoundAtMs,
+      delayMs: retry.retryDelayMs,
+      nowMs: Date.now(),
+    });
+    if (verdict.giveUp) {
+      const dropped = inbox.splice(0).length;
+      recordGiveUp(state, timings, dropped, new Date().toISOString());
+      log.warn('Router gave up on a resource the operator does not know', {
         kind,
         resourceId,
-        retryInMs: waitMs,
-        error: state.lastFailure.message,
+        reads: state.unknownResource?.reads,
+        eventsDropped: dropped,
       });
-      const interrupted = await host.waitBeforeRetry(waitMs);
-      retry.retryDelayMs = nextDelayMs;
-      if (interrupted) return;
+      return false;
     }
+    ({ waitMs, nextDelayMs } = verdict);
   }
+  log.warn('Router could not finish; retrying', {
+    kind,
+    resourceId,
+    retryInMs: waitMs,
+    error: state.lastFailure.message,
+  });
+  const interrupted = await host.waitBeforeRetry(waitMs);
+  retry.retryDelayMs = nextDelayMs;
+  return !interrupted;
+}
 
-  /** Ends the lane for a resource the operator never knew: recorded, and counted in the router's totals. */
-  function giveUpUnknownResource(dropped: number): void {
-    recordGiveUp(state, timings, dropped, new Date().toISOString());
-    log.warn('Router gave up on a resource the operator does not know', {
-      kind,
-      resourceId,
-      reads: state.unknownResource?.reads,
-      eventsDropped: dropped,
-    });
-  }
-
-  async function handle(batch: WebhookEventSignal[]): Promise<void> {
-    // The read, the routing and the forward in one activity; the rules are the pure modules'.
-    const routed = await host.routeEvent({ kind, resourceId, lastStatus: state.lastStatus, timings });
-    if (isDuplicate(state, routed.status, batch.length)) return;
-    if ('outcome' in routed) {
-      await remember(routed.status, routed.outcome);
-    } else if ('unroutable' in routed) {
-      state.unroutable = routed.unroutable;
-      if (kind === 'transaction')
-        log.warn('Transaction belongs to no ramp process', {
-          transactionId: resourceId,
-          reason: routed.unroutable,
-        });
-    }
-  }
-
-  /**
-   * A process that had already ended is not run again (src/temporal/process-start.ts): the event is kept on this
-   * lane as late, and one that gave up is raised as an incident; its outcome stays as it ended.
-   */
-  async function remember(resourceStatus: string, outcome: ForwardOutcome): Promise<void> {
-    const { late, raiseLateAlert } = recordForward(state, outcome, resourceStatus, new Date().toISOString());
-    if (!late) return;
-    log.warn('Event for a process that has already ended: recorded, not applied', {
-      kind,
-      resourceId,
+/**
+ * A process that had already ended is not run again (src/temporal/process-start.ts): the event is kept on this lane
+ * as late, and one that gave up is raised as an incident; its outcome stays as it ended.
+ */
+async function rememberForward(
+  lane: Lane,
+  host: LaneHost,
+  resourceStatus: string,
+  outcome: ForwardOutcome,
+): Promise<void> {
+  const { kind, resourceId } = lane.state;
+  const { late, raiseLateAlert } = recordForward(
+    lane.state,
+    outcome,
+    resourceStatus,
+    new Date().toISOString(),
+  );
+  if (!late) return;
+  log.warn('Event for a process that has already ended: recorded, not applied', {
+    kind,
+    resourceId,
+    process: outcome.workflowId,
+    processStatus: late.processStatus,
+    resourceStatus,
+  });
+  if (!raiseLateAlert) return;
+  try {
+    await host.raiseAlert({ ...lateEventAlert(kind, resourceId, late), workflowId: host.workflowId });
+  } catch (error) {
+    // Not retried through the batch: the event is recorded above, and a second forward would record it twice.
+    log.error('Late-event incident could not be raised', {
       process: outcome.workflowId,
-      processStatus: late.processStatus,
-      resourceStatus,
+      error: failureReason(error),
     });
-    if (!raiseLateAlert) return;
-    try {
-      await host.raiseAlert({ ...lateEventAlert(kind, resourceId, late), workflowId: host.workflowId });
-    } catch (error) {
-      // Not retried through the batch: the event is recorded above, and a second forward would record it twice.
-      log.error('Late-event incident could not be raised', {
-        process: outcome.workflowId,
-        error: failureReason(error),
-      });
-    }
   }
 }

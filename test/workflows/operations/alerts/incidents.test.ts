@@ -9,7 +9,7 @@ import {
   searchAttributes,
 } from '../../../../workflows/operations/alerts/incidents';
 import type { AlertsState, RaiseAlertRequest } from '../../../../workflows/operations/alerts/types';
-import { Networks, RampStatus } from '../../../../src/temporal/search-attributes';
+import { Networks, RampStatus } from '../../../../src/domain/search-attributes';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-01T00:05:00.000Z';

@@ -1,7 +1,7 @@
 /**
- * Custom search attributes: defined once, registered on the dev server by the launcher, set by workflows, and
- * used by the typed client's list queries. They are stored in clear, so they hold identifiers only (no amounts,
- * no addresses).
+ * Custom search attributes: defined once, registered on the dev server by its launcher (src/temporal), set by
+ * workflows, and used by the typed client's list queries. They are stored in clear, so they hold identifiers only
+ * (no amounts, no addresses). Workflow-safe: @temporalio/common only.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
@@ -25,21 +25,3 @@ export const ALL_SEARCH_ATTRIBUTES = [
   WalletId,
   Networks,
 ] as const;
-
-/** The CLI's `--search-attribute` type names. */
-const CLI_TYPE_NAMES: Record<string, string> = {
-  [SearchAttributeType.KEYWORD]: 'Keyword',
-  [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
-  [SearchAttributeType.TEXT]: 'Text',
-  [SearchAttributeType.INT]: 'Int',
-  [SearchAttributeType.DOUBLE]: 'Double',
-  [SearchAttributeType.BOOL]: 'Bool',
-  [SearchAttributeType.DATETIME]: 'Datetime',
-};
-
-export function devServerSearchAttributeArgs(): string[] {
-  return ALL_SEARCH_ATTRIBUTES.flatMap((key) => [
-    '--search-attribute',
-    `${key.name}=${CLI_TYPE_NAMES[key.type]}`,
-  ]);
-}
