@@ -4,7 +4,7 @@
  * an existing file is never overwritten. Record a new path's history with RECORD_HISTORIES=1; to record one again on
  * purpose, delete its file first.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
@@ -37,6 +37,7 @@ export async function recordHistory(
   // A named run is waited for alone, not through the runs it continued as.
   const handle = client.workflow.getHandle(workflowId, options.runId, { followRuns: !options.runId });
   if (!options.running) await handle.result().catch(() => undefined);
+  mkdirSync(HISTORIES_DIR, { recursive: true });
   writeFileSync(file, historyToJSON(await handle.fetchHistory()));
   process.stdout.write(`[histories] recorded ${name}.json\n`);
 }

@@ -63,7 +63,7 @@ describe('/metrics and /readyz exposure and cost', () => {
     });
   });
 
-  test('concurrent scrapes share one read of the 19 visibility counts and the shard list, reused for the TTL', async () => {
+  test('concurrent scrapes share one read of the 18 visibility counts and the router list, reused for the TTL', async () => {
     const count = jest.spyOn(client.workflow, 'count');
     const list = jest.spyOn(client.workflow, 'list');
     try {
@@ -81,13 +81,13 @@ describe('/metrics and /readyz exposure and cost', () => {
       const first = await Promise.all(Array.from({ length: 20 }, scrape));
       expect(first.map((response) => response.status)).toEqual(Array(20).fill(200));
       expect(first[0]!.text).toContain('ramp_processes_started{direction="off-ramp"}');
-      expect(count).toHaveBeenCalledTimes(19);
+      expect(count).toHaveBeenCalledTimes(18);
       expect(list).toHaveBeenCalledTimes(1);
       expect((await scrape()).status).toBe(200);
-      expect(count).toHaveBeenCalledTimes(19);
+      expect(count).toHaveBeenCalledTimes(18);
       await new Promise((resolve) => setTimeout(resolve, 1_600));
       await Promise.all(Array.from({ length: 5 }, scrape));
-      expect(count).toHaveBeenCalledTimes(38);
+      expect(count).toHaveBeenCalledTimes(36);
       expect(list).toHaveBeenCalledTimes(2);
     } finally {
       count.mockRestore();

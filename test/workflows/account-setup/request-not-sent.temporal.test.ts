@@ -5,6 +5,7 @@
  */
 import { accountStateQuery } from '../../../workflows/account-setup/messages';
 import { type Stack, startStack } from '../../helpers/client-stack';
+import { recordHistory } from '../../helpers/histories';
 
 describe('account setup: a CreateWallet the operator never carried out (dev server + sandbox over HTTP)', () => {
   let stack: Stack;
@@ -65,5 +66,6 @@ describe('account setup: a CreateWallet the operator never carried out (dev serv
       notSent[0]!.workflowExecutionSignaledEventAttributes!.input!.payloads![0]!.data!,
     ).toString('utf8');
     expect(JSON.parse(payload)).toMatchObject({ role: 'master', reason: 'authenticate: server_error' });
+    await recordHistory(client, workflowId, 'account-setup-request-not-sent', { running: true });
   });
 });

@@ -174,6 +174,9 @@ describe('end-user workflow on the real Temporal dev server', () => {
     expect(wallet.walletId).toBe('wallet-1');
     // The earlier request stays on record as one the operator may have carried out.
     expect(state.walletJournal.unconfirmed.map((entry) => entry.requestId)).toEqual(['earlier/1#1']);
+    await recordHistory(client, endUserWorkflowId(endUserId), 'end-user-wallet-failed-then-created', {
+      running: true,
+    });
   });
 
   test('a CreateWallet never carried out is journaled as not sent: the retry creates at once, nothing is reported', async () => {

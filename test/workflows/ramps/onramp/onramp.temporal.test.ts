@@ -49,6 +49,7 @@ describe('on-ramp process (sandbox + receiver + dev server)', () => {
     }))
       if (execution) runs += 1;
     expect(runs).toBe(1);
+    await recordHistory(stacks.client, onRampWorkflowId(ref), 'onramp-unattributed-settled');
   });
 
   test('reordered events settle', async () => {

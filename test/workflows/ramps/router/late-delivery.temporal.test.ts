@@ -180,14 +180,9 @@ describe('late deliveries after a process ended (sandbox + receiver + dev server
       );
     });
     expect(incident.kind).toBe('late-event-after-timeout');
-    await recordHistory(
-      client,
-      routerIdOf(stack, 'order', fiat.orderId),
-      'shard-router-late-event-after-timeout',
-      {
-        running: true,
-      },
-    );
+    await recordHistory(client, routerIdOf(stack, 'order', fiat.orderId), 'router-late-event-after-timeout', {
+      running: true,
+    });
     expect(await runsOf(onRampWorkflowId(reference))).toHaveLength(1);
     expect(await stack.ramp.getOnRamp(reference)).toMatchObject({ status: 'timed-out', endUserId: 'tina-7' });
   });

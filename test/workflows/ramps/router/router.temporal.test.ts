@@ -182,6 +182,7 @@ describe('webhook routers (sandbox + receiver + dev server)', () => {
         return counted === countedBefore + 1 ? counted : undefined;
       }),
     ).toBe(countedBefore + 1);
+    await recordHistory(stacks.client, routerId, 'router-unknown-resource', { running: true });
   });
 
   test('a worker killed after a batch forwarded, before it completed: the next worker routes the batch again, each off-ramp settles once', async () => {
@@ -362,6 +363,7 @@ describe('a router on stub activities: timings, failures, continue-as-new, hops 
     expect(failedTask?.failure?.message).toMatch(/routeEvents gave no answer for transaction unreadable/);
     // Stalled, not ended: the delivery stays in its history for a worker without the defect.
     expect((await client.workflow.getHandle(defective).describe()).status.name).toBe('RUNNING');
+    await recordHistory(client, failing, 'router-lane-given-up', { running: true });
   });
 
   test('a lane waiting to retry and deliveries not yet routed go to the next run, and are routed there', async () => {
