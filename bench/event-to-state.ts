@@ -21,13 +21,12 @@
  * after the delivery reached the router has completed, i.e. the first WorkflowTaskCompleted after that forward's
  * offRampTransaction WorkflowExecutionSignaled in the off-ramp's history (from then on a query answers the state
  * with it: an already seen status counts in `duplicates`; a new one would also wake the loop, in a task of its
- * own). Read from the histories: a delivery's webhookEvent signal in its router run (recorded while its POST was in
- * flight) belongs to the first re-read the router scheduled after it; that re-read's forward ran between its
- * ActivityTaskStarted and ActivityTaskCompleted (one routeEvent activity, or a shard's routeEvents batch, re-reads and
- * forwards: its own window), and the owner's signal inside that window is the one it sent. When deliveries pile up
- * in one router run, a later re-read that finds the status the run already forwarded sends nothing (the owner has
- * it): such a delivery is applied when the router's task that decided so completed (counted in the note). A shard
- * that continues as new hands the lanes still to route to its next run, which re-reads them first: a delivery its
+ * own). Read from the histories: a delivery's webhookDeliveries signal in its router run (recorded while its POST was
+ * in flight) belongs to the first re-read its lane scheduled after it; that re-read's forward ran between the
+ * ActivityTaskStarted and ActivityTaskCompleted of its routeEvents batch (re-read and forward: its own window), and
+ * the owner's signal inside that window is the one it sent. When deliveries pile up in one lane, a later re-read that
+ * finds the status the lane already forwarded sends nothing (the owner has it): such a delivery is applied when the
+ * router's task that decided so completed (counted in the note). A router that continues as new hands the lanes still to route to its next run, which re-reads them first: a delivery its
  * run did not route is applied by the first re-read of its lane in the next run. Latency:
  * that time minus the client's clock when the 200 arrived (one machine, one clock). A delivery answered but not seen
  * applied `drain` after the loop counts as never (its percentiles become Infinity).

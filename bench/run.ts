@@ -68,7 +68,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     burstSize: 10,
     // As many at once as the closed loops that set the receiver's rate.
     deliveryConcurrency: 20,
-    // 1,000 took far longer than two minutes on a shared 2-core machine (about 1.5 off-ramps/s): see README.
+    // The full profile's 1,000 take minutes on a shared 2-core machine: the quick one stays at 200.
     offRamps: 200,
     offRampUsers: 40,
     settleTimeLimitMs: 5 * 60_000,

@@ -75,8 +75,8 @@ export const operatorEnv = z.object({
     group: 'production',
     default: 'the assumed routes',
     meaning:
-      'Corrections to the assumed operator routes by name, e.g. `{"getOrder":"GET /orders/{id}"}` (README, ' +
-      '"Assumptions").',
+      'Corrections to the assumed operator routes by name, e.g. `{"getOrder":"GET /orders/{id}"}` ' +
+      '(docs/operator.md lists them).',
     readBy: READ_BY,
   }),
   OPERATOR_TOKEN_LIFETIME: setting(durationMs('24h'), {

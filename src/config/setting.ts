@@ -15,7 +15,10 @@ import { z } from 'zod';
 export const SETTING_GROUPS = ['production', 'tests shorten', 'local development', 'sandbox'] as const;
 export type SettingGroup = (typeof SETTING_GROUPS)[number];
 
-/** The commands and processes that read settings (npm script names; "typed client" is RampClient.connect()). */
+/**
+ * The commands and processes that read settings (npm script names; "typed client" is RampClient.connect()), those
+ * that talk to Temporal first.
+ */
 export const READERS = [
   'npm start',
   'worker',
@@ -60,14 +63,4 @@ export function setting<T extends z.ZodType>(field: T, meta: SettingMeta): T {
  * Every process that talks to Temporal. Each of them also starts workflows, whose input carries the workflow
  * durations, so those are read by all of them too (and must be set alike everywhere).
  */
-export const TEMPORAL_CLIENTS: readonly Reader[] = [
-  'npm start',
-  'worker',
-  'receiver',
-  'api',
-  'typed client',
-  'account:setup',
-  'schedules:apply',
-  'reconcile',
-  'demo',
-];
+export const TEMPORAL_CLIENTS: readonly Reader[] = READERS.slice(0, READERS.indexOf('demo') + 1);

@@ -21,7 +21,8 @@ export const timingsEnv = z.object({
   RAMP_PROCESS_TIMEOUT: duration('7d', {
     group: 'production',
     meaning:
-      'How long a stuck process keeps polling before it gives up as timed out (an incident is raised).',
+      'How long a ramp process may run, counted from its start, before it gives up as timed out (an off-ramp raises ' +
+      'an incident); a router lane retries a failing read as long.',
     example: '7d',
   }),
   CLIENT_WEBHOOK_RETRY_FOR: duration('24h', {

@@ -46,8 +46,8 @@ const ON_RAMP_ENDED: readonly OnRampStatus[] = ['settled', 'expired', 'failed', 
 export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   const { ramp } = options;
   const account = await setUpAccount(options);
-  const { aliceTron, bobTron } = await giveDepositWallets(options);
-  await fundGasForOneAutoswap(options, account.gasWallet.walletId);
+  const { aliceTron, bobTron, aliceWalletId } = await giveDepositWallets(options);
+  await fundGasForOneAutoswap(options, account.gasWallet.walletId, aliceWalletId);
   await showQuote(options);
   const aliceSells = await aliceSellsUsdt(options, aliceTron);
   // A reference of this run's own: an on-ramp runs once per order reference.
@@ -110,7 +110,9 @@ async function setUpAccount(options: DemoOptions): Promise<AccountSetupResult> {
 }
 
 /** Both end users' deposit wallets, and the Tron address each deposits to. */
-async function giveDepositWallets(options: DemoOptions): Promise<{ aliceTron: string; bobTron: string }> {
+async function giveDepositWallets(
+  options: DemoOptions,
+): Promise<{ aliceTron: string; bobTron: string; aliceWalletId: string }> {
   const { ramp, say } = options;
   say('\n== 2. Two end users get their deposit wallets');
   const [alice, bob] = await within(
@@ -122,15 +124,29 @@ async function giveDepositWallets(options: DemoOptions): Promise<{ aliceTron: st
   const bobTron = bob.addresses.find((entry) => entry.network === TRON)!.address;
   say(`    demo-alice: wallet ${alice.walletId}, Tron ${aliceTron}`);
   say(`    demo-bob:   wallet ${bob.walletId}, Tron ${bobTron}`);
-  return { aliceTron, bobTron };
+  return { aliceTron, bobTron, aliceWalletId: alice.walletId };
 }
 
-/** Gas for alice's Autoswap and a little more, so that bob's strands for lack of it. */
-async function fundGasForOneAutoswap(options: DemoOptions, gasWalletId: string): Promise<void> {
+/**
+ * Gas for alice's Autoswap and a little more, so that bob's strands for lack of it. A wallet's first Autoswap on a
+ * network also pays its one-time top-up: on a later `npm start` (the sandbox keeps its state) alice's needs none.
+ * The little more stays under one sweep, so bob's strands either way.
+ */
+async function fundGasForOneAutoswap(
+  options: DemoOptions,
+  gasWalletId: string,
+  aliceWalletId: string,
+): Promise<void> {
   const { sandboxUrl, sandboxConfig, say } = options;
   say('\n== 3. Gas: fund the gas wallet for exactly one Autoswap');
   const gasCost = sandboxConfig.gas.TRX;
-  const aliceNeeds = parseAmount(gasCost.topUp) + parseAmount(gasCost.sweep);
+  const alice = await simulate<{ approvedNetworks?: string[] }>(
+    sandboxUrl,
+    'GET',
+    `/wallets/${aliceWalletId}`,
+  );
+  const aliceTopUp = alice.approvedNetworks?.includes(TRON) ? 0n : parseAmount(gasCost.topUp);
+  const aliceNeeds = aliceTopUp + parseAmount(gasCost.sweep);
   const remainder = parseAmount('5');
   const gasWallet = await simulate<{ balances?: Array<{ asset: string; amount: string }> }>(
     sandboxUrl,
@@ -147,7 +163,7 @@ async function fundGasForOneAutoswap(options: DemoOptions, gasWalletId: string):
   }
   await simulate(sandboxUrl, 'POST', `/wallets/${gasWalletId}/balances`, { asset: ETH, amount: '0.01' });
   say(
-    `    gas wallet holds ${formatAmount(current + (funding > 0n ? funding : 0n))} TRX (one top-up ${gasCost.topUp} + one sweep ${gasCost.sweep}, and a little)`,
+    `    gas wallet holds ${formatAmount(current + (funding > 0n ? funding : 0n))} TRX (${aliceTopUp > 0n ? `one top-up ${gasCost.topUp} + ` : ''}one sweep ${gasCost.sweep}, and a little)`,
   );
 }
 

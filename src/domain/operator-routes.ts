@@ -1,7 +1,7 @@
 /**
  * What the operator's spec leaves open about its API, apart from the vocabulary (./vocabulary.ts): routes, headers,
  * page sizes, error statuses, delivery signing. The operator client uses these defaults, the sandbox serves exactly
- * these, and the README lists them under "Assumptions". Routes can be overridden by configuration
+ * these, and docs/operator.md lists them. Routes can be overridden by configuration
  * (OPERATOR_ROUTES_JSON) for a real operator that differs. Workflow-safe: no Node built-ins, no zod.
  */
 

@@ -18,9 +18,9 @@ export interface WorkflowTimings {
   /** First poll delay when an expected event is late; doubles up to the maximum. */
   pollInitialMs: number;
   pollMaximumMs: number;
-  /** How long a process keeps waiting (polling) after it is flagged stuck before it gives up. */
+  /** How long a ramp process may run, counted from its start, before it gives up as timed out. */
   processTimeoutMs: number;
-  /** Quote validity assumed when the operator's expires_at is missing (25 s per spec). */
+  /** A quote's life (25 s per spec): the quote activity's whole budget, since a later answer is of no use. */
   quoteTtlMs: number;
   /**
    * How long a router keeps re-reading a resource the operator answers 404 for: its read can lag its own webhook

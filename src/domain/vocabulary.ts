@@ -4,7 +4,7 @@
  * event types and the account's wallet roles. Workflow-safe (the workflow bundle includes it): no Node built-ins,
  * no zod, no I/O.
  *
- * Values marked ASSUMED are not in the operator's spec (the README lists them under "Assumptions"). Order matters
+ * Values marked ASSUMED are not in the operator's spec (docs/operator.md lists them). Order matters
  * where an array drives a loop that schedules activities (ACCOUNT_WALLET_ROLES, RESOURCE_KINDS): recorded workflow
  * histories hold the commands in that order.
  */

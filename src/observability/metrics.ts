@@ -10,10 +10,10 @@
  * - ramp_processes_started{direction}: every process of that direction in visibility (open and closed).
  * - ramp_alerts_open: open alert incidents, when an `openAlerts` source is wired.
  * - ramp_routers_unknown_resource: resources the routers gave up on because the operator answered 404 for them (a
- *   forged or misrouted webhook), from visibility: per-resource routers by RampStatus, shard routers by their memo.
+ *   forged or misrouted webhook), from visibility: the running routers' memos.
  *
- * Scrapes are cheap for Temporal: the figures read from it (19 visibility counts, one list of the running shard
- * routers, one alerts query) are read by one scrape at a time (concurrent scrapes share that read), kept for
+ * Scrapes are cheap for Temporal: the figures read from it (18 visibility counts, one list of the running routers,
+ * one alerts query) are read by one scrape at a time (concurrent scrapes share that read), kept for
  * `cacheTtlMs` (METRICS_CACHE_TTL_MS), and bounded by `timeoutMs` (HTTP_TEMPORAL_TIMEOUT_MS): past it render() fails
  * with TemporalDeadlineError (the endpoint answers 503).
  */
@@ -111,7 +111,7 @@ export class RampMetrics {
       });
       this.#unknownResources = new Gauge({
         name: 'ramp_routers_unknown_resource',
-        help: "Resources the routers gave up on as unknown to the operator (404): per-resource routers within retention, and the running shard routers' counts (Temporal visibility)",
+        help: 'Resources the routers gave up on as unknown to the operator (404), as the running routers count them (Temporal visibility)',
         registers: [this.registry],
       });
     }

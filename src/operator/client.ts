@@ -1,6 +1,6 @@
 /**
- * The typed operator client: one method per operation of the operator's API specification (not in this
- * repository: ../shared/spec/operator-api.md from the project root), every response checked
+ * The typed operator client: one method per operation of the operator's API specification (docs/operator.md),
+ * every response checked
  * against the shared schemas (unknown fields kept), every failure an OperatorError classified for retries.
  * It does not retry on its own (that is the activities' retry policy), except the one re-login on a 401.
  */

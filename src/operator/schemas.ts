@@ -1,6 +1,6 @@
 /**
  * The operator's contract: every resource, envelope and event of the operator's API specification as zod schemas
- * (the specification is not in this repository: it lives at ../shared/spec/operator-api.md from the project root).
+ * (docs/operator.md describes the interface and our assumptions).
  * Both the operator client and the sandbox use these, so the two halves cannot drift apart.
  *
  * Responses are parsed tolerantly (`looseObject`: unknown fields pass through) while the fields we rely on

@@ -2,7 +2,7 @@
  * One run per process, for good. The workflow ID of a process is its business key (offramp/<deposit>,
  * onramp/<reference>, end-user/<id>, account-setup), and every start of one refuses an ID that has already run:
  * a late webhook, a poll, a reconciliation or a client retry that reaches a process after it ended gets the closed
- * process back, never a second run. (Routers, transaction/<id> and order/<id>, are per-delivery inboxes and keep
+ * process back, never a second run. (The webhook routers, routes/<task queue>/<n>, continue as new for good and keep
  * the default policy.)
  *
  * Temporal enforces the policy while it keeps the closed run, i.e. for the namespace's retention period: keep

@@ -5,8 +5,8 @@
  *
  * The alphabet of an identifier: ASCII letters and digits and `.` `_` `:` `@` `-`, the first character a letter or
  * a digit; 1-128 characters for an end user ID, 1-200 for the others. Why so narrow:
- * - these values become Temporal workflow IDs (`end-user/<id>`, `offramp/<id>`, `onramp/<reference>`,
- *   `transaction/<id>`), visibility values that queries quote, and path segments of operator URLs; so no path
+ * - these values become Temporal workflow IDs (`end-user/<id>`, `offramp/<id>`, `onramp/<reference>`), the
+ *   routers' resource keys (`transaction/<id>`), visibility values that queries quote, and path segments of operator URLs; so no path
  *   separator (`/`, `\`), no quote, no whitespace, and never `.` or `..` (a URL parser resolves those);
  * - ASCII only gives one spelling per ID (Unicode has several spellings of one visible name, which would be two
  *   workflows and two wallets for one user), is well-formed Unicode by construction (a lone surrogate, which

@@ -1,6 +1,6 @@
 /**
- * A shard router's batch of hops in one activity task (routeEvents): each hop is routeEvent on its own, side by side,
- * and fails on its own. A failure is part of the answer, for the shard to retry that hop alone; one hop that hangs is
+ * A router's batch of hops in one activity task (routeEvents): each hop is the whole hop on its own, side by side,
+ * and fails on its own. A failure is part of the answer, for the router to retry that hop alone; one hop that hangs is
  * reported failed before the task's own start-to-close, so the others' answers are not thrown away with it.
  */
 import { ApplicationFailure } from '@temporalio/activity';

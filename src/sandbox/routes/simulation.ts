@@ -175,6 +175,8 @@ function walletEndpoints(router: Router, { ctx, offramp }: SandboxCore): void {
   const view = (wallet: WalletRecord) => ({
     ...walletView(ctx, wallet),
     addresses: Object.fromEntries(wallet.addresses),
+    // Networks on which the wallet's one-time sponsor approval is done: its next Autoswap needs no gas top-up.
+    approvedNetworks: [...wallet.approvedNetworks],
   });
 
   router.get('/wallets', (_req, res) => sendData(res, 200, [...ctx.state.wallets.values()].map(view)));

@@ -4,7 +4,7 @@
  *   deposit seen -> (gas top-up on a first deposit) -> deposit confirmed -> sweep started -> sweep confirmed
  *   -> order transaction completed: settled (fiat amount, order id)
  *
- * Started by the first re-read transaction that belongs to the deposit (the receiver, or a shard router, signals it
+ * Started by the first re-read transaction that belongs to the deposit (the receiver, or a router, signals it
  * with start, so a sweep event that overtakes its deposit event still lands). It finds its end user from the deposit wallet
  * (RampWalletId) and tells end-user/<id>, which lists its deposits, in one activity (attributeOffRamp, so its
  * history names no end-user/<id> workflow; RampEndUserId holds a pseudonym when payload encryption is on).
