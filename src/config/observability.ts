@@ -25,7 +25,7 @@ export const observabilityEnv = z.object({
       'The bearer token GET /metrics and the details of GET /readyz need on the receiver and the API; without it ' +
       'only a server bound to loopback serves them.',
     secret: true,
-    readBy: ['npm start', 'receiver', 'api'],
+    readBy: ['npm start', 'receiver', 'api', 'operator:probe'],
     required: 'when the receiver or the API binds beyond loopback',
   }),
 });

@@ -1,48 +1,13 @@
 import { z } from 'zod';
-import { DEFAULT_ROUTES, type RouteName, type Routes } from '../domain/operator-routes';
-import { formatIssues } from '../domain/errors';
+import type { OperatorProfile } from '../domain/operator-profile';
 import { SecretString } from '../secrets/secret-string';
 import { durationMs } from './duration';
 import { type Env, parseSection } from './env';
+import { operatorProfileFile } from './operator-profile';
 import { SANDBOX_DEFAULTS as SANDBOX_OPERATOR } from './sandbox';
 import { setting } from './setting';
 
-const READ_BY = ['npm start', 'worker', 'receiver'] as const;
-
-const ROUTE_TEMPLATE = /^(GET|POST|PUT|PATCH|DELETE) \/\S*$/;
-const routeNames = Object.keys(DEFAULT_ROUTES) as RouteName[];
-
-const routeOverrides = z
-  .string()
-  .optional()
-  .transform((text, ctx): Partial<Routes> => {
-    if (text === undefined || text.trim() === '') return {};
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'must be a JSON object such as {"getOrder":"GET /orders/{id}"}',
-      });
-      return z.NEVER;
-    }
-    const result = z
-      .strictObject(
-        Object.fromEntries(
-          routeNames.map((name) => [
-            name,
-            z.string().regex(ROUTE_TEMPLATE, 'must look like "GET /path/{id}"').optional(),
-          ]),
-        ),
-      )
-      .safeParse(parsed);
-    if (!result.success) {
-      for (const message of formatIssues(result.error.issues)) ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    return result.data;
-  });
+const READ_BY = ['npm start', 'worker', 'receiver', 'operator:probe'] as const;
 
 export const operatorEnv = z.object({
   OPERATOR_BASE_URL: setting(z.url({ protocol: /^https?$/ }).default(SANDBOX_OPERATOR.url), {
@@ -71,12 +36,14 @@ export const operatorEnv = z.object({
     readBy: READ_BY,
     required: 'yes',
   }),
-  OPERATOR_ROUTES_JSON: setting(routeOverrides, {
+  OPERATOR_PROFILE: setting(operatorProfileFile(), {
     group: 'production',
-    default: 'the assumed routes',
+    default: 'our assumptions',
     meaning:
-      'Corrections to the assumed operator routes by name, e.g. `{"getOrder":"GET /orders/{id}"}` ' +
-      '(docs/operator.md lists them).',
+      "A JSON file of corrections to what we assume of the operator's API where its spec leaves a choice open " +
+      '(routes, CSRF header names, login fields, error body, paging, vocabulary, link fields; docs/operator.md ' +
+      'lists every key). Checked at start: a bad key stops the process and is named. `npm run operator:probe` ' +
+      'says which assumptions hold.',
     readBy: READ_BY,
   }),
   OPERATOR_TOKEN_LIFETIME: setting(durationMs('24h'), {
@@ -102,20 +69,25 @@ export interface OperatorConfig {
   /** For tests that shorten it; default TOKEN_REFRESH_MARGIN_MS of the session. */
   tokenRefreshMarginMs?: number;
   requestTimeoutMs: number;
-  /** DEFAULT_ROUTES with OPERATOR_ROUTES_JSON's entries applied. */
-  routes: Routes;
-  /** For tests that page through small pages; default DEFAULT_PAGE_SIZE. */
+  /** Our assumptions with OPERATOR_PROFILE's corrections applied. */
+  profile: OperatorProfile;
+  /** For tests that page through small pages; default the profile's paging.defaultLimit. */
   pageSize?: number;
 }
 
-export function loadOperatorConfig(env: Env): OperatorConfig {
+/** `profileWhenUnset`: the profile when OPERATOR_PROFILE is not set (npm start: the sandbox's). */
+export function loadOperatorConfig(
+  env: Env,
+  options: { profileWhenUnset?: OperatorProfile } = {},
+): OperatorConfig {
   const parsed = parseSection('operator', operatorEnv, env);
+  const profileSet = env.OPERATOR_PROFILE !== undefined && env.OPERATOR_PROFILE.trim() !== '';
   return {
     baseUrl: parsed.OPERATOR_BASE_URL.replace(/\/+$/, ''),
     email: parsed.OPERATOR_EMAIL,
     passcode: new SecretString(parsed.OPERATOR_PASSCODE),
     tokenLifetimeMs: parsed.OPERATOR_TOKEN_LIFETIME,
     requestTimeoutMs: parsed.OPERATOR_REQUEST_TIMEOUT,
-    routes: { ...DEFAULT_ROUTES, ...parsed.OPERATOR_ROUTES_JSON },
+    profile: profileSet ? parsed.OPERATOR_PROFILE : (options.profileWhenUnset ?? parsed.OPERATOR_PROFILE),
   };
 }

@@ -3,8 +3,8 @@
  * registers the receiver's URLs with the operator.
  *
  * The spec shows no signature on deliveries, so the credential is a secret path segment in each recipient URL
- * (ASSUMED, see DELIVERY_IS_SIGNED). The URLs therefore are secrets: they never go into logs, errors or workflow
- * history; only `redactedRecipientUrl` forms do.
+ * (ASSUMED; the receiver reports the header names deliveries carry, src/webhooks/delivery-headers.ts). The URLs
+ * therefore are secrets: they never go into logs, errors or workflow history; only `redactedRecipientUrl` forms do.
  *
  * Sandbox mode (no OPERATOR_BASE_URL: the product runs against its own sandbox operator) has DEV-ONLY default
  * secrets below; against a real operator both secrets must be set.
@@ -84,14 +84,14 @@ export const receiverEnv = z.object({
     default: '127.0.0.1',
     meaning:
       'The address the receiver binds; 0.0.0.0 in a container. Off loopback, /metrics needs METRICS_TOKEN.',
-    readBy: ['npm start', 'receiver', 'healthcheck'],
+    readBy: ['npm start', 'receiver', 'healthcheck', 'operator:probe'],
     example: '0.0.0.0',
   }),
   RECEIVER_PORT: setting(port(8443), {
     group: 'production',
     default: '8443',
     meaning: "The receiver's HTTPS port (0: a free one); RECEIVER_PUBLIC_URL follows it unless set.",
-    readBy: [...READ_BY, 'healthcheck'],
+    readBy: [...READ_BY, 'healthcheck', 'operator:probe'],
     example: '8443',
   }),
   RECEIVER_TLS_CERT: setting(z.string().min(1).optional(), {

@@ -4,7 +4,7 @@
  * Milliseconds given here are wall-clock milliseconds: they are NOT multiplied by the time scale.
  */
 import { z } from 'zod';
-import { DEFAULT_ROUTES, type RouteName } from '../domain/operator-routes';
+import { DEFAULT_ROUTES, type RouteName } from '../domain/operator-profile';
 
 const probability = z.number().min(0).max(1);
 const routeName = z.enum(Object.keys(DEFAULT_ROUTES) as [RouteName, ...RouteName[]]);

@@ -14,6 +14,8 @@ import { setting } from './setting';
 import { DECIMAL_PATTERN } from '../domain/decimal';
 import { formatIssues } from '../domain/errors';
 import { faultsConfigSchema, type FaultsConfig, NO_FAULTS } from './sandbox-faults';
+import type { OperatorProfile } from '../domain/operator-profile';
+import { operatorProfileFile } from './operator-profile';
 
 /** The spec's delivery limits: at most 5 attempts in total, and no retry delay over 30 minutes. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
@@ -71,6 +73,14 @@ export const sandboxEnv = z.object({
     z.coerce.number().int().min(0).max(0xffffffff).optional(),
     sandbox('the clock', 'Seed of the generator behind its IDs, addresses and fault decisions.'),
   ),
+  SANDBOX_PROFILE: setting(
+    operatorProfileFile(),
+    sandbox(
+      'our assumptions',
+      'A JSON file in the form of OPERATOR_PROFILE: the sandbox serves that operator instead (its routes, names, ' +
+        'error body, paging and words). npm start gives the product the same one unless OPERATOR_PROFILE is set.',
+    ),
+  ),
   SANDBOX_LOG_LEVEL: setting(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     sandbox('info (npm start: error)', 'Its log level.'),
@@ -110,6 +120,13 @@ export interface SandboxConfig {
   /** Time between two steps of a flow; scaled. */
   stepDelayMs: number;
   faults: FaultsConfig;
+  /** The operator it is: routes, names, error body, paging and words (src/domain/operator-profile.ts). */
+  profile: OperatorProfile;
+  /**
+   * Headers every delivery carries beside the content type (none by default: the spec shows none). Set in code to
+   * play an operator that, say, signs its deliveries.
+   */
+  deliveryHeaders: Record<string, string>;
   /** Seed of the PRNG behind identifiers, addresses and fault decisions. */
   seed: number;
   /** Per chain code of the native asset (ETH, TRX). */
@@ -157,6 +174,8 @@ export function loadSandboxConfig(env: Env): SandboxConfig {
     timeScale: parsed.SANDBOX_TIME_SCALE,
     deliveryTimeoutMs: parsed.SANDBOX_DELIVERY_TIMEOUT,
     faults: NO_FAULTS,
+    profile: parsed.SANDBOX_PROFILE,
+    deliveryHeaders: {},
     seed: parsed.SANDBOX_SEED ?? Date.now() >>> 0,
     gas: SANDBOX_GAS_COSTS,
     logLevel: parsed.SANDBOX_LOG_LEVEL,

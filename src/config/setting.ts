@@ -32,6 +32,7 @@ export const READERS = [
   'sandbox',
   'temporal:install',
   'healthcheck',
+  'operator:probe',
 ] as const;
 export type Reader = (typeof READERS)[number];
 

@@ -153,7 +153,11 @@ async function startOperator(settings: StartSettings, started: Started, say: Say
       `[sandbox] sandbox operator on ${running.url} (simulation endpoints: ${running.url}/sandbox/v1; time scale ${running.config.timeScale})`,
     );
   }
-  const config = loadOperatorConfig({ ...settings.env, ...login });
+  // The product speaks the sandbox's profile unless OPERATOR_PROFILE says otherwise (to watch a mismatch fail, say).
+  const config = loadOperatorConfig(
+    { ...settings.env, ...login },
+    sandbox ? { profileWhenUnset: sandbox.config.profile } : {},
+  );
   say(`[operator] ${config.baseUrl}`);
   return { operator: new OperatorClient({ config, logger }), sandbox };
 }

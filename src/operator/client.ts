@@ -5,34 +5,28 @@
  * It does not retry on its own (that is the activities' retry policy), except the one re-login on a 401.
  */
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import { type z } from 'zod';
 import type { OperatorConfig } from '../config/operator';
-import { DEFAULT_PAGE_SIZE, type RouteName } from '../domain/operator-routes';
+import type { OperatorProfile, RouteName } from '../domain/operator-profile';
 import { formatIssues } from '../domain/errors';
 import { OperatorError, OperatorResponseError, OperatorValidationError } from './errors';
 import { type FetchLike, type OperatorRequest, type OperatorResponse, OperatorTransport } from './http';
+import { profileSchemas } from './profile-schemas';
 import {
   createRecipientsRequest,
   createWalletRequest,
   type CreateWalletRequest,
-  order,
   type Order,
-  quote,
   type Quote,
   quoteRequest,
   type QuoteRequest,
-  recipientPage,
   type RecipientKind,
   type RecipientPagination,
   RECIPIENT_KINDS,
-  transaction,
   type Transaction,
-  wallet,
   type Wallet,
-  walletAddressesPage,
   type WalletAddress,
   type WalletAddressesPagination,
-  webhookRecipient,
   type WebhookRecipient,
 } from './schemas';
 import { SessionManager, type SessionStatus } from './session';
@@ -65,7 +59,7 @@ export interface RecipientPageResult {
 /** Stops a paging loop whose totalPage keeps growing or lies; far above any real list of ours. */
 export const MAX_PAGES = 1000;
 
-const RECIPIENT_ROUTES: Record<
+export const RECIPIENT_ROUTES: Record<
   RecipientKind,
   { list: RouteName; get: RouteName; create: RouteName; remove: RouteName }
 > = {
@@ -83,35 +77,40 @@ const RECIPIENT_ROUTES: Record<
   },
 };
 
-const looseData = z.looseObject({ data: z.unknown() });
-const walletResponse = z.looseObject({ data: wallet });
-const quoteResponse = z.looseObject({ data: quote });
-const transactionResponse = z.looseObject({ data: transaction });
-const walletTransactionsResponse = z.looseObject({ data: z.array(transaction) });
-const orderResponse = z.looseObject({ data: order });
-const recipientResponse = z.looseObject({ data: webhookRecipient });
-/** The create response is not shown in the spec: we assume an array, and accept a single recipient too. */
-const createdRecipientsResponse = z.looseObject({
-  data: z.union([z.array(webhookRecipient), webhookRecipient.transform((one) => [one])]),
-});
+/** What each operation's answer parses to (profile-schemas.ts holds the schemas). */
+interface Answers {
+  currentVaultNetworks: { data: unknown };
+  createWallet: { data: Wallet };
+  getWalletAddresses: WalletAddressesPageResult;
+  createQuote: { data: Quote };
+  listRecipients: RecipientPageResult;
+  getRecipient: { data: WebhookRecipient };
+  createRecipients: { data: WebhookRecipient[] };
+  getTransaction: { data: Transaction };
+  getOrder: { data: Order };
+  listWalletTransactions: { data: Transaction[] };
+}
 
 export class OperatorClient {
   readonly #transport: OperatorTransport;
   readonly #session: SessionManager;
+  readonly #profile: OperatorProfile;
   readonly #pageSize: number;
   readonly #requestTimeoutMs: number;
 
   constructor(options: OperatorClientOptions) {
     const { config, logger } = options;
+    this.#profile = config.profile;
     this.#transport = new OperatorTransport({
       baseUrl: config.baseUrl,
-      routes: config.routes,
+      profile: config.profile,
       timeoutMs: config.requestTimeoutMs,
       logger,
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     this.#session = new SessionManager({
       transport: this.#transport,
+      profile: config.profile,
       email: config.email,
       passcode: config.passcode,
       tokenLifetimeMs: config.tokenLifetimeMs,
@@ -119,7 +118,7 @@ export class OperatorClient {
       logger,
       ...(options.now ? { now: options.now } : {}),
     });
-    this.#pageSize = config.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.#pageSize = config.pageSize ?? config.profile.paging.defaultLimit;
     this.#requestTimeoutMs = config.requestTimeoutMs;
   }
 
@@ -147,7 +146,7 @@ export class OperatorClient {
   /** The spec shows no payload for this call, so its `data` is returned unchecked. */
   async getCurrentVaultNetworks(): Promise<unknown> {
     const response = await this.#authenticated({ operation: 'currentVaultNetworks' });
-    return parse('currentVaultNetworks', looseData, response).data;
+    return this.#parse<Answers['currentVaultNetworks']>('currentVaultNetworks', response).data;
   }
 
   /**
@@ -158,7 +157,7 @@ export class OperatorClient {
   async createWallet(request: CreateWalletRequest, options: { deadlineMs?: number } = {}): Promise<Wallet> {
     const body = validate('createWallet', createWalletRequest, request);
     const response = await this.#authenticated({ operation: 'createWallet', body, ...deadlineOf(options) });
-    return parse('createWallet', walletResponse, response).data;
+    return this.#parse<Answers['createWallet']>('createWallet', response).data;
   }
 
   async getWalletAddressesPage(
@@ -170,9 +169,9 @@ export class OperatorClient {
     const response = await this.#authenticated({
       operation: 'getWalletAddresses',
       params: { id: requireId('getWalletAddresses', walletId) },
-      query: { page, limit },
+      query: this.#paging(page, limit),
     });
-    const { data, pagination } = parse('getWalletAddresses', walletAddressesPage, response);
+    const { data, pagination } = this.#parse<Answers['getWalletAddresses']>('getWalletAddresses', response);
     return { data, pagination };
   }
 
@@ -187,7 +186,7 @@ export class OperatorClient {
   async createQuote(request: QuoteRequest): Promise<Quote> {
     const body = validate('createQuote', quoteRequest, request);
     const response = await this.#authenticated({ operation: 'createQuote', body });
-    return parse('createQuote', quoteResponse, response).data;
+    return this.#parse<Answers['createQuote']>('createQuote', response).data;
   }
 
   // ------------------------------------------------------------------------------------------ webhook recipients
@@ -197,8 +196,8 @@ export class OperatorClient {
     const page = paging.page ?? 1;
     const limit = paging.limit ?? this.#pageSize;
     validatePaging(operation, page, limit);
-    const response = await this.#authenticated({ operation, query: { page, limit } });
-    const { data, pagination } = parse(operation, recipientPage, response);
+    const response = await this.#authenticated({ operation, query: this.#paging(page, limit) });
+    const { data, pagination } = this.#parse<Answers['listRecipients']>(operation, response);
     return { data, pagination };
   }
 
@@ -212,7 +211,7 @@ export class OperatorClient {
   async getRecipient(kind: RecipientKind, id: string): Promise<WebhookRecipient> {
     const operation = recipientRoutes(kind).get;
     const response = await this.#authenticated({ operation, params: { id: requireId(operation, id) } });
-    return parse(operation, recipientResponse, response).data;
+    return this.#parse<Answers['getRecipient']>(operation, response).data;
   }
 
   /** Every URL must begin with https://; checked locally first, so a bad URL makes no call. */
@@ -220,7 +219,7 @@ export class OperatorClient {
     const operation = recipientRoutes(kind).create;
     const body = validate(operation, createRecipientsRequest, { urls });
     const response = await this.#authenticated({ operation, body });
-    return parse(operation, createdRecipientsResponse, response).data;
+    return this.#parse<Answers['createRecipients']>(operation, response).data;
   }
 
   async deleteRecipient(kind: RecipientKind, id: string): Promise<void> {
@@ -237,7 +236,7 @@ export class OperatorClient {
       params: { id: requireId('getTransaction', id) },
       ...deadlineOf(options),
     });
-    return parse('getTransaction', transactionResponse, response).data;
+    return this.#parse<Answers['getTransaction']>('getTransaction', response).data;
   }
 
   async getOrder(id: string, options: { deadlineMs?: number } = {}): Promise<Order> {
@@ -246,7 +245,7 @@ export class OperatorClient {
       params: { id: requireId('getOrder', id) },
       ...deadlineOf(options),
     });
-    return parse('getOrder', orderResponse, response).data;
+    return this.#parse<Answers['getOrder']>('getOrder', response).data;
   }
 
   /** ASSUMED route: every transaction of a wallet, newest first (reconciliation only). */
@@ -255,10 +254,24 @@ export class OperatorClient {
       operation: 'listWalletTransactions',
       params: { id: requireId('listWalletTransactions', walletId) },
     });
-    return parse('listWalletTransactions', walletTransactionsResponse, response).data;
+    return this.#parse<Answers['listWalletTransactions']>('listWalletTransactions', response).data;
   }
 
   // ------------------------------------------------------------------------------------------ plumbing
+
+  /** The answer of `operation`, checked against its schema under the profile (and in our words). */
+  #parse<T>(operation: RouteName, response: OperatorResponse): T {
+    const result = profileSchemas(this.#profile).responses[operation].safeParse(response.body);
+    if (!result.success)
+      throw new OperatorResponseError(operation, response.status, formatIssues(result.error.issues));
+    return result.data as T;
+  }
+
+  /** Page and page size under the profile's parameter names. */
+  #paging(page: number, limit: number): Record<string, number> {
+    const { pageParam, limitParam } = this.#profile.paging;
+    return { [pageParam]: page, [limitParam]: limit };
+  }
 
   #authenticated(request: OperatorRequest): Promise<OperatorResponse> {
     return this.#session.call((headers) => this.#transport.send({ ...request, headers }));
@@ -286,13 +299,6 @@ function recipientRoutes(kind: RecipientKind) {
 function validate<T extends z.ZodType>(operation: string, schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);
   if (!result.success) throw new OperatorValidationError(operation, formatIssues(result.error.issues));
-  return result.data;
-}
-
-function parse<T extends z.ZodType>(operation: string, schema: T, response: OperatorResponse): z.output<T> {
-  const result = schema.safeParse(response.body);
-  if (!result.success)
-    throw new OperatorResponseError(operation, response.status, formatIssues(result.error.issues));
   return result.data;
 }
 

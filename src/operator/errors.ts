@@ -5,8 +5,9 @@
  * Messages never carry request headers; text that comes from the operator passes through the known-secret
  * redaction first, so an operator that echoes a token cannot leak it through us.
  */
+import type { OperatorProfile } from '../domain/operator-profile';
 import { redactKnownSecrets } from '../secrets/known-secrets';
-import { errorBody } from './schemas';
+import { profileSchemas } from './profile-schemas';
 
 export type OperatorErrorCode =
   | 'network_error'
@@ -98,11 +99,9 @@ export class OperatorValidationError extends OperatorError {
   }
 }
 
+/** What the other statuses mean in HTTP; a refused token, a refused CSRF value and a 404 are the profile's. */
 const STATUS_CODES: Record<number, OperatorErrorCode> = {
   400: 'bad_request',
-  401: 'unauthenticated',
-  403: 'forbidden',
-  404: 'not_found',
   409: 'conflict',
   422: 'unprocessable',
   429: 'rate_limited',
@@ -113,7 +112,12 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-function codeForStatus(status: number): OperatorErrorCode {
+/** The profile's statuses first (a refused token, a refused CSRF value, an unknown resource), then HTTP's meaning. */
+function codeForStatus(profile: OperatorProfile, status: number): OperatorErrorCode {
+  const { statuses } = profile.errors;
+  if (status === statuses.unauthenticated) return 'unauthenticated';
+  if (status === statuses.csrf) return 'forbidden';
+  if (status === statuses.notFound) return 'not_found';
   if (status >= 500) return 'server_error';
   if (status === 408) return 'timeout';
   return STATUS_CODES[status] ?? 'http_error';
@@ -122,18 +126,24 @@ function codeForStatus(status: number): OperatorErrorCode {
 /** Longest operator message we repeat; a huge HTML error page is not a message. */
 const MAX_OPERATOR_MESSAGE = 300;
 
-/** Builds the error for a non-2xx response from whatever body came back (JSON error body, other JSON, text, nothing). */
-export function errorFromResponse(operation: string, status: number, body: unknown): OperatorError {
-  const parsed = errorBody.safeParse(body);
-  const operatorCode = parsed.success ? parsed.data.error.code : undefined;
-  const operatorMessage = parsed.success
-    ? parsed.data.error.message.slice(0, MAX_OPERATOR_MESSAGE)
-    : undefined;
+/**
+ * Builds the error for a non-2xx response from whatever body came back (the profile's error body, other JSON, text,
+ * nothing).
+ */
+export function errorFromResponse(
+  profile: OperatorProfile,
+  operation: string,
+  status: number,
+  body: unknown,
+): OperatorError {
+  const parsed = profileSchemas(profile).errorBody.safeParse(body);
+  const operatorCode = parsed.success ? parsed.data.code : undefined;
+  const operatorMessage = parsed.success ? parsed.data.message.slice(0, MAX_OPERATOR_MESSAGE) : undefined;
   const detail = operatorCode ? `: ${operatorCode}${operatorMessage ? ` - ${operatorMessage}` : ''}` : '';
   return new OperatorError(`operator ${operation} failed with HTTP ${status}${detail}`, {
     operation,
     status,
-    code: codeForStatus(status),
+    code: codeForStatus(profile, status),
     retryable: isRetryableStatus(status),
     ...(operatorCode ? { operatorCode } : {}),
   });
@@ -144,16 +154,17 @@ const LOGIN_OPERATIONS: ReadonlySet<string> = new Set(['startSession', 'authenti
 
 /**
  * Whether an error of a call of `operation` shows that the operator never carried that call out, and how: refused
- * here (invalid), never sent (its deadline passed, or the login it waited for failed), or its session refused (401;
- * the session sends such a call again after logging in, which is safe only because a refused call was not carried
- * out). Undefined when it may have been carried out (a timeout, a 5xx, a network error, any other answer).
+ * here (invalid), never sent (its deadline passed, or the login it waited for failed), or its session refused
+ * (`unauthenticated`: the session sends such a call again after logging in, which is safe only because a refused
+ * call was not carried out). Undefined when it may have been carried out (a timeout, a 5xx, a network error, any
+ * other answer).
  */
 export function notCarriedOut(error: unknown, operation: string): string | undefined {
   if (!(error instanceof OperatorError)) return undefined;
   if (LOGIN_OPERATIONS.has(error.operation)) return `${error.operation}: ${error.code}`;
   if (error.operation !== operation) return undefined;
   const neverSent = error.code === 'deadline_passed' || error.code === 'invalid_request';
-  return neverSent || error.status === 401 ? `${operation}: ${error.code}` : undefined;
+  return neverSent || error.code === 'unauthenticated' ? `${operation}: ${error.code}` : undefined;
 }
 
 /** A request not sent because its caller's deadline had passed: nothing reached the operator. */

@@ -4,7 +4,7 @@
  * It knows nothing about login; the session manager hands it the authentication headers.
  */
 import type { Logger } from 'pino';
-import type { RouteName, Routes } from '../domain/operator-routes';
+import type { OperatorProfile, RouteName } from '../domain/operator-profile';
 import { encodeRouteParameter, RouteParameterError } from '../validation/identifiers';
 import { deadlineClockMs } from './deadline-clock';
 import {
@@ -19,7 +19,8 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 export interface TransportOptions {
   baseUrl: string;
-  routes: Routes;
+  /** Its routes, and how its error answers read. */
+  profile: OperatorProfile;
   timeoutMs: number;
   logger: Logger;
   fetch?: FetchLike;
@@ -82,7 +83,7 @@ export class OperatorTransport {
     const { operation } = request;
     let resolved: ResolvedRoute;
     try {
-      resolved = resolveRoute(this.#options.routes[operation], request.params);
+      resolved = resolveRoute(this.#options.profile.routes[operation], request.params);
     } catch (error) {
       if (error instanceof RouteParameterError) throw new OperatorValidationError(operation, [error.message]);
       throw error;
@@ -128,7 +129,13 @@ export class OperatorTransport {
     );
 
     const body = parseJson(text);
-    if (!response.ok) throw errorFromResponse(operation, response.status, body.ok ? body.value : undefined);
+    if (!response.ok)
+      throw errorFromResponse(
+        this.#options.profile,
+        operation,
+        response.status,
+        body.ok ? body.value : undefined,
+      );
     if (!body.ok) throw new OperatorResponseError(operation, response.status, ['(root): body is not JSON']);
     return { status: response.status, body: body.value };
   }

@@ -4,8 +4,9 @@
  * Both the operator client and the sandbox use these, so the two halves cannot drift apart.
  *
  * Responses are parsed tolerantly (`looseObject`: unknown fields pass through) while the fields we rely on
- * are validated strictly. Fields marked ASSUMED are not in the spec; see src/domain/vocabulary.ts,
- * src/domain/operator-routes.ts and the README.
+ * are validated strictly. Fields marked ASSUMED are not in the spec; see src/domain/vocabulary.ts and
+ * src/domain/operator-profile.ts. Transactions and orders are here in our words; the operator's words (the profile's)
+ * are parsed and translated by ./profile-schemas.ts.
  */
 import { z } from 'zod';
 import { DECIMAL_PATTERN } from '../domain/decimal';
@@ -33,11 +34,6 @@ export const isoTimestamp = z
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/, 'must be an ISO 8601 UTC timestamp');
 
 // ---------------------------------------------------------------------------------------------- envelopes
-
-export const errorBody = z.looseObject({
-  error: z.looseObject({ code: z.string(), message: z.string() }),
-});
-export type ErrorBody = z.infer<typeof errorBody>;
 
 /** Pagination of GetWalletAddresses. */
 export const walletAddressesPagination = z.looseObject({
@@ -74,13 +70,12 @@ export const loginSession = z.looseObject({
 });
 export type LoginSession = z.infer<typeof loginSession>;
 
-/** ASSUMED body of the Authentication call (the spec names the three values, not the field names). */
-export const authenticationRequest = z.object({
-  sessionId: z.string().min(1),
-  email: z.string().min(1),
-  passcode: z.string().min(1),
-});
-export type AuthenticationRequest = z.infer<typeof authenticationRequest>;
+/** The Authentication call's three values (the profile's `login.fields` name them on the wire). */
+export interface AuthenticationRequest {
+  sessionId: string;
+  email: string;
+  passcode: string;
+}
 
 // ---------------------------------------------------------------------------------------------- wallets
 

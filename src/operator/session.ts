@@ -3,25 +3,28 @@
  *
  * - Logs in lazily on first use and again before the token expires (expiresAt minus the refresh margin).
  * - Single-flight: concurrent callers that need a login share one in-flight login.
- * - A 401 on a call means the token died early (revoked, operator restarted): log in again once and retry
- *   the call once; a second 401 is final.
+ * - An `unauthenticated` answer (the profile's status) means the token died early (revoked, operator restarted):
+ *   log in again once and retry the call once; a second one is final.
  * - The token and CSRF value live in ES private fields, and toJSON / util.inspect show only `status()`.
  */
 import { inspect } from 'node:util';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { registerSecret } from '../secrets/known-secrets';
 import type { SecretString } from '../secrets/secret-string';
-import { CSRF_HEADER_NAMES } from '../domain/operator-routes';
+import type { OperatorProfile } from '../domain/operator-profile';
 import { formatIssues } from '../domain/errors';
 import { OperatorError, OperatorResponseError } from './errors';
 import type { OperatorTransport } from './http';
+import { authenticationBody, profileSchemas } from './profile-schemas';
 
 /** Log in again this long before a token expires: room for a login and the call it serves, by a wide margin. */
 export const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
 
 export interface SessionManagerOptions {
   transport: OperatorTransport;
+  /** The login's field names and the CSRF header names. */
+  profile: OperatorProfile;
   email: string;
   passcode: SecretString;
   /** Assumed token life when the operator's session has no usable expiresAt. */
@@ -53,18 +56,12 @@ interface ActiveSession {
   refreshAtMs: number;
 }
 
-/** Only `id` is relied on; the other login-session fields are informational and parsed loosely. */
-const startSessionResponse = z.looseObject({ data: z.looseObject({ id: z.string().min(1) }) });
-/** expiresAt is optional here on purpose: without it we fall back to the configured token lifetime. */
-const authenticationResponse = z.looseObject({
-  data: z.looseObject({
-    session: z.looseObject({
-      token: z.string().min(1),
-      csrfToken: z.string().min(1),
-      expiresAt: z.string().optional(),
-    }),
-  }),
-});
+interface StartSessionAnswer {
+  data: { id: string };
+}
+interface AuthenticationAnswer {
+  data: { session: { token: string; csrfToken: string; expiresAt?: string } };
+}
 
 export type AuthHeaders = Record<string, string>;
 
@@ -88,15 +85,15 @@ export class SessionManager {
   async call<T>(perform: (headers: AuthHeaders) => Promise<T>): Promise<T> {
     const session = await this.#currentSession();
     try {
-      return await perform(headersFor(session));
+      return await perform(this.#headersFor(session));
     } catch (error) {
-      if (!(error instanceof OperatorError) || error.status !== 401) throw error;
+      if (!(error instanceof OperatorError) || error.code !== 'unauthenticated') throw error;
       this.#options.logger.info(
         { operation: error.operation },
         'operator rejected the session token; logging in again',
       );
       const fresh = await this.#replaceSession(session);
-      return await perform(headersFor(fresh));
+      return await perform(this.#headersFor(fresh));
     }
   }
 
@@ -150,10 +147,17 @@ export class SessionManager {
     return this.#loginInFlight;
   }
 
+  #headersFor(session: ActiveSession): AuthHeaders {
+    const headers: AuthHeaders = { authorization: `Bearer ${session.token}` };
+    for (const name of this.#options.profile.csrfHeaderNames) headers[name] = session.csrfToken;
+    return headers;
+  }
+
   async #performLogin(): Promise<ActiveSession> {
-    const { transport, email, passcode, logger } = this.#options;
+    const { transport, email, passcode, logger, profile } = this.#options;
+    const { responses } = profileSchemas(profile);
     const started = await transport.send({ operation: 'startSession', body: {} });
-    const loginSession = startSessionResponse.safeParse(started.body);
+    const loginSession = (responses.startSession as z.ZodType<StartSessionAnswer>).safeParse(started.body);
     if (!loginSession.success) {
       throw new OperatorResponseError(
         'startSession',
@@ -164,9 +168,13 @@ export class SessionManager {
 
     const authenticated = await transport.send({
       operation: 'authenticate',
-      body: { sessionId: loginSession.data.data.id, email, passcode: passcode.reveal() },
+      body: authenticationBody(profile.login.fields, {
+        sessionId: loginSession.data.data.id,
+        email,
+        passcode: passcode.reveal(),
+      }),
     });
-    const parsed = authenticationResponse.safeParse(authenticated.body);
+    const parsed = (responses.authenticate as z.ZodType<AuthenticationAnswer>).safeParse(authenticated.body);
     if (!parsed.success) {
       throw new OperatorResponseError(
         'authenticate',
@@ -202,10 +210,4 @@ export class SessionManager {
     );
     return session;
   }
-}
-
-function headersFor(session: ActiveSession): AuthHeaders {
-  const headers: AuthHeaders = { authorization: `Bearer ${session.token}` };
-  for (const name of CSRF_HEADER_NAMES) headers[name] = session.csrfToken;
-  return headers;
 }

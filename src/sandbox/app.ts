@@ -4,7 +4,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { clientErrorOf } from '../http/errors';
-import type { RouteName } from '../domain/operator-routes';
+import type { RouteName } from '../domain/operator-profile';
 import type { SandboxCore } from './core';
 import { SandboxError } from './errors';
 import { sendError } from './http/respond';
@@ -55,13 +55,15 @@ export function createSandboxApp(core: SandboxCore): express.Express {
   app.use('/sandbox/v1', simulationRouter(core));
   app.use(operatorRouter(ctx));
 
+  // A path it does not serve is a plain 404 whatever the profile's status for an unknown resource, as a gateway says.
   app.use((req: Request) => {
     throw new SandboxError(404, 'route_not_found', `No route ${req.method} ${req.path}`);
   });
 
+  const { profile } = ctx.config;
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    if (error instanceof SandboxError) return sendError(res, error);
+    if (error instanceof SandboxError) return sendError(res, error, profile);
     if (isBodyParserError(error)) {
       const status = error.status ?? 400;
       const code = error.type === 'entity.parse.failed' ? 'invalid_json' : error.type.replace(/\./g, '_');
@@ -74,15 +76,17 @@ export function createSandboxApp(core: SandboxCore): express.Express {
             ? 'The request body is not valid JSON'
             : 'The request body was refused',
         ),
+        profile,
       );
     }
     // Any other client mistake Node, express or body-parser raised (malformed percent-encoding, corrupt gzip).
     const client = clientErrorOf(error);
-    if (client) return sendError(res, new SandboxError(client.status, client.code, client.message));
+    if (client) return sendError(res, new SandboxError(client.status, client.code, client.message), profile);
     ctx.logger.error({ err: error }, 'sandbox route failed');
     return sendError(
       res,
       new SandboxError(500, 'internal_error', 'The sandbox failed to process the request'),
+      profile,
     );
   });
   return app;

@@ -39,6 +39,7 @@ export function createSandboxCore(config: SandboxConfig): SandboxCore {
     attemptTimeoutMs: config.deliveryTimeoutMs,
     concurrency: config.deliveryConcurrency,
     insecureTls: config.insecureTls,
+    extraHeaders: config.deliveryHeaders,
   });
   const ctx: SandboxContext = { config, logger, clock, scheduler, random, faults, delivery, state };
   const offramp = new OffRampFlows(ctx);

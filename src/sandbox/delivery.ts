@@ -89,6 +89,8 @@ export interface DeliveryEngineOptions {
   /** First attempts in flight at once to one recipient. */
   concurrency: number;
   insecureTls: boolean;
+  /** Headers each delivery carries beside the content type and the sandbox's own diagnostics. */
+  extraHeaders?: Record<string, string>;
 }
 
 /** One recipient's first attempts: those waiting their turn, in event order, and how many are in flight. */
@@ -307,6 +309,7 @@ export class DeliveryEngine {
         method: 'POST',
         agent: this.agent,
         headers: {
+          ...this.options.extraHeaders,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
           accept: 'application/json',

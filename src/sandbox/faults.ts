@@ -3,7 +3,7 @@
  * the same number of PRNG draws whatever the outcome, so a run with the same seed, configuration and
  * sequence of events takes the same decisions.
  */
-import type { RouteName } from '../domain/operator-routes';
+import type { RouteName } from '../domain/operator-profile';
 import { faultsConfigSchema, type FaultsConfig, type FaultsConfigInput } from '../config/sandbox-faults';
 import { Random } from './random';
 

@@ -4,7 +4,7 @@
  * Amounts are BigInt units of 10^-18 inside, decimal strings outside.
  */
 import type { OrderDirection, OrderStatus, RecipientKind, TransactionStatus } from '../operator/schemas';
-import type { RouteName } from '../domain/operator-routes';
+import type { RouteName } from '../domain/operator-profile';
 import { formatAmount } from '../domain/decimal';
 import { conflict, notFound } from './errors';
 

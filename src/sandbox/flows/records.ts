@@ -3,6 +3,7 @@ import { CHAINS, type ChainCode } from '../../domain/vocabulary';
 import type { OrderStatus, TransactionStatus } from '../../operator/schemas';
 import { transactionHash } from '../addresses';
 import type { SandboxContext } from '../context';
+import { orderStatusWord, transactionStatusWord } from '../operator-words';
 import type { OrderRecord, TransactionRecord } from '../state';
 
 export type NewTransaction = Omit<TransactionRecord, 'id' | 'hash' | 'createdAt' | 'updatedAt'> & {
@@ -28,7 +29,7 @@ export function createTransaction(
   return record;
 }
 
-/** Moves a transaction to a status and publishes `transaction-updated` (unless `silent`). */
+/** Moves a transaction to a status and publishes `transaction-updated` in the profile's word (unless `silent`). */
 export function updateTransaction(
   ctx: SandboxContext,
   record: TransactionRecord,
@@ -37,7 +38,11 @@ export function updateTransaction(
 ): void {
   record.status = status;
   record.updatedAt = ctx.clock.iso();
-  if (!silent) ctx.delivery.publish('transaction-updated', { id: record.id, newStatus: status });
+  if (!silent)
+    ctx.delivery.publish('transaction-updated', {
+      id: record.id,
+      newStatus: transactionStatusWord(ctx.config.profile, status),
+    });
 }
 
 export type NewOrder = Omit<OrderRecord, 'id' | 'createdAt' | 'updatedAt'>;
@@ -63,7 +68,7 @@ export function updateOrder(
   if (!silent)
     ctx.delivery.publish('order-updated', {
       id: record.id,
-      newStatus: status,
+      newStatus: orderStatusWord(ctx.config.profile, status),
       orderReference: record.orderReference,
     });
 }

@@ -1,23 +1,24 @@
 /**
- * Bearer + CSRF check of every operator call but the two login steps:
- * 401 for a missing, unknown or expired bearer token; 403 for a missing or wrong CSRF value under
- * either header name (`x-csrf-token` or `x-irs-csrf-token`; every header that is present must match).
+ * Bearer + CSRF check of every operator call but the two login steps, under the profile: its `unauthenticated`
+ * status (401 by default) for a missing, unknown or expired bearer token; its `csrf` status (403) for a missing or
+ * wrong CSRF value under any of its CSRF header names (`x-csrf-token` or `x-irs-csrf-token` by default; every one
+ * present must match; other names are ignored).
  * Tokens are looked up by their SHA-256 digest and compared in constant time; they never reach a log.
  */
 import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { CSRF_HEADER_NAMES, ERROR_STATUSES } from '../../domain/operator-routes';
 import type { SandboxContext } from '../context';
 import { sameSha256Hex, sha256Hex } from '../../secrets/compare';
 import { SandboxError } from '../errors';
 
 export const newSecret = (): string => randomBytes(32).toString('base64url');
 
-const unauthenticated = (code: string, message: string) =>
-  new SandboxError(ERROR_STATUSES.unauthenticated, code, message);
-const forbidden = (code: string, message: string) => new SandboxError(ERROR_STATUSES.csrf, code, message);
+export const unauthenticated = (code: string, message: string) =>
+  new SandboxError('unauthenticated', code, message);
+const forbidden = (code: string, message: string) => new SandboxError('csrf', code, message);
 
 export function requireAuth(ctx: SandboxContext) {
+  const csrfHeaderNames = ctx.config.profile.csrfHeaderNames;
   return (req: Request, _res: Response, next: NextFunction): void => {
     const header = req.get('authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -27,11 +28,11 @@ export function requireAuth(ctx: SandboxContext) {
     if (!record) throw unauthenticated('invalid_token', 'The bearer token is not valid');
     if (record.expiresAt <= ctx.clock.now())
       throw unauthenticated('token_expired', 'The bearer token has expired; log in again');
-    const values = CSRF_HEADER_NAMES.map((name) => req.get(name)).filter(
-      (value): value is string => value !== undefined,
-    );
+    const values = csrfHeaderNames
+      .map((name) => req.get(name))
+      .filter((value): value is string => value !== undefined);
     if (values.length === 0)
-      throw forbidden('csrf_missing', `A CSRF token is required (${CSRF_HEADER_NAMES.join(' or ')})`);
+      throw forbidden('csrf_missing', `A CSRF token is required (${csrfHeaderNames.join(' or ')})`);
     if (!values.every((value) => sameSha256Hex(sha256Hex(value), record.csrfDigest))) {
       throw forbidden('csrf_invalid', 'The CSRF token does not match the session');
     }

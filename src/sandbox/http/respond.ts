@@ -1,22 +1,18 @@
 /** Response helpers shared by every route: envelopes, errors, paging. */
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/operator-routes';
-import { errorBodyOf, parseOr400, type SandboxError } from '../errors';
+import type { OperatorProfile } from '../../domain/operator-profile';
+import { errorAnswer, parseOr400, type SandboxError } from '../errors';
 
 export function sendData(res: Response, status: number, data: unknown, pagination?: unknown): void {
   res.status(status).json(pagination === undefined ? { data } : { data, pagination });
 }
 
-export function sendError(res: Response, error: SandboxError): void {
+export function sendError(res: Response, error: SandboxError, profile: OperatorProfile): void {
   res.locals.errorCode = error.code;
-  res.status(error.status).json(errorBodyOf(error));
+  const { status, body } = errorAnswer(error, profile);
+  res.status(status).json(body);
 }
-
-const pagingQuery = z.looseObject({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-});
 
 export interface Page<T> {
   items: T[];
@@ -27,9 +23,18 @@ export interface Page<T> {
   totalPage: number;
 }
 
-/** `?page=N&limit=M` (page from 1, limit 10 by default, at most 100). */
-export function paginate<T>(req: Request, all: T[]): Page<T> {
-  const { page, limit } = parseOr400(pagingQuery, req.query, 'paging parameters');
+/**
+ * The profile's page and page-size parameters (`?page=N&limit=M` by default: page from 1, 10 a page, at most 100);
+ * parameters of other names are ignored, as a server ignores what it does not know.
+ */
+export function paginate<T>(req: Request, all: T[], paging: OperatorProfile['paging']): Page<T> {
+  const query = z.looseObject({
+    [paging.pageParam]: z.coerce.number().int().min(1).default(1),
+    [paging.limitParam]: z.coerce.number().int().min(1).max(paging.maxLimit).default(paging.defaultLimit),
+  });
+  const parsed = parseOr400(query, req.query, 'paging parameters') as Record<string, number>;
+  const page = parsed[paging.pageParam]!;
+  const limit = parsed[paging.limitParam]!;
   const offset = (page - 1) * limit;
   return {
     items: all.slice(offset, offset + limit),

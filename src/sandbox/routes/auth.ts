@@ -1,21 +1,17 @@
 /**
- * The two login steps (ASSUMED paths and bodies, see src/domain/operator-routes.ts):
+ * The two login steps (at the profile's routes, with its field names: src/domain/operator-profile.ts):
  * StartSession answers a login session whose ID expires after the config's sessionIdLifetimeMs and can be
  * used once (any Authentication attempt consumes it); Authentication checks e-mail and passcode (401
  * otherwise) and issues a bearer and a CSRF token that live tokenLifetimeMs.
  */
 import { randomUUID } from 'node:crypto';
-import { ERROR_STATUSES } from '../../domain/operator-routes';
-import { authenticationRequest } from '../../operator/schemas';
+import { profileSchemas } from '../../operator/profile-schemas';
 import type { SandboxContext } from '../context';
-import { parseOr400, SandboxError } from '../errors';
-import { newSecret } from '../http/auth';
+import { parseOr400 } from '../errors';
+import { newSecret, unauthenticated } from '../http/auth';
 import { sameSecret, sha256Hex } from '../../secrets/compare';
 import { sendData } from '../http/respond';
 import type { OperatorHandlers } from './types';
-
-const unauthenticated = (code: string, message: string) =>
-  new SandboxError(ERROR_STATUSES.unauthenticated, code, message);
 
 export function authHandlers(ctx: SandboxContext): OperatorHandlers<'startSession' | 'authenticate'> {
   return {
@@ -36,7 +32,7 @@ export function authHandlers(ctx: SandboxContext): OperatorHandlers<'startSessio
     },
 
     authenticate(req, res) {
-      const body = parseOr400(authenticationRequest, req.body);
+      const body = parseOr400(profileSchemas(ctx.config.profile).authenticationRequest, req.body);
       const session = ctx.state.loginSessions.get(body.sessionId);
       if (!session) throw unauthenticated('invalid_session', 'The login session ID is not valid');
       if (session.used)

@@ -1,7 +1,11 @@
-/** Get Transaction by ID and Get Order by ID (ASSUMED paths), with the fields of the shared schemas. */
+/**
+ * Get Transaction by ID, Get Order by ID and a wallet's transactions (ASSUMED routes), in the profile's words and
+ * field names.
+ */
 import type { SandboxContext } from '../context';
 import { notFound } from '../errors';
 import { param, sendData } from '../http/respond';
+import { orderView, transactionView } from '../operator-words';
 import type { OperatorHandlers } from './types';
 
 export function detailHandlers(
@@ -12,13 +16,13 @@ export function detailHandlers(
       const id = param(req, 'id');
       const record = ctx.state.transactions.get(id);
       if (!record) throw notFound('transaction', id);
-      sendData(res, 200, { ...record });
+      sendData(res, 200, transactionView(ctx.config.profile, record));
     },
     getOrder(req, res) {
       const id = param(req, 'id');
       const record = ctx.state.orders.get(id);
       if (!record) throw notFound('order', id);
-      sendData(res, 200, { ...record });
+      sendData(res, 200, orderView(ctx.config.profile, record));
     },
     /** ASSUMED route: a wallet's transactions, newest first. */
     listWalletTransactions(req, res) {
@@ -29,7 +33,7 @@ export function detailHandlers(
       sendData(
         res,
         200,
-        records.map((record) => ({ ...record })),
+        records.map((record) => transactionView(ctx.config.profile, record)),
       );
     },
   };

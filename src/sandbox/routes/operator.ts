@@ -1,9 +1,9 @@
 /**
- * Mounts every route of DEFAULT_ROUTES: each is named (for the call log), passes the API faults, then the
+ * Mounts every route of the profile (src/domain/operator-profile.ts): each is named (for the call log), passes the API faults, then the
  * bearer + CSRF check (all but the two login steps), then its handler.
  */
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { DEFAULT_ROUTES, type RouteName } from '../../domain/operator-routes';
+import type { RouteName } from '../../domain/operator-profile';
 import type { SandboxContext } from '../context';
 import { SandboxError } from '../errors';
 import { requireAuth } from '../http/auth';
@@ -72,7 +72,7 @@ export function operatorRouter(ctx: SandboxContext): Router {
   const router = Router();
   const handlers = operatorHandlers(ctx);
   const auth = requireAuth(ctx);
-  for (const [name, template] of Object.entries(DEFAULT_ROUTES) as Array<[RouteName, string]>) {
+  for (const [name, template] of Object.entries(ctx.config.profile.routes) as Array<[RouteName, string]>) {
     const { method, path } = expressRoute(template);
     const nameRoute = (_req: Request, res: Response, next: NextFunction): void => {
       res.locals.routeName = name;

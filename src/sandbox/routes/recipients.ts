@@ -29,7 +29,7 @@ export function recipientHandlers(
   };
   return {
     list(req, res) {
-      const page = paginate(req, [...store().values()].map(view));
+      const page = paginate(req, [...store().values()].map(view), ctx.config.profile.paging);
       sendData(res, 200, page.items, {
         currentPage: page.page,
         totalPage: page.totalPage,

@@ -77,7 +77,7 @@ export function walletHandlers(
         network: networkObject(network),
         balances: ctx.state.balancesOf(wallet, network),
       }));
-      const page = paginate(req, entries);
+      const page = paginate(req, entries, ctx.config.profile.paging);
       sendData(res, 200, page.items, {
         totalRecord: page.totalRecord,
         totalPage: page.totalPage,

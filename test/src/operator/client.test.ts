@@ -1,4 +1,5 @@
 import type { OperatorConfig } from '../../../src/config/operator';
+import { DEFAULT_OPERATOR_PROFILE, DEFAULT_ROUTES } from '../../../src/domain/operator-profile';
 import { OperatorClient } from '../../../src/operator/client';
 import { deadlineClockMs } from '../../../src/operator/deadline-clock';
 import { OperatorError, OperatorResponseError, OperatorValidationError } from '../../../src/operator/errors';
@@ -123,10 +124,16 @@ describe('OperatorClient', () => {
     expect(start!.headers.authorization).toBeUndefined();
   });
 
-  it('uses overridden routes and URL-encodes ids', async () => {
-    const { fake, client } = setup({
-      OPERATOR_ROUTES_JSON: JSON.stringify({ getTransaction: 'GET /v2/tx/{id}/details' }),
-    });
+  it("uses the profile's routes and URL-encodes ids", async () => {
+    const { fake, client } = setup(
+      {},
+      {
+        profile: {
+          ...DEFAULT_OPERATOR_PROFILE,
+          routes: { ...DEFAULT_ROUTES, getTransaction: 'GET /v2/tx/{id}/details' },
+        },
+      },
+    );
     fake.handle('GET', /^\/v2\/tx\/.+\/details$/, () => ({
       status: 200,
       body: {

@@ -41,12 +41,13 @@ function rawLayers() {
   const logger = captureLogger().logger;
   const transport = new OperatorTransport({
     baseUrl: config.baseUrl,
-    routes: config.routes,
+    profile: config.profile,
     timeoutMs: config.requestTimeoutMs,
     logger,
   });
   const session = new SessionManager({
     transport,
+    profile: config.profile,
     email: config.email,
     passcode: config.passcode,
     tokenLifetimeMs: config.tokenLifetimeMs,

@@ -12,7 +12,7 @@ import {
   OperatorValidationError,
 } from '../../../src/operator/errors';
 import { OperatorTransport } from '../../../src/operator/http';
-import { DEFAULT_ROUTES, type Routes } from '../../../src/domain/operator-routes';
+import { DEFAULT_OPERATOR_PROFILE, type Routes } from '../../../src/domain/operator-profile';
 import { captureLogger } from '../../helpers/logs';
 
 describe('error classification', () => {
@@ -33,21 +33,25 @@ describe('error classification', () => {
   ];
 
   it.each(table)('HTTP %i → %s, retryable=%s', (status, code, retryable) => {
-    const error = errorFromResponse('createWallet', status, { error: { code: 'x', message: 'y' } });
+    const error = errorFromResponse(DEFAULT_OPERATOR_PROFILE, 'createWallet', status, {
+      error: { code: 'x', message: 'y' },
+    });
     expect(error).toBeInstanceOf(OperatorError);
     expect(error).toMatchObject({ status, code, retryable, operation: 'createWallet', operatorCode: 'x' });
     expect(isRetryable(error)).toBe(retryable);
   });
 
   it('parses the error body tolerantly', () => {
-    expect(errorFromResponse('getOrder', 404, undefined).message).toBe(
+    expect(errorFromResponse(DEFAULT_OPERATOR_PROFILE, 'getOrder', 404, undefined).message).toBe(
       'operator getOrder failed with HTTP 404',
     );
-    expect(errorFromResponse('getOrder', 404, 'plain text').message).toBe(
+    expect(errorFromResponse(DEFAULT_OPERATOR_PROFILE, 'getOrder', 404, 'plain text').message).toBe(
       'operator getOrder failed with HTTP 404',
     );
-    expect(errorFromResponse('getOrder', 404, { error: 'nope' }).operatorCode).toBeUndefined();
-    const withExtras = errorFromResponse('getOrder', 404, {
+    expect(
+      errorFromResponse(DEFAULT_OPERATOR_PROFILE, 'getOrder', 404, { error: 'nope' }).operatorCode,
+    ).toBeUndefined();
+    const withExtras = errorFromResponse(DEFAULT_OPERATOR_PROFILE, 'getOrder', 404, {
       error: { code: 'not_found', message: 'no such order', extra: 1 },
     });
     expect(withExtras.message).toBe('operator getOrder failed with HTTP 404: not_found - no such order');
@@ -57,7 +61,7 @@ describe('error classification', () => {
   it('redacts known secret values from operator messages', () => {
     const secret = 'leaky-token-0123456789';
     registerSecret(secret);
-    const error = errorFromResponse('createQuote', 401, {
+    const error = errorFromResponse(DEFAULT_OPERATOR_PROFILE, 'createQuote', 401, {
       error: { code: 'bad_token', message: `token ${secret} expired` },
     });
     expect(error.message).not.toContain(secret);
@@ -100,18 +104,34 @@ describe('which errors show that a call was not carried out', () => {
     expect(
       notCarriedOut(new OperatorValidationError('createWallet', ['networks: required']), 'createWallet'),
     ).toBe('createWallet: invalid_request');
-    expect(notCarriedOut(errorFromResponse('createWallet', 401, undefined), 'createWallet')).toBe(
-      'createWallet: unauthenticated',
-    );
+    expect(
+      notCarriedOut(
+        errorFromResponse(DEFAULT_OPERATOR_PROFILE, 'createWallet', 401, undefined),
+        'createWallet',
+      ),
+    ).toBe('createWallet: unauthenticated');
     // The login the call waited for (before it was sent, or after its 401) failed.
-    expect(notCarriedOut(errorFromResponse('authenticate', 503, undefined), 'createWallet')).toBe(
-      'authenticate: server_error',
-    );
+    expect(
+      notCarriedOut(
+        errorFromResponse(DEFAULT_OPERATOR_PROFILE, 'authenticate', 503, undefined),
+        'createWallet',
+      ),
+    ).toBe('authenticate: server_error');
     expect(
       notCarriedOut(errorFromFetchFailure('createWallet', { name: 'TimeoutError' }, 5_000), 'createWallet'),
     ).toBeUndefined();
-    expect(notCarriedOut(errorFromResponse('createWallet', 503, undefined), 'createWallet')).toBeUndefined();
-    expect(notCarriedOut(errorFromResponse('createWallet', 409, undefined), 'createWallet')).toBeUndefined();
+    expect(
+      notCarriedOut(
+        errorFromResponse(DEFAULT_OPERATOR_PROFILE, 'createWallet', 503, undefined),
+        'createWallet',
+      ),
+    ).toBeUndefined();
+    expect(
+      notCarriedOut(
+        errorFromResponse(DEFAULT_OPERATOR_PROFILE, 'createWallet', 409, undefined),
+        'createWallet',
+      ),
+    ).toBeUndefined();
     expect(
       notCarriedOut(new OperatorResponseError('createWallet', 201, ['data: required']), 'createWallet'),
     ).toBeUndefined();
@@ -152,7 +172,7 @@ describe('transport against a real local server', () => {
   const transport = (routes: Partial<Routes>, url = baseUrl, timeoutMs = 200) =>
     new OperatorTransport({
       baseUrl: url,
-      routes: { ...DEFAULT_ROUTES, ...routes },
+      profile: { ...DEFAULT_OPERATOR_PROFILE, routes: { ...DEFAULT_OPERATOR_PROFILE.routes, ...routes } },
       timeoutMs,
       logger: captureLogger().logger,
     });

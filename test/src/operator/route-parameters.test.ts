@@ -3,7 +3,12 @@
  * /wallets/private/v1/ and /core-conversions/private/v1/ instead of the transaction and order routes.
  */
 import pino from 'pino';
-import { DEFAULT_ROUTES, type RouteName } from '../../../src/domain/operator-routes';
+import {
+  DEFAULT_OPERATOR_PROFILE,
+  DEFAULT_ROUTES,
+  ROUTES_WITH_ID,
+  type RouteName,
+} from '../../../src/domain/operator-profile';
 import { OperatorClient } from '../../../src/operator/client';
 import { OperatorValidationError } from '../../../src/operator/errors';
 import { OperatorTransport, resolveRoute } from '../../../src/operator/http';
@@ -23,16 +28,13 @@ const HOSTILE = [
   '#frag',
   'a/../../b',
 ];
-const ROUTES_WITH_ID = (Object.keys(DEFAULT_ROUTES) as RouteName[]).filter((name) =>
-  DEFAULT_ROUTES[name].includes('{id}'),
-);
 
 /** The path as the transport would fetch it: the base URL's path, then the template with the value in its place. */
 async function fetchedPath(operation: RouteName, id: string): Promise<string | OperatorValidationError> {
   const urls: string[] = [];
   const transport = new OperatorTransport({
     baseUrl: 'https://operator.example/api',
-    routes: DEFAULT_ROUTES,
+    profile: DEFAULT_OPERATOR_PROFILE,
     timeoutMs: 1000,
     logger: pino({ level: 'silent' }),
     fetch: (input) => {

@@ -6,14 +6,19 @@
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { LaneState } from './types';
 
-/** True when a failed activity is the operator's 404 (activities/operator-failure.ts puts the HTTP status in details). */
+/**
+ * True when a failed activity is the operator's answer that the resource does not exist: the `not_found` code
+ * activities/shared/operator-failure.ts puts in the details, whatever status the operator profile gives it.
+ */
 export function isOperatorNotFound(error: unknown): boolean {
   for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
     const failure = cause as { type?: unknown; details?: unknown };
     if (failure.type === 'OperatorRejected' && Array.isArray(failure.details)) {
       return failure.details.some(
         (detail) =>
-          typeof detail === 'object' && detail !== null && (detail as { status?: unknown }).status === 404,
+          typeof detail === 'object' &&
+          detail !== null &&
+          (detail as { code?: unknown }).code === 'not_found',
       );
     }
   }

@@ -8,11 +8,20 @@ import type { LaneState } from '../../../../workflows/ramps/router/types';
 import { timings } from '../../../helpers/ramp-fixtures';
 
 describe('unknown resource', () => {
-  test("the operator's 404 is found through the failure's causes", () => {
-    const rejected = { type: 'OperatorRejected', details: [{ status: 404 }] };
+  test("the operator's not-found answer is found through the failure's causes, whatever its status", () => {
+    const rejected = { type: 'OperatorRejected', details: [{ code: 'not_found', status: 404 }] };
     expect(isOperatorNotFound({ message: 'activity failed', cause: rejected })).toBe(true);
-    expect(isOperatorNotFound({ type: 'OperatorRejected', details: [{ status: 400 }] })).toBe(false);
-    expect(isOperatorNotFound({ type: 'OperatorUnavailable', details: [{ status: 404 }] })).toBe(false);
+    const gone = { type: 'OperatorRejected', details: [{ code: 'not_found', status: 410 }] };
+    expect(isOperatorNotFound({ message: 'activity failed', cause: gone })).toBe(true);
+    expect(
+      isOperatorNotFound({ type: 'OperatorRejected', details: [{ code: 'http_error', status: 404 }] }),
+    ).toBe(false);
+    expect(
+      isOperatorNotFound({ type: 'OperatorRejected', details: [{ code: 'bad_request', status: 400 }] }),
+    ).toBe(false);
+    expect(
+      isOperatorNotFound({ type: 'OperatorUnavailable', details: [{ code: 'not_found', status: 404 }] }),
+    ).toBe(false);
     expect(isOperatorNotFound(new Error('boom'))).toBe(false);
   });
 
