@@ -1,7 +1,8 @@
 /**
  * /healthz (the process is up), /readyz (Temporal answers and the operator login works) and /metrics, as one
  * express router the receiver and the API mount before their own authentication. Answers carry check names and
- * short fixed reasons only: never an address, a URL, a token or an upstream error message.
+ * short fixed reasons only: never an address, a URL, a token or an upstream error message. The receiver adds to
+ * /readyz's details the header names its deliveries carried (src/webhooks/delivery-headers.ts).
  *
  * Who may read what:
  * - /healthz, and /readyz's verdict (200 ready / 503 unready, with Retry-After), are open: probes need no secret.
@@ -91,6 +92,8 @@ export interface HealthRouterOptions {
   metrics?: RampMetrics;
   /** The bearer token /metrics and the /readyz details need. */
   metricsToken?: { reveal(): string } | undefined;
+  /** More of /readyz's details (the receiver's delivery header names), shown to whoever may read the details. */
+  details?: () => Record<string, unknown>;
   /**
    * The host the server is bound to. Without a metrics token, /metrics and the /readyz details are served only when
    * it is a loopback address; unknown counts as not loopback.
@@ -171,7 +174,11 @@ export function healthRouter(options: HealthRouterOptions): Router {
     const status = ready ? 'ready' : 'unready';
     res
       .status(ready ? 200 : 503)
-      .json(mayReadDetails(req) ? { status, checks: Object.fromEntries(results) } : { status });
+      .json(
+        mayReadDetails(req)
+          ? { status, checks: Object.fromEntries(results), ...options.details?.() }
+          : { status },
+      );
   });
 
   if (options.metrics) {

@@ -42,6 +42,7 @@ import { createHop } from '../../activities/ramps/router/hop';
 import type { OperatorClient } from '../operator/client';
 import { unknownEventSignal } from '../../workflows/ramps/unknown-events/messages';
 import { type ParsedDelivery, parseDelivery } from './delivery';
+import { DeliveryHeaderLog } from './delivery-headers';
 import { createDirectForward, type DirectForward } from './direct-forward';
 import { createHandOver, type HandOverOptions } from './hand-over';
 import { RouterOverloadedError } from './router-overflow';
@@ -82,19 +83,27 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   const temporalTimeoutMs = config.temporalTimeoutMs ?? RECEIVER_TEMPORAL_TIMEOUT_MS;
   const metrics = deps.observability?.metrics ?? new RampMetrics();
   const record = recording(deps, metrics, receiverHop(config, deps, temporalTimeoutMs));
+  const headerLog = new DeliveryHeaderLog(logger);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestLogger(logger));
   app.use(
     metrics.deliveryCounter(),
-    healthRouter({ temporal, logger, ...deps.observability, metrics, bindHost: config.host }),
+    healthRouter({
+      temporal,
+      logger,
+      ...deps.observability,
+      metrics,
+      bindHost: config.host,
+      details: () => ({ deliveryHeaders: headerLog.report() }),
+    }),
   );
   app.post('/webhooks/:kind/:secret', checkRecipientPath(config));
   app.post(
     '/webhooks/:kind/:secret',
     express.json({ limit: config.bodyLimit ?? RECEIVER_BODY_LIMIT, strict: true }),
-    receiveDelivery(deps, record, temporalTimeoutMs),
+    receiveDelivery(deps, record, temporalTimeoutMs, headerLog),
   );
   app.use((_req: Request, res: Response) => sendError(res, 404, 'not_found', 'Not found'));
   // Body-parser and router errors (malformed JSON or percent-encoding, too large, encodings) are JSON 4xx; anything
@@ -105,11 +114,15 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
 
 type Accepted = Exclude<ParsedDelivery, { invalid: unknown }>;
 
-/** The POST handler: parse, then record within Temporal's time (200), or answer 400 or 503. */
+/**
+ * The POST handler: parse, then record within Temporal's time (200), or answer 400 or 503. The header names of a
+ * delivery that parsed are kept (delivery-headers.ts).
+ */
 function receiveDelivery(
   { temporal, logger }: ReceiverDeps,
   record: (delivery: Accepted, deadlineMs: number) => Promise<string>,
   temporalTimeoutMs: number,
+  headerLog: DeliveryHeaderLog,
 ) {
   return async (req: Request, res: Response): Promise<void> => {
     const delivery = parseDelivery(req.body, res.locals.kind as ResourceKind, new Date().toISOString());
@@ -117,6 +130,10 @@ function receiveDelivery(
       sendError(res, 400, 'invalid_delivery', delivery.invalid.message, delivery.invalid.issues);
       return;
     }
+    headerLog.record(
+      'known' in delivery ? delivery.known.signal.eventType : 'unknown',
+      Object.keys(req.headers),
+    );
     /** Temporal has until then to take the delivery, or the operator is answered 503. */
     const deadlineMs = Date.now() + temporalTimeoutMs;
     const log = deliveryLogFields(delivery);
