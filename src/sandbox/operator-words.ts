@@ -22,27 +22,30 @@ export function transactionView(
   profile: OperatorProfile,
   record: TransactionRecord,
 ): Record<string, unknown> {
-  const { walletId, relatedTransactionId, orderId, type, subtype, status, ...rest } = record;
+  const { id, walletId, relatedTransactionId, orderId, type, subtype, status, ...rest } = record;
   const kind = kindOf(type, subtype);
   const words = kind ? profile.vocabulary.transactionKinds[kind] : { type, subtype };
   const links = profile.links.transaction;
   return {
-    ...rest,
+    id,
     status: transactionStatusWord(profile, status),
     type: words.type,
     subtype: words.subtype,
     [links.walletId]: walletId,
+    ...rest,
     [links.relatedTransactionId]: relatedTransactionId,
     [links.orderId]: orderId,
   };
 }
 
 export function orderView(profile: OperatorProfile, record: OrderRecord): Record<string, unknown> {
-  const { transactionId, status, direction, ...rest } = record;
+  const { id, orderReference, transactionId, status, direction, ...rest } = record;
   return {
-    ...rest,
+    id,
+    orderReference,
     status: orderStatusWord(profile, status),
     direction: profile.vocabulary.orderDirections[direction],
+    ...rest,
     [profile.links.order.transactionId]: transactionId,
   };
 }
