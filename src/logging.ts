@@ -9,25 +9,28 @@
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { loadLogLevel, type LoggerLevel } from './config/logging';
+import { DEFAULT_OPERATOR_PROFILE } from './domain/operator-profile';
 import { REDACTED, redactKnownSecrets } from './secrets/known-secrets';
 
 export type { Logger } from 'pino';
 
-/** Keys whose values are credentials wherever they appear. */
-export const SECRET_KEYS = [
+/**
+ * Keys whose values are credentials wherever they appear. The CSRF header names are our assumed ones: a profile's
+ * others are still scrubbed by value.
+ */
+export const SECRET_KEYS: readonly string[] = [
   'authorization',
   'Authorization',
   'token',
   'accessToken',
   'csrfToken',
-  'x-csrf-token',
-  'x-irs-csrf-token',
+  ...DEFAULT_OPERATOR_PROFILE.csrfHeaderNames,
   'passcode',
   'password',
   'cookie',
   'Cookie',
   'set-cookie',
-] as const;
+];
 
 /** How deep below the top level the key-based redaction reaches (`*.*.*.token`). */
 const REDACT_DEPTH = 4;

@@ -169,7 +169,7 @@ export async function checkLogin(
   );
   const session = sessionOf(success.answer!)!;
   report.verdict(
-    'src/operator/schemas.ts (authentication answer)',
+    'src/operator/profile-schemas.ts (authenticate)',
     "Authentication answers data.session with the spec's token, csrfToken and expiresAt",
     typeof session.expiresAt === 'string',
     typeof session.expiresAt === 'string'

@@ -50,7 +50,7 @@ export async function checkRecipients(ctx: ProbeContext): Promise<PageObservatio
       const recipients = parsed.success ? (parsed.data as { data: Array<{ id: string }> }).data : [];
       created = recipients[0]?.id;
       report.verdict(
-        'src/operator/client.ts (createRecipients)',
+        'src/operator/profile-schemas.ts (createdRecipients)',
         `Creating recipients of ${kind} events answers the created ones (a list, or one)`,
         isSuccess(answer) && created !== undefined,
         describeAnswer(answer),
