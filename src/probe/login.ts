@@ -63,7 +63,7 @@ const sameFields = (a: LoginParts['fields'], b: LoginParts['fields']) =>
 const loggedIn = (tried: Attempt) =>
   tried.answer !== undefined && isSuccess(tried.answer) && !!sessionOf(tried.answer);
 
-/** Logs in (setting ctx.session's token) and reports on the login's assumptions. */
+/** Logs in and reports on the login's assumptions; answers the session's token and CSRF value, if any. */
 export async function checkLogin(
   ctx: ProbeContext,
 ): Promise<{ token: string; csrfToken: string } | undefined> {

@@ -113,8 +113,10 @@ export function simulationRouter(core: SandboxCore): Router {
 function simulationIndex({ ctx }: SandboxCore) {
   return {
     description:
-      'Sandbox operator: emulates the operator API (see src/domain/operator-routes.ts for routes) plus these simulation endpoints.',
+      'Sandbox operator: emulates the operator API at operatorRoutes (its profile, src/domain/operator-profile.ts) ' +
+      'plus these simulation endpoints.',
     login: { email: ctx.config.email },
+    operatorRoutes: ctx.config.profile.routes,
     accountConfigured: ctx.state.account !== null,
     endpoints: SIMULATION_ENDPOINTS.map(([method, path, description]) => ({ method, path, description })),
   };

@@ -60,6 +60,7 @@ describe('/metrics and /readyz exposure and cost', () => {
     expect((await request(withToken).get('/readyz').set('authorization', `Bearer ${TOKEN}`)).body).toEqual({
       status: 'ready',
       checks: { temporal: 'ok' },
+      deliveryHeaders: {},
     });
   });
 
