@@ -11,6 +11,8 @@ export const DELIVERIES_KEPT_PER_KIND = 5;
 /** Bounds on what one delivery can make the receiver keep. */
 const MAX_NAMES = 40;
 const MAX_NAME_LENGTH = 60;
+/** Kinds kept: the spec's four and `unknown` fit; whatever a caller names a kind, the map stays small. */
+const MAX_KINDS = 10;
 
 /** A name that usually carries a signature, a digest or a credential. */
 const SIGNATURE_LIKE = /signature|(^|-)sig(-|$)|hmac|digest|^authorization$/i;
@@ -33,7 +35,7 @@ export class DeliveryHeaderLog {
   record(kind: string, headerNames: readonly string[]): void {
     let seen = this.#kinds.get(kind);
     if (!seen) {
-      if (this.#kinds.size >= 10) return;
+      if (this.#kinds.size >= MAX_KINDS) return;
       seen = { deliveries: 0, names: new Set() };
       this.#kinds.set(kind, seen);
     }
