@@ -27,6 +27,7 @@ const HEALTH_URLS: Record<HealthcheckedProcess, string> = {
   worker: 'http://127.0.0.1:8081/healthz',
   receiver: 'https://127.0.0.1:8443/healthz',
   api: 'http://127.0.0.1:8080/healthz',
+  'codec-server': 'http://127.0.0.1:8234/healthz',
 };
 
 const ROOT = path.join(__dirname, '..', '..');
