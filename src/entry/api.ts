@@ -27,14 +27,18 @@ async function main(): Promise<void> {
   const observability = loadObservabilityConfig(env);
   const ramp = await RampClient.connect({ env });
   try {
-    // /readyz checks Temporal; /metrics counts the processes.
+    // /readyz checks Temporal; /metrics counts the processes, the routers' backlog and the open incidents.
     const api = await startApiServer({
       config,
       ramp,
       logger,
       health: {
         temporal: ramp.temporal,
-        metrics: new RampMetrics({ temporal: ramp.temporal, logger }),
+        metrics: new RampMetrics({
+          temporal: ramp.temporal,
+          openIncidents: async () => (await ramp.listAlerts()).open,
+          logger,
+        }),
         metricsToken: observability.metricsToken,
       },
     });

@@ -171,15 +171,15 @@ async function startEdges(
 ) {
   const { connected, ramp, operator } = deps;
   const temporal = connected.client;
-  const openAlerts = async () =>
-    (await withTemporalDeadline(HTTP_TEMPORAL_TIMEOUT_MS, () => ramp.listAlerts(), temporal)).open.length;
+  const openIncidents = async () =>
+    (await withTemporalDeadline(HTTP_TEMPORAL_TIMEOUT_MS, () => ramp.listAlerts(), temporal)).open;
   const health = { temporal, operator, metricsToken: settings.observability.metricsToken, logger };
   const receiver = await startReceiver(settings.receiver, {
     temporal,
     taskQueue: settings.temporal.taskQueue,
     timings: settings.worker.timings,
     logger,
-    observability: { ...health, metrics: new RampMetrics({ openAlerts, logger }) },
+    observability: { ...health, metrics: new RampMetrics({ logger }) },
     operator,
   });
   started.add(() => receiver.close());
@@ -188,7 +188,7 @@ async function startEdges(
     config: settings.api,
     ramp,
     logger,
-    health: { ...health, metrics: new RampMetrics({ openAlerts, logger, temporal }) },
+    health: { ...health, metrics: new RampMetrics({ openIncidents, logger, temporal }) },
   });
   started.add(() => api.close());
   // The dev key is public (sandbox mode only); a configured API_KEY is never printed.
