@@ -41,6 +41,7 @@ import * as onRamps from './on-ramp';
 import type { OnRampStart, StartOnRampOptions } from './on-ramp';
 import * as rampList from './ramp-list';
 import type { ProcessFilter, RampListFilter, RampPage, RampProcessSummary } from './ramp-list';
+import { activeTracing } from '../observability/tracing';
 import * as rampOutcome from './ramp-outcome';
 import type { RampTarget } from './ramp-outcome';
 import type { EndUserOverview } from './end-user';
@@ -99,10 +100,13 @@ export class RampClient {
   readonly #context: ClientContext;
 
   constructor(options: RampClientOptions) {
+    // In a process that traces (the API, npm start), starts and updates carry the request's trace context.
+    const tracing = activeTracing();
     this.temporal = new Client({
       connection: options.connection,
       namespace: options.namespace,
       ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+      ...(tracing ? { interceptors: { workflow: tracing.clientInterceptors } } : {}),
     });
     this.#connection = options.connection;
     this.#ownsConnection = options.ownsConnection ?? false;

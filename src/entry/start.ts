@@ -34,6 +34,7 @@ import {
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { RampMetrics } from '../observability/metrics';
+import { startTracing } from '../observability/tracing';
 import { type RunningSandbox, startSandbox } from '../sandbox/server';
 import { startEnvironment } from './environment';
 import { buildRampWorker, loadWorkerSettings, type WorkerSettings } from './ramp-worker';
@@ -286,6 +287,9 @@ async function main(): Promise<number> {
   // We stop the worker ourselves, in order, on Ctrl-C.
   installRuntime(settings.observability, { shutdownSignals: [], logger });
   const started = new Started(logger);
+  // Before any client or worker is made: they take its interceptors (OTEL_EXPORTER_OTLP_ENDPOINT, else nothing).
+  const tracing = startTracing(settings.observability, 'ramp-orchestrator');
+  if (tracing) started.add(() => tracing.shutdown());
   try {
     const { server, connected } = await startTemporal(settings, started, say, logger);
     const { operator, sandbox } = await startOperator(settings, started, say, logger);

@@ -34,6 +34,7 @@ import { RESOURCE_KIND_OF_PATH, type ResourceKind } from '../domain/vocabulary';
 import { jsonErrorHandler, sendAnswer, sendError, temporalUnavailableAnswer } from '../http/errors';
 import { healthRouter, type HealthRouterOptions, warnIfMetricsClosed } from '../observability/health';
 import { RampMetrics } from '../observability/metrics';
+import { serverSpans } from '../observability/spans';
 import { sameSecret } from '../secrets/compare';
 import { createHop } from '../../activities/ramps/router/hop';
 import type { OperatorClient } from '../operator/client';
@@ -83,6 +84,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(serverSpans('receiver'));
   app.use(requestLogger(logger));
   app.use(
     metrics.deliveryCounter(),
