@@ -43,7 +43,9 @@ async function until<T>(what: string, timeoutMs: number, read: () => Promise<T |
       last = error;
     }
     if (Date.now() > deadline)
-      throw new Error(`${what} not within ${timeoutMs} ms${last ? ` (${last instanceof Error ? last.message : "no answer"})` : ''}`);
+      throw new Error(
+        `${what} not within ${timeoutMs} ms${last ? ` (${last instanceof Error ? last.message : 'no answer'})` : ''}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }
