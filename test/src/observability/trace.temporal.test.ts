@@ -213,7 +213,7 @@ describe('one trace per ramp', () => {
     // The log lines written inside the trace carry its IDs.
     const traced = s.logLines().filter((line) => line.trace_id === traceId);
     expect(traced.map((line) => line.msg)).toEqual(
-      expect.arrayContaining(['Webhook delivery recorded', 'outcome event delivered']),
+      expect.arrayContaining(['request completed', 'Webhook delivery recorded', 'outcome event delivered']),
     );
     for (const line of traced) expect(byId.has(String(line.span_id))).toBe(true);
     // No secret in any span: the receiver's secret path segments, the outcome endpoint's URL.
