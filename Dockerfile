@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # The project's image: worker, webhook receiver, HTTP API and codec server all run from it, compiled
-# (docker-compose.yml and deploy/kubernetes pick the entry point). The build stage installs exactly the lockfile (npm ci), compiles TypeScript and prebuilds the
-# workflow bundle, then drops the development dependencies; the runtime stage holds only what runs.
+# (docker-compose.yml and deploy/kubernetes pick the entry point). The build stage installs exactly the lockfile
+# (npm ci), compiles TypeScript and prebuilds the workflow bundles (plain and traced), then drops the development
+# dependencies; the runtime stage holds only what runs.
 FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
