@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
-# The project's image: worker, webhook receiver and HTTP API all run from it, compiled (docker-compose.yml picks
-# the entry point). The build stage installs exactly the lockfile (npm ci), compiles TypeScript and prebuilds the
-# workflow bundle, then drops the development dependencies; the runtime stage holds only what runs.
+# The project's image: worker, webhook receiver, HTTP API and codec server all run from it, compiled
+# (docker-compose.yml and deploy/kubernetes pick the entry point). The build stage installs exactly the lockfile
+# (npm ci), compiles TypeScript and prebuilds the workflow bundles (plain and traced), then drops the development
+# dependencies; the runtime stage holds only what runs.
 FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -24,8 +25,8 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER 1000:1000
-# /healthz of the worker, the image's command, on WORKER_HEALTH_PORT; a container running the receiver or the API
-# passes --process receiver or --process api (docker-compose.yml does).
+# /healthz of the worker, the image's command, on WORKER_HEALTH_PORT; a container running another process passes
+# --process receiver, api or codec-server (docker-compose.yml does).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "dist/src/entry/healthcheck.js", "--process", "worker"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/src/entry/worker.js"]

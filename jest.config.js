@@ -16,21 +16,26 @@ module.exports = {
   forceExit: true,
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
   // Selected by file name: `*.temporal.test.ts` needs the run's dev server, every other `*.test.ts` does not.
-  // test/cluster has its own config (jest.cluster.config.js).
+  // test/cluster and test/alerts have their own configs (jest.cluster.config.js, jest.alerts.config.js).
   projects: [
     {
       displayName: 'standalone',
       testEnvironment: 'node',
       transform,
       testMatch: ['<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.temporal\\.test\\.ts$', '<rootDir>/test/cluster/'],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        '\\.temporal\\.test\\.ts$',
+        '<rootDir>/test/cluster/',
+        '<rootDir>/test/alerts/',
+      ],
     },
     {
       displayName: 'temporal',
       testEnvironment: 'node',
       transform,
       testMatch: ['<rootDir>/test/**/*.temporal.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cluster/'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cluster/', '<rootDir>/test/alerts/'],
       globalSetup: '<rootDir>/test/setup/temporal-global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/temporal-global-teardown.ts',
     },

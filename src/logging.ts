@@ -6,10 +6,13 @@
  * 2. By value: secrets the process knows about (the passcode, the current and recent tokens) are registered
  *    with `registerSecret` (src/secrets/known-secrets.ts) and scrubbed from every line a logger of this module
  *    writes, whatever key or message text they hide in.
+ *
+ * A line written while a traced request or activity runs carries its `trace_id` and `span_id`.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { loadLogLevel, type LoggerLevel } from './config/logging';
 import { DEFAULT_OPERATOR_PROFILE } from './domain/operator-profile';
+import { activeTraceIds } from './observability/spans';
 import { REDACTED, redactKnownSecrets } from './secrets/known-secrets';
 
 export type { Logger } from 'pino';
@@ -74,6 +77,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     level,
     redact: { paths: secretRedactPaths(), censor: REDACTED },
     hooks: { streamWrite: redactKnownSecrets },
+    // The trace and span of the request or activity a line is written in (none without tracing).
+    mixin: activeTraceIds,
     ...(options.name ? { name: options.name } : {}),
     ...(options.base ? { base: options.base } : {}),
   };

@@ -8,6 +8,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Logger } from 'pino';
 import type { ClientWebhookConfig } from '../../src/config/client-webhooks';
 import type { OutcomeEvent } from '../../src/domain/outcome-events';
+import { inClientSpan } from '../../src/observability/spans';
 import { signatureHeaders } from '../../src/outcomes/signature';
 
 export interface OutcomeActivityDeps {
@@ -51,16 +52,32 @@ export function createOutcomeActivities({ logger, clientWebhooks }: OutcomeActiv
           const headers = signatureHeaders(webhookId, body, clientWebhooks.secrets, new Date());
           try {
             const target = withoutCredentials(endpoint.url.reveal());
-            const response = await fetch(target.url, {
-              method: 'POST',
-              headers: { ...headers, ...target.headers, 'content-type': 'application/json' },
-              body,
-              redirect: 'manual',
-              signal: AbortSignal.any([
-                AbortSignal.timeout(clientWebhooks.timeoutMs),
-                context.cancellationSignal,
-              ]),
-            });
+            const sent: Record<string, string> = {
+              ...headers,
+              ...target.headers,
+              'content-type': 'application/json',
+            };
+            // The span names the endpoint by its label: its URL may carry a credential.
+            const response = await inClientSpan(
+              `outcome webhook ${event.type}`,
+              {
+                'http.request.method': 'POST',
+                'outcome.endpoint': endpoint.label,
+                'outcome.webhook_id': webhookId,
+              },
+              sent,
+              () =>
+                fetch(target.url, {
+                  method: 'POST',
+                  headers: sent,
+                  body,
+                  redirect: 'manual',
+                  signal: AbortSignal.any([
+                    AbortSignal.timeout(clientWebhooks.timeoutMs),
+                    context.cancellationSignal,
+                  ]),
+                }),
+            );
             await response.body?.cancel().catch(() => undefined);
             if (isConfirmed(response.status)) confirmed.add(index);
             else failures.push(`${endpoint.label} answered HTTP ${response.status}`);

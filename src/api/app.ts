@@ -7,6 +7,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { SecretString } from '../secrets/secret-string';
 import { requestLogger } from '../http/request-logging';
+import { serverSpans } from '../observability/spans';
 import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
 import { healthRouter, type HealthRouterOptions } from '../observability/health';
 import { requireApiKey } from './auth';
@@ -39,6 +40,7 @@ export function createApiApp(deps: ApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.use(serverSpans('api'));
   app.use(requestLogger(deps.logger));
   app.use(healthRouter({ logger: deps.logger, ...deps.health }));
   // The API's description is public: it holds no data.

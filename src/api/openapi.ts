@@ -163,6 +163,26 @@ export const OPERATIONS: readonly Operation[] = [
     answers: { 200: ['Alerts', 'The incidents'] },
     errors: [],
   },
+  {
+    method: 'post',
+    path: '/v1/alerts/acknowledge',
+    operationId: 'acknowledgeIncident',
+    summary: 'Someone on call takes an open incident: who and why',
+    tag: 'Alerts',
+    body: 'IncidentAction',
+    answers: { 200: ['Incident', 'The incident, acknowledged'] },
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/v1/alerts/resolve',
+    operationId: 'resolveIncident',
+    summary: 'Someone closes an open incident by hand: who and why',
+    tag: 'Alerts',
+    body: 'IncidentAction',
+    answers: { 200: ['ResolvedIncident', 'The incident, resolved'] },
+    errors: [404],
+  },
 ];
 
 const EVENT_SUMMARY: Record<OutcomeEventType, string> = {

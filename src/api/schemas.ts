@@ -32,6 +32,7 @@ import type {
   WalletJournal,
 } from '../../workflows/wallet-creation/journal';
 import type { GasCheck } from '../../workflows/operations/gas-monitor/types';
+import { ACTION_LIMITS } from '../../workflows/operations/alerts/incidents';
 import {
   ALERT_KINDS,
   type AlertsState,
@@ -322,10 +323,31 @@ const incidentShape = {
   lastSeen: isoDateTime,
   occurrences: z.number(),
   openedBy: text,
+  acknowledged: z
+    .strictObject({ by: text, reason: text, at: isoDateTime })
+    .optional()
+    .meta({ description: 'Who took it on call, why and when' }),
 };
 const incident = describes<Incident>()(z.strictObject(incidentShape));
 const resolvedIncident = describes<ResolvedIncident>()(
   z.strictObject({ ...incidentShape, resolvedAt: isoDateTime, resolution: text, resolvedBy: text }),
+);
+
+export const incidentSchema = component('Incident', incident, 'An open incident');
+export const resolvedIncidentSchema = component(
+  'ResolvedIncident',
+  resolvedIncident,
+  'A resolved incident: resolvedBy is `person/<who>` when someone closed it by hand',
+);
+
+/** POST /v1/alerts/acknowledge and /resolve: the incident, who acts and why. */
+export const incidentActionSchema = component(
+  'IncidentAction',
+  z.strictObject({
+    key: text.min(1).max(500).meta({ description: "The incident's key, as GET /v1/alerts lists it" }),
+    by: text.trim().min(1).max(ACTION_LIMITS.by).meta({ description: 'Who acts (a name or handle)' }),
+    reason: text.trim().min(1).max(ACTION_LIMITS.reason).meta({ description: 'Why' }),
+  }),
 );
 
 export const alertsSchema = component(

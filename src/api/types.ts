@@ -12,6 +12,8 @@ export type RampApi = Pick<
   | 'setupAccount'
   | 'getAccount'
   | 'listAlerts'
+  | 'acknowledgeIncident'
+  | 'resolveIncident'
   | 'startOnRamp'
   | 'getOnRamp'
   | 'getOffRamp'

@@ -44,7 +44,13 @@ export { RAMP_DIRECTIONS, type RampDirection } from '../domain/vocabulary';
 export type { WorkflowTimings } from '../domain/timings';
 export type { AccountSetupResult, AccountSetupState } from '../../workflows/account-setup/types';
 export type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
-export type { AlertsState, Incident, ResolvedIncident } from '../../workflows/operations/alerts/types';
+export type {
+  AlertsState,
+  Incident,
+  IncidentAction,
+  PersonNote,
+  ResolvedIncident,
+} from '../../workflows/operations/alerts/types';
 export type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
 export type { OffRampState, OffRampStatus } from '../../workflows/ramps/offramp/types';
 export type { OnRampQuoteShown, OnRampState, OnRampStatus } from '../../workflows/ramps/onramp/types';

@@ -19,7 +19,12 @@ import { connectClient } from '../temporal/connection';
 import { dataConverterFromConfig } from '../temporal/data-converter';
 import type { AccountSetupResult, AccountSetupState } from '../../workflows/account-setup/types';
 import type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
-import type { AlertsState } from '../../workflows/operations/alerts/types';
+import type {
+  AlertsState,
+  Incident,
+  IncidentAction,
+  ResolvedIncident,
+} from '../../workflows/operations/alerts/types';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
 import type { OnRampState } from '../../workflows/ramps/onramp/types';
@@ -36,6 +41,7 @@ import * as onRamps from './on-ramp';
 import type { OnRampStart, StartOnRampOptions } from './on-ramp';
 import * as rampList from './ramp-list';
 import type { ProcessFilter, RampListFilter, RampPage, RampProcessSummary } from './ramp-list';
+import { activeTracing } from '../observability/tracing';
 import * as rampOutcome from './ramp-outcome';
 import type { RampTarget } from './ramp-outcome';
 import type { EndUserOverview } from './end-user';
@@ -94,10 +100,13 @@ export class RampClient {
   readonly #context: ClientContext;
 
   constructor(options: RampClientOptions) {
+    // In a process that traces (the API, npm start), starts and updates carry the request's trace context.
+    const tracing = activeTracing();
     this.temporal = new Client({
       connection: options.connection,
       namespace: options.namespace,
       ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+      ...(tracing ? { interceptors: { workflow: tracing.clientInterceptors } } : {}),
     });
     this.#connection = options.connection;
     this.#ownsConnection = options.ownsConnection ?? false;
@@ -275,6 +284,23 @@ export class RampClient {
    */
   listAlerts(options: { workflowId?: string } = {}): Promise<AlertsState> {
     return operations.listAlerts(this.#context, options);
+  }
+
+  /**
+   * Marks an open incident as taken by someone on call, with who and why (`by`, `reason`); a second
+   * acknowledgement replaces the first. InvalidInputError without who or why, NotFoundError when no incident of
+   * that key is open.
+   */
+  acknowledgeIncident(action: IncidentAction, options: { workflowId?: string } = {}): Promise<Incident> {
+    return operations.acknowledgeIncident(this.#context, action, options);
+  }
+
+  /**
+   * Closes an open incident by hand, with who and why; should its cause persist, the next alert opens a new one.
+   * InvalidInputError without who or why, NotFoundError when no incident of that key is open.
+   */
+  resolveIncident(action: IncidentAction, options: { workflowId?: string } = {}): Promise<ResolvedIncident> {
+    return operations.resolveIncident(this.#context, action, options);
   }
 
   // ------------------------------------------------------------------------------------------ outcome events: outcomes.ts

@@ -57,11 +57,14 @@ export interface PayloadEncryptionConfig {
 }
 
 /**
- * The codec server runs under npm start only, so its settings are local development ones; a codec server deployed
- * on its own will need CODEC_SERVER_HOST, _PORT, _TOKEN and _CORS_ORIGINS (there is no dev server to take the Web
- * UI's origin from), and _PUBLIC_URL only behind a proxy that changes the host name.
+ * The codec server runs under npm start and as a process of its own (`codec-server`). Deployed, it stays on loopback
+ * and is reached through a port-forward, so a deployment sets only the Web UI's origin (CODEC_SERVER_CORS_ORIGINS):
+ * its bind, port, token and public URL are for a codec server run elsewhere by hand.
  */
-const codecServer = { group: 'local development', readBy: ['npm start'] } as const;
+const codecServer = {
+  group: 'local development',
+  readBy: ['npm start', 'codec-server', 'healthcheck'],
+} as const;
 
 export const encryptionEnv = z.object({
   PAYLOAD_ENCRYPTION_KEYS: setting(z.string().optional(), {
@@ -71,7 +74,7 @@ export const encryptionEnv = z.object({
       '`<id>:<base64 of 32 bytes>`, comma-separated, active key first: AES-256-GCM encryption of every payload. Keep ' +
       'an old key (second or later) until no open process or retained history needs it.',
     secret: true,
-    readBy: TEMPORAL_CLIENTS,
+    readBy: [...TEMPORAL_CLIENTS, 'codec-server'],
   }),
   CODEC_SERVER_HOST: setting(z.string().min(1).default('127.0.0.1'), {
     ...codecServer,
@@ -85,18 +88,24 @@ export const encryptionEnv = z.object({
     meaning: "The codec server's port (0: a free one).",
   }),
   CODEC_SERVER_CORS_ORIGINS: setting(z.string().optional(), {
-    ...codecServer,
-    default: 'the Web UI in use',
-    meaning: 'Browser origins allowed to call the codec server, comma-separated.',
+    group: 'production',
+    default: "npm start's Web UI",
+    meaning:
+      "Browser origins allowed to call the codec server, comma-separated: the Temporal Web UI's origin, as the " +
+      'on-call person opens it. Required with PAYLOAD_ENCRYPTION_KEYS for the codec server of a deployment.',
+    readBy: ['npm start', 'codec-server'],
+    example: 'https://temporal.internal.example',
   }),
   CODEC_SERVER_TOKEN: setting(z.string().min(16, 'must be at least 16 characters').optional(), {
     ...codecServer,
+    readBy: ['npm start', 'codec-server'],
     default: 'none',
     meaning: 'The bearer token the codec server requires; needed when it is not bound to loopback.',
     secret: true,
   }),
   CODEC_SERVER_PUBLIC_URL: setting(z.url({ protocol: /^https?$/ }).optional(), {
     ...codecServer,
+    readBy: ['npm start', 'codec-server'],
     default: 'the bound URL',
     meaning: "The codec server's URL as the browser reaches it; its host is also accepted in Host headers.",
   }),

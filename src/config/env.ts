@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DECIMAL_PATTERN } from '../domain/decimal';
 import { formatIssues } from '../domain/errors';
+import { withSecretFiles } from './secret-files';
 
 export type Env = Record<string, string | undefined>;
 
@@ -9,13 +10,23 @@ export function isSandboxMode(env: Env): boolean {
   return !env.OPERATOR_BASE_URL || env.OPERATOR_BASE_URL.trim() === '';
 }
 
-/** Parses one configuration section from the environment and fails with every problem listed at once. */
-export function parseSection<T extends z.ZodType>(section: string, schema: T, env: Env): z.output<T> {
-  const result = schema.safeParse(env);
-  if (!result.success) {
-    const problems = formatIssues(result.error.issues, '  ');
+/**
+ * Parses one configuration section from the environment and fails with every problem listed at once. A secret of
+ * the section may be given as a file (`<NAME>_FILE`, src/config/secret-files.ts).
+ */
+export function parseSection<T extends z.ZodType & { shape: Record<string, z.ZodType> }>(
+  section: string,
+  schema: T,
+  env: Env,
+): z.output<T> {
+  const files = withSecretFiles(schema.shape, env);
+  const result = schema.safeParse(files.env);
+  const problems = [
+    ...files.problems.map((problem) => `  ${problem}`),
+    ...(result.success ? [] : formatIssues(result.error.issues, '  ')),
+  ];
+  if (problems.length > 0 || !result.success)
     throw new Error(`Invalid ${section} configuration:\n${problems.join('\n')}`);
-  }
   return result.data;
 }
 

@@ -1,4 +1,7 @@
-/** Metrics settings (docs/operations.md): the worker's SDK metrics and the token that guards /metrics. */
+/**
+ * Observability settings (docs/operations.md): the worker's SDK metrics, the token that guards /metrics, and where
+ * traces go (OpenTelemetry's own OTEL_EXPORTER_OTLP_ENDPOINT; unset, no tracing is set up at all).
+ */
 import { z } from 'zod';
 import { type Env, parseSection } from './env';
 import { setting } from './setting';
@@ -28,11 +31,22 @@ export const observabilityEnv = z.object({
     readBy: ['npm start', 'receiver', 'api', 'operator:probe'],
     required: 'when the receiver or the API binds beyond loopback',
   }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: setting(z.url({ protocol: /^https?$/ }).optional(), {
+    group: 'production',
+    default: 'no tracing',
+    meaning:
+      'The OTLP/HTTP endpoint (protobuf) traces are exported to, e.g. an OpenTelemetry Collector; spans go to ' +
+      "`<endpoint>/v1/traces` (OpenTelemetry's own name). Unset, no tracing is set up and no trace header is sent.",
+    readBy: ['npm start', 'worker', 'receiver', 'api'],
+    example: 'http://otel-collector.observability:4318',
+  }),
 });
 
 export interface ObservabilityConfig {
   temporalMetricsBindAddress: string | undefined;
   metricsToken: SecretString | undefined;
+  /** Where spans go (`<endpoint>/v1/traces`); undefined: tracing is off. */
+  otlpEndpoint: string | undefined;
 }
 
 export function loadObservabilityConfig(env: Env): ObservabilityConfig {
@@ -40,5 +54,6 @@ export function loadObservabilityConfig(env: Env): ObservabilityConfig {
   return {
     temporalMetricsBindAddress: raw.TEMPORAL_METRICS_BIND_ADDRESS,
     metricsToken: raw.METRICS_TOKEN ? new SecretString(raw.METRICS_TOKEN) : undefined,
+    otlpEndpoint: raw.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, ''),
   };
 }

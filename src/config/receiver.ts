@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { type Env, isSandboxMode, parseSection, port } from './env';
 import { setting } from './setting';
+import { isLoopbackHost } from '../domain/loopback';
 import { SecretString } from '../secrets/secret-string';
 
 /** DEV-ONLY defaults, used only in sandbox mode. Never use them against a real operator. */
@@ -39,6 +40,24 @@ export const RECEIVER_TEMPORAL_TIMEOUT_MS = 10_000;
 export const DIRECT_FORWARD_TIMEOUT_MS = 1_000;
 
 const READ_BY = ['npm start', 'receiver', 'worker'] as const;
+
+/** RECEIVER_TLS's value when TLS ends in front of the receiver (an ingress, a load balancer). */
+export const TLS_IN_FRONT = 'in-front';
+
+/** The certificate's files in a RECEIVER_TLS directory: the keys of a Kubernetes TLS Secret (and cert-manager's). */
+export const TLS_FILES = { cert: 'tls.crt', key: 'tls.key' } as const;
+
+/**
+ * How often the receiver looks at its certificate files for a renewal: a renewed certificate is mounted well before
+ * the old one expires, so a minute late is never late.
+ */
+export const TLS_RELOAD_INTERVAL_MS = 60_000;
+
+/**
+ * Where the receiver's TLS ends: its own certificate files (a directory), in front of it (plain HTTP behind an
+ * ingress), or the generated localhost certificate (loopback only).
+ */
+export type ReceiverTls = { files: string } | { inFront: true } | { local: true };
 const secretMeaning = (kind: string) =>
   `The secret path segment of the ${kind} recipient URL (24-200 URL-safe characters): the credential of every ` +
   `${kind} delivery, since the operator does not sign them.`;
@@ -94,19 +113,15 @@ export const receiverEnv = z.object({
     readBy: [...READ_BY, 'healthcheck', 'operator:probe'],
     example: '8443',
   }),
-  RECEIVER_TLS_CERT: setting(z.string().min(1).optional(), {
+  RECEIVER_TLS: setting(z.string().min(1).optional(), {
     group: 'production',
-    default: 'a generated local certificate',
-    meaning: "PEM file of the receiver's certificate (set both or neither).",
-    readBy: ['npm start', 'receiver'],
-    example: '/run/secrets/receiver.crt',
-  }),
-  RECEIVER_TLS_KEY: setting(z.string().min(1).optional(), {
-    group: 'production',
-    default: 'a generated local key',
-    meaning: 'PEM file of its private key.',
-    readBy: ['npm start', 'receiver'],
-    example: '/run/secrets/receiver.key',
+    default: 'a generated localhost certificate (loopback only)',
+    meaning:
+      'Where TLS ends: a directory holding `tls.crt` and `tls.key` (the layout of a Kubernetes TLS Secret), reloaded ' +
+      `when they change; or \`${TLS_IN_FRONT}\` when an ingress or load balancer ends it and the receiver serves plain ` +
+      'HTTP. Unset, the receiver serves a generated localhost certificate, on a loopback address only.',
+    readBy: ['npm start', 'receiver', 'healthcheck'],
+    example: '/run/secrets/receiver-tls',
   }),
 });
 
@@ -117,15 +132,15 @@ export interface ReceiverConfig {
   orderSecret: SecretString;
   port: number;
   host: string;
-  /** PEM paths; when absent the receiver uses the generated local certificate (src/tls). */
-  tlsCertPath: string | undefined;
-  tlsKeyPath: string | undefined;
+  tls: ReceiverTls;
   /**
    * True when RECEIVER_PUBLIC_URL was not set and publicUrl was derived from RECEIVER_PORT: an entry point that binds
    * port 0 replaces it with the bound URL before anything registers it.
    */
   publicUrlFollowsPort?: boolean;
   // The fields below are set in code only, by tests and the bench; the constants above are the product's.
+  /** How often the certificate files are looked at for a renewal (default TLS_RELOAD_INTERVAL_MS). */
+  tlsReloadIntervalMs?: number;
   /** Largest accepted body (default RECEIVER_BODY_LIMIT). */
   bodyLimit?: string;
   /** Milliseconds a delivery may wait for Temporal before a 503 (default RECEIVER_TEMPORAL_TIMEOUT_MS). */
@@ -149,6 +164,13 @@ export function loadReceiverConfig(env: Env): ReceiverConfig {
       `Invalid receiver configuration:\n${missing.map((name) => `  ${name}: required when OPERATOR_BASE_URL is set (no dev default against a real operator)`).join('\n')}`,
     );
   }
+  // A generated localhost certificate is trusted by nobody beyond this machine, and plain HTTP only behind TLS.
+  if (raw.RECEIVER_TLS === undefined && !isLoopbackHost(raw.RECEIVER_HOST)) {
+    throw new Error(
+      `Invalid receiver configuration:\n  RECEIVER_TLS: required when RECEIVER_HOST (${raw.RECEIVER_HOST}) is not loopback: ` +
+        `a directory holding ${TLS_FILES.cert} and ${TLS_FILES.key}, or ${TLS_IN_FRONT} when TLS ends in front of the receiver`,
+    );
+  }
   // Against the local sandbox nothing stands between the operator and the receiver, so a loopback public URL on
   // another port than the bound one can only mean every delivery fails.
   const publicPort = raw.RECEIVER_PUBLIC_URL ? loopbackPort(raw.RECEIVER_PUBLIC_URL) : undefined;
@@ -166,8 +188,12 @@ export function loadReceiverConfig(env: Env): ReceiverConfig {
     orderSecret: new SecretString(raw.RECEIVER_ORDER_SECRET ?? DEV_ORDER_SECRET),
     port: raw.RECEIVER_PORT,
     host: raw.RECEIVER_HOST,
-    tlsCertPath: raw.RECEIVER_TLS_CERT,
-    tlsKeyPath: raw.RECEIVER_TLS_KEY,
+    tls:
+      raw.RECEIVER_TLS === undefined
+        ? { local: true }
+        : raw.RECEIVER_TLS === TLS_IN_FRONT
+          ? { inFront: true }
+          : { files: raw.RECEIVER_TLS },
   };
 }
 

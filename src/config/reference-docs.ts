@@ -24,9 +24,10 @@ const GROUP_INTROS: Record<SettingGroup, string> = {
     'Shortened by tests and the demo; a deployment leaves them. The tests, the demo (`npm start`) and the chaos run ' +
     'set them to make time pass faster; their defaults are the production values.',
   'local development':
-    "`npm start`'s dev server and Web UI, the Temporal binaries, the demo, and the codec server `npm start` runs when " +
-    'payloads are encrypted. A codec server deployed on its own (not yet a process of the product) will need ' +
-    '`CODEC_SERVER_HOST`, `_PORT`, `_TOKEN` and `_CORS_ORIGINS`, and `_PUBLIC_URL` behind a proxy that renames it.',
+    "`npm start`'s dev server and Web UI, the Temporal binaries, the demo, and where the codec server listens. A " +
+    'deployed codec server stays on loopback and is reached through a port-forward (docs/deployment.md), so only ' +
+    '`CODEC_SERVER_CORS_ORIGINS` is a production setting; bound beyond loopback it needs `CODEC_SERVER_TOKEN`, and ' +
+    '`CODEC_SERVER_PUBLIC_URL` behind a proxy that renames it.',
   sandbox:
     'The sandbox operator (`npm run sandbox`, and `npm start` without `OPERATOR_BASE_URL`). Its simulated schedule, ' +
     'lives, gas costs and faults are set in code and at run time (src/sandbox/README.md), not by settings.',
@@ -43,10 +44,16 @@ const INTRO = [
     '"typed client" is `RampClient.connect()`, which the API, `account:setup` and `demo` use, as may a ' +
     `client's backend. "every Temporal client" is all of ${TEMPORAL_CLIENTS.join(', ')}: the workflow durations ` +
     'travel in the input of the workflows each of them starts, so set those alike everywhere.',
+  '**Secrets from files.** Every secret setting may instead be given as a file: `<NAME>_FILE` names a file whose ' +
+    'contents are the value (a mounted Kubernetes or Docker secret; one trailing newline is dropped). Giving both ' +
+    'forms is refused.',
   "**Temporal's own names.** `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TEMPORAL_API_KEY` and the TLS files are " +
     "read by Temporal's environment configuration (@temporalio/envconfig), as Temporal's CLI and SDKs read them; it " +
     'also reads `TEMPORAL_TLS`, `TEMPORAL_TLS_SERVER_NAME`, the `_DATA` forms of the TLS files, ' +
     '`TEMPORAL_GRPC_META_*`, and `TEMPORAL_PROFILE` / `TEMPORAL_CONFIG_FILE` (a profile of a temporal.toml file).',
+  "**OpenTelemetry's own names.** With `OTEL_EXPORTER_OTLP_ENDPOINT` set, the OTLP exporter also reads " +
+    "`OTEL_EXPORTER_OTLP_HEADERS` (e.g. a collector's token), `OTEL_EXPORTER_OTLP_TIMEOUT` and " +
+    '`OTEL_RESOURCE_ATTRIBUTES`; each process names its own `service.name`.',
 ];
 
 const SIZING = [

@@ -9,7 +9,7 @@ import { z } from 'zod';
  * - production: a deployment sets or may change it (addresses, credentials, secrets, timings a business chooses,
  *   worker sizing);
  * - tests shorten: a duration tests, the demo or the chaos run shorten; a deployment leaves it;
- * - local development: the dev server, the CLI, the demo and the codec server `npm start` runs;
+ * - local development: the dev server, the CLI, the demo, and the codec server's bind and token;
  * - sandbox: the sandbox operator.
  */
 export const SETTING_GROUPS = ['production', 'tests shorten', 'local development', 'sandbox'] as const;
@@ -30,6 +30,7 @@ export const READERS = [
   'reconcile',
   'demo',
   'sandbox',
+  'codec-server',
   'temporal:install',
   'healthcheck',
   'operator:probe',

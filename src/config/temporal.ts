@@ -5,6 +5,7 @@ import { registerSecret } from '../secrets/known-secrets';
 import { type ClientConnectConfig, loadClientConfigProfile, toClientOptions } from '@temporalio/envconfig';
 import type { NativeConnectionOptions, TLSConfig } from '@temporalio/worker';
 import { type Env, parseSection, port } from './env';
+import { withSecretFiles } from './secret-files';
 import { setting, type SettingMeta, TEMPORAL_CLIENTS } from './setting';
 
 export const DEFAULT_NAMESPACE = 'ramp-orchestrator';
@@ -120,8 +121,11 @@ export interface TemporalConfig {
 
 export function loadTemporalConfig(env: Env, projectRoot = PROJECT_ROOT): TemporalConfig {
   const raw = parseSection('Temporal', temporalEnv, env);
+  // TEMPORAL_API_KEY_FILE: envconfig is handed the key itself (parseSection has refused a file it cannot read).
   const definedEnv = Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    Object.entries(withSecretFiles(temporalEnv.shape, env).env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
   );
   let resolved: ClientConnectConfig;
   try {

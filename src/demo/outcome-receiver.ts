@@ -19,6 +19,8 @@ export interface ReceivedDelivery {
   headers: Record<string, string>;
   /** The Authorization header, when the endpoint's URL carried credentials. */
   authorization?: string;
+  /** The W3C trace context the sender passed on (with tracing on): the backend may continue the ramp's trace. */
+  traceparent?: string;
   /** Whether `new Webhook(secret).verify(body, headers)` accepted it. */
   verified: boolean;
   /** The verifier's message when it did not. */
@@ -93,6 +95,7 @@ export async function startOutcomeReceiver(
         body,
         headers,
         ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+        ...(request.headers.traceparent ? { traceparent: header(request.headers.traceparent) } : {}),
         verified,
         ...(verifyError === undefined ? {} : { verifyError }),
         event,

@@ -7,6 +7,7 @@ import { loadTemporalConfig } from '../config/temporal';
 import { loadLogLevel } from '../config/logging';
 import { createLogger } from '../logging';
 import { RampMetrics } from '../observability/metrics';
+import { startTracing } from '../observability/tracing';
 import { requiredTemporalAddress } from '../temporal/wiring';
 import { commandFlags, defineCommand } from './args';
 import { runMain, untilStopSignal } from './run';
@@ -25,16 +26,21 @@ async function main(): Promise<void> {
   const logger = createLogger({ name: 'ramp-api', level: loadLogLevel(env) });
   const config = loadApiConfig(env);
   const observability = loadObservabilityConfig(env);
+  const tracing = startTracing(observability, 'ramp-api');
   const ramp = await RampClient.connect({ env });
   try {
-    // /readyz checks Temporal; /metrics counts the processes.
+    // /readyz checks Temporal; /metrics counts the processes, the routers' backlog and the open incidents.
     const api = await startApiServer({
       config,
       ramp,
       logger,
       health: {
         temporal: ramp.temporal,
-        metrics: new RampMetrics({ temporal: ramp.temporal, logger }),
+        metrics: new RampMetrics({
+          temporal: ramp.temporal,
+          openIncidents: async () => (await ramp.listAlerts()).open,
+          logger,
+        }),
         metricsToken: observability.metricsToken,
       },
     });
@@ -42,6 +48,7 @@ async function main(): Promise<void> {
     await api.close();
   } finally {
     await ramp.close();
+    await tracing?.shutdown();
   }
 }
 

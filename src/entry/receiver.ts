@@ -13,6 +13,7 @@ import { loadLogLevel } from '../config/logging';
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { RampMetrics } from '../observability/metrics';
+import { startTracing } from '../observability/tracing';
 import { connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
 import { startReceiver } from '../webhooks/receiver';
 import { runMain, untilStopSignal } from './run';
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   const temporalConfig = loadTemporalConfig(env);
   const address = requiredTemporalAddress(temporalConfig, 'receiver');
   const observability = loadObservabilityConfig(env);
+  const tracing = startTracing(observability, 'ramp-receiver');
   const encryption = loadEncryptionConfig(env);
   const receiverConfig = loadReceiverConfig(env);
   const timings = loadWorkflowTimings(env);
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
   await untilStopSignal();
   await receiver.close();
   await connected.close();
+  await tracing?.shutdown();
 }
 
 runMain(main);

@@ -34,6 +34,7 @@ import {
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { RampMetrics } from '../observability/metrics';
+import { startTracing } from '../observability/tracing';
 import { type RunningSandbox, startSandbox } from '../sandbox/server';
 import { startEnvironment } from './environment';
 import { buildRampWorker, loadWorkerSettings, type WorkerSettings } from './ramp-worker';
@@ -175,15 +176,15 @@ async function startEdges(
 ) {
   const { connected, ramp, operator } = deps;
   const temporal = connected.client;
-  const openAlerts = async () =>
-    (await withTemporalDeadline(HTTP_TEMPORAL_TIMEOUT_MS, () => ramp.listAlerts(), temporal)).open.length;
+  const openIncidents = async () =>
+    (await withTemporalDeadline(HTTP_TEMPORAL_TIMEOUT_MS, () => ramp.listAlerts(), temporal)).open;
   const health = { temporal, operator, metricsToken: settings.observability.metricsToken, logger };
   const receiver = await startReceiver(settings.receiver, {
     temporal,
     taskQueue: settings.temporal.taskQueue,
     timings: settings.worker.timings,
     logger,
-    observability: { ...health, metrics: new RampMetrics({ openAlerts, logger }) },
+    observability: { ...health, metrics: new RampMetrics({ logger }) },
     operator,
   });
   started.add(() => receiver.close());
@@ -192,7 +193,7 @@ async function startEdges(
     config: settings.api,
     ramp,
     logger,
-    health: { ...health, metrics: new RampMetrics({ openAlerts, logger, temporal }) },
+    health: { ...health, metrics: new RampMetrics({ openIncidents, logger, temporal }) },
   });
   started.add(() => api.close());
   // The dev key is public (sandbox mode only); a configured API_KEY is never printed.
@@ -290,6 +291,9 @@ async function main(): Promise<number> {
   // We stop the worker ourselves, in order, on Ctrl-C.
   installRuntime(settings.observability, { shutdownSignals: [], logger });
   const started = new Started(logger);
+  // Before any client or worker is made: they take its interceptors (OTEL_EXPORTER_OTLP_ENDPOINT, else nothing).
+  const tracing = startTracing(settings.observability, 'ramp-orchestrator');
+  if (tracing) started.add(() => tracing.shutdown());
   try {
     const { server, connected } = await startTemporal(settings, started, say, logger);
     const { operator, sandbox } = await startOperator(settings, started, say, logger);

@@ -12,6 +12,7 @@ import { loadTemporalConfig } from '../config/temporal';
 import { loadLogLevel } from '../config/logging';
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
+import { startTracing } from '../observability/tracing';
 import { installRuntime } from '../temporal/runtime';
 import { runMain } from './run';
 import { buildRampWorker, loadWorkerSettings } from './ramp-worker';
@@ -46,8 +47,11 @@ async function main(): Promise<void> {
   commandFlags(COMMAND);
   const env = process.env;
   const logger = createLogger({ name: 'worker', level: loadLogLevel(env) });
+  const observability = loadObservabilityConfig(env);
   // Prometheus metrics of the worker when TEMPORAL_METRICS_BIND_ADDRESS is set.
-  installRuntime(loadObservabilityConfig(env), { logger });
+  installRuntime(observability, { logger });
+  // Before any client or worker is made: they take its interceptors (OTEL_EXPORTER_OTLP_ENDPOINT, else nothing).
+  const tracing = startTracing(observability, 'ramp-worker');
   const temporal = loadTemporalConfig(env);
   const address = requiredTemporalAddress(temporal, 'worker');
   const settings = loadWorkerSettings(env);
@@ -72,6 +76,7 @@ async function main(): Promise<void> {
   await health?.close();
   await rampWorker.stop();
   await connected.close();
+  await tracing?.shutdown();
 }
 
 runMain(main);

@@ -3,11 +3,12 @@
  * process of its container there, so the check follows the port instead of repeating it.
  */
 import { loadApiConfig } from '../config/api';
+import { loadEncryptionConfig } from '../config/encryption';
 import type { Env } from '../config/env';
 import { loadReceiverConfig } from '../config/receiver';
 import { loadWorkerConfig } from '../config/worker';
 
-export const HEALTHCHECKED_PROCESSES = ['worker', 'receiver', 'api'] as const;
+export const HEALTHCHECKED_PROCESSES = ['worker', 'receiver', 'api', 'codec-server'] as const;
 export type HealthcheckedProcess = (typeof HEALTHCHECKED_PROCESSES)[number];
 
 /** A bound host as this machine reaches it: a wildcard bind answers on loopback. */
@@ -22,11 +23,15 @@ export function healthcheckUrl(process: HealthcheckedProcess, env: Env): URL {
       return new URL(`http://127.0.0.1:${port}/healthz`);
     }
     case 'receiver': {
-      const { host, port } = loadReceiverConfig(env);
-      return new URL(`https://${reachable(host)}:${port}/healthz`);
+      const { host, port, tls } = loadReceiverConfig(env);
+      return new URL(`${'inFront' in tls ? 'http' : 'https'}://${reachable(host)}:${port}/healthz`);
     }
     case 'api': {
       const { host, port } = loadApiConfig(env);
+      return new URL(`http://${reachable(host)}:${port}/healthz`);
+    }
+    case 'codec-server': {
+      const { host, port } = loadEncryptionConfig(env).codecServer;
       return new URL(`http://${reachable(host)}:${port}/healthz`);
     }
   }

@@ -8,12 +8,18 @@
  *   statuses (settled, failed, expired, timed-out) are the processes ended by outcome. Bounded by the namespace's
  *   retention for closed workflows.
  * - ramp_processes_started{direction}: every process of that direction in visibility (open and closed).
- * - ramp_alerts_open: open alert incidents, when an `openAlerts` source is wired.
+ * - ramp_incidents_open{kind, acknowledged}: open incidents of the incident store by kind, and whether someone on call
+ *   acknowledged them, when an `openIncidents` source is wired (the API does).
  * - ramp_routers_unknown_resource: resources the routers gave up on because the operator answered 404 for them (a
  *   forged or misrouted webhook), from visibility: the running routers' memos.
+ * - ramp_router_deliveries_waiting: deliveries the running routers (the durable fallback) hold and have not routed
+ *   yet, asked of each router (a query).
  *
- * Scrapes are cheap for Temporal: the figures read from it (18 visibility counts, one list of the running routers,
- * one alerts query) are read by one scrape at a time (concurrent scrapes share that read), kept for
+ * The worker's own figures (task slots, cache, schedule-to-start latencies, and the ramps' settle time recorded by
+ * the ramp workflows, `ramp_settle_time`) are the Temporal SDK's, served at TEMPORAL_METRICS_BIND_ADDRESS.
+ *
+ * Scrapes are cheap for Temporal: the figures read from it (18 visibility counts, one list of the running routers and
+ * a query to each, one alerts query) are read by one scrape at a time (concurrent scrapes share that read), kept for
  * `cacheTtlMs` (METRICS_CACHE_TTL_MS), and bounded by `timeoutMs` (HTTP_TEMPORAL_TIMEOUT_MS): past it render() fails
  * with TemporalDeadlineError (the endpoint answers 503).
  */
@@ -27,6 +33,8 @@ import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
 import { routerUnknownResources } from '../../workflows/ramps/router/state';
+import { routerStateQuery } from '../../workflows/ramps/router/messages';
+import { ALERT_KINDS, type Incident } from '../../workflows/operations/alerts/types';
 
 // Defined once, by the processes that own them; re-exported for the metrics' readers.
 export { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
@@ -48,8 +56,8 @@ export const METRICS_CACHE_TTL_MS = 15_000;
 export interface RampMetricsOptions {
   /** Enables ramp_processes / ramp_processes_started (visibility counts). */
   temporal?: Client;
-  /** Enables ramp_alerts_open. */
-  openAlerts?: () => Promise<number>;
+  /** Enables ramp_incidents_open: the open incidents, their kind and whether someone acknowledged them. */
+  openIncidents?: () => Promise<ReadonlyArray<Pick<Incident, 'kind' | 'acknowledged'>>>;
   /** How long figures read from Temporal are reused; default METRICS_CACHE_TTL_MS (tests shorten it). */
   cacheTtlMs?: number;
   /** Deadline of one read of those figures; default HTTP_TEMPORAL_TIMEOUT_MS. */
@@ -59,8 +67,8 @@ export interface RampMetricsOptions {
 
 interface TemporalFigures {
   counts: Array<{ direction: string; status: string | null; count: number }>;
-  unknownResources: number | null;
-  openAlerts: number | null;
+  routers: { unknownResources: number; deliveriesWaiting: number } | null;
+  incidents: ReadonlyArray<Pick<Incident, 'kind' | 'acknowledged'>> | null;
 }
 
 const QUERIES: Array<{ direction: RampDirection; status: string | null }> = [
@@ -76,7 +84,8 @@ export class RampMetrics {
   readonly #processes: Gauge<'direction' | 'status'> | undefined;
   readonly #started: Gauge<'direction'> | undefined;
   readonly #unknownResources: Gauge | undefined;
-  readonly #alertsOpen: Gauge | undefined;
+  readonly #routerWaiting: Gauge | undefined;
+  readonly #incidentsOpen: Gauge<'kind' | 'acknowledged'> | undefined;
   #cached: { at: number; figures: TemporalFigures } | null = null;
   #reading: Promise<TemporalFigures> | null = null;
 
@@ -114,11 +123,17 @@ export class RampMetrics {
         help: 'Resources the routers gave up on as unknown to the operator (404), as the running routers count them (Temporal visibility)',
         registers: [this.registry],
       });
+      this.#routerWaiting = new Gauge({
+        name: 'ramp_router_deliveries_waiting',
+        help: 'Deliveries the running routers (the durable fallback) hold and have not routed yet',
+        registers: [this.registry],
+      });
     }
-    if (options.openAlerts) {
-      this.#alertsOpen = new Gauge({
-        name: 'ramp_alerts_open',
-        help: 'Alert incidents currently open',
+    if (options.openIncidents) {
+      this.#incidentsOpen = new Gauge({
+        name: 'ramp_incidents_open',
+        help: 'Open incidents of the incident store, by kind and whether someone on call acknowledged them',
+        labelNames: ['kind', 'acknowledged'],
         registers: [this.registry],
       });
     }
@@ -131,7 +146,7 @@ export class RampMetrics {
 
   /** True when render() reads from Temporal (and so can fail when Temporal does not answer). */
   get readsTemporal(): boolean {
-    return this.#options.temporal !== undefined || this.#options.openAlerts !== undefined;
+    return this.#options.temporal !== undefined || this.#options.openIncidents !== undefined;
   }
 
   /** Express middleware for the receiver: counts every answer under /webhooks/<kind>/... (the secret is never a label). */
@@ -156,8 +171,22 @@ export class RampMetrics {
         if (entry.status === null) this.#started?.set({ direction: entry.direction }, entry.count);
         else this.#processes?.set({ direction: entry.direction, status: entry.status }, entry.count);
       }
-      if (figures.openAlerts !== null) this.#alertsOpen?.set(figures.openAlerts);
-      if (figures.unknownResources !== null) this.#unknownResources?.set(figures.unknownResources);
+      if (figures.incidents !== null && this.#incidentsOpen) {
+        // Every kind, both ways, so that an incident closed shows as 0 rather than as a series that vanished.
+        for (const kind of ALERT_KINDS)
+          for (const acknowledged of [true, false])
+            this.#incidentsOpen.set(
+              { kind, acknowledged: String(acknowledged) },
+              figures.incidents.filter(
+                (incident) =>
+                  incident.kind === kind && (incident.acknowledged !== undefined) === acknowledged,
+              ).length,
+            );
+      }
+      if (figures.routers !== null) {
+        this.#unknownResources?.set(figures.routers.unknownResources);
+        this.#routerWaiting?.set(figures.routers.deliveriesWaiting);
+      }
     }
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
@@ -185,11 +214,11 @@ export class RampMetrics {
   }
 
   #readTemporalFigures(): Promise<TemporalFigures> {
-    const { temporal, openAlerts } = this.#options;
+    const { temporal, openIncidents } = this.#options;
     return withTemporalDeadline(
       this.timeoutMs,
       async () => {
-        const [counts, unknownResources, alerts] = await Promise.all([
+        const [counts, routers, incidents] = await Promise.all([
           temporal
             ? Promise.all(
                 QUERIES.map(async (query) => {
@@ -199,22 +228,36 @@ export class RampMetrics {
                 }),
               )
             : Promise.resolve([]),
-          temporal ? unknownResourcesGivenUp(temporal) : Promise.resolve(null),
-          openAlerts ? openAlerts() : Promise.resolve(null),
+          temporal ? routerFigures(temporal) : Promise.resolve(null),
+          openIncidents ? openIncidents() : Promise.resolve(null),
         ]);
-        return { counts, unknownResources, openAlerts: alerts };
+        return { counts, routers, incidents };
       },
       temporal,
     );
   }
 }
 
-/** Resources given up as unknown to the operator: what every running router counts in its memo (since it first ran). */
-async function unknownResourcesGivenUp(temporal: Client): Promise<number> {
-  let sum = 0;
+/**
+ * Of the running routers: the resources given up as unknown to the operator (what each counts in its memo, since it
+ * first ran), and the deliveries their lanes hold and have not routed yet (each router asked).
+ */
+async function routerFigures(
+  temporal: Client,
+): Promise<{ unknownResources: number; deliveriesWaiting: number }> {
+  let unknownResources = 0;
+  const waiting: Array<Promise<number>> = [];
   for await (const router of temporal.workflow.list({
     query: `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND ExecutionStatus = 'Running'`,
-  }))
-    sum += routerUnknownResources(router.memo);
-  return sum;
+  })) {
+    unknownResources += routerUnknownResources(router.memo);
+    waiting.push(
+      temporal.workflow
+        .getHandle(router.workflowId, router.runId)
+        .query(routerStateQuery)
+        .then((state) => state.active.reduce((sum, lane) => sum + lane.events.length, 0)),
+    );
+  }
+  const counts = await Promise.all(waiting);
+  return { unknownResources, deliveriesWaiting: counts.reduce((sum, count) => sum + count, 0) };
 }

@@ -3,6 +3,7 @@
  * timeout, return the status and the parsed body, and turn failures into classified OperatorErrors.
  * It knows nothing about login; the session manager hands it the authentication headers.
  */
+import { inClientSpan } from '../observability/spans';
 import type { Logger } from 'pino';
 import type { OperatorProfile, RouteName } from '../domain/operator-profile';
 import { encodeRouteParameter, RouteParameterError } from '../validation/identifiers';
@@ -113,7 +114,13 @@ export class OperatorTransport {
     let response: Response;
     let text: string;
     try {
-      response = await this.#fetch(url.toString(), init);
+      // The span names the operation and its route template: IDs stay out of span names.
+      response = await inClientSpan(
+        `operator ${operation}`,
+        { 'http.request.method': method, 'operator.route': this.#options.routes[operation] },
+        headers,
+        () => this.#fetch(url.toString(), init),
+      );
       text = await response.text();
     } catch (failure) {
       const error = errorFromFetchFailure(operation, failure, timeoutMs);

@@ -125,6 +125,10 @@ function corsForOrigins(origins: readonly string[]) {
       return;
     }
     res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    // A Web UI served from the network calling a codec server reached on localhost (a port-forward): browsers that
+    // guard the private network ask first, and the UI's origin is already the one allowed.
+    if (req.headers['access-control-request-private-network'] === 'true')
+      res.setHeader('Access-Control-Allow-Private-Network', 'true');
     res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-Namespace, Authorization');
     res.setHeader('Access-Control-Max-Age', '600');
     res.status(204).end();

@@ -7,6 +7,7 @@
 import { DefaultLogger, type LogLevel, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { ObservabilityConfig } from '../config/observability';
+import { SETTLE_TIME_BUCKETS_S, SETTLE_TIME_METRIC } from '../domain/metrics';
 import { PinoSdkLogger, sdkLevelOf } from './sdk-logger';
 
 export interface InstallRuntimeOptions {
@@ -28,7 +29,14 @@ export function installRuntime(
       ? { logging: { forward: {}, filter: { core: sdkLevelOf(options.logger), other: 'ERROR' as const } } }
       : {}),
     ...(config.temporalMetricsBindAddress
-      ? { metrics: { prometheus: { bindAddress: config.temporalMetricsBindAddress } } }
+      ? {
+          metrics: {
+            prometheus: {
+              bindAddress: config.temporalMetricsBindAddress,
+              histogramBucketOverrides: { [SETTLE_TIME_METRIC]: SETTLE_TIME_BUCKETS_S },
+            },
+          },
+        }
       : {}),
   };
   return Runtime.install({

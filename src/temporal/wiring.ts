@@ -9,6 +9,7 @@ import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { PayloadEncryptionConfig } from '../config/encryption';
 import type { TemporalConfig } from '../config/temporal';
 import type { WorkerTuning } from '../config/worker';
+import { activeTracing } from '../observability/tracing';
 import { connectClient, connectWorker } from './connection';
 import { dataConverterFromConfig } from './data-converter';
 import { createRampWorker, type RampWorkerOptions } from './worker';
@@ -43,10 +44,12 @@ export interface TemporalConnection {
 export async function connectTemporal(options: ConnectTemporalOptions): Promise<TemporalConnection> {
   const dataConverter = dataConverterFromConfig(options.encryption);
   const connection = await connectClient(options.temporal, options.address);
+  const tracing = activeTracing();
   const client = new Client({
     connection,
     namespace: options.temporal.namespace,
     ...(dataConverter ? { dataConverter } : {}),
+    ...(tracing ? { interceptors: { workflow: tracing.clientInterceptors } } : {}),
   });
   return { connection, client, dataConverter, close: () => connection.close() };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { RampActivities } from '../../activities';
 import type { Logger } from 'pino';
+import { activeTracing } from '../observability/tracing';
 import { cacheSizing, type WorkerTuning } from '../config/worker';
 
 /** True when this module runs compiled (dist/src/temporal/worker.js), false under tsx from src/. */
@@ -19,21 +20,25 @@ export const WORKFLOWS_PATH = path.resolve(
 
 /** Written by `npm run build` (src/entry/bundle-workflows.ts) at the root of dist/. */
 export const PREBUILT_BUNDLE_PATH = path.resolve(__dirname, '..', '..', 'workflow-bundle.js');
+/** The same workflows with the tracing interceptors, for a worker that traces (OTEL_EXPORTER_OTLP_ENDPOINT). */
+export const PREBUILT_TRACED_BUNDLE_PATH = path.resolve(__dirname, '..', '..', 'workflow-bundle-traced.js');
 
 /**
  * The compiled build runs the bundle made at build time: bundling at every start costs seconds of CPU and needs
  * webpack's loaders at run time. Under tsx (development, tests) the worker bundles workflows/ itself, so edits are
  * picked up without a build.
  */
-export function defaultWorkflowSource():
-  { workflowsPath: string } | { workflowBundle: { codePath: string } } {
+export function defaultWorkflowSource(
+  traced = false,
+): { workflowsPath: string } | { workflowBundle: { codePath: string } } {
   if (!COMPILED) return { workflowsPath: WORKFLOWS_PATH };
-  if (!existsSync(PREBUILT_BUNDLE_PATH)) {
+  const bundle = traced ? PREBUILT_TRACED_BUNDLE_PATH : PREBUILT_BUNDLE_PATH;
+  if (!existsSync(bundle)) {
     throw new Error(
-      `${PREBUILT_BUNDLE_PATH} is missing: build with \`npm run build\`, which writes it beside the compiled code`,
+      `${bundle} is missing: build with \`npm run build\`, which writes it beside the compiled code`,
     );
   }
-  return { workflowBundle: { codePath: PREBUILT_BUNDLE_PATH } };
+  return { workflowBundle: { codePath: bundle } };
 }
 
 export interface RampWorkerOptions {
@@ -82,9 +87,29 @@ export function workerTuningOptions(tuning: WorkerTuning): Partial<WorkerOptions
   };
 }
 
-/** The project's worker: every workflow of workflows/index.ts and every activity, on one task queue. */
+/**
+ * The project's worker: every workflow of workflows/index.ts and every activity, on one task queue. In a process
+ * that traces, its activities and workflows carry the trace (src/observability/tracing.ts): a pre-built bundle must
+ * then hold the tracing interceptors (the traced bundle of `npm run build`, or one bundled with them).
+ */
 export function createRampWorker(options: RampWorkerOptions): Promise<Worker> {
+  const tracing = activeTracing();
+  const source = options.workflowBundle
+    ? { workflowBundle: options.workflowBundle }
+    : defaultWorkflowSource(tracing !== undefined);
   return Worker.create({
+    ...(tracing
+      ? {
+          interceptors: {
+            activity: tracing.worker.interceptors.activity,
+            // A bundle holds its workflow interceptors already; only workflows bundled here take them.
+            ...('workflowsPath' in source
+              ? { workflowModules: tracing.worker.interceptors.workflowModules }
+              : {}),
+          },
+          sinks: tracing.worker.sinks,
+        }
+      : {}),
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
@@ -93,7 +118,7 @@ export function createRampWorker(options: RampWorkerOptions): Promise<Worker> {
     ...(options.tuning ? workerTuningOptions(options.tuning) : {}),
     ...(options.identity ? { identity: options.identity } : {}),
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : defaultWorkflowSource()),
+    ...source,
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * The webhook receiver: HTTPS, one path per recipient kind, each with the secret segment of its recipient URL
+ * The webhook receiver: HTTPS (or plain HTTP behind TLS that ends in front of it), one path per recipient kind, each with the secret segment of its recipient URL
  * (`/webhooks/transactions/<secret>`, `/webhooks/orders/<secret>`; the operator does not sign deliveries, so the
  * URL is the credential and a wrong secret gets 404, checked before the body is read).
  *
@@ -14,7 +14,6 @@
  * router is not keeping up), so the operator retries: a 5xx is never the input's fault. The request URL (it carries
  * the secret) is never logged.
  */
-import { readFile } from 'node:fs/promises';
 import type { Client } from '@temporalio/client';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -33,11 +32,10 @@ import { UNKNOWN_EVENTS_WORKFLOW_ID, WORKFLOW_TYPES } from '../domain/ids';
 import type { WorkflowTimings } from '../domain/timings';
 import { RESOURCE_KIND_OF_PATH, type ResourceKind } from '../domain/vocabulary';
 import { jsonErrorHandler, sendAnswer, sendError, temporalUnavailableAnswer } from '../http/errors';
-import { createHttpsServer } from '../http/server';
 import { healthRouter, type HealthRouterOptions, warnIfMetricsClosed } from '../observability/health';
 import { RampMetrics } from '../observability/metrics';
+import { serverSpans } from '../observability/spans';
 import { sameSecret } from '../secrets/compare';
-import { getLocalCertificate } from '../tls/local-certificate';
 import { createHop } from '../../activities/ramps/router/hop';
 import type { OperatorClient } from '../operator/client';
 import { unknownEventSignal } from '../../workflows/ramps/unknown-events/messages';
@@ -45,6 +43,7 @@ import { type ParsedDelivery, parseDelivery } from './delivery';
 import { DeliveryHeaderLog } from './delivery-headers';
 import { createDirectForward, type DirectForward } from './direct-forward';
 import { createHandOver, type HandOverOptions } from './hand-over';
+import { receiverTransport } from './receiver-transport';
 import { RouterOverloadedError } from './router-overflow';
 
 export interface ReceiverDeps {
@@ -54,7 +53,7 @@ export interface ReceiverDeps {
   /** Passed to the workflows the receiver starts (workflows cannot read the environment). */
   timings: WorkflowTimings;
   logger: Logger;
-  /** PEM key and certificate; default: RECEIVER_TLS_KEY/CERT files, else the generated local certificate. */
+  /** PEM key and certificate, in place of what RECEIVER_TLS says (tests). */
   tls?: { key: string; cert: string };
   /** /readyz checks beyond Temporal (operator login) and /metrics (delivery counters): src/observability/health.ts. */
   observability?: Omit<HealthRouterOptions, 'temporal' | 'bindHost'>;
@@ -70,7 +69,7 @@ export interface ReceiverDeps {
 }
 
 export interface RunningReceiver {
-  /** https://host:port actually bound (secret-free). */
+  /** scheme://host:port actually bound (secret-free). */
   url: string;
   port: number;
   /** The recipient URLs to register with the operator. SECRETS: never log them. */
@@ -87,6 +86,7 @@ export function createReceiverApp(config: ReceiverConfig, deps: ReceiverDeps): e
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(serverSpans('receiver'));
   app.use(requestLogger(logger));
   app.use(
     metrics.deliveryCounter(),
@@ -255,29 +255,22 @@ function receiverHop(
   });
 }
 
-async function loadTls(config: ReceiverConfig, deps: ReceiverDeps): Promise<{ key: string; cert: string }> {
-  if (deps.tls) return deps.tls;
-  if (config.tlsCertPath && config.tlsKeyPath) {
-    const [cert, key] = await Promise.all([
-      readFile(config.tlsCertPath, 'utf8'),
-      readFile(config.tlsKeyPath, 'utf8'),
-    ]);
-    return { key, cert };
-  }
-  if (config.tlsCertPath || config.tlsKeyPath)
-    throw new Error('Set both RECEIVER_TLS_CERT and RECEIVER_TLS_KEY, or neither (local certificate)');
-  return getLocalCertificate();
-}
-
-/** Starts the receiver over HTTPS on config.host:config.port (0 = ephemeral). */
+/**
+ * Starts the receiver on config.host:config.port (0 = ephemeral): HTTPS, or plain HTTP when TLS ends in front of it
+ * (receiver-transport.ts).
+ */
 export async function startReceiver(config: ReceiverConfig, deps: ReceiverDeps): Promise<RunningReceiver> {
-  const tls = await loadTls(config, deps);
-  const server = createHttpsServer(
-    { key: tls.key, cert: tls.cert },
-    createReceiverApp(config, deps),
-    deps.timeouts,
-  );
-  const { url, port, close } = await listen(server, config.port, config.host, 'https');
+  const transport = await receiverTransport(config, createReceiverApp(config, deps), {
+    logger: deps.logger,
+    ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
+    ...(deps.tls ? { pem: deps.tls } : {}),
+  });
+  const listening = await listen(transport.server, config.port, config.host, transport.scheme);
+  const { url, port } = listening;
+  const close = async () => {
+    transport.stop();
+    await listening.close();
+  };
   // With an ephemeral port the public URL cannot be known in advance: the bound one is the public one.
   const base = config.port === 0 ? url : config.publicUrl;
   deps.logger.info({ url }, 'Webhook receiver listening');

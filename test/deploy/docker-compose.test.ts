@@ -11,6 +11,7 @@ import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { loadApiConfig } from '../../src/config/api';
+import { loadEncryptionConfig } from '../../src/config/encryption';
 import { loadObservabilityConfig } from '../../src/config/observability';
 import { loadOperatorConfig } from '../../src/config/operator';
 import { loadReceiverConfig } from '../../src/config/receiver';
@@ -27,6 +28,7 @@ const HEALTH_URLS: Record<HealthcheckedProcess, string> = {
   worker: 'http://127.0.0.1:8081/healthz',
   receiver: 'https://127.0.0.1:8443/healthz',
   api: 'http://127.0.0.1:8080/healthz',
+  'codec-server': 'http://127.0.0.1:8234/healthz',
 };
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -236,5 +238,34 @@ describe('docker-compose.yml', () => {
     for (const name of ['receiver', 'api'])
       expect(compose.services[name]?.environment?.METRICS_TOKEN).toMatch(/^\$\{METRICS_TOKEN:\?/);
     expect(() => interpolate('${OPERATOR_PASSCODE:?set it}', {})).toThrow('OPERATOR_PASSCODE is required');
+  });
+
+  test("the codec server runs its own entry for the Web UI's origin, and the UI is pointed at it", () => {
+    const codec = compose.services['codec-server'] as ComposeService & {
+      profiles?: string[];
+      network_mode?: string;
+    };
+    expect(codec.command).toEqual(['node', 'dist/src/entry/codec-server.js']);
+    expect(codec.profiles).toEqual(['encryption']);
+    // On the host's network and its loopback: the browser showing the UI reaches it, nothing beyond this machine does.
+    expect(codec.network_mode).toBe('host');
+    const resolved = Object.fromEntries(
+      Object.entries(codec.environment ?? {}).map(([key, value]) => [key, interpolate(String(value), {})]),
+    );
+    const config = loadEncryptionConfig({
+      ...resolved,
+      PAYLOAD_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}`,
+    });
+    expect(config.codecServer.host).toBe('127.0.0.1');
+    const uiPort = /^127\.0\.0\.1:(\d+):8080$/.exec(
+      String((compose.services['temporal-ui'] as { ports?: string[] }).ports?.[0]),
+    )?.[1];
+    expect(config.codecServer.corsOrigins).toEqual([
+      `http://127.0.0.1:${uiPort}`,
+      `http://localhost:${uiPort}`,
+    ]);
+    expect(compose.services['temporal-ui']?.environment?.TEMPORAL_CODEC_ENDPOINT).toBe(
+      '${TEMPORAL_CODEC_ENDPOINT:-}',
+    );
   });
 });

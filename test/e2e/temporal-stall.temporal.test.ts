@@ -89,11 +89,11 @@ describe('Temporal stalls', () => {
       timings: fastTimings(),
     });
     const logger = pino({ level: 'silent' });
-    const openAlerts = async () =>
-      (await withTemporalDeadline(DEADLINE_MS, () => ramp.listAlerts(), temporal)).open.length;
+    const openIncidents = async () =>
+      (await withTemporalDeadline(DEADLINE_MS, () => ramp.listAlerts(), temporal)).open;
     // No caching: every scrape must go to Temporal for this test to mean anything.
     const metrics = () =>
-      new RampMetrics({ temporal, openAlerts, logger, timeoutMs: DEADLINE_MS, cacheTtlMs: 0 });
+      new RampMetrics({ temporal, openIncidents, logger, timeoutMs: DEADLINE_MS, cacheTtlMs: 0 });
     api = await startApiServer({
       config: { port: 0, host: '127.0.0.1', apiKey: new SecretString(API_KEY) },
       ramp,

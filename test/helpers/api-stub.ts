@@ -20,6 +20,8 @@ export function stubRamp(overrides: Partial<RampMocks> = {}): RampMocks {
     setupAccount: jest.fn(),
     getAccount: jest.fn(),
     listAlerts: jest.fn(),
+    acknowledgeIncident: jest.fn(),
+    resolveIncident: jest.fn(),
     startOnRamp: jest.fn(),
     getOnRamp: jest.fn(),
     getOffRamp: jest.fn(),

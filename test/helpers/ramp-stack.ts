@@ -87,6 +87,8 @@ export interface StackOptions {
    * operator); off unless set, so that a test sees every delivery go through its router.
    */
   directForward?: boolean;
+  /** The worker's workflow bundle, in place of the run's (the trace test's holds the tracing interceptors). */
+  workflowBundle?: { code: string };
 }
 
 /**
@@ -175,7 +177,10 @@ export async function startRampStack(
       ...(options.clientWebhooks ? { clientWebhooks: options.clientWebhooks } : {}),
     }),
   });
-  const workerOptions = options.dataConverter ? { dataConverter: options.dataConverter } : {};
+  const workerOptions = {
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : {}),
+  };
   let worker = await startTestWorker(activities, undefined, workerOptions);
   const taskQueue = worker.taskQueue;
   const receiverConfig = testReceiverConfig({

@@ -10,8 +10,7 @@ export function testReceiverConfig(overrides: Partial<ReceiverConfig> = {}): Rec
     orderSecret: new SecretString(`order-secret-${randomUUID()}`),
     port: 0,
     host: '127.0.0.1',
-    tlsCertPath: undefined,
-    tlsKeyPath: undefined,
+    tls: { local: true },
     ...overrides,
   };
 }

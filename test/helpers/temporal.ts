@@ -68,7 +68,7 @@ const noOutcomeEndpoint: Pick<RampActivities, 'deliverOutcomeEvent'> = {
 export async function startTestWorker(
   activities: RampActivities,
   taskQueue = `test-${randomUUID()}`,
-  options: { dataConverter?: DataConverter } = {},
+  options: { dataConverter?: DataConverter; workflowBundle?: { code: string } } = {},
 ): Promise<RunningTestWorker> {
   const { address, namespace, bundlePath } = testServer();
   const connection = await NativeConnection.connect({ address });
@@ -78,7 +78,7 @@ export async function startTestWorker(
     taskQueue,
     // Stub sets that do not deliver outcome events behave like a worker with no client endpoint configured.
     activities: { ...noOutcomeEndpoint, ...activities },
-    workflowBundle: { codePath: bundlePath },
+    workflowBundle: options.workflowBundle ?? { codePath: bundlePath },
     shutdownForceTime: '10s',
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
   });

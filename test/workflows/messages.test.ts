@@ -46,6 +46,8 @@ describe('message names', () => {
       raiseAlertUpdate: 'raiseAlert',
       resolveAlertUpdate: 'resolveAlert',
       alertsStateQuery: 'alertsState',
+      acknowledgeIncidentUpdate: 'acknowledgeIncident',
+      resolveIncidentUpdate: 'resolveIncident',
     });
   });
 });

@@ -369,8 +369,10 @@ export class ChaosStack {
     // The receiver's certificate: our own pair, so that no process writes into the project's .data folder and the
     // readiness probe can trust exactly this certificate.
     const certificate = await generateLocalCertificate(2);
-    const certFile = path.join(dir, 'receiver-cert.pem');
-    const keyFile = path.join(dir, 'receiver-key.pem');
+    const tlsDir = path.join(dir, 'receiver-tls');
+    mkdirSync(tlsDir, { recursive: true });
+    const certFile = path.join(tlsDir, 'tls.crt');
+    const keyFile = path.join(tlsDir, 'tls.key');
     writeFileSync(certFile, certificate.cert, { mode: 0o600 });
     writeFileSync(keyFile, certificate.key, { mode: 0o600 });
 
@@ -403,8 +405,7 @@ export class ChaosStack {
       RECEIVER_PUBLIC_URL: endpoints.receiverUrl,
       RECEIVER_TRANSACTION_SECRET: secret(),
       RECEIVER_ORDER_SECRET: secret(),
-      RECEIVER_TLS_CERT: certFile,
-      RECEIVER_TLS_KEY: keyFile,
+      RECEIVER_TLS: tlsDir,
       API_HOST: host,
       API_PORT: String(apiPort),
       API_KEY: apiKey,

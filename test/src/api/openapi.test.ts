@@ -65,6 +65,8 @@ describe('the OpenAPI document', () => {
       '/v1/account',
       '/v1/account/setup',
       '/v1/alerts',
+      '/v1/alerts/acknowledge',
+      '/v1/alerts/resolve',
       '/v1/end-users/{id}',
       '/v1/end-users/{id}/deposit-wallet',
       '/v1/events/{webhookId}/redeliver',

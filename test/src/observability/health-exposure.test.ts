@@ -77,31 +77,39 @@ describe('/metrics cost', () => {
   test('figures read from Temporal are shared by concurrent scrapes and reused for the TTL', async () => {
     let reads = 0;
     let now = 7;
-    const openAlerts = async () => {
+    const openIncidents = async () => {
       reads += 1;
       await new Promise((resolve) => setTimeout(resolve, 50));
-      return now;
+      return Array.from({ length: now }, () => ({ kind: 'gas-low' as const }));
     };
     const served = app({
-      metrics: new RampMetrics({ openAlerts, cacheTtlMs: 300, timeoutMs: 2000 }),
+      metrics: new RampMetrics({ openIncidents, cacheTtlMs: 300, timeoutMs: 2000 }),
       bindHost: '127.0.0.1',
     });
     const scrapes = await Promise.all(Array.from({ length: 10 }, () => request(served).get('/metrics')));
     expect(scrapes.map((scrape) => scrape.status)).toEqual(Array(10).fill(200));
-    expect(scrapes.every((scrape) => scrape.text.includes('ramp_alerts_open 7'))).toBe(true);
+    expect(
+      scrapes.every((scrape) =>
+        scrape.text.includes('ramp_incidents_open{kind="gas-low",acknowledged="false"} 7'),
+      ),
+    ).toBe(true);
     expect(reads).toBe(1);
     now = 9;
-    expect((await request(served).get('/metrics')).text).toContain('ramp_alerts_open 7');
+    expect((await request(served).get('/metrics')).text).toContain(
+      'ramp_incidents_open{kind="gas-low",acknowledged="false"} 7',
+    );
     expect(reads).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 350));
-    expect((await request(served).get('/metrics')).text).toContain('ramp_alerts_open 9');
+    expect((await request(served).get('/metrics')).text).toContain(
+      'ramp_incidents_open{kind="gas-low",acknowledged="false"} 9',
+    );
     expect(reads).toBe(2);
   });
 
   test('a Temporal figure that does not come within the deadline is a 503 with Retry-After, promptly', async () => {
-    const never = () => new Promise<number>(() => undefined);
+    const never = () => new Promise<never>(() => undefined);
     const served = app({
-      metrics: new RampMetrics({ openAlerts: never, timeoutMs: 300 }),
+      metrics: new RampMetrics({ openIncidents: never, timeoutMs: 300 }),
       bindHost: '127.0.0.1',
     });
     const started = Date.now();

@@ -35,8 +35,7 @@ describe('/metrics and /readyz exposure and cost', () => {
       orderSecret: new SecretString('order-secret-exposure-0123456789abcdef'),
       port: 8443,
       host: '0.0.0.0',
-      tlsCertPath: undefined,
-      tlsKeyPath: undefined,
+      tls: { local: true },
     };
     const open = createReceiverApp(config, {
       temporal: client,

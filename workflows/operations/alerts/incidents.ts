@@ -10,6 +10,8 @@ import type {
   AlertsInput,
   AlertsState,
   Incident,
+  IncidentAction,
+  ResolvedIncident,
   RaiseAlertAnswer,
   RaiseAlertRequest,
   ResolveAlertAnswer,
@@ -134,6 +136,45 @@ export function resolve(state: AlertsState, request: ResolveAlertRequest, now: s
   return { key: request.key, wasOpen: true, notify: true, incident };
 }
 
+/** Longest `by` and `reason` of a person's action: a name and a sentence, never a document. */
+export const ACTION_LIMITS = { by: 100, reason: 500 } as const;
+
+/** Failure types of a refused action, for the typed client: an incident that is not open, or a bad request. */
+export const INCIDENT_NOT_OPEN = 'IncidentNotOpen';
+export const INVALID_INCIDENT_ACTION = 'InvalidIncidentAction';
+
+/** Why a person's action cannot be taken (who or why missing, or the incident is not open), or undefined. */
+export function incidentActionIssue(
+  state: AlertsState,
+  action: IncidentAction,
+): { type: typeof INCIDENT_NOT_OPEN | typeof INVALID_INCIDENT_ACTION; message: string } | undefined {
+  const invalid = (message: string) => ({ type: INVALID_INCIDENT_ACTION, message }) as const;
+  if (!action || typeof action.key !== 'string' || action.key === '') return invalid('key: required');
+  for (const field of ['by', 'reason'] as const) {
+    const value = action[field];
+    if (typeof value !== 'string' || value.trim() === '') return invalid(`${field}: required`);
+    if (value.length > ACTION_LIMITS[field])
+      return invalid(`${field}: at most ${ACTION_LIMITS[field]} characters`);
+  }
+  if (!state.open.some((incident) => incident.key === action.key))
+    return { type: INCIDENT_NOT_OPEN, message: `No open incident ${action.key}` };
+  return undefined;
+}
+
+/** Marks an open incident as taken by someone (a second acknowledgement replaces the first). */
+export function acknowledge(state: AlertsState, action: IncidentAction, now: string): Incident {
+  const incident = state.open.find((candidate) => candidate.key === action.key)!;
+  incident.acknowledged = { by: action.by.trim(), reason: action.reason.trim(), at: now };
+  return incident;
+}
+
+/** Closes an open incident by hand; should its cause persist, the next raise opens a new one. */
+export function resolveByPerson(state: AlertsState, action: IncidentAction, now: string): ResolvedIncident {
+  const by = action.by.trim();
+  resolve(state, { key: action.key, requestId: `person/${by}`, resolution: action.reason.trim() }, now);
+  return state.recentlyResolved[0]!;
+}
+
 /** The Web UI's current details: the open incidents, or an all-clear line with the totals. */
 export function currentDetails(state: AlertsState): string {
   if (state.open.length === 0) {
@@ -141,7 +182,10 @@ export function currentDetails(state: AlertsState): string {
   }
   const lines = state.open.map(
     (incident) =>
-      `- ${incident.key}: ${incident.message} (first ${incident.firstSeen}, last ${incident.lastSeen}, x${incident.occurrences})`,
+      `- ${incident.key}: ${incident.message} (first ${incident.firstSeen}, last ${incident.lastSeen}, x${incident.occurrences})` +
+      (incident.acknowledged
+        ? ` acknowledged by ${incident.acknowledged.by}: ${incident.acknowledged.reason}`
+        : ''),
   );
   return `${state.open.length} open incident(s):\n${lines.join('\n')}`;
 }

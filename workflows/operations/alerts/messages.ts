@@ -2,6 +2,9 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type {
   AlertsState,
+  Incident,
+  IncidentAction,
+  ResolvedIncident,
   RaiseAlertAnswer,
   RaiseAlertRequest,
   ResolveAlertAnswer,
@@ -13,3 +16,7 @@ export const raiseAlertUpdate = defineUpdate<RaiseAlertAnswer, [RaiseAlertReques
 /** Closes an open incident; answers whether it was open (then the caller sends the resolved notice). */
 export const resolveAlertUpdate = defineUpdate<ResolveAlertAnswer, [ResolveAlertRequest]>('resolveAlert');
 export const alertsStateQuery = defineQuery<AlertsState>('alertsState');
+/** Someone on call takes an open incident (who and why); answers it as it stands now. */
+export const acknowledgeIncidentUpdate = defineUpdate<Incident, [IncidentAction]>('acknowledgeIncident');
+/** Someone closes an open incident by hand (who and why); answers it as resolved. */
+export const resolveIncidentUpdate = defineUpdate<ResolvedIncident, [IncidentAction]>('resolveIncident');

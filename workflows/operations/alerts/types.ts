@@ -40,12 +40,29 @@ export interface Incident {
   occurrences: number;
   /** The raise that opened it: its retries notify again (the webhook may have failed), nobody else does. */
   openedBy: string;
+  /** Someone on call took it: who, why and when (absent until then). */
+  acknowledged?: PersonNote;
 }
 
 export interface ResolvedIncident extends Incident {
   resolvedAt: string;
   resolution: string;
+  /** The request that closed it: the process whose cause cleared, or `person/<who>` when someone closed it. */
   resolvedBy: string;
+}
+
+/** Who did something to an incident by hand, why, and when. */
+export interface PersonNote {
+  by: string;
+  reason: string;
+  at: string;
+}
+
+/** An incident acknowledged or resolved by a person (the API, the typed client): who and why. */
+export interface IncidentAction {
+  key: string;
+  by: string;
+  reason: string;
 }
 
 export interface AlertsState {

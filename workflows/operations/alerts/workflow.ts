@@ -6,10 +6,13 @@
  *
  * No activities and no timers: the history is just the updates, and the workflow continues as new when it grows,
  * carrying the open incidents. The Web UI shows the open incidents as current details; RampStatus is
- * `incidents-open` or `all-clear` and RampNetworks lists the networks with an open incident.
+ * `incidents-open` or `all-clear` and RampNetworks lists the networks with an open incident. Someone on call
+ * acknowledges an incident or resolves it by hand (`acknowledgeIncident`, `resolveIncident`: who and why), through
+ * the HTTP API or the typed client.
  */
 import {
   allHandlersFinished,
+  ApplicationFailure,
   condition,
   continueAsNew,
   setCurrentDetails,
@@ -17,9 +20,25 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import { shouldContinueAsNew } from '../../shared/continue-as-new';
-import { carriedState, currentDetails, newAlertsState, raise, resolve, searchAttributes } from './incidents';
-import { alertsStateQuery, raiseAlertUpdate, resolveAlertUpdate } from './messages';
-import type { AlertsInput, RaiseAlertRequest } from './types';
+import {
+  acknowledge,
+  carriedState,
+  currentDetails,
+  incidentActionIssue,
+  newAlertsState,
+  raise,
+  resolve,
+  resolveByPerson,
+  searchAttributes,
+} from './incidents';
+import {
+  acknowledgeIncidentUpdate,
+  alertsStateQuery,
+  raiseAlertUpdate,
+  resolveAlertUpdate,
+  resolveIncidentUpdate,
+} from './messages';
+import type { AlertsInput, IncidentAction, RaiseAlertRequest } from './types';
 
 export async function alertsWorkflow(input: AlertsInput = {}): Promise<void> {
   const state = newAlertsState(input.carried, new Date().toISOString());
@@ -56,6 +75,31 @@ export async function alertsWorkflow(input: AlertsInput = {}): Promise<void> {
     if (answer.wasOpen) revision += 1;
     return answer;
   });
+
+  // A person's action on an open incident: refused before it is recorded when it names no open incident or lacks
+  // who and why.
+  const validAction = (action: IncidentAction) => {
+    const issue = incidentActionIssue(state, action);
+    if (issue) throw ApplicationFailure.create({ ...issue, nonRetryable: true });
+  };
+
+  setHandler(
+    acknowledgeIncidentUpdate,
+    (action) => {
+      revision += 1;
+      return acknowledge(state, action, new Date().toISOString());
+    },
+    { validator: validAction },
+  );
+
+  setHandler(
+    resolveIncidentUpdate,
+    (action) => {
+      revision += 1;
+      return resolveByPerson(state, action, new Date().toISOString());
+    },
+    { validator: validAction },
+  );
 
   // ---- main loop: publish each revision; hand over to a new run when the history grows
 

@@ -3,7 +3,8 @@
  * details, the search attributes and, on entering a status, its outcome event. Each ramp brings its own pure rules.
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { metricMeter, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { SETTLE_TIME_METRIC } from '../../../src/domain/metrics';
 import type { RaisedOutcome } from '../../../src/domain/outcome-events';
 import type { OutcomeSender } from '../../outcomes/sender';
 
@@ -36,6 +37,18 @@ export function statusPublisher<State extends { status: Status; step: string }, 
     upsertSearchAttributes(rules.searchAttributes(state, next, endUserSearchValue()));
     for (const { type, data } of rules.outcomes(state, workflowInfo().workflowId, published, next)) {
       outcomes.raise(type, data);
+    }
+    // Not a command: the SDK records it on the worker's metrics, and never while replaying.
+    if (next === 'settled' && published !== 'settled') {
+      const { startTime, workflowType } = workflowInfo();
+      metricMeter
+        .createHistogram(
+          SETTLE_TIME_METRIC,
+          'float',
+          's',
+          'From the start of a ramp process to its settlement',
+        )
+        .record((Date.now() - startTime.getTime()) / 1000, { workflow: workflowType });
     }
     published = next;
   };

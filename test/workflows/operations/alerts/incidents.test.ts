@@ -1,4 +1,7 @@
 import {
+  acknowledge,
+  incidentActionIssue,
+  resolveByPerson,
   carriedState,
   currentDetails,
   incidentKey,
@@ -280,5 +283,59 @@ describe('what the store shows', () => {
       { key: RampStatus, value: 'all-clear' },
       { key: Networks, value: [] },
     ]);
+  });
+});
+
+describe('a person acting on an incident', () => {
+  const opened = () => {
+    const state = newAlertsState(undefined, '2026-01-01T00:00:00.000Z');
+    raise(
+      state,
+      {
+        kind: 'gas-low',
+        message: 'low',
+        workflowId: 'ops/gas-monitor',
+        details: { network: 'networks/tron-mainnet' },
+        key: 'gas-low/networks/tron-mainnet',
+        requestId: 'r1',
+      },
+      '2026-01-01T00:00:00.000Z',
+    );
+    return state;
+  };
+
+  test('acknowledging keeps who, why and when; resolving moves it to the resolved with resolvedBy person/<who>', () => {
+    const state = opened();
+    const action = { key: 'gas-low/networks/tron-mainnet', by: ' ana ', reason: ' on it ' };
+    expect(incidentActionIssue(state, action)).toBeUndefined();
+    expect(acknowledge(state, action, '2026-01-01T00:01:00.000Z').acknowledged).toEqual({
+      by: 'ana',
+      reason: 'on it',
+      at: '2026-01-01T00:01:00.000Z',
+    });
+    expect(currentDetails(state)).toContain('acknowledged by ana: on it');
+    const resolved = resolveByPerson(state, { ...action, reason: 'funded' }, '2026-01-01T00:02:00.000Z');
+    expect(resolved).toMatchObject({
+      resolvedBy: 'person/ana',
+      resolution: 'funded',
+      acknowledged: { by: 'ana' },
+    });
+    expect(state.open).toEqual([]);
+    expect(state.resolvedTotal).toBe(1);
+  });
+
+  test('refused: no open incident of that key, or who or why missing or too long', () => {
+    const state = opened();
+    const key = 'gas-low/networks/tron-mainnet';
+    expect(incidentActionIssue(state, { key: 'gas-low/other', by: 'a', reason: 'b' })?.type).toBe(
+      'IncidentNotOpen',
+    );
+    for (const action of [
+      { key, by: '', reason: 'b' },
+      { key, by: 'a', reason: ' ' },
+      { key, by: 'a'.repeat(101), reason: 'b' },
+      { key: '', by: 'a', reason: 'b' },
+    ])
+      expect(incidentActionIssue(state, action)?.type).toBe('InvalidIncidentAction');
   });
 });
