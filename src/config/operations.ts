@@ -5,24 +5,41 @@
  */
 import { z } from 'zod';
 import { durationMs } from './duration';
-import { decimalText, type Env, parseSection } from './env';
+import { DECIMAL_PATTERN } from '../domain/decimal';
+import { type Env, parseSection } from './env';
 import { setting, type SettingMeta } from './setting';
 
+/** The native assets the gas wallet pays with: ETH on Ethereum, TRX on Tron. */
+const GAS_ASSETS = ['ETH', 'TRX'] as const;
+const DEFAULT_GAS_MINIMUMS = 'ETH:0.002,TRX:30';
+
 /**
- * How to choose a minimum: the gas wallet pays a one-time top-up of each new deposit wallet and every sponsored
- * sweep, so the minimum should cover the Autoswaps expected between two refills, each at the operator's fee for a
- * top-up plus a sweep (the worst case).
+ * `<asset>:<decimal>` pairs, comma-separated; an asset left out keeps its default. How to choose a minimum: the gas
+ * wallet pays a one-time top-up of each new deposit wallet and every sponsored sweep, so the minimum should cover the
+ * Autoswaps expected between two refills, each at the operator's fee for a top-up plus a sweep (the worst case).
  */
-const minimum = (asset: string, defaultValue: string, example: string) =>
-  setting(decimalText(defaultValue, example), {
-    group: 'production',
-    default: defaultValue,
-    meaning:
-      `The gas wallet's ${asset} balance below which it counts as low (gas-low alert; a stranded off-ramp says so). ` +
-      "Cover the Autoswaps expected between two refills at the operator's fees (top-up + sweep each).",
-    readBy: ['npm start', 'worker'],
-    example,
-  });
+function parseGasMinimums(text: string, ctx: z.RefinementCtx): Record<string, string> {
+  const minimums: Record<string, string> = Object.fromEntries(
+    DEFAULT_GAS_MINIMUMS.split(',').map((pair) => pair.split(':') as [string, string]),
+  );
+  for (const entry of text.split(',').map((part) => part.trim())) {
+    if (entry === '') continue;
+    const [asset = '', amount = '', ...rest] = entry.split(':').map((part) => part.trim());
+    if (
+      !(GAS_ASSETS as readonly string[]).includes(asset) ||
+      rest.length > 0 ||
+      !DECIMAL_PATTERN.test(amount)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}" is not <asset>:<decimal> with an asset among ${GAS_ASSETS.join(', ')}, e.g. "ETH:0.05"`,
+      });
+      continue;
+    }
+    minimums[asset] = amount;
+  }
+  return minimums;
+}
 
 const schedule = (defaultText: string, meta: Pick<SettingMeta, 'meaning' | 'example'>) =>
   setting(durationMs(defaultText), {
@@ -33,8 +50,16 @@ const schedule = (defaultText: string, meta: Pick<SettingMeta, 'meaning' | 'exam
   });
 
 export const operationsEnv = z.object({
-  GAS_MIN_BALANCE_ETH: minimum('ETH', '0.002', '0.05'),
-  GAS_MIN_BALANCE_TRX: minimum('TRX', '30', '900'),
+  GAS_MIN_BALANCES: setting(z.string().default(DEFAULT_GAS_MINIMUMS).transform(parseGasMinimums), {
+    group: 'production',
+    default: DEFAULT_GAS_MINIMUMS,
+    meaning:
+      "The gas wallet's balance of each native asset below which it counts as low (gas-low alert; a stranded " +
+      'off-ramp says so), `<asset>:<decimal>` pairs; an asset left out keeps its default. Cover the Autoswaps ' +
+      "expected between two refills at the operator's fees (top-up + sweep each).",
+    readBy: ['npm start', 'worker'],
+    example: 'ETH:0.05,TRX:900',
+  }),
   ALERT_WEBHOOK_URL: setting(z.url({ protocol: /^https?$/ }).optional(), {
     group: 'production',
     default: 'alerts to the log only',
@@ -85,7 +110,7 @@ export interface OperationsConfig {
 export function loadOperationsConfig(env: Env): OperationsConfig {
   const raw = parseSection('operations', operationsEnv, env);
   return {
-    gas: { minimums: { ETH: raw.GAS_MIN_BALANCE_ETH, TRX: raw.GAS_MIN_BALANCE_TRX } },
+    gas: { minimums: raw.GAS_MIN_BALANCES },
     alerts: raw.ALERT_WEBHOOK_URL ? { webhookUrl: raw.ALERT_WEBHOOK_URL } : {},
     schedules: {
       gasMonitorIntervalMs: raw.GAS_MONITOR_INTERVAL,

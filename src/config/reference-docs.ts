@@ -72,7 +72,7 @@ const SIZING = [
 
 const GAS =
   "The gas wallet pays a top-up of each new deposit wallet and every sponsored sweep, in the chain's native asset. " +
-  '`GAS_MIN_BALANCE_ETH` and `GAS_MIN_BALANCE_TRX` alone decide when it is low (the `gas-low` alert): set each to ' +
+  "`GAS_MIN_BALANCES` alone decides when it is low (the `gas-low` alert): set each asset's minimum to " +
   "cover the Autoswaps expected between two refills, each at the operator's fee for a top-up plus a sweep. At the " +
   "sandbox's fees (30 + 15 TRX), 20 Autoswaps between refills make 900 TRX.";
 

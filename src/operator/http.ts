@@ -117,7 +117,7 @@ export class OperatorTransport {
       // The span names the operation and its route template: IDs stay out of span names.
       response = await inClientSpan(
         `operator ${operation}`,
-        { 'http.request.method': method, 'operator.route': this.#options.routes[operation] },
+        { 'http.request.method': method, 'operator.route': this.#options.profile.routes[operation] },
         headers,
         () => this.#fetch(url.toString(), init),
       );

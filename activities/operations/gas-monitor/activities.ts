@@ -17,7 +17,7 @@ export function createGasMonitorActivities(deps: ActivityDeps) {
       return readGasWallet(deps, input.network);
     },
 
-    /** The gas wallet's native balance on a network against its minimum (GAS_MIN_BALANCE_<asset>). */
+    /** The gas wallet's native balance on a network against its minimum (GAS_MIN_BALANCES). */
     async assessGasWallet(input: { network: string }): Promise<GasAssessment> {
       return assessGas(await readGasWallet(deps, input.network));
     },

@@ -11,7 +11,7 @@ describe('operations configuration', () => {
 
   test('each variable lands in its section', () => {
     const config = loadOperationsConfig({
-      GAS_MIN_BALANCE_TRX: '12.5',
+      GAS_MIN_BALANCES: 'TRX:12.5',
       ALERT_WEBHOOK_URL: 'https://hooks.example/t',
       GAS_MONITOR_INTERVAL: '1m',
       RECONCILE_INTERVAL: '10m',
@@ -22,8 +22,17 @@ describe('operations configuration', () => {
   });
 
   test('every invalid variable is listed at once', () => {
-    expect(() => loadOperationsConfig({ GAS_MIN_BALANCE_ETH: '-1', RECONCILE_INTERVAL: 'soon' })).toThrow(
-      /Invalid operations configuration:\n.*GAS_MIN_BALANCE_ETH.*\n.*RECONCILE_INTERVAL/,
+    expect(() => loadOperationsConfig({ GAS_MIN_BALANCES: 'ETH:-1', RECONCILE_INTERVAL: 'soon' })).toThrow(
+      /Invalid operations configuration:\n.*GAS_MIN_BALANCES.*"ETH:-1".*\n.*RECONCILE_INTERVAL/,
     );
+  });
+
+  test('both minimums in one setting; a bad entry is named and an unknown asset refused', () => {
+    expect(loadOperationsConfig({ GAS_MIN_BALANCES: ' ETH:0.05 , TRX:900 ' }).gas.minimums).toEqual({
+      ETH: '0.05',
+      TRX: '900',
+    });
+    expect(() => loadOperationsConfig({ GAS_MIN_BALANCES: 'ETH:0.05,BTC:1' })).toThrow(/"BTC:1"/);
+    expect(() => loadOperationsConfig({ GAS_MIN_BALANCES: 'ETH:0.05:1' })).toThrow(/"ETH:0.05:1"/);
   });
 });

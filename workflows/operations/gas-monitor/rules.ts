@@ -8,7 +8,7 @@ import type { AlertInput } from '../alerts/types';
 import type { GasAssessment, GasCheck, GasMonitorResult } from './types';
 
 /**
- * The check against the minimum (GAS_MIN_BALANCE_<asset>), which alone decides. Low when the wallet has no address
+ * The check against the minimum (GAS_MIN_BALANCES), which alone decides. Low when the wallet has no address
  * on the network or is below its minimum; never low without a known gas wallet (the check says why).
  */
 export function assessGas(check: GasCheck): GasAssessment {

@@ -1,6 +1,6 @@
 /**
  * gas-monitor: run by the `gas-monitor` schedule. Reads the gas wallet's native balance on each network (ETH on
- * Ethereum, TRX on Tron) and raises a `gas-low` alert when it is below its minimum (GAS_MIN_BALANCE_*). The incident store
+ * Ethereum, TRX on Tron) and raises a `gas-low` alert when it is below its minimum (GAS_MIN_BALANCES). The incident store
  * (ops/alerts) deduplicates: every run raises while the balance is low, one alert goes out; when the balance is
  * enough again the run resolves the incident and the resolved notice goes out once.
  */
