@@ -13,6 +13,7 @@ import { requireApiKey } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { accountRouter } from './routes/account';
 import { alertsRouter } from './routes/alerts';
+import { methodNotAllowed } from './methods';
 import { openApiDocument } from './openapi';
 import { endUsersRouter } from './routes/end-users';
 import { eventsRouter } from './routes/events';
@@ -45,6 +46,8 @@ export function createApiApp(deps: ApiDeps): Express {
   app.get('/openapi.json', (_req, res) => {
     res.status(200).json(openApiDocument());
   });
+  // Before the key: which methods a path serves is in the public document anyway.
+  app.use(methodNotAllowed(openApiDocument().paths as Record<string, Record<string, unknown>>));
   app.use(requireApiKey(deps.apiKey));
   app.use(express.json({ limit: '64kb', strict: true }));
   app.use(endUsersRouter(deps.ramp, call));

@@ -40,7 +40,7 @@ interface Operation {
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input: `issues` lists every problem (nothing was called)',
   401: 'Missing or wrong API key',
-  404: 'Not found',
+  404: 'Not found (for a list: no page of it has this pageToken)',
   413: 'The request body is too large',
   415: 'Unsupported request content encoding or charset',
   409: 'Conflict with what the process already holds (code: conflict, quote_expired or process_ended)',
@@ -124,7 +124,7 @@ export const OPERATIONS: readonly Operation[] = [
     query: rampListQuerySchema,
     answers: { 200: ['RampPage', 'One page; pagination.nextPageToken is null on the last'] },
     bare: true,
-    errors: [400],
+    errors: [400, 404],
   },
   {
     method: 'post',

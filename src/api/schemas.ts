@@ -10,7 +10,9 @@ import { onRampQuoteRequestSchema, quoteRequestSchema } from '../client/quote-in
 import type { EventRedelivery } from '../client';
 import type { RampPage, RampProcessSummary } from '../client/ramp-list';
 import {
+  MAX_OUTCOME_WEBHOOK_ID_LENGTH,
   OUTCOME_EVENT_TYPES,
+  OUTCOME_WEBHOOK_ID_PATTERN,
   type OutcomeEvent,
   type OutcomeEventData,
   type OutcomeEventRecord,
@@ -523,7 +525,16 @@ export const onRampParams = z.strictObject({ orderReference: identifierSchema('o
 export const offRampParams = z.strictObject({
   depositTransactionId: identifierSchema('deposit transaction ID'),
 });
-export const webhookIdParams = z.strictObject({ webhookId: z.string().max(500) });
+/** The webhook-id of an outcome event, as every delivery of it carries it. */
+export const webhookIdSchema = z
+  .string()
+  .max(MAX_OUTCOME_WEBHOOK_ID_LENGTH, {
+    error: `must be at most ${MAX_OUTCOME_WEBHOOK_ID_LENGTH} characters`,
+    abort: true,
+  })
+  .regex(OUTCOME_WEBHOOK_ID_PATTERN, 'must be the webhook-id of an outcome event (evt_<process>~<number>)')
+  .meta({ description: 'The webhook-id of an outcome event: evt_<workflow ID with / as ~>~<number>' });
+export const webhookIdParams = z.strictObject({ webhookId: webhookIdSchema });
 
 export const startOnRampRequestSchema = component(
   'StartOnRampRequest',
@@ -549,9 +560,8 @@ export const rampListQuerySchema = z.strictObject({
     .meta({ description: 'Only ramps that ended after this' }),
   limit: z
     .string()
-    .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer from 1 to 100')
+    .regex(/^(?:[1-9][0-9]?|100)$/, 'must be an integer from 1 to 100')
     .transform(Number)
-    .pipe(z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100'))
     .optional(),
   pageToken: z
     .string()

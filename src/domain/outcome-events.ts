@@ -89,13 +89,22 @@ export function outcomeWebhookId(workflowId: string, sequence: number): string {
   return `${WEBHOOK_ID_PREFIX}${workflowId.replaceAll('/', SLASH)}${SLASH}${sequence}`;
 }
 
+/**
+ * The shape of every webhook ID we issue, as the OpenAPI document publishes it: `evt_`, the workflow ID with `/` as
+ * `~` (segments of identifier characters, none empty), `~` and the sequence number.
+ */
+export const OUTCOME_WEBHOOK_ID_PATTERN = /^evt_[A-Za-z0-9._:@-]+(?:~[A-Za-z0-9._:@-]+)*~[1-9][0-9]{0,8}$/;
+export const MAX_OUTCOME_WEBHOOK_ID_LENGTH = 420;
+
 /** The process and sequence a webhook ID names, or undefined when it is not one of ours. */
 export function parseOutcomeWebhookId(
   webhookId: string,
 ): { workflowId: string; sequence: number } | undefined {
-  const match = /^evt_([A-Za-z0-9._:@~-]{1,400})~([1-9][0-9]{0,8})$/.exec(webhookId);
-  if (!match) return undefined;
-  const workflowId = match[1]!.replaceAll(SLASH, '/');
-  if (workflowId.startsWith('/') || workflowId.endsWith('/') || workflowId.includes('//')) return undefined;
-  return { workflowId, sequence: Number(match[2]) };
+  if (webhookId.length > MAX_OUTCOME_WEBHOOK_ID_LENGTH || !OUTCOME_WEBHOOK_ID_PATTERN.test(webhookId))
+    return undefined;
+  const separator = webhookId.lastIndexOf(SLASH);
+  return {
+    workflowId: webhookId.slice(WEBHOOK_ID_PREFIX.length, separator).replaceAll(SLASH, '/'),
+    sequence: Number(webhookId.slice(separator + 1)),
+  };
 }

@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import { parseOutcomeWebhookId } from '../../domain/outcome-events';
-import { ApiError, parseInput } from '../errors';
+import { parseInput } from '../errors';
 import { webhookIdParams } from '../schemas';
 import type { RampApi, TemporalCall } from '../types';
 
@@ -9,10 +8,6 @@ export function eventsRouter(ramp: RampApi, call: TemporalCall): Router {
   const router = Router();
   router.post('/v1/events/:webhookId/redeliver', async (req, res) => {
     const { webhookId } = parseInput(webhookIdParams, req.params, 'webhook ID');
-    if (!parseOutcomeWebhookId(webhookId))
-      throw new ApiError(400, 'invalid_input', 'Invalid webhook ID', [
-        'webhookId: must be the webhook-id of an outcome event (evt_...)',
-      ]);
     res.status(202).json({ data: await call(() => ramp.redeliverEvent(webhookId)) });
   });
   return router;

@@ -117,10 +117,10 @@ describe('the OpenAPI document', () => {
     expect(() => expectAnswersMatchDocument()).toThrow(/GET \/v1\/on-ramps\/ord-1 200/);
     await request(app).get('/v1/ramps?limit=5').set(AUTH); // listRamps answers nothing: a 500 the document lists
     expect(expectAnswersMatchDocument()).toBe(1);
-    const odd = stubApp({ listRamps: jest.fn().mockRejectedValue(new NotFoundError('nothing')) });
-    expect((await request(odd.app).get('/v1/ramps').set(AUTH)).status).toBe(404);
+    const odd = stubApp({ listAlerts: jest.fn().mockRejectedValue(new NotFoundError('nothing')) });
+    expect((await request(odd.app).get('/v1/alerts').set(AUTH)).status).toBe(404);
     expect(() => expectAnswersMatchDocument()).toThrow(
-      /GET \/v1\/ramps answered 404, which the document does not list/,
+      /GET \/v1\/alerts answered 404, which the document does not list/,
     );
   });
 });
