@@ -13,7 +13,7 @@ interface KnownPath {
 }
 
 /** Express matches paths without regard to case and with or without a trailing slash: so does this. */
-function pathPattern(template: string): RegExp {
+export function pathPattern(template: string): RegExp {
   const escaped = template
     .split(/\{[^}]+\}/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))

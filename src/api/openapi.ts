@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { OUTCOME_EVENT_TYPES, type OutcomeEventType } from '../domain/outcome-events';
 import { IDENTIFIER_ALPHABET } from '../validation/identifiers';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from './idempotency';
 import {
   apiRegistry,
   endUserParams,
@@ -43,8 +44,8 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found (for a list: no page of it has this pageToken)',
   413: 'The request body is too large',
   415: 'Unsupported request content encoding or charset',
-  409: 'Conflict with what the process already holds (code: conflict, quote_expired or process_ended)',
-  422: 'The operator rejected the request',
+  409: 'Conflict with what the process already holds (code: conflict, quote_expired or process_ended), or a request with the same Idempotency-Key is still running (idempotency_key_in_use)',
+  422: 'The operator rejected the request (operator_rejected), or the Idempotency-Key was used with another request (idempotency_key_reused)',
   500: 'Internal error',
   502: 'Temporal or the operator failed; the request can be retried',
   503: 'Temporal did not answer in time; retry after Retry-After seconds',
@@ -212,27 +213,55 @@ const envelope = (id: string): Json => ({
   additionalProperties: false,
 });
 
+const IDEMPOTENCY_KEY_PARAMETER: Json = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description: `Makes the POST safe to repeat (Stripe's semantics): the first answer to a key is kept per key and route for IDEMPOTENCY_RETENTION (24 h); the same request again gets it again with \`${REPLAYED_HEADER}: true\`; the key with another request is 422 (idempotency_key_reused); a repeat while the first still runs is 409 (idempotency_key_in_use). An answer of 400 or 5xx is not kept: a retry runs afresh. Use a new key (a UUID) per request.`,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
+};
+const REPLAYED: Json = {
+  [REPLAYED_HEADER]: {
+    description: 'true when this is the kept answer to an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+/** The answers a POST keeps for its Idempotency-Key, which a repeat may get again (replayed). */
+const isKeptAnswer = (status: number) =>
+  status < 500 && status !== 400 && status !== 401 && status !== 413 && status !== 415;
+
 function operationObject(operation: Operation): Json {
+  const post = operation.method === 'post';
   const responses: Record<string, Json> = {};
   for (const [status, [id, description]] of Object.entries(operation.answers))
-    responses[status] = { description, content: json(operation.bare ? ref(id) : envelope(id)) };
-  // Any request may be malformed (400) or unauthorised; any body too large or in an unsupported encoding.
-  const common = [400, 401, 500, 502, 503, ...(operation.method === 'post' ? [413, 415] : [])];
+    responses[status] = {
+      description,
+      ...(post ? { headers: REPLAYED } : {}),
+      content: json(operation.bare ? ref(id) : envelope(id)),
+    };
+  // Any request may be malformed (400) or unauthorised; any body too large or in an unsupported encoding; any
+  // Idempotency-Key in use (409) or used with another request (422).
+  const common = [400, 401, 500, 502, 503, ...(post ? [409, 413, 415, 422] : [])];
   for (const status of [...new Set([...operation.errors, ...common])].sort((a, b) => a - b))
     responses[String(status)] = {
       description: ERROR_TEXT[status]!,
       ...(status === 503
         ? { headers: { 'Retry-After': { description: 'Seconds', schema: { type: 'integer' } } } }
-        : {}),
+        : post && isKeptAnswer(status)
+          ? { headers: REPLAYED }
+          : {}),
       content: json(ref('Error')),
     };
+  const parameterList = [
+    ...parameters('path', operation.params),
+    ...parameters('query', operation.query),
+    ...(post ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+  ];
   return {
     operationId: operation.operationId,
     summary: operation.summary,
     tags: [operation.tag],
-    ...(operation.params || operation.query
-      ? { parameters: [...parameters('path', operation.params), ...parameters('query', operation.query)] }
-      : {}),
+    ...(parameterList.length > 0 ? { parameters: parameterList } : {}),
     ...(operation.body ? { requestBody: { required: true, content: json(ref(operation.body)) } } : {}),
     responses,
   };

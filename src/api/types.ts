@@ -17,6 +17,9 @@ export type RampApi = Pick<
   | 'getOffRamp'
   | 'listRamps'
   | 'redeliverEvent'
+  | 'claimIdempotencyKey'
+  | 'recordIdempotentAnswer'
+  | 'releaseIdempotencyKey'
 > &
   Partial<Pick<RampClient, 'temporal'>>;
 

@@ -27,6 +27,9 @@ import * as accountSetup from './account-setup';
 import type { ClientContext } from './context';
 import * as endUsers from './end-user';
 import * as operations from './operations';
+import * as idempotencyKeys from './idempotency';
+import type { IdempotentRequest } from './idempotency';
+import type { ClaimAnswer } from '../../workflows/idempotency/types';
 import * as outcomes from './outcomes';
 import type { RedeliveryStarted } from './outcomes';
 import * as quotes from './quote';
@@ -286,5 +289,24 @@ export class RampClient {
    */
   redeliverEvent(webhookId: string): Promise<RedeliveryStarted> {
     return outcomes.redeliverEvent(this.#context, webhookId);
+  }
+
+  // ------------------------------------------------------------------------------------------ idempotency keys: idempotency.ts
+
+  /** The HTTP API's Idempotency-Key: claims the key for a request (update-with-start of its workflow). */
+  claimIdempotencyKey(
+    request: IdempotentRequest & { fingerprint: string; retentionMs: number },
+  ): Promise<ClaimAnswer> {
+    return idempotencyKeys.claimIdempotencyKey(this.#context, request);
+  }
+
+  /** Keeps the answer of the request that claimed the key. */
+  recordIdempotentAnswer(request: IdempotentRequest & { status: number; body: unknown }): Promise<void> {
+    return idempotencyKeys.recordIdempotentAnswer(this.#context, request);
+  }
+
+  /** Frees the key: the request's answer is not kept (invalid input, or a failure to retry). */
+  releaseIdempotencyKey(request: IdempotentRequest): Promise<void> {
+    return idempotencyKeys.releaseIdempotencyKey(this.#context, request);
   }
 }

@@ -18,6 +18,7 @@ export const WORKFLOW_TYPES = {
   gasMonitor: 'gasMonitorWorkflow',
   reconcile: 'reconcileWorkflow',
   outcomeRedelivery: 'outcomeRedeliveryWorkflow',
+  idempotencyKey: 'idempotencyKeyWorkflow',
 } as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 
@@ -74,6 +75,13 @@ export const quoteWorkflowId = (uuid: string) => `quote/${uuid}`;
 /** One redelivery of one outcome event: each request is its own workflow (the event keeps its webhook ID). */
 export const outcomeRedeliveryWorkflowId = (webhookId: string, requestId: string) =>
   `outcome-redelivery/${webhookId}/${requestId}`;
+
+/**
+ * One Idempotency-Key of one POST route of the HTTP API: idempotency/<route>/<key digest>. The route is the
+ * operation's name; the digest (a SHA-256 of the key, computed by the client) keeps any key a safe, bounded ID.
+ */
+export const idempotencyWorkflowId = (route: string, keyDigest: string) =>
+  `idempotency/${route}/${keyDigest}`;
 
 // ---------------------------------------------------------------------------------------------- singletons
 

@@ -25,6 +25,10 @@ export function stubRamp(overrides: Partial<RampMocks> = {}): RampMocks {
     getOffRamp: jest.fn(),
     listRamps: jest.fn(),
     redeliverEvent: jest.fn(),
+    // Every key is new: the request runs (test/src/api/idempotency.test.ts exercises the other answers).
+    claimIdempotencyKey: jest.fn().mockResolvedValue({ outcome: 'execute' }),
+    recordIdempotentAnswer: jest.fn().mockResolvedValue(undefined),
+    releaseIdempotencyKey: jest.fn().mockResolvedValue(undefined),
     ...overrides,
   };
 }
