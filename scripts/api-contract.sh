@@ -25,6 +25,7 @@ fi
 
 work=$(mktemp -d)
 log="$work/npm-start.log"
+: >"$log"
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # npm start as a newcomer runs it, on free ports (the dev server's gRPC port cannot be 0) and a data folder of its own.
@@ -62,7 +63,7 @@ key=$(sed -n 's/^\[api\] .*Authorization: Bearer \([^ ]*\) (dev key.*/\1/p' "$lo
 echo "[api-contract] npm start serves the API on $api; Schemathesis $SCHEMATHESIS_VERSION, $MAX_EXAMPLES cases per operation"
 
 status=0
-timeout "$RUN_TIMEOUT_S" "$venv/bin/st" run "$api/openapi.json" \
+SCHEMATHESIS_HOOKS=schemathesis_hooks PYTHONPATH="$PWD/scripts" timeout "$RUN_TIMEOUT_S" "$venv/bin/st" run "$api/openapi.json" \
   --checks all \
   --phases examples,coverage,fuzzing,stateful \
   --header "Authorization: Bearer $key" \

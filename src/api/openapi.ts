@@ -3,12 +3,14 @@
  * (src/api/schemas.ts): served at GET /openapi.json and committed as docs/openapi.json (`npm run openapi`).
  */
 import { z } from 'zod';
-import { OUTCOME_EVENT_TYPES, type OutcomeEventType } from '../domain/outcome-events';
+import { type OutcomeEventType, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from '../domain/outcome-events';
 import { IDENTIFIER_ALPHABET } from '../validation/identifiers';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from './idempotency';
 import {
   apiRegistry,
   endUserParams,
+  eventListQuerySchema,
+  redeliveryJobParams,
   offRampParams,
   onRampParams,
   rampListQuerySchema,
@@ -125,6 +127,60 @@ export const OPERATIONS: readonly Operation[] = [
     query: rampListQuerySchema,
     answers: { 200: ['RampPage', 'One page; pagination.nextPageToken is null on the last'] },
     bare: true,
+    errors: [400, 404],
+  },
+  {
+    method: 'get',
+    path: '/v1/events',
+    operationId: 'listEvents',
+    summary:
+      'Outcome events of the last 30 days with how their delivery stands, newest first, one page at a time; following nextPageToken lists each event once',
+    tag: 'Outcome events',
+    query: eventListQuerySchema,
+    answers: { 200: ['EventPage', 'One page; pagination.nextPageToken is null on the last'] },
+    bare: true,
+    errors: [400, 404],
+  },
+  {
+    method: 'get',
+    path: '/v1/events/{webhookId}',
+    operationId: 'getEvent',
+    summary: 'One outcome event with how its delivery stands',
+    tag: 'Outcome events',
+    params: webhookIdParams,
+    answers: { 200: ['EventRecord', 'The event'] },
+    errors: [400, 404],
+  },
+  {
+    method: 'post',
+    path: '/v1/events/test',
+    operationId: 'sendTestEvent',
+    summary: 'Sends a signed test.ping to every endpoint; read its delivery with GET /v1/events/{webhookId}',
+    tag: 'Outcome events',
+    answers: { 202: ['EventRecord', 'The test event, on its way'] },
+    errors: [],
+  },
+  {
+    method: 'post',
+    path: '/v1/events/redeliver',
+    operationId: 'redeliverEvents',
+    summary:
+      'Redelivers every outcome event a filter matches (for instance every failed one since T) as one durable job; each event keeps its own webhook-id',
+    tag: 'Outcome events',
+    body: 'RedeliveryRequest',
+    answers: {
+      202: ['RedeliveryJob', 'The job, started; read its progress with GET /v1/events/redeliveries/{jobId}'],
+    },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/v1/events/redeliveries/{jobId}',
+    operationId: 'getRedeliveryJob',
+    summary: 'How a bulk redelivery stands',
+    tag: 'Outcome events',
+    params: redeliveryJobParams,
+    answers: { 200: ['RedeliveryJob', 'The job'] },
     errors: [400, 404],
   },
   {
@@ -292,16 +348,18 @@ const WEBHOOK_HEADERS: Json[] = [
   },
 ];
 
-function webhookObject(type: OutcomeEventType): Json {
+function webhookObject(type: OutcomeEventType | typeof TEST_EVENT_TYPE): Json {
+  const test = type === TEST_EVENT_TYPE;
   return {
     post: {
       operationId: `outcome.${type}`,
-      summary: EVENT_SUMMARY[type],
+      summary: test ? 'The test event of POST /v1/events/test' : EVENT_SUMMARY[type],
       tags: ['Outcome events'],
-      description:
-        'Sent to every CLIENT_WEBHOOK_URLS endpoint following the Standard Webhooks specification; retried with growing delays until a 2xx or CLIENT_WEBHOOK_RETRY_FOR has passed. Events of one process arrive in the order of its transitions.',
+      description: test
+        ? 'Sent to every CLIENT_WEBHOOK_URLS endpoint, whatever types it receives, signed like any event; retried for a minute at most.'
+        : 'Sent to every CLIENT_WEBHOOK_URLS endpoint that receives its type (all, or those its #types= fragment lists), following the Standard Webhooks specification; retried with growing delays until a 2xx or CLIENT_WEBHOOK_RETRY_FOR has passed. Events of one process arrive in the order of its transitions.',
       parameters: WEBHOOK_HEADERS,
-      requestBody: { required: true, content: json(ref(`OutcomeEvent_${type}`)) },
+      requestBody: { required: true, content: json(ref(test ? 'TestPingEvent' : `OutcomeEvent_${type}`)) },
       responses: {
         '2XX': { description: 'Any 2xx confirms the delivery; anything else (or a timeout) is retried' },
       },
@@ -361,7 +419,7 @@ function buildDocument(): Json {
       name,
     })),
     paths,
-    webhooks: Object.fromEntries(OUTCOME_EVENT_TYPES.map((type) => [type, webhookObject(type)])),
+    webhooks: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, webhookObject(type)])),
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },

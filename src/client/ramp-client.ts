@@ -31,6 +31,14 @@ import * as idempotencyKeys from './idempotency';
 import type { IdempotentRequest } from './idempotency';
 import type { ClaimAnswer } from '../../workflows/idempotency/types';
 import * as outcomes from './outcomes';
+import * as outcomeEvents from './outcome-events';
+import type {
+  EventListFilter,
+  EventPage,
+  EventRecord,
+  RedeliveryFilter,
+  RedeliveryJobProgress,
+} from './outcome-events';
 import type { RedeliveryStarted } from './outcomes';
 import * as quotes from './quote';
 import type { QuoteOptions } from './quote';
@@ -308,5 +316,35 @@ export class RampClient {
   /** Frees the key: the request's answer is not kept (invalid input, or a failure to retry). */
   releaseIdempotencyKey(request: IdempotentRequest): Promise<void> {
     return idempotencyKeys.releaseIdempotencyKey(this.#context, request);
+  }
+
+  // ------------------------------------------------------------------------------------------ the events API: outcome-events.ts
+
+  /**
+   * One page of outcome events, newest first, with how each one's delivery stands (filters checked first:
+   * InvalidInputError). Following `nextPageToken` with the same filter lists each event once.
+   */
+  listEvents(filter: EventListFilter = {}): Promise<EventPage> {
+    return outcomeEvents.listEvents(this.#context, filter);
+  }
+
+  /** One outcome event with its delivery, or NotFoundError. */
+  getEvent(webhookId: string): Promise<EventRecord> {
+    return outcomeEvents.getEvent(this.#context, webhookId);
+  }
+
+  /** Redelivers every event a filter matches (for instance every failed one since T) as one job. */
+  startRedeliveryJob(filter: RedeliveryFilter): Promise<RedeliveryJobProgress> {
+    return outcomeEvents.startRedeliveryJob(this.#context, filter);
+  }
+
+  /** How a redelivery job stands, or NotFoundError. */
+  getRedeliveryJob(jobId: string): Promise<RedeliveryJobProgress> {
+    return outcomeEvents.getRedeliveryJob(this.#context, jobId);
+  }
+
+  /** Sends a signed test.ping to every endpoint; its delivery can be read with getEvent. */
+  sendTestEvent(): Promise<EventRecord> {
+    return outcomeEvents.sendTestEvent(this.#context);
   }
 }

@@ -19,6 +19,8 @@ export const WORKFLOW_TYPES = {
   reconcile: 'reconcileWorkflow',
   outcomeRedelivery: 'outcomeRedeliveryWorkflow',
   idempotencyKey: 'idempotencyKeyWorkflow',
+  outcomeEvent: 'outcomeEventWorkflow',
+  outcomeRedeliveryJob: 'outcomeRedeliveryJobWorkflow',
 } as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 
@@ -75,6 +77,11 @@ export const quoteWorkflowId = (uuid: string) => `quote/${uuid}`;
 /** One redelivery of one outcome event: each request is its own workflow (the event keeps its webhook ID). */
 export const outcomeRedeliveryWorkflowId = (webhookId: string, requestId: string) =>
   `outcome-redelivery/${webhookId}/${requestId}`;
+
+/** The record of one outcome event (what the events API lists): events/<webhook-id>. */
+export const outcomeEventWorkflowId = (webhookId: string) => `events/${webhookId}`;
+/** One bulk redelivery of the events a filter matches: events/redeliveries/<job ID>. */
+export const redeliveryJobWorkflowId = (jobId: string) => `events/redeliveries/${jobId}`;
 
 /**
  * One Idempotency-Key of one POST route of the HTTP API: idempotency/<route>/<key digest>. The route is the

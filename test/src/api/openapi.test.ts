@@ -67,6 +67,11 @@ describe('the OpenAPI document', () => {
       '/v1/alerts',
       '/v1/end-users/{id}',
       '/v1/end-users/{id}/deposit-wallet',
+      '/v1/events',
+      '/v1/events/redeliver',
+      '/v1/events/redeliveries/{jobId}',
+      '/v1/events/test',
+      '/v1/events/{webhookId}',
       '/v1/events/{webhookId}/redeliver',
       '/v1/off-ramps/{depositTransactionId}',
       '/v1/on-ramps',
@@ -84,7 +89,7 @@ describe('the OpenAPI document', () => {
 
   test('the webhooks section has one entry per outcome event type, with its body and the Standard Webhooks headers', () => {
     const doc = openApiDocument() as Doc;
-    expect(Object.keys(doc.webhooks).sort()).toEqual([...OUTCOME_EVENT_TYPES].sort());
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...OUTCOME_EVENT_TYPES, 'test.ping'].sort());
     for (const type of OUTCOME_EVENT_TYPES) {
       const post = doc.webhooks[type]!.post;
       expect(post.parameters.map((header) => `${header.in}:${header.name}`)).toEqual([
