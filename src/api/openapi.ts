@@ -165,7 +165,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/v1/events/redeliver',
     operationId: 'redeliverEvents',
     summary:
-      'Redelivers every outcome event a filter matches (for instance every failed one since T) as one durable job; each event keeps its own webhook-id',
+      'Redelivers every outcome event a filter matches (for instance every failed one since T) as one durable job; each event keeps its own webhook-id. One job runs at a time: 409 (conflict) while one does',
     tag: 'Outcome events',
     body: 'RedeliveryRequest',
     answers: {

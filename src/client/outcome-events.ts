@@ -4,7 +4,7 @@
  * (events/redeliveries/<job ID>), and the signed test event.
  */
 import { randomUUID } from 'node:crypto';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { outcomeEventWorkflowId, redeliveryJobWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
 import {
   OUTCOME_DELIVERY_STATUSES,
@@ -23,7 +23,7 @@ import { redeliveryJobProgressQuery } from '../../workflows/outcomes/redelivery-
 import type { RedeliveryFilter, RedeliveryJobProgress } from '../../workflows/outcomes/redelivery-job/types';
 import type { outcomeRedeliveryJobWorkflow } from '../../workflows/outcomes/redelivery-job/workflow';
 import type { ClientContext } from './context';
-import { InvalidInputError, NotFoundError } from './errors';
+import { ConflictError, InvalidInputError, NotFoundError } from './errors';
 import { openPageToken, PAGE_NOT_FOUND, PAGE_TOKEN, sealPageToken } from './page-token';
 
 export type { EventRecord } from '../../workflows/outcomes/events/types';
@@ -146,7 +146,10 @@ export async function sendTestEvent(context: ClientContext): Promise<EventRecord
   return { webhookId, event, delivery: 'pending', attempts: 0 };
 }
 
-/** Starts one job that redelivers every event the filter matches (`since` is required); answers its progress. */
+/**
+ * Starts the job that redelivers every event the filter matches (`since` is required) and answers its progress;
+ * ConflictError while the task queue's previous job still runs.
+ */
 export async function startRedeliveryJob(
   context: ClientContext,
   filter: RedeliveryFilter,
@@ -155,34 +158,42 @@ export async function startRedeliveryJob(
   if (typeof filter.since !== 'string') issues.push('since: is required');
   const parsed = parseFilter(context, filter, issues);
   if (issues.length > 0) throw new InvalidInputError('Invalid redelivery filter', issues);
-  const jobId = randomUUID();
-  const progress: RedeliveryJobProgress = {
-    jobId,
+  const startedAt = new Date(context.now()).toISOString();
+  const jobFilter = { ...filter, since: parsed.since!, ...(parsed.until ? { until: parsed.until } : {}) };
+  let handle;
+  try {
+    handle = await context.temporal.workflow.start<typeof outcomeRedeliveryJobWorkflow>(
+      WORKFLOW_TYPES.outcomeRedeliveryJob,
+      {
+        workflowId: redeliveryJobWorkflowId(context.taskQueue),
+        taskQueue: context.taskQueue,
+        workflowIdConflictPolicy: 'FAIL',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        args: [
+          {
+            filter: jobFilter,
+            query: eventRecordQuery(context.taskQueue, parsed),
+            timings: context.timings,
+            startedAt,
+          },
+        ],
+      },
+    );
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError)
+      throw new ConflictError('A bulk redelivery is running; start another once it has completed');
+    throw error;
+  }
+  return {
+    jobId: handle.firstExecutionRunId,
     status: 'running',
-    filter: { ...filter, since: parsed.since!, ...(parsed.until ? { until: parsed.until } : {}) },
+    filter: jobFilter,
     matched: 0,
     delivered: 0,
     failed: 0,
     noEndpoint: 0,
-    startedAt: new Date(context.now()).toISOString(),
+    startedAt,
   };
-  await context.temporal.workflow.start<typeof outcomeRedeliveryJobWorkflow>(
-    WORKFLOW_TYPES.outcomeRedeliveryJob,
-    {
-      workflowId: redeliveryJobWorkflowId(jobId),
-      taskQueue: context.taskQueue,
-      args: [
-        {
-          jobId,
-          filter: progress.filter,
-          query: eventRecordQuery(context.taskQueue, parsed),
-          timings: context.timings,
-          startedAt: progress.startedAt,
-        },
-      ],
-    },
-  );
-  return progress;
 }
 
 /** A redelivery job's progress (its result once completed), or NotFoundError. */
@@ -190,12 +201,20 @@ export async function getRedeliveryJob(
   context: ClientContext,
   jobId: string,
 ): Promise<RedeliveryJobProgress> {
-  const handle = context.temporal.workflow.getHandle(redeliveryJobWorkflowId(jobId));
+  const workflowId = redeliveryJobWorkflowId(context.taskQueue);
   try {
-    const { status } = await handle.describe();
-    return status.name === 'RUNNING'
-      ? await handle.query(redeliveryJobProgressQuery)
-      : ((await handle.result()) as RedeliveryJobProgress);
+    const run = context.temporal.workflow.getHandle(workflowId, jobId, { followRuns: false });
+    const { status } = await run.describe();
+    if (status.name === 'RUNNING') return await run.query(redeliveryJobProgressQuery);
+    if (status.name === 'COMPLETED') return (await run.result()) as RedeliveryJobProgress;
+    if (status.name === 'CONTINUED_AS_NEW') {
+      // The job goes on in a later run of the chain, which carries its job ID.
+      const latest = context.temporal.workflow.getHandle(workflowId, undefined, {
+        firstExecutionRunId: jobId,
+      });
+      return await latest.query(redeliveryJobProgressQuery);
+    }
+    throw new NotFoundError(`Redelivery job ${jobId} ended without completing (${status.name})`);
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`No redelivery job ${jobId}`);
     throw error;

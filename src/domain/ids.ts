@@ -80,8 +80,12 @@ export const outcomeRedeliveryWorkflowId = (webhookId: string, requestId: string
 
 /** The record of one outcome event (what the events API lists): events/<webhook-id>. */
 export const outcomeEventWorkflowId = (webhookId: string) => `events/${webhookId}`;
-/** One bulk redelivery of the events a filter matches: events/redeliveries/<job ID>. */
-export const redeliveryJobWorkflowId = (jobId: string) => `events/redeliveries/${jobId}`;
+/**
+ * The bulk redelivery of a task queue's events: events/redeliveries/<task queue>, one at a time (a second waits
+ * until the first has completed, so redeliveries never flood a client's endpoint); each job is a run of it, and its
+ * job ID is the run's ID.
+ */
+export const redeliveryJobWorkflowId = (taskQueue: string) => `events/redeliveries/${taskQueue}`;
 
 /**
  * One Idempotency-Key of one POST route of the HTTP API: idempotency/<route>/<key digest>. The route is the

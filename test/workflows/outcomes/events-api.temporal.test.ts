@@ -122,7 +122,7 @@ describe('the events API (sandbox + receiver + dev server + HTTP API)', () => {
       .get('/v1/events')
       .query({ endUserId: user.endUserId, type: 'off_ramp.settled' })
       .set(auth);
-    expect(settled.body.data.map((record: EventRecord) => record.webhookId)).toEqual([
+    expect((settled.body.data as EventRecord[]).map((record) => record.webhookId)).toEqual([
       `evt_offramp~${depositId}~2`,
     ]);
     const none = await request(app)
@@ -176,7 +176,12 @@ describe('the events API (sandbox + receiver + dev server + HTTP API)', () => {
 
   test('after a client outage, one job redelivers every failed event once more, each with its own webhook-id', async () => {
     let down = true;
-    const backend = await receiver({ respond: (delivery) => (down || !delivery.verified ? 503 : 204) });
+    let release!: () => void;
+    // Back up, but holding its answers until the test has seen the job running.
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const backend = await receiver({
+      respond: async (delivery) => (down || !delivery.verified ? 503 : (await held, 204)),
+    });
     const stack = await stacks.start({
       clientWebhooks: loadClientWebhookConfig({
         CLIENT_WEBHOOK_URLS: backend.url,
@@ -195,7 +200,7 @@ describe('the events API (sandbox + receiver + dev server + HTTP API)', () => {
       const all = await allPages(app, { endUserId: user.endUserId, status: 'failed' });
       return all.listed.length === 3 ? all.listed : undefined;
     });
-    expect(failed.map((record) => record.error)).toEqual(failed.map(() => expect.stringMatching(/HTTP 503/)));
+    for (const record of failed) expect(record.error).toMatch(/HTTP 503/);
     const ids = failed.map((record) => record.webhookId).sort();
     expect(backend.confirmed()).toEqual([]);
 
@@ -207,11 +212,16 @@ describe('the events API (sandbox + receiver + dev server + HTTP API)', () => {
     expect(started.status).toBe(202);
     expect(started.body.data).toMatchObject({ status: 'running', matched: 0 });
     const jobId = started.body.data.jobId as string;
+    // One job at a time: a second one waits until the first has completed.
+    const second = await request(app).post('/v1/events/redeliver').set(auth).send({ since });
+    expect([second.status, second.body.error?.code]).toEqual([409, 'conflict']);
+    release();
     const done = await waitFor('the job to complete', async () => {
       const response = await request(app).get(`/v1/events/redeliveries/${jobId}`).set(auth);
-      return response.body.data?.status === 'completed' ? response.body.data : undefined;
+      const job = response.body.data as { status: string } | undefined;
+      return job?.status === 'completed' ? job : undefined;
     });
-    expect(done).toMatchObject({ matched: 3, delivered: 3, failed: 0, noEndpoint: 0 });
+    expect(done).toMatchObject({ jobId, matched: 3, delivered: 3, failed: 0, noEndpoint: 0 });
 
     // Each event confirmed exactly once, under its own id and with its own body.
     const confirmed = backend.confirmed();
@@ -231,7 +241,14 @@ describe('the events API (sandbox + receiver + dev server + HTTP API)', () => {
     const missingSince = await request(app).post('/v1/events/redeliver').set(auth).send({ status: 'failed' });
     expect(missingSince.status).toBe(400);
 
-    await recordHistory(stacks.client, redeliveryJobWorkflowId(jobId), 'outcome-redelivery-job');
+    await recordHistory(
+      stacks.client,
+      redeliveryJobWorkflowId(stack.worker.taskQueue),
+      'outcome-redelivery-job',
+      {
+        runId: jobId,
+      },
+    );
     await recordHistory(stacks.client, outcomeEventWorkflowId(ids[0]!), 'outcome-event-failed-redelivered', {
       running: true,
     });

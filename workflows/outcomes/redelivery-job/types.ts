@@ -24,7 +24,6 @@ export interface RedeliveryJobProgress {
 }
 
 export interface RedeliveryJobInput {
-  jobId: string;
   filter: RedeliveryFilter;
   /** The visibility query of the event records the filter matches (built and checked by the typed client). */
   query: string;

@@ -1,8 +1,9 @@
 /**
- * events/redeliveries/<job ID>: redelivers every outcome event a filter matches (for instance every failed one since
+ * events/redeliveries/<task queue>: redelivers every outcome event a filter matches (for instance every failed one since
  * T), as one durable job whose progress can be read. It pages through the events' records (visibility, newest
  * first) and sends each event once more through its own redelivery, `outcome-redelivery/<webhook-id>/job-<job ID>`,
- * with its own webhook-id and body, a page at a time; it continues as new when its history grows.
+ * with its own webhook-id and body, a page at a time; it continues as new when its history grows. One runs at a time
+ * per task queue; the job ID is the ID of its first run.
  */
 import {
   allHandlersFinished,
@@ -11,6 +12,7 @@ import {
   executeChild,
   proxyActivities,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
 import { outcomeRedeliveryWorkflowId } from '../../../src/domain/ids';
 import type { createEventIndexActivities } from '../../../activities/outcomes/event-index';
@@ -27,7 +29,7 @@ export async function outcomeRedeliveryJobWorkflow(
   input: RedeliveryJobInput,
 ): Promise<RedeliveryJobProgress> {
   const progress: RedeliveryJobProgress = input.carried?.progress ?? {
-    jobId: input.jobId,
+    jobId: workflowInfo().firstExecutionRunId,
     status: 'running',
     filter: input.filter,
     matched: 0,
@@ -48,7 +50,7 @@ export async function outcomeRedeliveryJobWorkflow(
     await Promise.all(
       page.events.map(async ({ webhookId, event }) => {
         const result = await executeChild(outcomeRedeliveryWorkflow, {
-          workflowId: outcomeRedeliveryWorkflowId(webhookId, `job-${input.jobId}`),
+          workflowId: outcomeRedeliveryWorkflowId(webhookId, `job-${progress.jobId}`),
           args: [{ webhookId, event, timings: input.timings }],
         });
         if (result.delivery === 'delivered') progress.delivered += 1;
