@@ -201,7 +201,8 @@ describe('HTTP API (real dev server + sandbox over HTTP)', () => {
       await Promise.all(
         references.slice(index, index + 25).map((reference) => ramp.startOnRamp(endUserId, reference)),
       );
-    const query = `RampEndUserId = '${endUserId}'`;
+    // The on-ramps only: their outcome events' records carry the end user too.
+    const query = `RampDirection = 'on-ramp' AND RampEndUserId = '${endUserId}'`;
     await waitFor(
       async () => (await stack.client.workflow.count(query)).count === 250,
       'visibility to list 250 on-ramps',
