@@ -63,7 +63,10 @@ key=$(sed -n 's/^\[api\] .*Authorization: Bearer \([^ ]*\) (dev key.*/\1/p' "$lo
 echo "[api-contract] npm start serves the API on $api; Schemathesis $SCHEMATHESIS_VERSION, $MAX_EXAMPLES cases per operation"
 
 status=0
-SCHEMATHESIS_HOOKS=schemathesis_hooks PYTHONPATH="$PWD/scripts" timeout "$RUN_TIMEOUT_S" "$venv/bin/st" run "$api/openapi.json" \
+# Run from the temporary folder: Schemathesis and Hypothesis keep their caches in the working directory.
+scripts="$PWD/scripts"
+st="$PWD/$venv/bin/st"
+(cd "$work" && SCHEMATHESIS_HOOKS=schemathesis_hooks PYTHONPATH="$scripts" timeout "$RUN_TIMEOUT_S" "$st" run "$api/openapi.json" \
   --checks all \
   --phases examples,coverage,fuzzing,stateful \
   --header "Authorization: Bearer $key" \
@@ -71,7 +74,7 @@ SCHEMATHESIS_HOOKS=schemathesis_hooks PYTHONPATH="$PWD/scripts" timeout "$RUN_TI
   --workers 1 \
   --request-timeout 20 \
   --warnings off \
-  --no-color || status=$?
+  --no-color) || status=$?
 if [ "$status" -ne 0 ]; then
   echo "[api-contract] Schemathesis failed (status $status); the last lines of npm start:"
   tail -n 40 "$log"
