@@ -38,6 +38,15 @@ interface Operation {
   bare?: boolean;
   /** Error statuses beyond 400, 401, 500, 502 and 503 (and 413, 415 for a POST). */
   errors: number[];
+  /** OpenAPI links of its answers: where what it answered can be read next (by name). */
+  links?: Record<string, Link>;
+}
+
+interface Link {
+  operationId: string;
+  /** Parameter name -> runtime expression. */
+  parameters: Record<string, string>;
+  description: string;
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -63,6 +72,13 @@ export const OPERATIONS: readonly Operation[] = [
     params: endUserParams,
     answers: { 200: ['DepositWallet', 'The deposit wallet and its addresses'] },
     errors: [400, 409, 422],
+    links: {
+      endUser: {
+        operationId: 'getEndUser',
+        parameters: { id: '$request.path.id' },
+        description: 'The end user whose wallet this is',
+      },
+    },
   },
   {
     method: 'get',
@@ -96,6 +112,13 @@ export const OPERATIONS: readonly Operation[] = [
       200: ['OnRampState', "It already was this end user's on-ramp: the process as it is"],
     },
     errors: [400, 409, 422],
+    links: {
+      onRamp: {
+        operationId: 'getOnRamp',
+        parameters: { orderReference: '$response.body#/data/orderReference' },
+        description: 'The on-ramp as it goes on',
+      },
+    },
   },
   {
     method: 'get',
@@ -159,6 +182,13 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Outcome events',
     answers: { 202: ['EventRecord', 'The test event, on its way'] },
     errors: [],
+    links: {
+      event: {
+        operationId: 'getEvent',
+        parameters: { webhookId: '$response.body#/data/webhookId' },
+        description: "How the test event's delivery stands",
+      },
+    },
   },
   {
     method: 'post',
@@ -172,6 +202,13 @@ export const OPERATIONS: readonly Operation[] = [
       202: ['RedeliveryJob', 'The job, started; read its progress with GET /v1/events/redeliveries/{jobId}'],
     },
     errors: [],
+    links: {
+      job: {
+        operationId: 'getRedeliveryJob',
+        parameters: { jobId: '$response.body#/data/jobId' },
+        description: "The job's progress",
+      },
+    },
   },
   {
     method: 'get',
@@ -294,6 +331,7 @@ function operationObject(operation: Operation): Json {
       description,
       ...(post ? { headers: REPLAYED } : {}),
       content: json(operation.bare ? ref(id) : envelope(id)),
+      ...(operation.links ? { links: operation.links } : {}),
     };
   // Any request may be malformed (400) or unauthorised; any body too large or in an unsupported encoding; any
   // Idempotency-Key in use (409) or used with another request (422).

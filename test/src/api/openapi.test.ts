@@ -87,6 +87,57 @@ describe('the OpenAPI document', () => {
     expect(doc.components.schemas.OffRampState!.properties).toHaveProperty('outcomes');
   });
 
+  test('each link names an operation of the document and fills its path parameters from a field of the answer', () => {
+    type Operation = {
+      operationId: string;
+      parameters?: { name: string; in: string }[];
+      responses: Record<
+        string,
+        {
+          links?: Record<string, { operationId: string; parameters: Record<string, string> }>;
+          content?: Record<
+            string,
+            { schema: { $ref?: string; properties?: Record<string, { $ref?: string }> } }
+          >;
+        }
+      >;
+    };
+    const doc = openApiDocument() as unknown as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
+    const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
+    const linked: string[] = [];
+    for (const operation of operations)
+      for (const [status, response] of Object.entries(operation.responses))
+        for (const [name, link] of Object.entries(response.links ?? {})) {
+          linked.push(`${operation.operationId} ${status} ${name} -> ${link.operationId}`);
+          const target = byId.get(link.operationId)!;
+          expect(target).toBeDefined();
+          const pathParameters = (target.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+          expect(Object.keys(link.parameters).sort()).toEqual(pathParameters.sort());
+          for (const expression of Object.values(link.parameters)) {
+            const field = /^\$response\.body#\/data\/(\w+)$/.exec(expression)?.[1];
+            if (field === undefined) {
+              const own = /^\$request\.path\.(\w+)$/.exec(expression)?.[1];
+              expect((operation.parameters ?? []).map((p) => p.name)).toContain(own);
+              continue;
+            }
+            const data = response.content!['application/json']!.schema.properties!.data!.$ref!;
+            const component = data.replace('#/components/schemas/', '');
+            expect(doc.components.schemas[component]!.properties).toHaveProperty(field);
+          }
+        }
+    expect(linked).toEqual([
+      'ensureDepositWallet 200 endUser -> getEndUser',
+      'startOnRamp 200 onRamp -> getOnRamp',
+      'startOnRamp 201 onRamp -> getOnRamp',
+      'sendTestEvent 202 event -> getEvent',
+      'redeliverEvents 202 job -> getRedeliveryJob',
+    ]);
+  });
+
   test('the webhooks section has one entry per outcome event type, with its body and the Standard Webhooks headers', () => {
     const doc = openApiDocument() as Doc;
     expect(Object.keys(doc.webhooks).sort()).toEqual([...OUTCOME_EVENT_TYPES, 'test.ping'].sort());
