@@ -6,7 +6,9 @@
 FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# Without scripts: the package's own `prepare` builds from sources not copied yet (the build runs below); no
+# dependency's install script is needed to compile and bundle.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workflows ./workflows

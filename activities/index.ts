@@ -10,6 +10,8 @@ import { createOnRampActivities } from './ramps/onramp/activities';
 import { createRouterActivities } from './ramps/router/activities';
 import { createWalletAddressActivities } from './shared/wallets';
 import { createOutcomeActivities } from './outcomes/activities';
+import { createEventIndexActivities } from './outcomes/event-index';
+import { eventRecordSink } from '../src/temporal/event-records';
 
 export type { ActivityDeps } from './deps';
 
@@ -26,7 +28,12 @@ export function createActivities(deps: ActivityDeps) {
     ...createAlertActivities(deps),
     ...createGasMonitorActivities(deps),
     ...createReconcileActivities(deps),
-    ...createOutcomeActivities({ logger: deps.logger, clientWebhooks: deps.config.clientWebhooks }),
+    ...createOutcomeActivities({
+      logger: deps.logger,
+      clientWebhooks: deps.config.clientWebhooks,
+      records: eventRecordSink(deps.temporal, deps.config.encryption),
+    }),
+    ...createEventIndexActivities(deps.temporal),
   };
 }
 

@@ -1,25 +1,30 @@
 /**
- * Sends one outcome event to every configured endpoint of the client's backend, signed (Standard Webhooks).
- * Only a 2xx confirms; a timeout, a redirect or any other answer is a failure, retried by the activity's retry
- * policy with the same `webhook-id` and body. Endpoints that already confirmed are remembered in the heartbeat
- * details, so a retry goes only to those that did not.
+ * Sends one outcome event to every configured endpoint of the client's backend that receives its type, signed
+ * (Standard Webhooks). Only a 2xx confirms; a timeout, a redirect or any other answer is a failure, retried by the
+ * activity's retry policy with the same `webhook-id` and body. Endpoints that already confirmed are remembered in the
+ * heartbeat details, so a retry goes only to those that did not. Each attempt, refusal and end is told to the
+ * event's record (events/<webhook-id>), which the events API lists.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Logger } from 'pino';
 import type { ClientWebhookConfig } from '../../src/config/client-webhooks';
-import type { OutcomeEvent } from '../../src/domain/outcome-events';
+import { endpointReceives, type WebhookEvent } from '../../src/domain/outcome-events';
 import { inClientSpan } from '../../src/observability/spans';
 import { signatureHeaders } from '../../src/outcomes/signature';
+import type { EventRecordSink } from '../../src/temporal/event-records';
+import type { DeliveryNews } from '../../workflows/outcomes/events/types';
 
 export interface OutcomeActivityDeps {
   logger: Logger;
   /** Absent or without endpoints: events are recorded in their process and sent nowhere. */
   clientWebhooks?: ClientWebhookConfig;
+  /** The events' records (the worker's; absent in unit tests of the delivery alone). */
+  records?: EventRecordSink;
 }
 
 export interface DeliverOutcomeRequest {
   webhookId: string;
-  event: OutcomeEvent;
+  event: WebhookEvent;
 }
 
 const isConfirmed = (status: number) => status >= 200 && status < 300;
@@ -36,18 +41,33 @@ function withoutCredentials(text: string): { url: string; headers: Record<string
   return { url: url.toString(), headers: { authorization: `Basic ${basic}` } };
 }
 
-export function createOutcomeActivities({ logger, clientWebhooks }: OutcomeActivityDeps) {
+export function createOutcomeActivities({ logger, clientWebhooks, records }: OutcomeActivityDeps) {
   return {
     async deliverOutcomeEvent({ webhookId, event }: DeliverOutcomeRequest): Promise<{ endpoints: number }> {
-      const endpoints = clientWebhooks?.endpoints ?? [];
-      if (endpoints.length === 0 || !clientWebhooks) return { endpoints: 0 };
       const context = Context.current();
-      const earlier: unknown = context.info.heartbeatDetails;
+      const { info } = context;
+      const tell = (news: DeliveryNews) =>
+        records ? records({ taskQueue: info.taskQueue, webhookId, event }, news) : Promise.resolve();
+      const now = () => new Date().toISOString();
+      await tell({
+        kind: 'attempt',
+        at: now(),
+        giveUpAt: new Date(info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs).toISOString(),
+      });
+      // Every endpoint that receives this type, by its position in the configured list (the heartbeat's key).
+      const endpoints = (clientWebhooks?.endpoints ?? [])
+        .map((endpoint, index) => ({ endpoint, index }))
+        .filter(({ endpoint }) => endpointReceives(endpoint.types, event.type));
+      if (endpoints.length === 0 || !clientWebhooks) {
+        await tell({ kind: 'ended', at: now(), delivery: 'no-endpoint' });
+        return { endpoints: 0 };
+      }
+      const earlier: unknown = info.heartbeatDetails;
       const confirmed = new Set<number>(Array.isArray(earlier) ? earlier.filter(Number.isInteger) : []);
       const body = JSON.stringify(event);
       const failures: string[] = [];
       await Promise.all(
-        endpoints.map(async (endpoint, index) => {
+        endpoints.map(async ({ endpoint, index }) => {
           if (confirmed.has(index)) return;
           const headers = signatureHeaders(webhookId, body, clientWebhooks.secrets, new Date());
           try {
@@ -93,11 +113,13 @@ export function createOutcomeActivities({ logger, clientWebhooks }: OutcomeActiv
       context.heartbeat([...confirmed]);
       if (failures.length > 0) {
         logger.warn(
-          { webhookId, type: event.type, attempt: context.info.attempt, failures },
+          { webhookId, type: event.type, attempt: info.attempt, failures },
           'outcome event not confirmed',
         );
+        await tell({ kind: 'refused', at: now(), error: failures.join('; ') });
         throw ApplicationFailure.retryable(failures.join('; '), 'OutcomeEventUnconfirmed');
       }
+      await tell({ kind: 'ended', at: now(), delivery: 'delivered' });
       logger.info({ webhookId, type: event.type, endpoints: endpoints.length }, 'outcome event delivered');
       return { endpoints: endpoints.length };
     },

@@ -14,6 +14,8 @@ import { requireApiKey } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { accountRouter } from './routes/account';
 import { alertsRouter } from './routes/alerts';
+import { idempotency } from './idempotency';
+import { methodNotAllowed } from './methods';
 import { openApiDocument } from './openapi';
 import { endUsersRouter } from './routes/end-users';
 import { eventsRouter } from './routes/events';
@@ -32,7 +34,12 @@ export interface ApiDeps {
   health?: HealthRouterOptions;
   /** Deadline of each route's Temporal calls; default HTTP_TEMPORAL_TIMEOUT_MS (tests shorten it). */
   temporalTimeoutMs?: number;
+  /** How long the first answer to an Idempotency-Key is kept (IDEMPOTENCY_RETENTION); default 24 h. */
+  idempotencyRetentionMs?: number;
 }
+
+/** IDEMPOTENCY_RETENTION's default, Stripe's. */
+export const DEFAULT_IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export function createApiApp(deps: ApiDeps): Express {
   const timeoutMs = deps.temporalTimeoutMs ?? HTTP_TEMPORAL_TIMEOUT_MS;
@@ -47,8 +54,19 @@ export function createApiApp(deps: ApiDeps): Express {
   app.get('/openapi.json', (_req, res) => {
     res.status(200).json(openApiDocument());
   });
+  // Before the key: which methods a path serves is in the public document anyway.
+  app.use(methodNotAllowed(openApiDocument().paths as Record<string, Record<string, unknown>>));
   app.use(requireApiKey(deps.apiKey));
   app.use(express.json({ limit: '64kb', strict: true }));
+  app.use(
+    idempotency({
+      ramp: deps.ramp,
+      call,
+      retentionMs: deps.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS,
+      logger: deps.logger,
+      paths: openApiDocument().paths as Record<string, Record<string, unknown>>,
+    }),
+  );
   app.use(endUsersRouter(deps.ramp, call));
   app.use(quotesRouter(deps.ramp, call));
   app.use(accountRouter(deps.ramp, call));

@@ -3,11 +3,14 @@
  * (src/api/schemas.ts): served at GET /openapi.json and committed as docs/openapi.json (`npm run openapi`).
  */
 import { z } from 'zod';
-import { OUTCOME_EVENT_TYPES, type OutcomeEventType } from '../domain/outcome-events';
+import { type OutcomeEventType, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from '../domain/outcome-events';
 import { IDENTIFIER_ALPHABET } from '../validation/identifiers';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from './idempotency';
 import {
   apiRegistry,
   endUserParams,
+  eventListQuerySchema,
+  redeliveryJobParams,
   offRampParams,
   onRampParams,
   rampListQuerySchema,
@@ -35,16 +38,25 @@ interface Operation {
   bare?: boolean;
   /** Error statuses beyond 400, 401, 500, 502 and 503 (and 413, 415 for a POST). */
   errors: number[];
+  /** OpenAPI links of its answers: where what it answered can be read next (by name). */
+  links?: Record<string, Link>;
+}
+
+interface Link {
+  operationId: string;
+  /** Parameter name -> runtime expression. */
+  parameters: Record<string, string>;
+  description: string;
 }
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input: `issues` lists every problem (nothing was called)',
   401: 'Missing or wrong API key',
-  404: 'Not found',
+  404: 'Not found (for a list: no page of it has this pageToken)',
   413: 'The request body is too large',
   415: 'Unsupported request content encoding or charset',
-  409: 'Conflict with what the process already holds (code: conflict, quote_expired or process_ended)',
-  422: 'The operator rejected the request',
+  409: 'Conflict with what the process already holds (code: conflict, quote_expired or process_ended), or a request with the same Idempotency-Key is still running (idempotency_key_in_use)',
+  422: 'The operator rejected the request (operator_rejected), or the Idempotency-Key was used with another request (idempotency_key_reused)',
   500: 'Internal error',
   502: 'Temporal or the operator failed; the request can be retried',
   503: 'Temporal did not answer in time; retry after Retry-After seconds',
@@ -60,6 +72,13 @@ export const OPERATIONS: readonly Operation[] = [
     params: endUserParams,
     answers: { 200: ['DepositWallet', 'The deposit wallet and its addresses'] },
     errors: [400, 409, 422],
+    links: {
+      endUser: {
+        operationId: 'getEndUser',
+        parameters: { id: '$request.path.id' },
+        description: 'The end user whose wallet this is',
+      },
+    },
   },
   {
     method: 'get',
@@ -93,6 +112,13 @@ export const OPERATIONS: readonly Operation[] = [
       200: ['OnRampState', "It already was this end user's on-ramp: the process as it is"],
     },
     errors: [400, 409, 422],
+    links: {
+      onRamp: {
+        operationId: 'getOnRamp',
+        parameters: { orderReference: '$response.body#/data/orderReference' },
+        description: 'The on-ramp as it goes on',
+      },
+    },
   },
   {
     method: 'get',
@@ -124,7 +150,75 @@ export const OPERATIONS: readonly Operation[] = [
     query: rampListQuerySchema,
     answers: { 200: ['RampPage', 'One page; pagination.nextPageToken is null on the last'] },
     bare: true,
-    errors: [400],
+    errors: [400, 404],
+  },
+  {
+    method: 'get',
+    path: '/v1/events',
+    operationId: 'listEvents',
+    summary:
+      'Outcome events of the last 30 days with how their delivery stands, newest first, one page at a time; following nextPageToken lists each event once',
+    tag: 'Outcome events',
+    query: eventListQuerySchema,
+    answers: { 200: ['EventPage', 'One page; pagination.nextPageToken is null on the last'] },
+    bare: true,
+    errors: [400, 404],
+  },
+  {
+    method: 'get',
+    path: '/v1/events/{webhookId}',
+    operationId: 'getEvent',
+    summary: 'One outcome event with how its delivery stands',
+    tag: 'Outcome events',
+    params: webhookIdParams,
+    answers: { 200: ['EventRecord', 'The event'] },
+    errors: [400, 404],
+  },
+  {
+    method: 'post',
+    path: '/v1/events/test',
+    operationId: 'sendTestEvent',
+    summary: 'Sends a signed test.ping to every endpoint; read its delivery with GET /v1/events/{webhookId}',
+    tag: 'Outcome events',
+    answers: { 202: ['EventRecord', 'The test event, on its way'] },
+    errors: [],
+    links: {
+      event: {
+        operationId: 'getEvent',
+        parameters: { webhookId: '$response.body#/data/webhookId' },
+        description: "How the test event's delivery stands",
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/events/redeliver',
+    operationId: 'redeliverEvents',
+    summary:
+      'Redelivers every outcome event a filter matches (for instance every failed one since T) as one durable job; each event keeps its own webhook-id. One job runs at a time: 409 (conflict) while one does',
+    tag: 'Outcome events',
+    body: 'RedeliveryRequest',
+    answers: {
+      202: ['RedeliveryJob', 'The job, started; read its progress with GET /v1/events/redeliveries/{jobId}'],
+    },
+    errors: [],
+    links: {
+      job: {
+        operationId: 'getRedeliveryJob',
+        parameters: { jobId: '$response.body#/data/jobId' },
+        description: "The job's progress",
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/events/redeliveries/{jobId}',
+    operationId: 'getRedeliveryJob',
+    summary: 'How a bulk redelivery stands',
+    tag: 'Outcome events',
+    params: redeliveryJobParams,
+    answers: { 200: ['RedeliveryJob', 'The job'] },
+    errors: [400, 404],
   },
   {
     method: 'post',
@@ -232,27 +326,56 @@ const envelope = (id: string): Json => ({
   additionalProperties: false,
 });
 
+const IDEMPOTENCY_KEY_PARAMETER: Json = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description: `Makes the POST safe to repeat (Stripe's semantics): the first answer to a key is kept per key and route for IDEMPOTENCY_RETENTION (24 h); the same request again gets it again with \`${REPLAYED_HEADER}: true\`; the key with another request is 422 (idempotency_key_reused); a repeat while the first still runs is 409 (idempotency_key_in_use). An answer of 400 or 5xx is not kept: a retry runs afresh. Use a new key (a UUID) per request.`,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
+};
+const REPLAYED: Json = {
+  [REPLAYED_HEADER]: {
+    description: 'true when this is the kept answer to an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+/** The answers a POST keeps for its Idempotency-Key, which a repeat may get again (replayed). */
+const isKeptAnswer = (status: number) =>
+  status < 500 && status !== 400 && status !== 401 && status !== 413 && status !== 415;
+
 function operationObject(operation: Operation): Json {
+  const post = operation.method === 'post';
   const responses: Record<string, Json> = {};
   for (const [status, [id, description]] of Object.entries(operation.answers))
-    responses[status] = { description, content: json(operation.bare ? ref(id) : envelope(id)) };
-  // Any request may be malformed (400) or unauthorised; any body too large or in an unsupported encoding.
-  const common = [400, 401, 500, 502, 503, ...(operation.method === 'post' ? [413, 415] : [])];
+    responses[status] = {
+      description,
+      ...(post ? { headers: REPLAYED } : {}),
+      content: json(operation.bare ? ref(id) : envelope(id)),
+      ...(operation.links ? { links: operation.links } : {}),
+    };
+  // Any request may be malformed (400) or unauthorised; any body too large or in an unsupported encoding; any
+  // Idempotency-Key in use (409) or used with another request (422).
+  const common = [400, 401, 500, 502, 503, ...(post ? [409, 413, 415, 422] : [])];
   for (const status of [...new Set([...operation.errors, ...common])].sort((a, b) => a - b))
     responses[String(status)] = {
       description: ERROR_TEXT[status]!,
       ...(status === 503
         ? { headers: { 'Retry-After': { description: 'Seconds', schema: { type: 'integer' } } } }
-        : {}),
+        : post && isKeptAnswer(status)
+          ? { headers: REPLAYED }
+          : {}),
       content: json(ref('Error')),
     };
+  const parameterList = [
+    ...parameters('path', operation.params),
+    ...parameters('query', operation.query),
+    ...(post ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+  ];
   return {
     operationId: operation.operationId,
     summary: operation.summary,
     tags: [operation.tag],
-    ...(operation.params || operation.query
-      ? { parameters: [...parameters('path', operation.params), ...parameters('query', operation.query)] }
-      : {}),
+    ...(parameterList.length > 0 ? { parameters: parameterList } : {}),
     ...(operation.body ? { requestBody: { required: true, content: json(ref(operation.body)) } } : {}),
     responses,
   };
@@ -283,16 +406,18 @@ const WEBHOOK_HEADERS: Json[] = [
   },
 ];
 
-function webhookObject(type: OutcomeEventType): Json {
+function webhookObject(type: OutcomeEventType | typeof TEST_EVENT_TYPE): Json {
+  const test = type === TEST_EVENT_TYPE;
   return {
     post: {
       operationId: `outcome.${type}`,
-      summary: EVENT_SUMMARY[type],
+      summary: test ? 'The test event of POST /v1/events/test' : EVENT_SUMMARY[type],
       tags: ['Outcome events'],
-      description:
-        'Sent to every CLIENT_WEBHOOK_URLS endpoint following the Standard Webhooks specification; retried with growing delays until a 2xx or CLIENT_WEBHOOK_RETRY_FOR has passed. Events of one process arrive in the order of its transitions.',
+      description: test
+        ? 'Sent to every CLIENT_WEBHOOK_URLS endpoint, whatever types it receives, signed like any event; retried for a minute at most.'
+        : 'Sent to every CLIENT_WEBHOOK_URLS endpoint that receives its type (all, or those its #types= fragment lists), following the Standard Webhooks specification; retried with growing delays until a 2xx or CLIENT_WEBHOOK_RETRY_FOR has passed. Events of one process arrive in the order of its transitions.',
       parameters: WEBHOOK_HEADERS,
-      requestBody: { required: true, content: json(ref(`OutcomeEvent_${type}`)) },
+      requestBody: { required: true, content: json(ref(test ? 'TestPingEvent' : `OutcomeEvent_${type}`)) },
       responses: {
         '2XX': { description: 'Any 2xx confirms the delivery; anything else (or a timeout) is retried' },
       },
@@ -352,7 +477,7 @@ function buildDocument(): Json {
       name,
     })),
     paths,
-    webhooks: Object.fromEntries(OUTCOME_EVENT_TYPES.map((type) => [type, webhookObject(type)])),
+    webhooks: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, webhookObject(type)])),
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },

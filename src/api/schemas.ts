@@ -8,9 +8,16 @@ import { z } from 'zod';
 import { type EndUserOverview } from '../client/end-user';
 import { onRampQuoteRequestSchema, quoteRequestSchema } from '../client/quote-input';
 import type { EventRedelivery } from '../client';
+import type { EventRecord, RedeliveryJobProgress } from '../client/outcome-events';
 import type { RampPage, RampProcessSummary } from '../client/ramp-list';
 import {
+  MAX_OUTCOME_WEBHOOK_ID_LENGTH,
+  OUTCOME_DELIVERY_STATUSES,
   OUTCOME_EVENT_TYPES,
+  OUTCOME_WEBHOOK_ID_PATTERN,
+  TEST_EVENT_TYPE,
+  type TestPingEvent,
+  WEBHOOK_EVENT_TYPES,
   type OutcomeEvent,
   type OutcomeEventData,
   type OutcomeEventRecord,
@@ -545,7 +552,16 @@ export const onRampParams = z.strictObject({ orderReference: identifierSchema('o
 export const offRampParams = z.strictObject({
   depositTransactionId: identifierSchema('deposit transaction ID'),
 });
-export const webhookIdParams = z.strictObject({ webhookId: z.string().max(500) });
+/** The webhook-id of an outcome event, as every delivery of it carries it. */
+export const webhookIdSchema = z
+  .string()
+  .max(MAX_OUTCOME_WEBHOOK_ID_LENGTH, {
+    error: `must be at most ${MAX_OUTCOME_WEBHOOK_ID_LENGTH} characters`,
+    abort: true,
+  })
+  .regex(OUTCOME_WEBHOOK_ID_PATTERN, 'must be the webhook-id of an outcome event (evt_<process>~<number>)')
+  .meta({ description: 'The webhook-id of an outcome event: evt_<workflow ID with / as ~>~<number>' });
+export const webhookIdParams = z.strictObject({ webhookId: webhookIdSchema });
 
 export const startOnRampRequestSchema = component(
   'StartOnRampRequest',
@@ -571,9 +587,8 @@ export const rampListQuerySchema = z.strictObject({
     .meta({ description: 'Only ramps that ended after this' }),
   limit: z
     .string()
-    .regex(/^[1-9][0-9]{0,2}$/, 'must be an integer from 1 to 100')
+    .regex(/^(?:[1-9][0-9]?|100)$/, 'must be an integer from 1 to 100')
     .transform(Number)
-    .pipe(z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100'))
     .optional(),
   pageToken: z
     .string()
@@ -592,3 +607,109 @@ export const redeliverySchema = component(
 export const outcomeEventBodies = Object.fromEntries(
   OUTCOME_EVENT_TYPES.map((type) => [type, component(`OutcomeEvent_${type}`, outcomeEventBody(type))]),
 );
+
+// ---------------------------------------------------------------------------------------------- the events API
+
+export const testPingEventSchema = component(
+  'TestPingEvent',
+  describes<TestPingEvent>()(
+    z.strictObject({
+      type: z.literal(TEST_EVENT_TYPE),
+      timestamp: isoDateTime,
+      data: z.strictObject({ message: text }),
+    }),
+  ),
+  'The body of the test event POST /v1/events/test sends to every endpoint, signed like any other',
+);
+
+export const eventRecordSchema = component(
+  'EventRecord',
+  describes<EventRecord>()(
+    z.strictObject({
+      webhookId: text.meta({ description: 'The webhook-id header of every delivery of this event' }),
+      event: z.union([outcomeEventSchema, testPingEventSchema]),
+      delivery: z.enum(OUTCOME_DELIVERY_STATUSES),
+      attempts: z.number().meta({ description: 'Delivery attempts so far, redeliveries included' }),
+      lastAttemptAt: isoDateTime.optional(),
+      deliveredAt: isoDateTime
+        .optional()
+        .meta({ description: 'When the delivery ended: confirmed, no endpoint, or given up' }),
+      error: text.optional().meta({ description: 'The last refusal while pending or failed (never a URL)' }),
+      giveUpAt: isoDateTime.optional().meta({ description: 'While pending: when this delivery gives up' }),
+    }),
+  ),
+  'One outcome event as the events API lists it: its body and how its delivery stands',
+);
+
+export const eventPageSchema = component(
+  'EventPage',
+  z.strictObject({
+    data: z.array(eventRecordSchema),
+    pagination: z.strictObject({
+      nextPageToken: nullableText.meta({
+        description: 'Pass as pageToken for the next page; null on the last',
+      }),
+    }),
+  }),
+);
+
+const instant = (description: string) => z.iso.datetime({ offset: true }).meta({ description });
+const eventType = z.enum(WEBHOOK_EVENT_TYPES);
+const deliveryStatus = z.enum(OUTCOME_DELIVERY_STATUSES);
+
+/** The query of GET /v1/events (query values are strings; limit is converted). */
+export const eventListQuerySchema = z.strictObject({
+  type: eventType.optional(),
+  status: deliveryStatus.optional(),
+  endUserId: endUserIdSchema.optional(),
+  since: instant('Events that happened at or after this').optional(),
+  until: instant('Events that happened before this').optional(),
+  limit: rampListQuerySchema.shape.limit,
+  pageToken: rampListQuerySchema.shape.pageToken,
+});
+
+export const redeliveryRequestSchema = component(
+  'RedeliveryRequest',
+  z.strictObject({
+    type: eventType.optional(),
+    status: deliveryStatus
+      .optional()
+      .meta({ description: 'For instance failed: the events a client outage cost' }),
+    endUserId: endUserIdSchema.optional(),
+    since: instant('Events that happened at or after this (required: a redelivery is always bounded)'),
+    until: instant('Events that happened before this').optional(),
+  }),
+);
+
+export const redeliveryJobSchema = component(
+  'RedeliveryJob',
+  describes<RedeliveryJobProgress>()(
+    z.strictObject({
+      jobId: text,
+      status: z.enum(['running', 'completed']),
+      filter: z.strictObject({
+        type: text.optional(),
+        status: text.optional(),
+        endUserId: text.optional(),
+        since: isoDateTime,
+        until: isoDateTime.optional(),
+      }),
+      matched: z.number().meta({ description: 'Events found so far that match the filter' }),
+      delivered: z.number(),
+      failed: z.number(),
+      noEndpoint: z.number(),
+      startedAt: isoDateTime,
+      completedAt: isoDateTime.optional(),
+    }),
+  ),
+  'A bulk redelivery: each matching event is sent once more with its own webhook-id',
+);
+
+export const redeliveryJobParams = z.strictObject({
+  jobId: z
+    .string()
+    .regex(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      'must be a jobId this API answered',
+    ),
+});

@@ -42,6 +42,7 @@ export async function startApiServer(options: StartApiOptions): Promise<RunningA
     createApiApp({
       ramp,
       apiKey: config.apiKey,
+      idempotencyRetentionMs: config.idempotencyRetentionMs,
       logger,
       health: boundHealth,
       ...(http.temporalTimeoutMs === undefined ? {} : { temporalTimeoutMs: http.temporalTimeoutMs }),

@@ -19,6 +19,14 @@ export type RampApi = Pick<
   | 'getOffRamp'
   | 'listRamps'
   | 'redeliverEvent'
+  | 'listEvents'
+  | 'getEvent'
+  | 'startRedeliveryJob'
+  | 'getRedeliveryJob'
+  | 'sendTestEvent'
+  | 'claimIdempotencyKey'
+  | 'recordIdempotentAnswer'
+  | 'releaseIdempotencyKey'
 > &
   Partial<Pick<RampClient, 'temporal'>>;
 

@@ -31,6 +31,13 @@ export { RAMP_STATUSES } from './ramp-list';
 /** What redeliverEvent answers: the event, the process that raised it, and the workflow sending it again. */
 export type EventRedelivery = Awaited<ReturnType<RampClient['redeliverEvent']>>;
 export { parseQuoteRequest } from './quote-input';
+export type {
+  EventListFilter,
+  EventPage,
+  EventRecord,
+  RedeliveryFilter,
+  RedeliveryJobProgress,
+} from './outcome-events';
 export {
   OUTCOME_EVENT_TYPES,
   parseOutcomeWebhookId,

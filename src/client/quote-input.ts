@@ -13,12 +13,14 @@ const CHAIN_CODES = Object.keys(CHAINS) as [keyof typeof CHAINS, ...(keyof typeo
 /** A positive decimal string ("100", "0.5"): no sign, no exponent, no spaces; at most 30 digits. */
 export const amountSchema = z
   .string({ error: 'must be a decimal string such as "100.50"' })
-  .max(40, 'must be at most 40 characters')
-  .regex(
-    /^(0|[1-9]\d{0,29})(\.\d{1,18})?$/,
-    'must be a non-negative decimal string such as "100.50" (at most 18 decimals)',
-  )
-  .refine((value) => /[1-9]/.test(value), 'must be greater than zero');
+  .max(40, { error: 'must be at most 40 characters', abort: true })
+  .regex(/^(0|[1-9]\d{0,29})(\.\d{1,18})?$/, {
+    error: 'must be a non-negative decimal string such as "100.50" (at most 18 decimals)',
+    abort: true,
+  })
+  // A pattern (not a refinement) so that the OpenAPI document publishes it: the format holds, so any digit
+  // other than 0 makes the amount greater than zero.
+  .regex(/[1-9]/, { error: 'must be greater than zero', abort: true });
 
 const fiat = z.enum(FIAT_CURRENCIES, { error: `must be one of ${FIAT_CURRENCIES.join(', ')}` });
 const token = z.enum(TOKENS, { error: `must be one of ${TOKENS.join(', ')}` });

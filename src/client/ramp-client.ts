@@ -32,7 +32,18 @@ import * as accountSetup from './account-setup';
 import type { ClientContext } from './context';
 import * as endUsers from './end-user';
 import * as operations from './operations';
+import * as idempotencyKeys from './idempotency';
+import type { IdempotentRequest } from './idempotency';
+import type { ClaimAnswer } from '../../workflows/idempotency/types';
 import * as outcomes from './outcomes';
+import * as outcomeEvents from './outcome-events';
+import type {
+  EventListFilter,
+  EventPage,
+  EventRecord,
+  RedeliveryFilter,
+  RedeliveryJobProgress,
+} from './outcome-events';
 import type { RedeliveryStarted } from './outcomes';
 import * as quotes from './quote';
 import type { QuoteOptions } from './quote';
@@ -312,5 +323,54 @@ export class RampClient {
    */
   redeliverEvent(webhookId: string): Promise<RedeliveryStarted> {
     return outcomes.redeliverEvent(this.#context, webhookId);
+  }
+
+  // ------------------------------------------------------------------------------------------ idempotency keys: idempotency.ts
+
+  /** The HTTP API's Idempotency-Key: claims the key for a request (update-with-start of its workflow). */
+  claimIdempotencyKey(
+    request: IdempotentRequest & { fingerprint: string; retentionMs: number },
+  ): Promise<ClaimAnswer> {
+    return idempotencyKeys.claimIdempotencyKey(this.#context, request);
+  }
+
+  /** Keeps the answer of the request that claimed the key. */
+  recordIdempotentAnswer(request: IdempotentRequest & { status: number; body: unknown }): Promise<void> {
+    return idempotencyKeys.recordIdempotentAnswer(this.#context, request);
+  }
+
+  /** Frees the key: the request's answer is not kept (invalid input, or a failure to retry). */
+  releaseIdempotencyKey(request: IdempotentRequest): Promise<void> {
+    return idempotencyKeys.releaseIdempotencyKey(this.#context, request);
+  }
+
+  // ------------------------------------------------------------------------------------------ the events API: outcome-events.ts
+
+  /**
+   * One page of outcome events, newest first, with how each one's delivery stands (filters checked first:
+   * InvalidInputError). Following `nextPageToken` with the same filter lists each event once.
+   */
+  listEvents(filter: EventListFilter = {}): Promise<EventPage> {
+    return outcomeEvents.listEvents(this.#context, filter);
+  }
+
+  /** One outcome event with its delivery, or NotFoundError. */
+  getEvent(webhookId: string): Promise<EventRecord> {
+    return outcomeEvents.getEvent(this.#context, webhookId);
+  }
+
+  /** Redelivers every event a filter matches (for instance every failed one since T) as one job. */
+  startRedeliveryJob(filter: RedeliveryFilter): Promise<RedeliveryJobProgress> {
+    return outcomeEvents.startRedeliveryJob(this.#context, filter);
+  }
+
+  /** How a redelivery job stands, or NotFoundError. */
+  getRedeliveryJob(jobId: string): Promise<RedeliveryJobProgress> {
+    return outcomeEvents.getRedeliveryJob(this.#context, jobId);
+  }
+
+  /** Sends a signed test.ping to every endpoint; its delivery can be read with getEvent. */
+  sendTestEvent(): Promise<EventRecord> {
+    return outcomeEvents.sendTestEvent(this.#context);
   }
 }

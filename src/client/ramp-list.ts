@@ -20,8 +20,8 @@ import { parseEndUserId } from '../validation/identifiers';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
 import type { ClientContext } from './context';
-import { InvalidInputError } from './errors';
-import { openPageToken, PAGE_TOKEN, PAGE_TOKEN_ISSUE, sealPageToken } from './page-token';
+import { InvalidInputError, NotFoundError } from './errors';
+import { openPageToken, PAGE_NOT_FOUND, PAGE_TOKEN, sealPageToken } from './page-token';
 
 export interface RampProcessSummary {
   workflowId: string;
@@ -166,7 +166,7 @@ export async function listRamps(context: ClientContext, filter: RampListFilter =
     });
   } catch (error) {
     if (isGrpcServiceError(error) && Number(error.code) === INVALID_ARGUMENT && visibilityToken)
-      throw new InvalidInputError('Invalid ramp filter', [PAGE_TOKEN_ISSUE]);
+      throw new NotFoundError(PAGE_NOT_FOUND);
     throw error;
   }
   const data = (response.executions ?? []).map((execution) => {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { type Env, isSandboxMode, parseSection, port } from './env';
+import { durationMs } from './duration';
 import { setting } from './setting';
 import { SecretString } from '../secrets/secret-string';
 
@@ -34,12 +35,21 @@ export const apiEnv = z.object({
     readBy: ['npm start', 'api'],
     required: 'yes',
   }),
+  IDEMPOTENCY_RETENTION: setting(durationMs('24h'), {
+    group: 'tests shorten',
+    default: '24h',
+    meaning:
+      "How long the first answer to a POST's Idempotency-Key is kept (Stripe's 24 h): a repeat within it gets that " +
+      'answer again, a key used after it starts afresh.',
+    readBy: ['npm start', 'api'],
+  }),
 });
 
 export interface ApiConfig {
   port: number;
   host: string;
   apiKey: SecretString;
+  idempotencyRetentionMs: number;
 }
 
 export function loadApiConfig(env: Env): ApiConfig {
@@ -49,5 +59,10 @@ export function loadApiConfig(env: Env): ApiConfig {
       'Invalid API configuration:\n  API_KEY: required when OPERATOR_BASE_URL is set (the dev key is for sandbox mode only)',
     );
   }
-  return { port: raw.API_PORT, host: raw.API_HOST, apiKey: new SecretString(raw.API_KEY ?? DEV_API_KEY) };
+  return {
+    port: raw.API_PORT,
+    host: raw.API_HOST,
+    apiKey: new SecretString(raw.API_KEY ?? DEV_API_KEY),
+    idempotencyRetentionMs: raw.IDEMPOTENCY_RETENTION,
+  };
 }

@@ -3,15 +3,19 @@
  * URL may carry credentials, so each prints redacted and is named in logs only by its position and host.
  */
 import { z } from 'zod';
+import { OUTCOME_EVENT_TYPES } from '../domain/outcome-events';
 import { SecretString } from '../secrets/secret-string';
 import { durationMs } from './duration';
 import { booleanFlag, type Env, parseSection } from './env';
 import { setting, TEMPORAL_CLIENTS } from './setting';
 
 export interface ClientWebhookEndpoint {
+  /** Without its `#types=` fragment. */
   url: SecretString;
   /** What logs and errors call it: its position and host, never its path, query or credentials. */
   label: string;
+  /** The event types it receives (a type, or `<subject>.*`); absent: every type. */
+  types?: readonly string[];
 }
 
 export interface ClientWebhookConfig {
@@ -43,6 +47,33 @@ export function clientWebhookSecretIssue(text: string): string | undefined {
 
 const list = (text: string | undefined) => (text ?? '').split(/[\s,]+/).filter((item) => item !== '');
 
+/**
+ * An endpoint's event types ride in its URL's fragment, `#types=off_ramp.settled+on_ramp.*`: a fragment is never
+ * sent, so the URL is the same one, and a list without it (the plain URL) receives every type.
+ */
+const TYPES_FRAGMENT = /^#types=(.*)$/;
+
+/** The URL without its types fragment, and the types (undefined: every type); an issue for a wrong fragment. */
+function endpointOf(url: URL): { url: string; types?: string[]; issue?: string } {
+  if (url.hash === '') return { url: url.toString() };
+  const match = TYPES_FRAGMENT.exec(url.hash);
+  const bare = new URL(url);
+  bare.hash = '';
+  if (!match) return { url: bare.toString(), issue: 'may carry only a #types=<type>+<type> fragment' };
+  const types = match[1]!.split('+').filter((type) => type !== '');
+  const unknown = types.filter(
+    (type) =>
+      !(OUTCOME_EVENT_TYPES as readonly string[]).includes(type) &&
+      !OUTCOME_EVENT_TYPES.some((known) => type.endsWith('.*') && known.startsWith(type.slice(0, -1))),
+  );
+  if (types.length === 0 || unknown.length > 0)
+    return {
+      url: bare.toString(),
+      issue: `#types= must list outcome event types (or <subject>.*) joined by +; unknown: ${unknown.join(', ') || 'none given'}`,
+    };
+  return { url: bare.toString(), types };
+}
+
 /** One attempt at one endpoint; also sizes the outcome sender's activity, so every workflow starter reads it. */
 export const clientWebhookTimeout = setting(durationMs('10s'), {
   group: 'tests shorten',
@@ -57,8 +88,9 @@ export const clientWebhooksEnv = z
       group: 'production',
       default: 'events recorded, sent nowhere',
       meaning:
-        "The client's endpoints for outcome events, comma-separated; https (http only to a loopback host). A URL may " +
-        'carry credentials, so the list is a secret.',
+        "The client's endpoints for outcome events, comma-separated; https (http only to a loopback host). An endpoint " +
+        'receives every type, or those its `#types=` fragment lists (`https://h/p#types=off_ramp.settled+on_ramp.*`). ' +
+        'A URL may carry credentials, so the list is a secret.',
       secret: true,
       readBy: ['npm start', 'worker'],
     }),
@@ -95,6 +127,13 @@ export const clientWebhooksEnv = z
         });
         return;
       }
+      const { issue } = endpointOf(url);
+      if (issue)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['CLIENT_WEBHOOK_URLS'],
+          message: `entry ${index + 1} ${issue}`,
+        });
       const plainHttpAllowed = raw.CLIENT_WEBHOOK_ALLOW_HTTP || isLoopback(url.hostname);
       if (url.protocol !== 'https:' && !(url.protocol === 'http:' && plainHttpAllowed)) {
         ctx.addIssue({
@@ -126,10 +165,14 @@ export const clientWebhooksEnv = z
 export function loadClientWebhookConfig(env: Env): ClientWebhookConfig {
   const raw = parseSection('client webhook', clientWebhooksEnv, env);
   return {
-    endpoints: list(raw.CLIENT_WEBHOOK_URLS).map((text, index) => ({
-      url: new SecretString(text),
-      label: `endpoint ${index + 1} (${new URL(text).host})`,
-    })),
+    endpoints: list(raw.CLIENT_WEBHOOK_URLS).map((text, index) => {
+      const { url, types } = endpointOf(new URL(text));
+      return {
+        url: new SecretString(url),
+        label: `endpoint ${index + 1} (${new URL(text).host})`,
+        ...(types ? { types } : {}),
+      };
+    }),
     secrets: list(raw.CLIENT_WEBHOOK_SECRET).map((text) => new SecretString(text)),
     timeoutMs: raw.CLIENT_WEBHOOK_TIMEOUT,
   };

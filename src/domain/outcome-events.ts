@@ -64,7 +64,21 @@ export interface OutcomeEvent {
 }
 
 /** How the delivery of one event to the client's endpoints stands. */
-export type OutcomeDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'no-endpoint';
+export const OUTCOME_DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'no-endpoint'] as const;
+export type OutcomeDeliveryStatus = (typeof OUTCOME_DELIVERY_STATUSES)[number];
+
+/** The event `POST /v1/events/test` sends to every endpoint, whatever types it receives: no process raises it. */
+export const TEST_EVENT_TYPE = 'test.ping';
+export interface TestPingEvent {
+  type: typeof TEST_EVENT_TYPE;
+  timestamp: string;
+  data: { message: string };
+}
+/** Every event type the events API lists. */
+export const WEBHOOK_EVENT_TYPES = [...OUTCOME_EVENT_TYPES, TEST_EVENT_TYPE] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** What a webhook delivery carries: an outcome event, or the test event. */
+export type WebhookEvent = OutcomeEvent | TestPingEvent;
 
 /** One event of a process, as its state lists it (with its body, so that it can be sent again as it was). */
 export interface OutcomeEventRecord {
@@ -89,13 +103,36 @@ export function outcomeWebhookId(workflowId: string, sequence: number): string {
   return `${WEBHOOK_ID_PREFIX}${workflowId.replaceAll('/', SLASH)}${SLASH}${sequence}`;
 }
 
+/** The webhook ID of a test event: numbered 1 under test/<uuid>, so it has the shape of every other. */
+export const testWebhookId = (uuid: string) => outcomeWebhookId(`test/${uuid}`, 1);
+
+/**
+ * Whether an endpoint with these event types receives `type`: every type without a list; else a listed type, or
+ * one under a listed `<subject>.*`. The test event goes to every endpoint.
+ */
+export function endpointReceives(types: readonly string[] | undefined, type: string): boolean {
+  if (types === undefined || type === TEST_EVENT_TYPE) return true;
+  return types.some((listed) =>
+    listed.endsWith('.*') ? type.startsWith(listed.slice(0, -1)) : listed === type,
+  );
+}
+
+/**
+ * The shape of every webhook ID we issue, as the OpenAPI document publishes it: `evt_`, the workflow ID with `/` as
+ * `~` (segments of identifier characters, none empty), `~` and the sequence number.
+ */
+export const OUTCOME_WEBHOOK_ID_PATTERN = /^evt_[A-Za-z0-9._:@-]+(?:~[A-Za-z0-9._:@-]+)*~[1-9][0-9]{0,8}$/;
+export const MAX_OUTCOME_WEBHOOK_ID_LENGTH = 420;
+
 /** The process and sequence a webhook ID names, or undefined when it is not one of ours. */
 export function parseOutcomeWebhookId(
   webhookId: string,
 ): { workflowId: string; sequence: number } | undefined {
-  const match = /^evt_([A-Za-z0-9._:@~-]{1,400})~([1-9][0-9]{0,8})$/.exec(webhookId);
-  if (!match) return undefined;
-  const workflowId = match[1]!.replaceAll(SLASH, '/');
-  if (workflowId.startsWith('/') || workflowId.endsWith('/') || workflowId.includes('//')) return undefined;
-  return { workflowId, sequence: Number(match[2]) };
+  if (webhookId.length > MAX_OUTCOME_WEBHOOK_ID_LENGTH || !OUTCOME_WEBHOOK_ID_PATTERN.test(webhookId))
+    return undefined;
+  const separator = webhookId.lastIndexOf(SLASH);
+  return {
+    workflowId: webhookId.slice(WEBHOOK_ID_PREFIX.length, separator).replaceAll(SLASH, '/'),
+    sequence: Number(webhookId.slice(separator + 1)),
+  };
 }

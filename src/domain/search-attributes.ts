@@ -15,6 +15,10 @@ export const DepositTransactionId = defineSearchAttributeKey(
 );
 export const WalletId = defineSearchAttributeKey('RampWalletId', SearchAttributeType.KEYWORD);
 export const Networks = defineSearchAttributeKey('RampNetworks', SearchAttributeType.KEYWORD_LIST);
+/** An outcome event's record (events/<webhook-id>): its type, how its delivery stands, and when it happened. */
+export const EventType = defineSearchAttributeKey('RampEventType', SearchAttributeType.KEYWORD);
+export const EventDelivery = defineSearchAttributeKey('RampEventDelivery', SearchAttributeType.KEYWORD);
+export const EventAt = defineSearchAttributeKey('RampEventAt', SearchAttributeType.DATETIME);
 
 export const ALL_SEARCH_ATTRIBUTES = [
   EndUserId,
@@ -24,4 +28,7 @@ export const ALL_SEARCH_ATTRIBUTES = [
   DepositTransactionId,
   WalletId,
   Networks,
+  EventType,
+  EventDelivery,
+  EventAt,
 ] as const;

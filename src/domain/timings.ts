@@ -40,3 +40,12 @@ export interface OutcomeDeliveryTimings {
   /** How long an event keeps being retried before it is recorded as failed and an incident is raised. */
   retryForMs: number;
 }
+
+/**
+ * How long the events API lists an outcome event (its record stays open that long): Stripe's 30 days, long enough
+ * to redeliver after any outage a client lives through.
+ */
+export const OUTCOME_EVENTS_LISTED_FOR_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The test event is a check of the endpoints now: a few attempts within a minute, not a day of retries. */
+export const TEST_EVENT_RETRY_FOR_MS = 60_000;

@@ -30,6 +30,7 @@ export const MAX_IDENTIFIER_LENGTH: Record<IdentifierKind, number> = {
 
 export const IDENTIFIER_ALPHABET = 'ASCII letters, digits and . _ : @ -, starting with a letter or digit';
 
+/** The whole rule once the length is right: it leaves out separators, controls, `.` and `..` and all non-ASCII. */
 const ALPHABET = /^[A-Za-z0-9][A-Za-z0-9._:@-]*$/;
 // With the u flag a lone surrogate is the code point U+D800..U+DFFF, i.e. category Cs.
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -52,12 +53,17 @@ export function isIdentifier(value: unknown, kind: IdentifierKind): value is str
   return identifierIssue(value, kind) === undefined;
 }
 
-/** A zod field for an identifier (one issue at most, naming the rule). */
+/**
+ * A zod field for an identifier: its length and alphabet as zod's own checks, so that the OpenAPI document
+ * publishes them (minLength, maxLength, pattern), with the message of the first rule broken (one issue at most).
+ */
 export function identifierSchema(kind: IdentifierKind) {
-  return z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
-    const issue = identifierIssue(value, kind);
-    if (issue) ctx.addIssue({ code: 'custom', message: issue });
-  });
+  const message = { error: (issue: { input?: unknown }) => identifierIssue(issue.input, kind), abort: true };
+  return z
+    .string({ error: 'must be a string' })
+    .min(1, message)
+    .max(MAX_IDENTIFIER_LENGTH[kind], message)
+    .regex(ALPHABET, message);
 }
 
 /** The identifier, or InvalidInputError (`Invalid <kind>`, with the broken rule as its issue). */

@@ -22,6 +22,7 @@ describe('activity names', () => {
       'deleteWebhookRecipient',
       'deliverOutcomeEvent',
       'ensureWebhookRecipient',
+      'findOutcomeEvents',
       'getWalletAddresses',
       'listWebhookRecipients',
       'pollOffRamp',

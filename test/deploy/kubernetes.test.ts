@@ -249,6 +249,7 @@ describe('deploy/kubernetes', () => {
     const names: Record<string, string> = {
       [SearchAttributeType.KEYWORD]: 'Keyword',
       [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
+      [SearchAttributeType.DATETIME]: 'Datetime',
     };
     expect(listed.sort()).toEqual(
       ALL_SEARCH_ATTRIBUTES.map((key) => `${key.name}=${names[key.type]}`).sort(),

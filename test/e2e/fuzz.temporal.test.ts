@@ -654,7 +654,12 @@ describe('fuzz: hostile input only ever gets a JSON 4xx and reaches neither Temp
     stack = await startRampStack(client, connection);
     const logger = pino({ level: 'silent' });
     api = await startApiServer({
-      config: { port: 0, host: '127.0.0.1', apiKey: new SecretString(API_KEY) },
+      config: {
+        port: 0,
+        host: '127.0.0.1',
+        apiKey: new SecretString(API_KEY),
+        idempotencyRetentionMs: 86_400_000,
+      },
       ramp: stack.ramp,
       logger,
       health: {

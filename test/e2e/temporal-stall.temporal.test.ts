@@ -95,7 +95,12 @@ describe('Temporal stalls', () => {
     const metrics = () =>
       new RampMetrics({ temporal, openIncidents, logger, timeoutMs: DEADLINE_MS, cacheTtlMs: 0 });
     api = await startApiServer({
-      config: { port: 0, host: '127.0.0.1', apiKey: new SecretString(API_KEY) },
+      config: {
+        port: 0,
+        host: '127.0.0.1',
+        apiKey: new SecretString(API_KEY),
+        idempotencyRetentionMs: 86_400_000,
+      },
       ramp,
       logger,
       health: { temporal, metrics: metrics(), timeoutMs: DEADLINE_MS },

@@ -27,6 +27,15 @@ export function stubRamp(overrides: Partial<RampMocks> = {}): RampMocks {
     getOffRamp: jest.fn(),
     listRamps: jest.fn(),
     redeliverEvent: jest.fn(),
+    listEvents: jest.fn(),
+    getEvent: jest.fn(),
+    startRedeliveryJob: jest.fn(),
+    getRedeliveryJob: jest.fn(),
+    sendTestEvent: jest.fn(),
+    // Every key is new: the request runs (test/src/api/idempotency.test.ts exercises the other answers).
+    claimIdempotencyKey: jest.fn().mockResolvedValue({ outcome: 'execute' }),
+    recordIdempotentAnswer: jest.fn().mockResolvedValue(undefined),
+    releaseIdempotencyKey: jest.fn().mockResolvedValue(undefined),
     ...overrides,
   };
 }

@@ -39,7 +39,10 @@ const escapePointer = (segment: string) => segment.replaceAll('~', '~0').replace
 
 /** The document's path template of a request path, if any. */
 function templateOf(path: string): string | undefined {
-  const paths = Object.keys(openApiDocument().paths as Record<string, unknown>);
+  // Concrete paths before templates, as OpenAPI matches them (`/v1/events/test` is no `{webhookId}`).
+  const paths = Object.keys(openApiDocument().paths as Record<string, unknown>).sort(
+    (a, b) => Number(a.includes('{')) - Number(b.includes('{')),
+  );
   return paths.find((template) =>
     new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+').replaceAll('.', '\\.')}$`).test(path),
   );

@@ -7,7 +7,7 @@
 import { type ActivityOptions, condition, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import { failureReason } from '../../src/domain/errors';
 import type { OutcomeEventData, OutcomeEventType } from '../../src/domain/outcome-events';
-import type { WorkflowTimings } from '../../src/domain/timings';
+import { TEST_EVENT_RETRY_FOR_MS, type WorkflowTimings } from '../../src/domain/timings';
 import type { createOutcomeActivities } from '../../activities/outcomes/activities';
 import type { createAlertActivities } from '../../activities/operations/alerts/activities';
 import { operatorActivityOptions } from '../shared/activity-options';
@@ -26,6 +26,15 @@ export function outcomeDeliveryOptions(timings: WorkflowTimings): ActivityOption
       maximumInterval: delivery.retryMaximumMs,
       backoffCoefficient: 2,
     },
+  };
+}
+
+/** The test event's one delivery: the same attempts, given up after TEST_EVENT_RETRY_FOR_MS. */
+export function testEventDeliveryOptions(timings: WorkflowTimings): ActivityOptions {
+  return {
+    startToCloseTimeout: timings.outcomeDelivery.attemptTimeoutMs,
+    scheduleToCloseTimeout: TEST_EVENT_RETRY_FOR_MS,
+    retry: { initialInterval: 2_000, maximumInterval: 10_000, backoffCoefficient: 2 },
   };
 }
 

@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
-import { createOutcomeActivities } from '../../../activities/outcomes/activities';
+import { createOutcomeActivities, type DeliverOutcomeRequest } from '../../../activities/outcomes/activities';
 import { loadClientWebhookConfig } from '../../../src/config/client-webhooks';
 import type { OutcomeEvent } from '../../../src/domain/outcome-events';
 
@@ -74,7 +74,7 @@ function capture() {
 /** The activity as a plain function (no method taken off its object). */
 const deliverWith = (deps: Parameters<typeof createOutcomeActivities>[0]) => {
   const activities = createOutcomeActivities(deps);
-  return (input: typeof request) => activities.deliverOutcomeEvent(input);
+  return (input: DeliverOutcomeRequest) => activities.deliverOutcomeEvent(input);
 };
 
 const attempt = (n: number, heartbeatDetails?: unknown) =>
@@ -181,5 +181,52 @@ describe('deliverOutcomeEvent', () => {
     expect(failure.message).toContain(`endpoint 1 (${slow.host}) did not answer within 200 ms`);
     expect(failure.message).toContain('endpoint 2 (127.0.0.1:1) was unreachable');
     expect(failure.message).not.toMatch(/slow|closed|pw|k=v/);
+  });
+
+  test('an endpoint gets only its types, the test event every endpoint; the record hears every attempt, refusal and end', async () => {
+    const everything = await started(() => 204);
+    const onRamps = await started((count) => (count === 1 ? 500 : 204));
+    const clientWebhooks = loadClientWebhookConfig({
+      CLIENT_WEBHOOK_URLS: `http://${everything.host}/a,http://${onRamps.host}/b#types=on_ramp.*`,
+      CLIENT_WEBHOOK_SECRET: SECRET,
+    });
+    const told: Array<[string, string]> = [];
+    const deliver = deliverWith({
+      logger: pino({ level: 'silent' }),
+      clientWebhooks,
+      records: (where, news) => {
+        told.push([where.webhookId, news.kind === 'ended' ? `ended ${news.delivery}` : news.kind]);
+        return Promise.resolve();
+      },
+    });
+    await expect(attempt(1).run(deliver, request)).resolves.toEqual({ endpoints: 1 });
+    expect([everything.seen.length, onRamps.seen.length]).toEqual([1, 0]);
+
+    const onlyFiltered = deliverWith({
+      logger: pino({ level: 'silent' }),
+      clientWebhooks: { ...clientWebhooks, endpoints: clientWebhooks.endpoints.slice(1) },
+      records: (where, news) => {
+        told.push([where.webhookId, news.kind === 'ended' ? `ended ${news.delivery}` : news.kind]);
+        return Promise.resolve();
+      },
+    });
+    // off_ramp.settled: the on-ramp endpoint does not take it.
+    await expect(attempt(1).run(onlyFiltered, request)).resolves.toEqual({ endpoints: 0 });
+    const ping = {
+      webhookId: 'evt_test~t~1',
+      event: { type: 'test.ping' as const, timestamp: event.timestamp, data: { message: 'hi' } },
+    };
+    await expect(attempt(1).run(onlyFiltered, ping)).rejects.toThrow(/answered HTTP 500/);
+    await expect(attempt(2).run(onlyFiltered, ping)).resolves.toEqual({ endpoints: 1 });
+    expect(told).toEqual([
+      ['evt_offramp~tx-1~2', 'attempt'],
+      ['evt_offramp~tx-1~2', 'ended delivered'],
+      ['evt_offramp~tx-1~2', 'attempt'],
+      ['evt_offramp~tx-1~2', 'ended no-endpoint'],
+      ['evt_test~t~1', 'attempt'],
+      ['evt_test~t~1', 'refused'],
+      ['evt_test~t~1', 'attempt'],
+      ['evt_test~t~1', 'ended delivered'],
+    ]);
   });
 });

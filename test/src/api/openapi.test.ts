@@ -69,6 +69,11 @@ describe('the OpenAPI document', () => {
       '/v1/alerts/resolve',
       '/v1/end-users/{id}',
       '/v1/end-users/{id}/deposit-wallet',
+      '/v1/events',
+      '/v1/events/redeliver',
+      '/v1/events/redeliveries/{jobId}',
+      '/v1/events/test',
+      '/v1/events/{webhookId}',
       '/v1/events/{webhookId}/redeliver',
       '/v1/off-ramps/{depositTransactionId}',
       '/v1/on-ramps',
@@ -84,9 +89,60 @@ describe('the OpenAPI document', () => {
     expect(doc.components.schemas.OffRampState!.properties).toHaveProperty('outcomes');
   });
 
+  test('each link names an operation of the document and fills its path parameters from a field of the answer', () => {
+    type Operation = {
+      operationId: string;
+      parameters?: { name: string; in: string }[];
+      responses: Record<
+        string,
+        {
+          links?: Record<string, { operationId: string; parameters: Record<string, string> }>;
+          content?: Record<
+            string,
+            { schema: { $ref?: string; properties?: Record<string, { $ref?: string }> } }
+          >;
+        }
+      >;
+    };
+    const doc = openApiDocument() as unknown as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
+    const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
+    const linked: string[] = [];
+    for (const operation of operations)
+      for (const [status, response] of Object.entries(operation.responses))
+        for (const [name, link] of Object.entries(response.links ?? {})) {
+          linked.push(`${operation.operationId} ${status} ${name} -> ${link.operationId}`);
+          const target = byId.get(link.operationId)!;
+          expect(target).toBeDefined();
+          const pathParameters = (target.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+          expect(Object.keys(link.parameters).sort()).toEqual(pathParameters.sort());
+          for (const expression of Object.values(link.parameters)) {
+            const field = /^\$response\.body#\/data\/(\w+)$/.exec(expression)?.[1];
+            if (field === undefined) {
+              const own = /^\$request\.path\.(\w+)$/.exec(expression)?.[1];
+              expect((operation.parameters ?? []).map((p) => p.name)).toContain(own);
+              continue;
+            }
+            const data = response.content!['application/json']!.schema.properties!.data!.$ref!;
+            const component = data.replace('#/components/schemas/', '');
+            expect(doc.components.schemas[component]!.properties).toHaveProperty(field);
+          }
+        }
+    expect(linked).toEqual([
+      'ensureDepositWallet 200 endUser -> getEndUser',
+      'startOnRamp 200 onRamp -> getOnRamp',
+      'startOnRamp 201 onRamp -> getOnRamp',
+      'sendTestEvent 202 event -> getEvent',
+      'redeliverEvents 202 job -> getRedeliveryJob',
+    ]);
+  });
+
   test('the webhooks section has one entry per outcome event type, with its body and the Standard Webhooks headers', () => {
     const doc = openApiDocument() as Doc;
-    expect(Object.keys(doc.webhooks).sort()).toEqual([...OUTCOME_EVENT_TYPES].sort());
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...OUTCOME_EVENT_TYPES, 'test.ping'].sort());
     for (const type of OUTCOME_EVENT_TYPES) {
       const post = doc.webhooks[type]!.post;
       expect(post.parameters.map((header) => `${header.in}:${header.name}`)).toEqual([
@@ -119,10 +175,10 @@ describe('the OpenAPI document', () => {
     expect(() => expectAnswersMatchDocument()).toThrow(/GET \/v1\/on-ramps\/ord-1 200/);
     await request(app).get('/v1/ramps?limit=5').set(AUTH); // listRamps answers nothing: a 500 the document lists
     expect(expectAnswersMatchDocument()).toBe(1);
-    const odd = stubApp({ listRamps: jest.fn().mockRejectedValue(new NotFoundError('nothing')) });
-    expect((await request(odd.app).get('/v1/ramps').set(AUTH)).status).toBe(404);
+    const odd = stubApp({ listAlerts: jest.fn().mockRejectedValue(new NotFoundError('nothing')) });
+    expect((await request(odd.app).get('/v1/alerts').set(AUTH)).status).toBe(404);
     expect(() => expectAnswersMatchDocument()).toThrow(
-      /GET \/v1\/ramps answered 404, which the document does not list/,
+      /GET \/v1\/alerts answered 404, which the document does not list/,
     );
   });
 });

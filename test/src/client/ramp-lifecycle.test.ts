@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ClientContext } from '../../../src/client/context';
-import { ConflictError, InvalidInputError } from '../../../src/client/errors';
+import { ConflictError, InvalidInputError, NotFoundError } from '../../../src/client/errors';
 import { startOnRamp } from '../../../src/client/on-ramp';
 import { listRamps, parseRampListFilter } from '../../../src/client/ramp-list';
 import type { OnRampState } from '../../../workflows/ramps/onramp/types';
@@ -98,8 +98,9 @@ describe('listRamps', () => {
     );
     await expect(
       listRamps(ctx, { ...filter, status: 'failed', pageToken: page.nextPageToken! }),
-    ).rejects.toThrow(/pageToken/);
-    await expect(listRamps(ctx, { pageToken: 'AAAA' })).rejects.toThrow(InvalidInputError);
+    ).rejects.toThrow(NotFoundError);
+    await expect(listRamps(ctx, { pageToken: 'AAAA' })).rejects.toThrow(NotFoundError);
+    await expect(listRamps(ctx, { pageToken: 'not a token' })).rejects.toThrow(InvalidInputError);
     expect(listWorkflowExecutions).toHaveBeenCalledTimes(2);
   });
 });

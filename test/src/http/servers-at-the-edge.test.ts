@@ -34,7 +34,12 @@ describe('servers at the edge', () => {
     connection = Connection.lazy({ address: '127.0.0.1:1' });
     const temporal = new Client({ connection });
     api = await startApiServer({
-      config: { port: 0, host: '127.0.0.1', apiKey: new SecretString('edge-api-key-0123456789') },
+      config: {
+        port: 0,
+        host: '127.0.0.1',
+        apiKey: new SecretString('edge-api-key-0123456789'),
+        idempotencyRetentionMs: 86_400_000,
+      },
       ramp: {} as RampApi,
       logger,
       http: HTTP,

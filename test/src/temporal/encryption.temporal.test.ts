@@ -14,7 +14,8 @@ import { startCodecServer, type RunningCodecServer } from '../../../src/temporal
 import { dataConverterFromConfig } from '../../../src/temporal/data-converter';
 import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../../../src/domain/search-attributes';
-import { offRampWorkflowId } from '../../../src/domain/ids';
+import { offRampWorkflowId, outcomeEventWorkflowId } from '../../../src/domain/ids';
+import { outcomeWebhookId } from '../../../src/domain/outcome-events';
 import { connectTestClient } from '../../helpers/temporal';
 import {
   depositCrypto,
@@ -89,6 +90,22 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
       expect(findInJson(json, user.address)).toEqual([]);
       expect(findInJson(json, amount)).toEqual([]);
       expect(findInJson(json, fiatAmount)).toEqual([]);
+    }
+    // The off-ramp's two outcome events: their records (the events API's index) hold the bodies encrypted, input,
+    // signals and memo alike, and RampEndUserId as the pseudonym; the events API still lists them by end user.
+    const eventIds = [1, 2].map((n) => outcomeWebhookId(offRampWorkflowId(depositId), n));
+    const listedEvents = await waitFor('the events listed by end user', async () => {
+      const page = await stack!.ramp.listEvents({ endUserId: user.endUserId });
+      return eventIds.every((id) => page.data.some((record) => record.webhookId === id))
+        ? page.data
+        : undefined;
+    });
+    for (const record of listedEvents.filter((listed) => eventIds.includes(listed.webhookId)))
+      expect(record.event.data).toMatchObject({ endUserId: user.endUserId });
+    for (const webhookId of eventIds) {
+      const json = await rawHistory(outcomeEventWorkflowId(webhookId));
+      for (const secret of [user.address, amount, fiatAmount, user.endUserId])
+        expect(findInJson(json, secret)).toEqual([]);
     }
     // The end user ID: nowhere in the off-ramp's or its routers' histories, not even as a search attribute or a
     // workflow ID; in the user's own history only as its workflow ID (end-user/<id>).

@@ -5,14 +5,14 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { createOutcomeActivities } from '../../../activities/outcomes/activities';
-import type { OutcomeDeliveryStatus, OutcomeEvent } from '../../../src/domain/outcome-events';
+import type { OutcomeDeliveryStatus, WebhookEvent } from '../../../src/domain/outcome-events';
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import { failureReason } from '../../../src/domain/errors';
 import { outcomeDeliveryOptions } from '../sender';
 
 export interface OutcomeRedeliveryInput {
   webhookId: string;
-  event: OutcomeEvent;
+  event: WebhookEvent;
   timings: WorkflowTimings;
 }
 

@@ -1,0 +1,203 @@
+/**
+ * The HTTP client of the ramp-orchestrator API for TypeScript backends: only the API's URL and key, no Temporal.
+ * Every call is one request, retried on a 5xx (after Retry-After when given), on a network failure and on 409
+ * idempotency_key_in_use, with one Idempotency-Key per call for a POST, so a retry never does a thing twice.
+ */
+import { randomUUID } from 'node:crypto';
+import { RampApiError } from './errors';
+import type {
+  AccountSetupResult,
+  AccountSetupState,
+  Alerts,
+  ApiErrorBody,
+  DepositWallet,
+  EndUser,
+  EventListFilter,
+  EventPage,
+  EventRecord,
+  EventRedelivery,
+  OffRampState,
+  OnRampState,
+  Quote,
+  QuoteRequest,
+  RampListFilter,
+  RampPage,
+  RedeliveryJob,
+  RedeliveryRequest,
+  StartOnRampRequest,
+} from './types';
+
+export interface RampHttpClientOptions {
+  /** The API's base URL, e.g. https://ramps.internal:8080. */
+  baseUrl: string;
+  /** The API_KEY it was given. */
+  apiKey: string;
+  /** Retries after the first attempt (default 3). */
+  retries?: number;
+  /** One attempt's time limit (default 30 s). */
+  timeoutMs?: number;
+  /** The first retry's delay, doubling up to 5 s (default 250 ms); a 503's Retry-After wins. */
+  retryDelayMs?: number;
+}
+
+const MAX_RETRY_DELAY_MS = 5_000;
+
+interface Answer<T> {
+  status: number;
+  data: T;
+}
+
+export class RampHttpClient {
+  readonly #base: string;
+  readonly #apiKey: string;
+  readonly #retries: number;
+  readonly #timeoutMs: number;
+  readonly #retryDelayMs: number;
+
+  constructor(options: RampHttpClientOptions) {
+    this.#base = options.baseUrl.replace(/\/+$/, '');
+    this.#apiKey = options.apiKey;
+    this.#retries = options.retries ?? 3;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#retryDelayMs = options.retryDelayMs ?? 250;
+  }
+
+  // ------------------------------------------------------------------------------------------ end users
+
+  /** The end user's deposit wallet, created on the first call (any number of calls give one wallet). */
+  async ensureDepositWallet(endUserId: string): Promise<DepositWallet> {
+    return (await this.#send<DepositWallet>('POST', `/v1/end-users/${segment(endUserId)}/deposit-wallet`))
+      .data;
+  }
+
+  /** The end user's state and newest ramps. */
+  async getEndUser(endUserId: string): Promise<EndUser> {
+    return (await this.#send<EndUser>('GET', `/v1/end-users/${segment(endUserId)}`)).data;
+  }
+
+  // ------------------------------------------------------------------------------------------ quotes and ramps
+
+  /** A quote from the operator, never one already expired. */
+  async quote(request: QuoteRequest): Promise<Quote> {
+    return (await this.#send<Quote>('POST', '/v1/quotes', request)).data;
+  }
+
+  /** Starts (or attributes) an on-ramp; `created` is false when it already was this end user's. */
+  async startOnRamp(request: StartOnRampRequest): Promise<{ created: boolean; state: OnRampState }> {
+    const answer = await this.#send<OnRampState>('POST', '/v1/on-ramps', request);
+    return { created: answer.status === 201, state: answer.data };
+  }
+
+  async getOnRamp(orderReference: string): Promise<OnRampState> {
+    return (await this.#send<OnRampState>('GET', `/v1/on-ramps/${segment(orderReference)}`)).data;
+  }
+
+  async getOffRamp(depositTransactionId: string): Promise<OffRampState> {
+    return (await this.#send<OffRampState>('GET', `/v1/off-ramps/${segment(depositTransactionId)}`)).data;
+  }
+
+  /** One page of ramps, newest first; pass `pagination.nextPageToken` back as `pageToken`. */
+  async listRamps(filter: RampListFilter = {}): Promise<RampPage> {
+    return (await this.#send<RampPage>('GET', `/v1/ramps${query(filter)}`, undefined, true)).data;
+  }
+
+  // ------------------------------------------------------------------------------------------ outcome events
+
+  /** One page of outcome events with their delivery, newest first. */
+  async listEvents(filter: EventListFilter = {}): Promise<EventPage> {
+    return (await this.#send<EventPage>('GET', `/v1/events${query(filter)}`, undefined, true)).data;
+  }
+
+  async getEvent(webhookId: string): Promise<EventRecord> {
+    return (await this.#send<EventRecord>('GET', `/v1/events/${segment(webhookId)}`)).data;
+  }
+
+  /** Sends one event again, with its webhook-id and body. */
+  async redeliverEvent(webhookId: string): Promise<EventRedelivery> {
+    return (await this.#send<EventRedelivery>('POST', `/v1/events/${segment(webhookId)}/redeliver`)).data;
+  }
+
+  /** Redelivers every event a filter matches (e.g. every failed one since T) as one job. */
+  async redeliverEvents(filter: RedeliveryRequest): Promise<RedeliveryJob> {
+    return (await this.#send<RedeliveryJob>('POST', '/v1/events/redeliver', filter)).data;
+  }
+
+  async getRedeliveryJob(jobId: string): Promise<RedeliveryJob> {
+    return (await this.#send<RedeliveryJob>('GET', `/v1/events/redeliveries/${segment(jobId)}`)).data;
+  }
+
+  /** Sends a signed test.ping to every endpoint; read its delivery with getEvent. */
+  async sendTestEvent(): Promise<EventRecord> {
+    return (await this.#send<EventRecord>('POST', '/v1/events/test')).data;
+  }
+
+  // ------------------------------------------------------------------------------------------ account and alerts
+
+  async setupAccount(): Promise<AccountSetupResult> {
+    return (await this.#send<AccountSetupResult>('POST', '/v1/account/setup')).data;
+  }
+
+  async getAccount(): Promise<AccountSetupState> {
+    return (await this.#send<AccountSetupState>('GET', '/v1/account')).data;
+  }
+
+  async listAlerts(): Promise<Alerts> {
+    return (await this.#send<Alerts>('GET', '/v1/alerts')).data;
+  }
+
+  // ------------------------------------------------------------------------------------------ transport
+
+  /** One call: its attempts share one Idempotency-Key. `bare`: the answer is the body itself, not `{ data }`. */
+  async #send<T>(method: 'GET' | 'POST', path: string, body?: unknown, bare = false): Promise<Answer<T>> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#apiKey}`,
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(method === 'POST' ? { 'idempotency-key': randomUUID() } : {}),
+    };
+    for (let attempt = 0; ; attempt += 1) {
+      let response: Response;
+      try {
+        response = await fetch(`${this.#base}${path}`, {
+          method,
+          headers,
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          signal: AbortSignal.timeout(this.#timeoutMs),
+        });
+      } catch (error) {
+        if (attempt >= this.#retries) throw error;
+        await sleep(this.#backoff(attempt));
+        continue;
+      }
+      const json: unknown = await response.json().catch(() => undefined);
+      if (response.ok) {
+        return { status: response.status, data: (bare ? json : (json as { data: T }).data) as T };
+      }
+      const error = (json as ApiErrorBody | undefined)?.error;
+      const retryable = response.status >= 500 || error?.code === 'idempotency_key_in_use';
+      if (!retryable || attempt >= this.#retries)
+        throw new RampApiError(
+          response.status,
+          error?.code ?? 'unknown',
+          error?.message ?? response.statusText,
+          error?.issues,
+        );
+      const retryAfter = Number(response.headers.get('retry-after'));
+      await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : this.#backoff(attempt));
+    }
+  }
+
+  #backoff(attempt: number): number {
+    return Math.min(MAX_RETRY_DELAY_MS, this.#retryDelayMs * 2 ** attempt);
+  }
+}
+
+const segment = (value: string) => encodeURIComponent(value);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function query(filter: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter)) if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}

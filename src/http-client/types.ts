@@ -1,0 +1,30 @@
+/**
+ * What the HTTP client sends and gets, typed from the zod schemas the server validates and answers with
+ * (src/api/schemas.ts): type imports only, so the client carries no schema code and cannot drift from the server.
+ */
+import type { z } from 'zod';
+import type * as schemas from '../api/schemas';
+
+type Out<S extends z.ZodType> = z.output<S>;
+type In<S extends z.ZodType> = z.input<S>;
+
+export type DepositWallet = Out<typeof schemas.depositWalletSchema>;
+export type EndUser = Out<typeof schemas.endUserOverviewSchema>;
+export type QuoteRequest = In<typeof schemas.quoteRequestComponent>;
+export type Quote = Out<typeof schemas.quoteSchema>;
+export type StartOnRampRequest = In<typeof schemas.startOnRampRequestSchema>;
+export type OnRampState = Out<typeof schemas.onRampStateSchema>;
+export type OffRampState = Out<typeof schemas.offRampStateSchema>;
+export type RampPage = Out<typeof schemas.rampPageSchema>;
+export type RampListFilter = { [K in keyof In<typeof schemas.rampListQuerySchema>]?: string | number };
+export type AccountSetupResult = Out<typeof schemas.accountSetupResultSchema>;
+export type AccountSetupState = Out<typeof schemas.accountSetupStateSchema>;
+export type Alerts = Out<typeof schemas.alertsSchema>;
+export type OutcomeEvent = Out<typeof schemas.outcomeEventSchema>;
+export type EventRecord = Out<typeof schemas.eventRecordSchema>;
+export type EventPage = Out<typeof schemas.eventPageSchema>;
+export type EventListFilter = { [K in keyof In<typeof schemas.eventListQuerySchema>]?: string | number };
+export type RedeliveryRequest = In<typeof schemas.redeliveryRequestSchema>;
+export type RedeliveryJob = Out<typeof schemas.redeliveryJobSchema>;
+export type EventRedelivery = Out<typeof schemas.redeliverySchema>;
+export type ApiErrorBody = Out<typeof schemas.errorSchema>;
