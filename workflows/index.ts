@@ -10,3 +10,4 @@ export { alertsWorkflow } from './operations/alerts/workflow';
 export { gasMonitorWorkflow } from './operations/gas-monitor/workflow';
 export { reconcileWorkflow } from './operations/reconcile/workflow';
 export { outcomeRedeliveryWorkflow } from './outcomes/redelivery/workflow';
+export { statementReadWorkflow } from './statement/workflow';

@@ -27,6 +27,7 @@ describe('activity names', () => {
       'pollOffRamp',
       'pollOnRamp',
       'raiseAlert',
+      'readOperatorResources',
       'readOrderSnapshot',
       'reconcileDepositWallets',
       'reconcileOpenProcesses',

@@ -24,11 +24,18 @@ export type CarriedAlertsState = NonNullable<AlertsInput['carried']>;
 
 /**
  * One incident per key: kind + deposit (a stranded deposit), kind + wallet + network (funds nobody accounts for),
- * or kind + network (the gas wallet). A second raise with the same key only updates `lastSeen`.
+ * or kind + network (the gas wallet), and the reason when the details name one (a ramp's exceptions). A second raise
+ * with the same key only updates `lastSeen`.
  */
 export function incidentKey(kind: string, details: AlertInput['details']): string {
   const text = (name: string) =>
     typeof details[name] === 'string' && details[name] !== '' ? details[name] : null;
+  // A ramp's exceptions are one incident per reason.
+  const reason = text('reason');
+  return reason ? `${subjectKey(kind, text)}/${reason}` : subjectKey(kind, text);
+}
+
+function subjectKey(kind: string, text: (name: string) => string | null): string {
   // An undelivered outcome event is one incident per event, whatever its process says about its deposit.
   const webhookId = text('webhookId');
   if (webhookId) return `${kind}/event/${webhookId}`;

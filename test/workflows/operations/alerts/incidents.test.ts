@@ -282,3 +282,17 @@ describe('what the store shows', () => {
     ]);
   });
 });
+
+describe("a ramp's exceptions", () => {
+  test('are one incident per ramp and reason', () => {
+    expect(incidentKey('ramp-exception', { depositTransactionId: 'dep-1', reason: 'below_minimum' })).toBe(
+      'ramp-exception/deposit/dep-1/below_minimum',
+    );
+    expect(incidentKey('ramp-exception', { process: 'onramp/ref-1', reason: 'off_quote' })).toBe(
+      'ramp-exception/onramp/ref-1/off_quote',
+    );
+    expect(incidentKey('unclaimed-on-ramp', { process: 'onramp/ref-1', orderReference: 'ref-1' })).toBe(
+      'unclaimed-on-ramp/onramp/ref-1',
+    );
+  });
+});
