@@ -5,12 +5,14 @@
 import { z } from 'zod';
 import { OUTCOME_EVENT_TYPES, type OutcomeEventType } from '../domain/outcome-events';
 import { IDENTIFIER_ALPHABET } from '../validation/identifiers';
+import { CSV_HEADER } from '../client/statement-rows';
 import {
   apiRegistry,
   endUserParams,
   offRampParams,
   onRampParams,
   rampListQuerySchema,
+  statementQuerySchema,
   webhookIdParams,
 } from './schemas';
 
@@ -33,6 +35,8 @@ interface Operation {
   answers: Record<number, [string, string]>;
   /** Answers are the component itself, not `{ data }`. */
   bare?: boolean;
+  /** The 200 answer can also be CSV (`format=csv`): its description. */
+  csv?: string;
   /** Error statuses beyond 400, 401, 500, 502 and 503 (and 413, 415 for a POST). */
   errors: number[];
 }
@@ -43,7 +47,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found',
   413: 'The request body is too large',
   415: 'Unsupported request content encoding or charset',
-  409: 'Conflict with what the process already holds (code: conflict, quote_expired or process_ended)',
+  409: 'Conflict with what the process already holds (code: conflict, claim_window_closed, quote_expired or process_ended)',
   422: 'The operator rejected the request',
   500: 'Internal error',
   502: 'Temporal or the operator failed; the request can be retried',
@@ -60,6 +64,18 @@ export const OPERATIONS: readonly Operation[] = [
     params: endUserParams,
     answers: { 200: ['DepositWallet', 'The deposit wallet and its addresses'] },
     errors: [400, 409, 422],
+  },
+  {
+    method: 'post',
+    path: '/v1/end-users/{id}/deposit-quote',
+    operationId: 'showDepositQuote',
+    summary:
+      "Asks for an off-ramp quote and records it as the one shown to the end user for their next deposit: that deposit's off-ramp compares its execution with it",
+    tag: 'End users',
+    params: endUserParams,
+    body: 'OffRampQuoteRequest',
+    answers: { 200: ['DepositQuote', 'The quote, as recorded for the next deposit'] },
+    errors: [400, 404, 409, 422],
   },
   {
     method: 'get',
@@ -89,8 +105,11 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Ramps',
     body: 'StartOnRampRequest',
     answers: {
-      201: ['OnRampState', 'Started (or attributed to this end user) by this call'],
-      200: ['OnRampState', "It already was this end user's on-ramp: the process as it is"],
+      201: ['OnRampState', 'Started (or attributed to this end user before it ended) by this call'],
+      200: [
+        'OnRampState',
+        "It already was this end user's on-ramp, or this call claimed one that had ended without an end user (on_ramp.claimed follows): the process as it is",
+      ],
     },
     errors: [400, 409, 422],
   },
@@ -124,6 +143,19 @@ export const OPERATIONS: readonly Operation[] = [
     query: rampListQuerySchema,
     answers: { 200: ['RampPage', 'One page; pagination.nextPageToken is null on the last'] },
     bare: true,
+    errors: [400],
+  },
+  {
+    method: 'get',
+    path: '/v1/statement',
+    operationId: 'statement',
+    summary:
+      'The settlement statement of a period: a row per ramp whose process closed in it, reconciled against a fresh read of the operator, then totals per status and asset (streamed)',
+    tag: 'Ramps',
+    query: statementQuerySchema,
+    answers: { 200: ['Statement', 'The statement (format=json); format=csv answers text/csv'] },
+    bare: true,
+    csv: `RFC 4180 lines: the header ${CSV_HEADER.join(',')}; one line per ramp (record=ramp), then one per total (record=total: status, asset, ramps, received, delivered, gas)`,
     errors: [400],
   },
   {
@@ -177,6 +209,13 @@ const EVENT_SUMMARY: Record<OutcomeEventType, string> = {
   'on_ramp.expired': "An on-ramp's order expired",
   'on_ramp.failed': 'An on-ramp failed',
   'on_ramp.timed_out': 'An on-ramp gave up waiting',
+  'off_ramp.exception':
+    'An off-ramp met an exception (reason: unsupported_market, below_minimum, above_maximum, off_quote, unattributed)',
+  'on_ramp.exception':
+    'An on-ramp met an exception (reason: unsupported_market, below_minimum, above_maximum, off_quote)',
+  'on_ramp.claimed':
+    'An on-ramp that ended without an end user was claimed: book it for data.endUserId now, with its data',
+  'on_ramp.unclaimed': 'An on-ramp ended without an end user and nobody claimed it within its claim window',
 };
 
 function parameterSchema(schema: z.ZodType): Json {
@@ -215,7 +254,15 @@ const envelope = (id: string): Json => ({
 function operationObject(operation: Operation): Json {
   const responses: Record<string, Json> = {};
   for (const [status, [id, description]] of Object.entries(operation.answers))
-    responses[status] = { description, content: json(operation.bare ? ref(id) : envelope(id)) };
+    responses[status] = {
+      description,
+      content: {
+        ...json(operation.bare ? ref(id) : envelope(id)),
+        ...(operation.csv && status === '200'
+          ? { 'text/csv': { schema: { type: 'string', description: operation.csv } } }
+          : {}),
+      },
+    };
   // Any request may be malformed (400) or unauthorised; any body too large or in an unsupported encoding.
   const common = [400, 401, 500, 502, 503, ...(operation.method === 'post' ? [413, 415] : [])];
   for (const status of [...new Set([...operation.errors, ...common])].sort((a, b) => a - b))

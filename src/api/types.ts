@@ -7,6 +7,7 @@ import type { RampClient } from '../client/ramp-client';
 export type RampApi = Pick<
   RampClient,
   | 'ensureDepositWallet'
+  | 'showDepositQuote'
   | 'getEndUserOverview'
   | 'quote'
   | 'setupAccount'
@@ -17,6 +18,7 @@ export type RampApi = Pick<
   | 'getOffRamp'
   | 'listRamps'
   | 'redeliverEvent'
+  | 'statement'
 > &
   Partial<Pick<RampClient, 'temporal'>>;
 

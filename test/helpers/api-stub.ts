@@ -15,6 +15,7 @@ type RampMocks = Record<Exclude<keyof RampApi, 'temporal'>, jest.Mock>;
 export function stubRamp(overrides: Partial<RampMocks> = {}): RampMocks {
   return {
     ensureDepositWallet: jest.fn(),
+    showDepositQuote: jest.fn(),
     getEndUserOverview: jest.fn(),
     quote: jest.fn(),
     setupAccount: jest.fn(),
@@ -25,6 +26,7 @@ export function stubRamp(overrides: Partial<RampMocks> = {}): RampMocks {
     getOffRamp: jest.fn(),
     listRamps: jest.fn(),
     redeliverEvent: jest.fn(),
+    statement: jest.fn(),
     ...overrides,
   };
 }

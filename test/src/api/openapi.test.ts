@@ -66,6 +66,7 @@ describe('the OpenAPI document', () => {
       '/v1/account/setup',
       '/v1/alerts',
       '/v1/end-users/{id}',
+      '/v1/end-users/{id}/deposit-quote',
       '/v1/end-users/{id}/deposit-wallet',
       '/v1/events/{webhookId}/redeliver',
       '/v1/off-ramps/{depositTransactionId}',
@@ -73,6 +74,7 @@ describe('the OpenAPI document', () => {
       '/v1/on-ramps/{orderReference}',
       '/v1/quotes',
       '/v1/ramps',
+      '/v1/statement',
     ]);
     expect(Object.keys(doc.paths['/v1/on-ramps']!.post!.responses)).toEqual(
       expect.arrayContaining(['200', '201', '400', '401', '409']),
