@@ -295,4 +295,10 @@ describe("a ramp's exceptions", () => {
       'unclaimed-on-ramp/onramp/ref-1',
     );
   });
+
+  test("other kinds' reasons only describe: the gas wallet's incident stays one per network", () => {
+    expect(incidentKey('gas-low', { network: 'networks/tron-mainnet', reason: 'below-minimum' })).toBe(
+      'gas-low/networks/tron-mainnet',
+    );
+  });
 });
