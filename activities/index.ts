@@ -9,6 +9,7 @@ import { createOffRampActivities } from './ramps/offramp/activities';
 import { createOnRampActivities } from './ramps/onramp/activities';
 import { createRouterActivities } from './ramps/router/activities';
 import { createWalletAddressActivities } from './shared/wallets';
+import { createStatementActivities } from './statement/activities';
 import { createOutcomeActivities } from './outcomes/activities';
 import { createEventIndexActivities } from './outcomes/event-index';
 import { eventRecordSink } from '../src/temporal/event-records';
@@ -28,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAlertActivities(deps),
     ...createGasMonitorActivities(deps),
     ...createReconcileActivities(deps),
+    ...createStatementActivities(deps),
     ...createOutcomeActivities({
       logger: deps.logger,
       clientWebhooks: deps.config.clientWebhooks,

@@ -10,7 +10,8 @@
  * - bursts: 10 off-ramps posted at once through the sandbox (time scale 0.001), median settle time against the
  *   sandbox's schedule for the chain;
  * - concurrent-offramps: many off-ramps through the sandbox (time scale 0.01), all settled once, their rate against
- *   what the receiver's rate allows.
+ *   what the receiver's rate allows;
+ * - statement: the settlement statement of a period with many seeded ended ramps, exported and reconciled.
  * The first four hand deliveries to Temporal with no worker; the last three run the whole stack (the sandbox
  * delivering to the receiver, routers and off-ramps on a worker process: bench/lib/ramp-stack.ts).
  * A quick profile by default (about ten minutes on an idle 2-core machine), `--profile full` for the long one.
@@ -36,6 +37,7 @@ import { type BenchReport, markdown } from './lib/report';
 import { persistenceDelta, summarizePersistence } from './lib/server-metrics';
 import { receiverBreakdown } from './receiver-breakdown';
 import { signalPath } from './signal-path';
+import { statementExport } from './statement';
 
 const MEASUREMENTS: Measurement[] = [
   signalPath,
@@ -45,6 +47,7 @@ const MEASUREMENTS: Measurement[] = [
   eventToStateMeasurement,
   bursts,
   concurrentOffRamps,
+  statementExport,
 ];
 
 interface Profile extends BenchSettings {
@@ -72,6 +75,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     offRamps: 200,
     offRampUsers: 40,
     settleTimeLimitMs: 5 * 60_000,
+    statementRamps: 2_000,
     deadlineMs: 30 * 60_000,
   },
   full: {
@@ -93,6 +97,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     offRamps: 1000,
     offRampUsers: 1000,
     settleTimeLimitMs: 20 * 60_000,
+    statementRamps: 10_000,
     deadlineMs: 90 * 60_000,
   },
 };
@@ -175,6 +180,11 @@ const COMMAND = defineCommand({
       valueName: 'duration',
       description: 'longest wait for off-ramps to settle or be ready (quick 5m, full 20m)',
     },
+    'statement-ramps': {
+      type: 'string',
+      valueName: 'n',
+      description: "ended ramps in the statement's period (quick 2000, full 10000)",
+    },
     deadline: {
       type: 'string',
       valueName: 'duration',
@@ -247,6 +257,7 @@ function benchSettings(
     ),
     offRamps: positiveInteger('--offramps', flags.offramps, base.offRamps),
     offRampUsers: positiveInteger('--offramp-users', flags['offramp-users'], base.offRampUsers),
+    statementRamps: positiveInteger('--statement-ramps', flags['statement-ramps'], base.statementRamps),
     settleTimeLimitMs: flags['settle-time-limit']
       ? parseDurationMs(flags['settle-time-limit'])
       : base.settleTimeLimitMs,
@@ -307,6 +318,7 @@ async function main(): Promise<number> {
         burst: settings.burstSize,
         'sandbox delivery concurrency': settings.deliveryConcurrency,
         'concurrent off-ramps': `${settings.offRamps} for ${settings.offRampUsers} end users`,
+        'statement ramps': settings.statementRamps,
         'baseline server': describeTuning(context.baseline.tuning),
         'npm-start server': describeTuning(context.subject.tuning),
         'router shards': String(ROUTER_SHARDS),

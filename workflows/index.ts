@@ -13,3 +13,4 @@ export { outcomeRedeliveryWorkflow } from './outcomes/redelivery/workflow';
 export { idempotencyKeyWorkflow } from './idempotency/workflow';
 export { outcomeEventWorkflow } from './outcomes/events/workflow';
 export { outcomeRedeliveryJobWorkflow } from './outcomes/redelivery-job/workflow';
+export { statementReadWorkflow } from './statement/workflow';

@@ -23,6 +23,7 @@ export function toTransactionSnapshot(
     amount: tx.amount ?? null,
     relatedTransactionId: tx.relatedTransactionId ?? null,
     orderId: tx.orderId ?? null,
+    fee: tx.fee ? { asset: tx.fee.asset, amount: tx.fee.amount } : null,
     readAt,
   };
 }
@@ -39,6 +40,7 @@ export function toOrderSnapshot(order: Order, readAt = new Date().toISOString())
     amountFrom: order.amountFrom ?? null,
     amountTo: order.amountTo ?? null,
     transactionId: order.transactionId ?? null,
+    updatedAt: order.updatedAt ?? null,
     readAt,
   };
 }

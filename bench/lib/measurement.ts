@@ -34,6 +34,8 @@ export interface BenchSettings {
   offRamps: number;
   offRampUsers: number;
   settleTimeLimitMs: number;
+  /** statement: ended ramps in the statement's period. */
+  statementRamps: number;
 }
 
 /**

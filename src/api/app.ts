@@ -21,6 +21,7 @@ import { endUsersRouter } from './routes/end-users';
 import { eventsRouter } from './routes/events';
 import { quotesRouter } from './routes/quotes';
 import { rampsRouter } from './routes/ramps';
+import { statementRouter } from './routes/statement';
 import type { RampApi, TemporalCall } from './types';
 
 export interface ApiDeps {
@@ -73,6 +74,7 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use(alertsRouter(deps.ramp, call));
   app.use(rampsRouter(deps.ramp, call));
   app.use(eventsRouter(deps.ramp, call));
+  app.use(statementRouter(deps.ramp, call, deps.logger));
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger, timeoutMs));
   return app;

@@ -14,6 +14,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import {
+  ClaimWindowClosedError,
   ConflictError,
   InvalidInputError,
   NotFoundError,
@@ -83,6 +84,8 @@ export function errorHandler(logger: Logger, temporalTimeoutMs: number): ErrorRe
       return { status: 409, code: 'quote_expired', message: error.message };
     if (error instanceof ProcessEndedError)
       return { status: 409, code: 'process_ended', message: error.message };
+    if (error instanceof ClaimWindowClosedError)
+      return { status: 409, code: 'claim_window_closed', message: error.message };
     if (error instanceof ConflictError) return { status: 409, code: 'conflict', message: error.message };
     const type = failureType(error);
     if (type === 'OperatorRejected' || type === 'InvalidInput') {

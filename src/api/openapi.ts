@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { type OutcomeEventType, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from '../domain/outcome-events';
 import { IDENTIFIER_ALPHABET } from '../validation/identifiers';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from './idempotency';
+import { CSV_HEADER } from '../client/statement-rows';
 import {
   apiRegistry,
   endUserParams,
@@ -14,6 +15,7 @@ import {
   offRampParams,
   onRampParams,
   rampListQuerySchema,
+  statementQuerySchema,
   webhookIdParams,
 } from './schemas';
 
@@ -36,6 +38,8 @@ interface Operation {
   answers: Record<number, [string, string]>;
   /** Answers are the component itself, not `{ data }`. */
   bare?: boolean;
+  /** The 200 answer can also be CSV (`format=csv`): its description. */
+  csv?: string;
   /** Error statuses beyond 400, 401, 500, 502 and 503 (and 413, 415 for a POST). */
   errors: number[];
   /** OpenAPI links of its answers: where what it answered can be read next (by name). */
@@ -55,7 +59,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found (for a list: no page of it has this pageToken)',
   413: 'The request body is too large',
   415: 'Unsupported request content encoding or charset',
-  409: 'Conflict with what the process already holds (code: conflict, quote_expired or process_ended), or a request with the same Idempotency-Key is still running (idempotency_key_in_use)',
+  409: 'Conflict with what the process already holds (code: conflict, claim_window_closed, quote_expired or process_ended), or a request with the same Idempotency-Key is still running (idempotency_key_in_use)',
   422: 'The operator rejected the request (operator_rejected), or the Idempotency-Key was used with another request (idempotency_key_reused)',
   500: 'Internal error',
   502: 'Temporal or the operator failed; the request can be retried',
@@ -79,6 +83,18 @@ export const OPERATIONS: readonly Operation[] = [
         description: 'The end user whose wallet this is',
       },
     },
+  },
+  {
+    method: 'post',
+    path: '/v1/end-users/{id}/deposit-quote',
+    operationId: 'showDepositQuote',
+    summary:
+      "Asks for an off-ramp quote and records it as the one shown to the end user for their next deposit: that deposit's off-ramp compares its execution with it",
+    tag: 'End users',
+    params: endUserParams,
+    body: 'OffRampQuoteRequest',
+    answers: { 200: ['DepositQuote', 'The quote, as recorded for the next deposit'] },
+    errors: [400, 404, 409, 422],
   },
   {
     method: 'get',
@@ -108,8 +124,11 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Ramps',
     body: 'StartOnRampRequest',
     answers: {
-      201: ['OnRampState', 'Started (or attributed to this end user) by this call'],
-      200: ['OnRampState', "It already was this end user's on-ramp: the process as it is"],
+      201: ['OnRampState', 'Started (or attributed to this end user before it ended) by this call'],
+      200: [
+        'OnRampState',
+        "It already was this end user's on-ramp, or this call claimed one that had ended without an end user (on_ramp.claimed follows): the process as it is",
+      ],
     },
     errors: [400, 409, 422],
     links: {
@@ -221,6 +240,19 @@ export const OPERATIONS: readonly Operation[] = [
     errors: [400, 404],
   },
   {
+    method: 'get',
+    path: '/v1/statement',
+    operationId: 'statement',
+    summary:
+      'The settlement statement of a period: a row per ramp whose process closed in it, reconciled against a fresh read of the operator, then totals per status and asset (streamed)',
+    tag: 'Ramps',
+    query: statementQuerySchema,
+    answers: { 200: ['Statement', 'The statement (format=json); format=csv answers text/csv'] },
+    bare: true,
+    csv: `RFC 4180 lines: the header ${CSV_HEADER.join(',')}; one line per ramp (record=ramp), then one per total (record=total: status, asset, ramps, received, delivered, gas)`,
+    errors: [400],
+  },
+  {
     method: 'post',
     path: '/v1/events/{webhookId}/redeliver',
     operationId: 'redeliverEvent',
@@ -291,6 +323,13 @@ const EVENT_SUMMARY: Record<OutcomeEventType, string> = {
   'on_ramp.expired': "An on-ramp's order expired",
   'on_ramp.failed': 'An on-ramp failed',
   'on_ramp.timed_out': 'An on-ramp gave up waiting',
+  'off_ramp.exception':
+    'An off-ramp met an exception (reason: unsupported_market, below_minimum, above_maximum, off_quote, unattributed)',
+  'on_ramp.exception':
+    'An on-ramp met an exception (reason: unsupported_market, below_minimum, above_maximum, off_quote)',
+  'on_ramp.claimed':
+    'An on-ramp that ended without an end user was claimed: book it for data.endUserId now, with its data',
+  'on_ramp.unclaimed': 'An on-ramp ended without an end user and nobody claimed it within its claim window',
 };
 
 function parameterSchema(schema: z.ZodType): Json {
@@ -350,7 +389,12 @@ function operationObject(operation: Operation): Json {
     responses[status] = {
       description,
       ...(post ? { headers: REPLAYED } : {}),
-      content: json(operation.bare ? ref(id) : envelope(id)),
+      content: {
+        ...json(operation.bare ? ref(id) : envelope(id)),
+        ...(operation.csv && status === '200'
+          ? { 'text/csv': { schema: { type: 'string', description: operation.csv } } }
+          : {}),
+      },
       ...(operation.links ? { links: operation.links } : {}),
     };
   // Any request may be malformed (400) or unauthorised; any body too large or in an unsupported encoding; any

@@ -6,10 +6,18 @@
  */
 import { z } from 'zod';
 import { type EndUserOverview } from '../client/end-user';
-import { onRampQuoteRequestSchema, quoteRequestSchema } from '../client/quote-input';
+import {
+  offRampQuoteRequestSchema,
+  onRampQuoteRequestSchema,
+  quoteRequestSchema,
+} from '../client/quote-input';
 import type { EventRedelivery } from '../client';
 import type { EventRecord, RedeliveryJobProgress } from '../client/outcome-events';
 import type { RampPage, RampProcessSummary } from '../client/ramp-list';
+import type { StatementRow, StatementTotal } from '../client/statement-rows';
+import type { AmountsAgainstQuote } from '../domain/amounts-against-quote';
+import { EXCEPTION_REASONS, type RampException } from '../domain/markets';
+import type { RampGas } from '../domain/ramp-gas';
 import {
   MAX_OUTCOME_WEBHOOK_ID_LENGTH,
   OUTCOME_DELIVERY_STATUSES,
@@ -30,7 +38,7 @@ import type {
   AccountSetupState,
   AccountWallet,
 } from '../../workflows/account-setup/types';
-import type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
+import type { DepositWallet, EndUserState, QuotedDeposit } from '../../workflows/end-user/types';
 import type {
   OrphanWallet,
   UnconfirmedCreation,
@@ -47,7 +55,11 @@ import {
   type ResolvedIncident,
 } from '../../workflows/operations/alerts/types';
 import type { QuoteResult } from '../../workflows/quote/types';
-import { OFF_RAMP_STATUSES, type OffRampState } from '../../workflows/ramps/offramp/types';
+import {
+  OFF_RAMP_STATUSES,
+  type OffRampQuoteShown,
+  type OffRampState,
+} from '../../workflows/ramps/offramp/types';
 import {
   ON_RAMP_STATUSES,
   type OnRampQuoteShown,
@@ -95,6 +107,59 @@ export const errorSchema = component(
   'Every error answer: a 4xx is the request, a 5xx our side or Temporal (503 comes with Retry-After)',
 );
 
+// ---------------------------------------------------------------------------------------------- booking
+
+const signedDecimal = z.string().meta({ description: 'Signed decimal string, e.g. "-2.5"' });
+
+export const amountsSchema = component(
+  'AmountsAgainstQuote',
+  describes<AmountsAgainstQuote>()(
+    z.strictObject({
+      quoted: z
+        .strictObject({ amountFrom: decimal, targetAmount: decimal, rate: decimal, expiresAt: isoDateTime })
+        .optional()
+        .meta({ description: 'What the end user was shown; absent when no quote is known for the ramp' }),
+      executed: z
+        .strictObject({
+          amountFrom: decimal,
+          amountTo: decimal,
+          rate: decimal,
+          executedAt: isoDateTime.nullable(),
+        })
+        .meta({ description: "What the operator's order executed; a rate is amountTo per one amountFrom" }),
+      difference: signedDecimal.optional().meta({
+        description:
+          'executed.amountTo minus what the quoted rate gives for executed.amountFrom, in the target asset (negative: the end user received less)',
+      }),
+      differencePercent: signedDecimal
+        .optional()
+        .meta({ description: 'The executed rate against the quoted one, in percent' }),
+      executedAfterExpiry: z.boolean().optional(),
+    }),
+  ),
+  'What a ramp executed against the quote its end user was shown (decimal strings)',
+);
+
+const gasSpent = z.strictObject({ asset: text, amount: decimal });
+export const gasSchema = component(
+  'RampGas',
+  describes<RampGas>()(
+    z.strictObject({
+      topUp: gasSpent.optional(),
+      sweep: gasSpent.optional(),
+      total: gasSpent.optional().meta({ description: 'topUp + sweep, when both are in one asset' }),
+    }),
+  ),
+  "The gas the operator reports for an off-ramp's top-up and sweep, in the network's native asset",
+);
+
+const exceptionReason = z.enum(EXCEPTION_REASONS);
+export const rampExceptionSchema = component(
+  'RampException',
+  describes<RampException>()(z.strictObject({ reason: exceptionReason, message: text, seenAt: isoDateTime })),
+  'An exception a ramp met, once per reason',
+);
+
 // ---------------------------------------------------------------------------------------------- outcome events
 
 export const outcomeEventDataSchema = component(
@@ -117,6 +182,16 @@ export const outcomeEventDataSchema = component(
       fiatAmount: decimal.optional(),
       fiatCurrency: text.optional(),
       failure: z.strictObject({ resource: text, id: text, status: text }).optional(),
+      amounts: amountsSchema.optional(),
+      gas: gasSchema.optional(),
+      exception: z
+        .strictObject({ reason: exceptionReason, message: text })
+        .optional()
+        .meta({ description: '*.exception: the exception just seen' }),
+      exceptions: z.array(rampExceptionSchema).optional().meta({ description: 'Every exception so far' }),
+      claimedAt: isoDateTime
+        .optional()
+        .meta({ description: 'on_ramp.claimed: when the end user was named, after the on-ramp ended' }),
       walletId: text.optional().meta({ description: 'deposit_wallet.created: the wallet' }),
       addresses: z
         .array(addressOnNetwork)
@@ -212,6 +287,26 @@ const walletJournal = describes<WalletJournal>()(
   }),
 );
 
+export const offRampQuoteShownSchema = component(
+  'DepositQuote',
+  describes<OffRampQuoteShown>()(
+    z.strictObject({
+      amountFrom: decimal,
+      targetAmount: decimal,
+      expiresAt: isoDateTime,
+      coinFrom: text,
+      chainFrom: text.optional(),
+      coinTo: text,
+      quoteId: text.optional(),
+      shownAt: isoDateTime,
+    }),
+  ),
+  "The quote an end user was shown for their next deposit; that deposit's off-ramp compares its execution with it",
+);
+const quotedDeposit = describes<QuotedDeposit>()(
+  z.strictObject({ depositTransactionId: text, quote: offRampQuoteShownSchema }),
+);
+
 const endUserStateShape = {
   endUserId: text,
   walletStatus: z.enum(['none', 'creating', 'ready', 'failed']),
@@ -222,6 +317,8 @@ const endUserStateShape = {
   createdAt: isoDateTime,
   runs: z.number(),
   offRamps: z.array(text),
+  depositQuote: offRampQuoteShownSchema.optional(),
+  quotedDeposits: z.array(quotedDeposit).optional(),
   lastError: text.optional(),
   outcomes: outbox,
 };
@@ -385,6 +482,7 @@ const transactionSnapshot = describes<TransactionSnapshot>()(
     amount: decimal.nullable(),
     relatedTransactionId: nullableText,
     orderId: nullableText,
+    fee: gasSpent.nullable().optional().meta({ description: 'The gas the operator reports for it' }),
     readAt: isoDateTime,
   }),
 );
@@ -400,6 +498,7 @@ const orderSnapshot = describes<OrderSnapshot>()(
     amountFrom: decimal.nullable(),
     amountTo: decimal.nullable(),
     transactionId: nullableText,
+    updatedAt: isoDateTime.nullable().optional(),
     readAt: isoDateTime,
   }),
 );
@@ -454,6 +553,15 @@ export const onRampStateSchema = component(
       failure: z
         .strictObject({ resource: z.enum(['order', 'transaction']), id: text, status: text })
         .optional(),
+      amounts: amountsSchema.optional(),
+      exceptions: z.array(rampExceptionSchema).optional(),
+      claimableUntil: isoDateTime
+        .optional()
+        .meta({ description: 'Ended without an end user: POST /v1/on-ramps claims it until then' }),
+      claimedAt: isoDateTime.optional(),
+      unclaimedIncident: text
+        .optional()
+        .meta({ description: 'The unclaimed-on-ramp incident raised when the claim window passed' }),
     }),
   ),
 );
@@ -486,6 +594,10 @@ export const offRampStateSchema = component(
       gasCheck: gasCheck.optional(),
       alertsRaised: z.number(),
       stuckSince: isoDateTime.optional(),
+      quote: offRampQuoteShownSchema.optional(),
+      amounts: amountsSchema.optional(),
+      gas: gasSchema.optional(),
+      exceptions: z.array(rampExceptionSchema).optional(),
     }),
   ),
 );
@@ -574,6 +686,8 @@ export const startOnRampRequestSchema = component(
   }),
 );
 
+export const offRampQuoteRequestComponent = component('OffRampQuoteRequest', offRampQuoteRequestSchema);
+
 /** The query of GET /v1/ramps (query values are strings; limit is converted). */
 export const rampListQuerySchema = z.strictObject({
   endUserId: endUserIdSchema.optional(),
@@ -594,6 +708,89 @@ export const rampListQuerySchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,8192}$/, 'must be a nextPageToken this API answered')
     .optional(),
+});
+
+// ---------------------------------------------------------------------------------------------- statement
+
+export const statementRowSchema = component(
+  'StatementRow',
+  describes<StatementRow>()(
+    z.strictObject({
+      workflowId: text,
+      direction: z.enum(RAMP_DIRECTIONS),
+      status: text.meta({
+        description: 'How the ramp ended (settled, failed, expired, timed-out, exception, unclaimed)',
+      }),
+      endUserId: nullableText,
+      orderReference: nullableText,
+      depositTransactionId: nullableText,
+      orderId: nullableText,
+      webhookIds: z
+        .array(text)
+        .meta({ description: "The webhook-ids of the ramp's outcome events, in order" }),
+      assetFrom: nullableText.meta({
+        description: 'What the end user sent: MXN on-ramp, the token off-ramp',
+      }),
+      amountFrom: decimal.nullable(),
+      assetTo: nullableText.meta({ description: 'What the end user received, when the order executed' }),
+      amountTo: decimal.nullable(),
+      rate: decimal.nullable().meta({ description: 'Executed amountTo per one amountFrom' }),
+      quotedAmountFrom: decimal.nullable(),
+      quotedTargetAmount: decimal.nullable(),
+      quotedRate: decimal.nullable(),
+      quoteExpiresAt: isoDateTime.nullable(),
+      difference: signedDecimal.nullable(),
+      differencePercent: signedDecimal.nullable(),
+      executedAfterExpiry: z.boolean().nullable(),
+      gasAsset: nullableText,
+      gasAmount: decimal.nullable(),
+      exceptions: z.array(exceptionReason),
+      startedAt: isoDateTime,
+      endedAt: isoDateTime.nullable(),
+      claimedAt: isoDateTime.nullable(),
+      closedAt: isoDateTime.meta({ description: 'When the process closed: the period is of this instant' }),
+      reconciled: z.enum(['matches', 'differs', 'unreadable', 'nothing-to-read']).meta({
+        description: 'A fresh read of the operator against every status and amount the ramp booked',
+      }),
+      reconciliation: text.meta({
+        description: 'What the operator says where it differs, or why it was not read',
+      }),
+    }),
+  ),
+);
+
+export const statementTotalSchema = component(
+  'StatementTotal',
+  describes<StatementTotal>()(
+    z.strictObject({
+      status: text,
+      asset: text,
+      ramps: z.number().meta({ description: 'Ramps of this status that moved this asset' }),
+      received: decimal.meta({ description: 'What end users sent of it' }),
+      delivered: decimal.meta({ description: 'What end users received of it' }),
+      gas: decimal.meta({ description: 'The gas paid in it' }),
+    }),
+  ),
+);
+
+export const statementSchema = component(
+  'Statement',
+  z.strictObject({
+    data: z.strictObject({
+      from: isoDateTime,
+      to: isoDateTime,
+      rows: z.array(statementRowSchema),
+      totals: z.array(statementTotalSchema),
+      rowCount: z.number(),
+    }),
+  }),
+  'GET /v1/statement?format=json: the rows, then the totals (streamed; a statement cut off mid-way lacks its totals)',
+);
+
+export const statementQuerySchema = z.strictObject({
+  from: text.meta({ description: 'ISO 8601: ramps whose process closed at or after this' }),
+  to: text.meta({ description: 'ISO 8601: and before this' }),
+  format: z.enum(['json', 'csv']).optional().meta({ description: 'json (default) or csv' }),
 });
 
 export const redeliverySchema = component(

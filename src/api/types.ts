@@ -7,6 +7,7 @@ import type { RampClient } from '../client/ramp-client';
 export type RampApi = Pick<
   RampClient,
   | 'ensureDepositWallet'
+  | 'showDepositQuote'
   | 'getEndUserOverview'
   | 'quote'
   | 'setupAccount'
@@ -27,6 +28,7 @@ export type RampApi = Pick<
   | 'claimIdempotencyKey'
   | 'recordIdempotentAnswer'
   | 'releaseIdempotencyKey'
+  | 'statement'
 > &
   Partial<Pick<RampClient, 'temporal'>>;
 

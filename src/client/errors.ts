@@ -42,5 +42,19 @@ export class ProcessEndedError extends Error {
 
 /** The call contradicts what the process already holds (e.g. another end user for an order reference). */
 export class ConflictError extends Error {
-  override readonly name = 'ConflictError';
+  override readonly name: string = 'ConflictError';
+}
+
+/**
+ * startOnRamp for an on-ramp that ended without an end user and was not claimed within its claim window: it closed
+ * `unclaimed` and `incident` (the key in GET /v1/alerts) holds it for the operations team.
+ */
+export class ClaimWindowClosedError extends ConflictError {
+  override readonly name: string = 'ClaimWindowClosedError';
+  constructor(
+    message: string,
+    readonly incident: string,
+  ) {
+    super(message);
+  }
 }

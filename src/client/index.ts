@@ -5,6 +5,7 @@
 import type { RampClient } from './ramp-client';
 
 export {
+  type DepositQuoteInput,
   type EndUserOverview,
   type OnRampStart,
   type ProcessFilter,
@@ -16,10 +17,16 @@ export {
   type RampProcessSummary,
   type RampTarget,
   type StartOnRampOptions,
+  type StatementItem,
+  type StatementOptions,
+  type StatementPeriod,
+  type StatementRow,
+  type StatementTotal,
   parseOrderReference,
   RampClient,
 } from './ramp-client';
 export {
+  ClaimWindowClosedError,
   ConflictError,
   InvalidInputError,
   NotFoundError,
@@ -59,5 +66,8 @@ export type {
   ResolvedIncident,
 } from '../../workflows/operations/alerts/types';
 export type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
-export type { OffRampState, OffRampStatus } from '../../workflows/ramps/offramp/types';
+export type { OffRampQuoteShown, OffRampState, OffRampStatus } from '../../workflows/ramps/offramp/types';
+export type { AmountsAgainstQuote } from '../domain/amounts-against-quote';
+export { EXCEPTION_REASONS, type ExceptionReason, type RampException } from '../domain/markets';
+export type { RampGas } from '../domain/ramp-gas';
 export type { OnRampQuoteShown, OnRampState, OnRampStatus } from '../../workflows/ramps/onramp/types';

@@ -11,7 +11,8 @@ import { onRampAttributionSignal, onRampStateQuery } from '../../workflows/ramps
 import type { onRampWorkflow } from '../../workflows/ramps/onramp/workflow';
 import type { OnRampAttribution, OnRampQuoteShown, OnRampState } from '../../workflows/ramps/onramp/types';
 import { type ClientContext, searchValueField } from './context';
-import { ConflictError, NotFoundError } from './errors';
+import { incidentKey } from '../../workflows/operations/alerts/incidents';
+import { ClaimWindowClosedError, ConflictError, NotFoundError } from './errors';
 import { quote } from './quote';
 import { parseQuoteRequest } from './quote-input';
 
@@ -24,8 +25,10 @@ export interface StartOnRampOptions {
 export interface OnRampStart {
   workflowId: string;
   quote?: OnRampQuoteShown;
-  /** True when this call started the on-ramp or attributed it to the end user; false when it already was theirs. */
+  /** True when this call started the on-ramp or attributed it to the end user before it ended. */
   created: boolean;
+  /** True when this call named the end user of an on-ramp that had ended without one (a late claim). */
+  claimed: boolean;
   state: OnRampState;
 }
 
@@ -46,9 +49,10 @@ export async function startOnRamp(
     // it still lacks the quote this call brings.
     const bringsQuote = !!(options.quote || options.quoteRequest);
     if (existing.endUserId === id && (existing.quote || !bringsQuote || existing.endedAt))
-      return answer(workflowId, existing, false);
+      return answer(workflowId, existing, { created: false, claimed: false });
   }
-  const shown = await quoteToShow(context, options);
+  // A claim of an ended on-ramp brings no quote: its order executed (or not) without one.
+  const shown = existing?.endedAt ? undefined : await quoteToShow(context, options);
   const delivered = await attribute(context, orderReference, id, shown);
   // Read after the signal (a query sees every signal accepted before it): the first end user wins, so another
   // caller may have attributed the process in between.
@@ -56,10 +60,12 @@ export async function startOnRamp(
   if (!delivered) {
     // An on-ramp runs once: a repeated call for the same end user answers the process as it ended.
     assertSameEndUser(state, id, true);
-    return answer(workflowId, state, false);
+    return answer(workflowId, state, { created: false, claimed: false });
   }
   assertSameEndUser(state, id);
-  return answer(workflowId, state, existing?.endUserId !== id);
+  const named = existing?.endUserId !== id;
+  const claimed = named && !!existing?.endedAt;
+  return answer(workflowId, state, { created: named && !claimed, claimed });
 }
 
 export async function getOnRamp(context: ClientContext, reference: string): Promise<OnRampState> {
@@ -134,17 +140,35 @@ async function attribute(
   return outcome.delivered;
 }
 
-function answer(workflowId: string, state: OnRampState, created: boolean): OnRampStart {
-  return { workflowId, ...(state.quote ? { quote: state.quote } : {}), created, state };
+function answer(
+  workflowId: string,
+  state: OnRampState,
+  how: Pick<OnRampStart, 'created' | 'claimed'>,
+): OnRampStart {
+  return { workflowId, ...(state.quote ? { quote: state.quote } : {}), ...how, state };
 }
 
+/**
+ * Refuses an on-ramp the end user cannot have: another end user's; one that closed unclaimed (naming its
+ * incident); one that ended without an end user and cannot be claimed (`ended`: it has closed).
+ */
 function assertSameEndUser(state: OnRampState, endUserId: string, ended = !!state.endedAt): void {
   if (state.endUserId === endUserId) return;
-  if (state.endUserId === null && !ended) return;
+  const { orderReference } = state;
+  if (state.endUserId !== null)
+    throw new ConflictError(`The on-ramp of order reference ${orderReference} belongs to another end user`);
+  if (state.status === 'unclaimed') {
+    const incident =
+      state.unclaimedIncident ??
+      incidentKey('unclaimed-on-ramp', { process: onRampWorkflowId(orderReference) });
+    throw new ClaimWindowClosedError(
+      `The on-ramp of order reference ${orderReference} ended without an end user and was not claimed by ${state.claimableUntil ?? 'the end of its claim window'}; it closed unclaimed and incident ${incident} holds it for the operations team`,
+      incident,
+    );
+  }
+  if (!ended || state.claimableUntil) return;
   throw new ConflictError(
-    state.endUserId === null
-      ? `The on-ramp of order reference ${state.orderReference} has already ended (${state.status}) without an end user; it is not started again`
-      : `The on-ramp of order reference ${state.orderReference} belongs to another end user`,
+    `The on-ramp of order reference ${orderReference} has already ended (${state.status}) without an end user; it is not started again`,
   );
 }
 

@@ -26,9 +26,11 @@ import type {
   ResolvedIncident,
 } from '../../workflows/operations/alerts/types';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
-import type { OffRampState } from '../../workflows/ramps/offramp/types';
+import type { OffRampQuoteShown, OffRampState } from '../../workflows/ramps/offramp/types';
 import type { OnRampState } from '../../workflows/ramps/onramp/types';
 import * as accountSetup from './account-setup';
+import * as depositQuotes from './deposit-quote';
+import type { DepositQuoteInput } from './deposit-quote';
 import type { ClientContext } from './context';
 import * as endUsers from './end-user';
 import * as operations from './operations';
@@ -54,14 +56,24 @@ import * as rampList from './ramp-list';
 import type { ProcessFilter, RampListFilter, RampPage, RampProcessSummary } from './ramp-list';
 import { activeTracing } from '../observability/tracing';
 import * as rampOutcome from './ramp-outcome';
+import * as statements from './statement';
+import type { StatementItem, StatementOptions, StatementPeriod } from './statement';
 import type { RampTarget } from './ramp-outcome';
 import type { EndUserOverview } from './end-user';
 
 export type { EndUserOverview } from './end-user';
+export type { DepositQuoteInput } from './deposit-quote';
 export type { QuoteOptions } from './quote';
 export type { OnRampStart, StartOnRampOptions } from './on-ramp';
 export type { ProcessFilter, RampListFilter, RampPage, RampProcessSummary } from './ramp-list';
 export type { RampTarget } from './ramp-outcome';
+export type {
+  StatementItem,
+  StatementOptions,
+  StatementPeriod,
+  StatementRow,
+  StatementTotal,
+} from './statement';
 
 /** Order references become workflow IDs (onramp/<reference>) and visibility values: src/validation/identifiers.ts. */
 export { parseOrderReference } from '../validation/identifiers';
@@ -234,15 +246,27 @@ export class RampClient {
     quotes.assertQuoteValid(this.#context, quote, minValidityMs);
   }
 
+  /**
+   * Records the quote the end user is shown for their next crypto deposit (`quoteRequest`: asked for now, an off-ramp
+   * quote; `quote`: one held already): that deposit's off-ramp compares what executed with it (`amounts`) and raises
+   * `off_quote` beyond the tolerance. One quote, one deposit; a later call replaces a quote no deposit took yet.
+   * NotFoundError for an end user without a deposit wallet.
+   */
+  showDepositQuote(endUserId: string, input: DepositQuoteInput): Promise<OffRampQuoteShown> {
+    return depositQuotes.showDepositQuote(this.#context, endUserId, input);
+  }
+
   // ------------------------------------------ ramps: on-ramp.ts, off-ramp.ts, ramp-list.ts, ramp-outcome.ts
 
   /**
    * Starts (or attributes) the on-ramp of an order reference for an end user: onramp/<reference>. With
    * `quoteRequest` it asks the operator for a quote first and records it as the one shown to the user; with
    * `quote` it records a quote shown earlier. Safe to call again, and before or after the order's first event
-   * (an order event for an unknown reference starts the process unattributed; this call attributes it). Called
-   * again for the same end user it answers the process as it is (no new quote); ConflictError when the reference
-   * belongs to another end user, running or ended.
+   * (an order event for an unknown reference starts the process unattributed; this call attributes it). An on-ramp
+   * that ended without an end user stays claimable for ONRAMP_CLAIM_WINDOW: this call then claims it (`claimed`,
+   * and `on_ramp.claimed` is raised). Called again for the same end user it answers the process as it is (no new
+   * quote); ConflictError when the reference belongs to another end user, running or ended; ClaimWindowClosedError
+   * (naming its incident) when it closed unclaimed.
    */
   startOnRamp(endUserId: string, reference: string, options: StartOnRampOptions = {}): Promise<OnRampStart> {
     return onRamps.startOnRamp(this.#context, endUserId, reference, options);
@@ -285,6 +309,18 @@ export class RampClient {
     options: { timeoutMs?: number } = {},
   ): Promise<OnRampState | OffRampState> {
     return rampOutcome.waitForOutcome(this.#context, target, options);
+  }
+
+  /**
+   * The settlement statement of a period (`from` inclusive, `to` exclusive, ISO 8601): one `row` per ramp whose
+   * process closed in it (settled, failed, expired, timed out, exception, unclaimed; a claimed on-ramp when it was
+   * claimed), each reconciled against a fresh read of the operator, then the `totals` per status and asset. Read
+   * page by page: iterate it and write each row out (`for await (const item of ramp.statement(period))`).
+   * InvalidInputError for a bad period, before anything is read.
+   */
+  statement(period: StatementPeriod, options: StatementOptions = {}): AsyncGenerator<StatementItem> {
+    statements.parseStatementPeriod(period);
+    return statements.statement(this.#context, period, options);
   }
 
   // ------------------------------------------------------------------------------------------ operations: operations.ts

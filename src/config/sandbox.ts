@@ -131,6 +131,11 @@ export interface SandboxConfig {
   seed: number;
   /** Per chain code of the native asset (ETH, TRX). */
   gas: { ETH: GasCosts; TRX: GasCosts };
+  /**
+   * The least the simulated operator converts (the spec says minimums exist, not what they are): a deposit of fewer
+   * tokens is never swept, an on-ramp order for less MXN fails.
+   */
+  conversionMinimums: { token: string; fiat: string };
   /** Accept self-signed certificates of webhook receivers. */
   insecureTls: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -162,6 +167,9 @@ const SANDBOX_BEHAVIOUR = {
   insecureTls: true,
 } as const;
 
+/** ASSUMED minimums of the simulated operator: 1 token, 20 MXN. */
+export const SANDBOX_CONVERSION_MINIMUMS: SandboxConfig['conversionMinimums'] = { token: '1', fiat: '20' };
+
 export function loadSandboxConfig(env: Env): SandboxConfig {
   const parsed = parseSection('sandbox', sandboxEnv, env);
   return {
@@ -178,6 +186,7 @@ export function loadSandboxConfig(env: Env): SandboxConfig {
     deliveryHeaders: {},
     seed: parsed.SANDBOX_SEED ?? Date.now() >>> 0,
     gas: SANDBOX_GAS_COSTS,
+    conversionMinimums: SANDBOX_CONVERSION_MINIMUMS,
     logLevel: parsed.SANDBOX_LOG_LEVEL,
   };
 }
@@ -201,6 +210,10 @@ export function validateSandboxConfig(config: SandboxConfig): SandboxConfig {
       if (!DECIMAL_PATTERN.test(config.gas[chain][kind]))
         problems.push(`gas.${chain}.${kind}: must be a decimal string`);
     }
+  }
+  for (const kind of ['token', 'fiat'] as const) {
+    if (!DECIMAL_PATTERN.test(config.conversionMinimums[kind]))
+      problems.push(`conversionMinimums.${kind}: must be a decimal string`);
   }
   const faults = faultsConfigSchema.safeParse(config.faults);
   if (!faults.success) problems.push(...formatIssues(faults.error.issues, 'faults.'));

@@ -28,6 +28,7 @@ export const READERS = [
   'account:setup',
   'schedules:apply',
   'reconcile',
+  'statement',
   'demo',
   'sandbox',
   'codec-server',

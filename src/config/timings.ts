@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { WorkflowTimings } from '../domain/timings';
 import { clientWebhookTimeout } from './client-webhooks';
 import { durationMs } from './duration';
+import { rampMarketsField } from './markets';
 import { type Env, parseSection } from './env';
 import { setting, type SettingMeta, TEMPORAL_CLIENTS } from './setting';
 
@@ -25,6 +26,7 @@ export const timingsEnv = z.object({
       'an incident); a router lane retries a failing read as long.',
     example: '7d',
   }),
+  RAMP_MARKETS: rampMarketsField,
   CLIENT_WEBHOOK_RETRY_FOR: duration('24h', {
     group: 'production',
     meaning:
@@ -60,6 +62,12 @@ export const timingsEnv = z.object({
     group: 'tests shorten',
     meaning: 'The longest delay between two polls of a late process.',
   }),
+  ONRAMP_CLAIM_WINDOW: duration('7d', {
+    group: 'tests shorten',
+    meaning:
+      'How long an on-ramp nobody announced stays claimable (startOnRamp) after it ends; then it closes unclaimed ' +
+      "with an incident. The namespace's retention must exceed RAMP_PROCESS_TIMEOUT plus this.",
+  }),
   CLIENT_WEBHOOK_TIMEOUT: clientWebhookTimeout,
 });
 
@@ -88,6 +96,8 @@ export function loadWorkflowTimings(env: Env): WorkflowTimings {
     pollInitialMs: raw.RAMP_POLL_INITIAL,
     pollMaximumMs: raw.RAMP_POLL_MAXIMUM,
     processTimeoutMs: raw.RAMP_PROCESS_TIMEOUT,
+    onRampClaimWindowMs: raw.ONRAMP_CLAIM_WINDOW,
+    markets: raw.RAMP_MARKETS,
     quoteTtlMs: QUOTE_TTL_MS,
     unknownResourceTimeoutMs: UNKNOWN_RESOURCE_TIMEOUT_MS,
     outcomeDelivery: {

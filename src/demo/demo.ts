@@ -1,6 +1,8 @@
 /**
- * The story `npm start` tells against the sandbox: account setup, gas funding, two end users' wallets, a quote,
- * one off-ramp and one on-ramp to settlement, and one off-ramp that strands for lack of gas (alert raised).
+ * The story `npm start` tells against the sandbox: account setup, gas funding, two end users' wallets, a quote shown
+ * for a deposit, one off-ramp and one on-ramp to settlement, an off-ramp that executes off its quote after the price
+ * moved (an exception by name), one that strands for lack of gas (alert raised), and an on-ramp nobody announced,
+ * claimed by its end user after it settled.
  * Every step goes through the product's real paths: the typed client, Temporal workflows, the operator client,
  * the sandbox over HTTP and its webhooks to our HTTPS receiver. Only the sandbox's simulation endpoints stand in
  * for the outside world (a bank transfer, a chain deposit, the account contact).
@@ -10,6 +12,7 @@ import type { RampClient } from '../client/ramp-client';
 import type { SandboxConfig } from '../config/sandbox';
 import { formatAmount, parseAmount } from '../domain/decimal';
 import { CHAINS } from '../domain/vocabulary';
+import { RATES_MXN_PER_TOKEN } from '../sandbox/pricing';
 import type { OffRampState, OffRampStatus } from '../../workflows/ramps/offramp/types';
 import type { OnRampState, OnRampStatus } from '../../workflows/ramps/onramp/types';
 import type { AccountSetupResult } from '../../workflows/account-setup/types';
@@ -42,25 +45,32 @@ const ETH = CHAINS.ETH.nativeAsset;
 /** The statuses after which a process changes no more (the demo waits for one of them). */
 const OFF_RAMP_ENDED: readonly OffRampStatus[] = ['settled', 'failed', 'timed-out'];
 const ON_RAMP_ENDED: readonly OnRampStatus[] = ['settled', 'expired', 'failed', 'timed-out'];
+/** USDT's price after the market moved in the story: 4 % under the sandbox's, well past the 1 % default tolerance. */
+const DEMO_MOVED_PRICE = '16.56';
 
 export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   const { ramp } = options;
   const account = await setUpAccount(options);
   const { aliceTron, bobTron, aliceWalletId } = await giveDepositWallets(options);
-  await fundGasForOneAutoswap(options, account.gasWallet.walletId, aliceWalletId);
-  await showQuote(options);
+  await fundGasForAliceAutoswaps(options, account.gasWallet.walletId, aliceWalletId);
+  await showDepositQuote(options);
   const aliceSells = await aliceSellsUsdt(options, aliceTron);
-  // A reference of this run's own: an on-ramp runs once per order reference.
+  // References of this run's own: an on-ramp runs once per order reference.
   const reference = `demo-${randomUUID().slice(0, 8)}`;
   const aliceBuys = await aliceBuysUsdt(options, reference);
+  const offQuote = await aliceSellsAfterThePriceMoved(options, aliceTron);
   const bobSells = await bobSellsWithoutGas(options, bobTron);
+  const lateReference = `demo-late-${randomUUID().slice(0, 8)}`;
+  const lateClaim = await bobClaimsAfterItSettled(options, lateReference);
   await outcomesSent(
     [
       { label: 'end user demo-alice', read: () => ramp.getEndUser('demo-alice') },
       { label: 'end user demo-bob', read: () => ramp.getEndUser('demo-bob') },
       { label: 'off-ramp demo-alice', read: () => ramp.getOffRamp(aliceSells.depositId) },
       { label: 'on-ramp demo-alice', read: () => ramp.getOnRamp(reference) },
+      { label: 'off-ramp demo-alice off quote', read: () => ramp.getOffRamp(offQuote.depositId) },
       { label: 'off-ramp demo-bob', read: () => ramp.getOffRamp(bobSells.depositId) },
+      { label: 'on-ramp claimed by demo-bob', read: () => ramp.getOnRamp(lateReference) },
     ],
     options,
   );
@@ -74,7 +84,9 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
     },
     aliceSells.result,
     aliceBuys,
+    offQuote.result,
     bobSells.result,
+    lateClaim,
   ];
 }
 
@@ -128,17 +140,17 @@ async function giveDepositWallets(
 }
 
 /**
- * Gas for alice's Autoswap and a little more, so that bob's strands for lack of it. A wallet's first Autoswap on a
- * network also pays its one-time top-up: on a later `npm start` (the sandbox keeps its state) alice's needs none.
+ * Gas for alice's two Autoswaps and a little more, so that bob's strands for lack of it. A wallet's first Autoswap on
+ * a network also pays its one-time top-up: on a later `npm start` (the sandbox keeps its state) alice's needs none.
  * The little more stays under one sweep, so bob's strands either way.
  */
-async function fundGasForOneAutoswap(
+async function fundGasForAliceAutoswaps(
   options: DemoOptions,
   gasWalletId: string,
   aliceWalletId: string,
 ): Promise<void> {
   const { sandboxUrl, sandboxConfig, say } = options;
-  say('\n== 3. Gas: fund the gas wallet for exactly one Autoswap');
+  say("\n== 3. Gas: fund the gas wallet for exactly demo-alice's two Autoswaps");
   const gasCost = sandboxConfig.gas.TRX;
   const alice = await simulate<{ approvedNetworks?: string[] }>(
     sandboxUrl,
@@ -146,7 +158,7 @@ async function fundGasForOneAutoswap(
     `/wallets/${aliceWalletId}`,
   );
   const aliceTopUp = alice.approvedNetworks?.includes(TRON) ? 0n : parseAmount(gasCost.topUp);
-  const aliceNeeds = aliceTopUp + parseAmount(gasCost.sweep);
+  const aliceNeeds = aliceTopUp + 2n * parseAmount(gasCost.sweep);
   const remainder = parseAmount('5');
   const gasWallet = await simulate<{ balances?: Array<{ asset: string; amount: string }> }>(
     sandboxUrl,
@@ -163,7 +175,7 @@ async function fundGasForOneAutoswap(
   }
   await simulate(sandboxUrl, 'POST', `/wallets/${gasWalletId}/balances`, { asset: ETH, amount: '0.01' });
   say(
-    `    gas wallet holds ${formatAmount(current + (funding > 0n ? funding : 0n))} TRX (${aliceTopUp > 0n ? `one top-up ${gasCost.topUp} + ` : ''}one sweep ${gasCost.sweep}, and a little)`,
+    `    gas wallet holds ${formatAmount(current + (funding > 0n ? funding : 0n))} TRX (${aliceTopUp > 0n ? `one top-up ${gasCost.topUp} + ` : ''}two sweeps of ${gasCost.sweep}, and a little)`,
   );
 }
 
@@ -175,14 +187,20 @@ function nativeBalance(
   return entry ? parseAmount(entry.amount) : 0n;
 }
 
-async function showQuote(options: DemoOptions): Promise<void> {
-  options.say('\n== 4. A quote, shown before the deposit');
-  const quote = await options.ramp.quote({
-    direction: 'off-ramp',
-    coinFrom: 'USDT',
-    chainFrom: 'TRX',
-    coinTo: 'MXN',
-    amountFrom: '100',
+/** The quote demo-alice is shown before she deposits: her next deposit's off-ramp compares its execution with it. */
+async function showDepositQuote(
+  options: DemoOptions,
+  heading = '4. A quote, shown to demo-alice for her deposit',
+) {
+  options.say(`\n== ${heading}`);
+  const quote = await options.ramp.showDepositQuote('demo-alice', {
+    quoteRequest: {
+      direction: 'off-ramp',
+      coinFrom: 'USDT',
+      chainFrom: 'TRX',
+      coinTo: 'MXN',
+      amountFrom: '100',
+    },
   });
   options.say(`    100 USDT (Tron) -> ${quote.targetAmount} MXN, valid until ${quote.expiresAt}`);
 }
@@ -215,10 +233,90 @@ async function aliceSellsUsdt(
     'settled',
     offRamp?.status,
     offRamp?.fiatAmount
-      ? `${offRamp.fiatAmount} ${offRamp.fiatCurrency ?? 'MXN'}, order ${offRamp.orderId ?? '?'}`
+      ? `${offRamp.fiatAmount} ${offRamp.fiatCurrency ?? 'MXN'}, ${againstQuote(offRamp)}, order ${offRamp.orderId ?? '?'}`
       : '',
   );
   return { result, depositId };
+}
+
+/** How an execution compares with its quote, in a few words. */
+function againstQuote(state: OffRampState): string {
+  const amounts = state.amounts;
+  if (!amounts?.quoted) return 'no quote';
+  return `${amounts.differencePercent ?? '?'}% from the quote (${amounts.difference ?? '?'} MXN)`;
+}
+
+/**
+ * demo-alice is quoted again, the market moves before she deposits, and the order executes at the new price: the
+ * off-ramp settles and names the exception (off_quote: beyond the quote tolerance, RAMP_MARKETS).
+ */
+async function aliceSellsAfterThePriceMoved(
+  options: DemoOptions,
+  aliceTron: string,
+): Promise<{ result: ScenarioResult; depositId: string }> {
+  await showDepositQuote(
+    options,
+    '7. demo-alice is quoted again, then the USDT price drops before she deposits',
+  );
+  await simulate(options.sandboxUrl, 'POST', '/prices', { USDT: DEMO_MOVED_PRICE });
+  options.say(`    (sandbox) USDT now trades at ${DEMO_MOVED_PRICE} MXN`);
+  let depositId = '';
+  let offRamp: OffRampState | undefined;
+  try {
+    depositId = await depositOnChain(options, aliceTron, '100');
+    offRamp = await follow<OffRampState>(
+      'off-ramp',
+      () => options.ramp.getOffRamp(depositId),
+      (state) => OFF_RAMP_ENDED.includes(state.status),
+      options,
+    );
+  } finally {
+    await simulate(options.sandboxUrl, 'POST', '/prices', { USDT: RATES_MXN_PER_TOKEN.USDT });
+  }
+  const reasons = offRamp?.exceptions?.map((exception) => exception.reason) ?? [];
+  const result = scenarioResult(
+    'off-ramp demo-alice off quote',
+    'settled + off_quote',
+    offRamp && `${offRamp.status}${reasons.length > 0 ? ` + ${reasons.join(', ')}` : ''}`,
+    offRamp ? `${offRamp.fiatAmount ?? '?'} MXN, ${againstQuote(offRamp)}` : '',
+  );
+  return { result, depositId };
+}
+
+/**
+ * An MXN payment for a reference the client never announced (its backend was down): the on-ramp settles without an
+ * end user and waits to be claimed; the client's startOnRamp then claims it for demo-bob (on_ramp.claimed).
+ */
+async function bobClaimsAfterItSettled(options: DemoOptions, reference: string): Promise<ScenarioResult> {
+  const { ramp, say } = options;
+  say('\n== 9. An MXN payment nobody announced settles; demo-bob claims it afterwards');
+  await simulate(options.sandboxUrl, 'POST', '/onramp/deposits', {
+    reference,
+    amount: '345.00',
+    coinTo: 'USDT',
+    chainTo: 'TRX',
+  });
+  const ended = await follow<OnRampState>(
+    'on-ramp',
+    () => ramp.getOnRamp(reference),
+    (state) => !!state.claimableUntil || state.endUserId !== null,
+    options,
+  );
+  if (!ended?.claimableUntil)
+    return scenarioResult('on-ramp claimed late', 'settled + claimed', ended?.status, '');
+  say(
+    `    settled without an end user; claimable until ${ended.claimableUntil}. The client's backend now claims it:`,
+  );
+  const claim = await ramp.startOnRamp('demo-bob', reference);
+  say(
+    `    startOnRamp('demo-bob', '${reference}'): claimed ${claim.claimed}, end user ${claim.state.endUserId}`,
+  );
+  return scenarioResult(
+    'on-ramp claimed late',
+    'settled + claimed',
+    `${claim.state.status}${claim.claimed && claim.state.endUserId === 'demo-bob' ? ' + claimed' : ''}`,
+    `${claim.state.cryptoAmount ?? '?'} ${claim.state.asset ?? 'USDT'} for demo-bob`,
+  );
 }
 
 async function aliceBuysUsdt(options: DemoOptions, reference: string): Promise<ScenarioResult> {
@@ -260,7 +358,7 @@ async function bobSellsWithoutGas(
   options: DemoOptions,
   bobTron: string,
 ): Promise<{ result: ScenarioResult; depositId: string }> {
-  options.say('\n== 7. demo-bob sells 50 USDT, but the gas wallet cannot pay');
+  options.say('\n== 8. demo-bob sells 50 USDT, but the gas wallet cannot pay');
   const depositId = await depositOnChain(options, bobTron, '50');
   const offRamp = await follow<OffRampState>(
     'off-ramp',

@@ -21,6 +21,7 @@ export const WORKFLOW_TYPES = {
   idempotencyKey: 'idempotencyKeyWorkflow',
   outcomeEvent: 'outcomeEventWorkflow',
   outcomeRedeliveryJob: 'outcomeRedeliveryJobWorkflow',
+  statementRead: 'statementReadWorkflow',
 } as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 
@@ -74,6 +75,8 @@ export function routerWorkflowId(taskQueue: string, kind: ResourceKind, resource
 }
 export const UNKNOWN_EVENTS_WORKFLOW_ID = 'webhooks/unknown-events';
 export const quoteWorkflowId = (uuid: string) => `quote/${uuid}`;
+/** One page of a settlement statement re-read from the operator. */
+export const statementReadWorkflowId = (uuid: string) => `statement-read/${uuid}`;
 /** One redelivery of one outcome event: each request is its own workflow (the event keeps its webhook ID). */
 export const outcomeRedeliveryWorkflowId = (webhookId: string, requestId: string) =>
   `outcome-redelivery/${webhookId}/${requestId}`;

@@ -4,6 +4,9 @@
  * the processes that raise them, the delivery activity, the HTTP API and the OpenAPI document all read it.
  * Workflow-safe.
  */
+import type { AmountsAgainstQuote } from './amounts-against-quote';
+import type { ExceptionReason, RampException } from './markets';
+import type { RampGas } from './ramp-gas';
 
 export const OUTCOME_EVENT_TYPES = [
   'deposit_wallet.created',
@@ -12,11 +15,15 @@ export const OUTCOME_EVENT_TYPES = [
   'off_ramp.settled',
   'off_ramp.failed',
   'off_ramp.timed_out',
+  'off_ramp.exception',
   'on_ramp.created',
   'on_ramp.settled',
   'on_ramp.expired',
   'on_ramp.failed',
   'on_ramp.timed_out',
+  'on_ramp.exception',
+  'on_ramp.claimed',
+  'on_ramp.unclaimed',
 ] as const;
 export type OutcomeEventType = (typeof OUTCOME_EVENT_TYPES)[number];
 
@@ -37,6 +44,16 @@ export interface OutcomeEventData {
   fiatAmount?: string;
   fiatCurrency?: string;
   failure?: { resource: string; id: string; status: string };
+  /** What executed against the quote the end user was shown (decimal strings). */
+  amounts?: AmountsAgainstQuote;
+  /** Off-ramp: the gas the operator reports for its top-up and sweep. */
+  gas?: RampGas;
+  /** `*.exception`: the exception just seen. */
+  exception?: { reason: ExceptionReason; message: string };
+  /** Every exception the ramp met so far. */
+  exceptions?: RampException[];
+  /** `on_ramp.claimed`: when the end user was named, after the on-ramp had ended. */
+  claimedAt?: string;
   /** deposit_wallet.created: the wallet and its address on each network. */
   walletId?: string;
   addresses?: { network: string; address: string }[];

@@ -1,7 +1,9 @@
+import type { MarketRules } from './markets';
+
 /**
- * Every duration a workflow uses, in milliseconds. Workflows cannot read the environment, so the starter loads
- * these from configuration (src/config/timings.ts) and passes them in the workflow input; a continued-as-new run
- * carries them on. Tests shorten time by passing smaller values.
+ * Every duration a workflow uses, in milliseconds, and the account's market rules. Workflows cannot read the
+ * environment, so the starter loads these from configuration (src/config/timings.ts) and passes them in the workflow
+ * input; a continued-as-new run carries them on. Tests shorten time by passing smaller values.
  */
 export interface WorkflowTimings {
   /** Start-to-close of one operator call attempt. */
@@ -20,6 +22,16 @@ export interface WorkflowTimings {
   pollMaximumMs: number;
   /** How long a ramp process may run, counted from its start, before it gives up as timed out. */
   processTimeoutMs: number;
+  /**
+   * How long an on-ramp nobody announced stays claimable after it ends (ONRAMP_CLAIM_WINDOW). Absent from the inputs
+   * of processes started by version 1.0: those wait DEFAULT_ONRAMP_CLAIM_WINDOW_MS.
+   */
+  onRampClaimWindowMs?: number;
+  /**
+   * The account's markets and quote tolerance (RAMP_MARKETS). Absent from the inputs of processes started by
+   * version 1.0: those check no market and no tolerance.
+   */
+  markets?: MarketRules;
   /** A quote's life (25 s per spec): the quote activity's whole budget, since a later answer is of no use. */
   quoteTtlMs: number;
   /**
@@ -49,3 +61,5 @@ export const OUTCOME_EVENTS_LISTED_FOR_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The test event is a check of the endpoints now: a few attempts within a minute, not a day of retries. */
 export const TEST_EVENT_RETRY_FOR_MS = 60_000;
+/** ONRAMP_CLAIM_WINDOW's default: a week, as long as a process may wait for its events. */
+export const DEFAULT_ONRAMP_CLAIM_WINDOW_MS = 7 * 86_400_000;

@@ -27,6 +27,11 @@ export function networkOfChain(code: string): string | undefined {
   return Object.hasOwn(CHAINS, code) ? CHAINS[code as ChainCode].network : undefined;
 }
 
+/** The chain code of a network name (networks/tron-mainnet -> TRX), or undefined for a network we do not know. */
+export function chainOfNetwork(network: string): ChainCode | undefined {
+  return (Object.keys(CHAINS) as ChainCode[]).find((code) => CHAINS[code].network === network);
+}
+
 /** The native (gas) asset of a network name, or undefined for a network we do not know. */
 export function nativeAssetOfNetwork(network: string): string | undefined {
   return Object.values(CHAINS).find((chain) => chain.network === network)?.nativeAsset;

@@ -193,8 +193,15 @@ export const order = z.looseObject({
 export type Order = z.infer<typeof order>;
 
 /**
+ * ASSUMED gas fee of a transaction (the spec shows none): the native asset (ETH, TRX) the gas wallet paid for it; for
+ * a gas top-up, what it sent to the deposit wallet. Absent or null when the operator reports none.
+ */
+export const transactionFee = z.looseObject({ asset: z.string().min(1), amount: decimalString });
+export type TransactionFee = z.infer<typeof transactionFee>;
+
+/**
  * Transaction. Spec: id, status, type, subtype. ASSUMED beyond the spec: the wallet it belongs to, network,
- * asset, decimal amount, from/to addresses, the transaction or order it relates to, timestamps.
+ * asset, decimal amount, from/to addresses, the transaction or order it relates to, its gas fee, timestamps.
  * `type` stays a free string (tolerant) because the spec's list of types is not said to be complete.
  */
 export const transaction = z.looseObject({
@@ -210,6 +217,7 @@ export const transaction = z.looseObject({
   toAddress: z.string().nullable().optional(),
   relatedTransactionId: z.string().nullable().optional(),
   orderId: z.string().nullable().optional(),
+  fee: transactionFee.nullable().optional(),
   createdAt: isoTimestamp.optional(),
   updatedAt: isoTimestamp.optional(),
 });

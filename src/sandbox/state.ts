@@ -6,6 +6,8 @@
 import type { OrderDirection, OrderStatus, RecipientKind, TransactionStatus } from '../operator/schemas';
 import type { RouteName } from '../domain/operator-profile';
 import { formatAmount } from '../domain/decimal';
+import type { TOKENS } from '../domain/vocabulary';
+import { RATES_MXN_PER_TOKEN } from './pricing';
 import { conflict, notFound } from './errors';
 
 export interface LoginSessionRecord {
@@ -85,6 +87,8 @@ export interface TransactionRecord {
   toAddress: string | null;
   relatedTransactionId: string | null;
   orderId: string | null;
+  /** ASSUMED: the gas the gas wallet paid for it (a top-up: what it sent); absent from records of earlier runs. */
+  fee?: { asset: string; amount: string } | null;
   hash: string;
   createdAt: string;
   updatedAt: string;
@@ -125,6 +129,8 @@ export class SandboxState {
   transactions = new Map<string, TransactionRecord>();
   account: AccountSetup | null = null;
   calls: CallRecord[] = [];
+  /** MXN per token now, where moved from RATES_MXN_PER_TOKEN (POST /sandbox/v1/prices); quotes keep their own. */
+  prices = new Map<string, string>();
 
   /** Forgets everything (the object stays the same, so every holder of it sees the empty state). */
   clear(): void {
@@ -135,6 +141,11 @@ export class SandboxState {
     const wallet = this.wallets.get(id);
     if (!wallet) throw notFound('wallet', id);
     return wallet;
+  }
+
+  /** MXN per one token at this moment. */
+  priceOf(token: (typeof TOKENS)[number]): string {
+    return this.prices.get(token) ?? RATES_MXN_PER_TOKEN[token];
   }
 
   requireAccount(): AccountSetup {

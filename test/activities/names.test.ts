@@ -28,6 +28,7 @@ describe('activity names', () => {
       'pollOffRamp',
       'pollOnRamp',
       'raiseAlert',
+      'readOperatorResources',
       'readOrderSnapshot',
       'reconcileDepositWallets',
       'reconcileOpenProcesses',

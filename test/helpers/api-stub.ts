@@ -15,6 +15,7 @@ type RampMocks = Record<Exclude<keyof RampApi, 'temporal'>, jest.Mock>;
 export function stubRamp(overrides: Partial<RampMocks> = {}): RampMocks {
   return {
     ensureDepositWallet: jest.fn(),
+    showDepositQuote: jest.fn(),
     getEndUserOverview: jest.fn(),
     quote: jest.fn(),
     setupAccount: jest.fn(),
@@ -36,6 +37,7 @@ export function stubRamp(overrides: Partial<RampMocks> = {}): RampMocks {
     claimIdempotencyKey: jest.fn().mockResolvedValue({ outcome: 'execute' }),
     recordIdempotentAnswer: jest.fn().mockResolvedValue(undefined),
     releaseIdempotencyKey: jest.fn().mockResolvedValue(undefined),
+    statement: jest.fn(),
     ...overrides,
   };
 }

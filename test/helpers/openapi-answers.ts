@@ -83,6 +83,11 @@ export function recordAnswers(app: Express): Express {
   return outer;
 }
 
+/** Records an answer the app streamed (not sent with res.json), to be checked like the others. */
+export function recordAnswer(answer: Answer): void {
+  recorded.push(answer);
+}
+
 /** Validates (and forgets) every answer recorded so far; answers how many were checked. */
 export function expectAnswersMatchDocument(): number {
   const answers = recorded.splice(0, recorded.length);

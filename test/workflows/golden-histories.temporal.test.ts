@@ -427,20 +427,51 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     await recordHistory(client, handle.workflowId, 'onramp-expired');
   });
 
-  test('on-ramp: no event at all and no end user; it times out', async () => {
+  test('on-ramp: no event at all and no end user; it times out, nobody claims it, it closes unclaimed', async () => {
     const reference = `ref-${randomUUID()}`;
+    const alerts: AlertInput[] = [];
     const taskQueue = await worker({
       pollOnRamp: () => Promise.reject(new Error('not expected: without an order there is nothing to poll')),
+      raiseAlert: (alert: AlertInput) => {
+        alerts.push(alert);
+        return Promise.resolve({
+          delivered: 'log',
+          key: `unclaimed-on-ramp/onramp/${reference}`,
+          isNew: true,
+        });
+      },
     });
     const handle = await client.workflow.start('onRampWorkflow', {
       workflowId: `onramp/${reference}`,
       taskQueue,
-      args: [{ orderReference: reference, timings: fastTimings({ processTimeoutMs: 1_000 }) }],
+      args: [
+        {
+          orderReference: reference,
+          timings: fastTimings({ processTimeoutMs: 1_000, onRampClaimWindowMs: 500 }),
+        },
+      ],
     });
 
     const state = (await handle.result()) as OnRampState;
-    expect(state).toMatchObject({ status: 'timed-out', unattributed: true, endUserId: null, polls: 0 });
-    await recordHistory(client, handle.workflowId, 'onramp-timed-out-unattributed');
+    expect(state).toMatchObject({
+      status: 'unclaimed',
+      unattributed: true,
+      endUserId: null,
+      polls: 0,
+      unclaimedIncident: `unclaimed-on-ramp/onramp/${reference}`,
+    });
+    expect(state.outcomes.events.map((record) => record.event.type)).toEqual([
+      'on_ramp.created',
+      'on_ramp.timed_out',
+      'on_ramp.unclaimed',
+    ]);
+    expect(alerts).toEqual([
+      expect.objectContaining({
+        kind: 'unclaimed-on-ramp',
+        details: expect.objectContaining({ endedAs: 'timed-out' }),
+      }),
+    ]);
+    await recordHistory(client, handle.workflowId, 'onramp-timed-out-unclaimed');
   });
 
   test('quote: one createQuote', async () => {

@@ -28,6 +28,8 @@ describe('message names', () => {
       ensureDepositWalletUpdate: 'ensureDepositWallet',
       endUserStateQuery: 'endUserState',
       offRampLinkedSignal: 'offRampLinked',
+      linkOffRampUpdate: 'linkOffRamp',
+      depositQuoteShownSignal: 'depositQuoteShown',
       walletCreationRequestedSignal: 'walletCreationRequested',
       walletCreatedSignal: 'walletCreated',
       walletCreationNotSentSignal: 'walletCreationNotSent',

@@ -22,6 +22,8 @@ export function newEndUserState(input: EndUserInput, now: string): EndUserState 
     runs: (carried?.runs ?? 0) + 1,
     walletStatus: carried?.wallet ? 'ready' : 'none',
     offRamps: carried?.offRamps ?? [],
+    ...(carried?.depositQuote ? { depositQuote: carried.depositQuote } : {}),
+    ...(carried?.quotedDeposits ? { quotedDeposits: carried.quotedDeposits } : {}),
     outcomes: newOutbox(carried?.outcomes),
   };
 }
@@ -30,7 +32,18 @@ export function newEndUserState(input: EndUserInput, now: string): EndUserState 
 export function carriedState(state: EndUserState): EndUserCarriedState {
   const { wallet, walletJournal, orphanWallets, extraWalletsReported, createdAt, runs, offRamps, outcomes } =
     state;
-  return { wallet, walletJournal, orphanWallets, extraWalletsReported, createdAt, runs, offRamps, outcomes };
+  return {
+    wallet,
+    walletJournal,
+    orphanWallets,
+    extraWalletsReported,
+    createdAt,
+    runs,
+    offRamps,
+    outcomes,
+    ...(state.depositQuote ? { depositQuote: state.depositQuote } : {}),
+    ...(state.quotedDeposits ? { quotedDeposits: state.quotedDeposits } : {}),
+  };
 }
 
 /** The next run's input: the same settings, the state carried. */
@@ -42,10 +55,26 @@ export function continuedInput(input: EndUserInput, state: EndUserState): EndUse
 export const extraWallets = (state: EndUserState): number =>
   extraWalletCount(state.orphanWallets, state.walletJournal.unconfirmed);
 
-/** Each off-ramp of this user's deposits reports itself once. */
+/** How many quoted deposits the state keeps: an off-ramp reads its quote moments after it links itself. */
+export const QUOTED_DEPOSITS_KEPT = 20;
+
+/**
+ * Each off-ramp of this user's deposits reports itself once; the first to report after a quote was shown takes that
+ * quote (one quote, one deposit).
+ */
 export function linkOffRamp(state: EndUserState, depositTransactionId: string): void {
-  if (!state.offRamps.includes(depositTransactionId)) state.offRamps.push(depositTransactionId);
+  if (state.offRamps.includes(depositTransactionId)) return;
+  state.offRamps.push(depositTransactionId);
+  if (!state.depositQuote) return;
+  const quoted = state.quotedDeposits ?? [];
+  quoted.push({ depositTransactionId, quote: state.depositQuote });
+  state.quotedDeposits = quoted.slice(-QUOTED_DEPOSITS_KEPT);
+  delete state.depositQuote;
 }
+
+/** The quote a deposit took, if it took one. */
+export const quoteOfDeposit = (state: EndUserState, depositTransactionId: string) =>
+  state.quotedDeposits?.find((entry) => entry.depositTransactionId === depositTransactionId)?.quote;
 
 /** The wallet as shown to the user: its ID and addresses (balances stay with the operator). */
 export function depositWallet(

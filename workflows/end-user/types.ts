@@ -2,6 +2,7 @@
 import type { WorkflowTimings } from '../../src/domain/timings';
 import type { AddressOnNetwork } from '../../src/domain/vocabulary';
 import type { Outbox } from '../outcomes/outbox';
+import type { OffRampQuoteShown } from '../ramps/offramp/types';
 import type { OrphanWallet, WalletJournal } from '../wallet-creation/journal';
 
 export interface DepositWallet {
@@ -36,6 +37,10 @@ export interface EndUserCarriedState {
   runs: number;
   /** Off-ramp processes (deposit transaction IDs) of this user, as each reported itself. */
   offRamps: string[];
+  /** The quote shown to the user for their next deposit, until a deposit takes it. */
+  depositQuote?: OffRampQuoteShown;
+  /** The last deposits that took a quote, newest last (their off-ramps read theirs from here). */
+  quotedDeposits?: QuotedDeposit[];
   /** The outcome events told to the client's backend. */
   outcomes: Outbox;
 }
@@ -44,4 +49,10 @@ export interface EndUserState extends EndUserCarriedState {
   endUserId: string;
   walletStatus: 'none' | 'creating' | 'ready' | 'failed';
   lastError?: string;
+}
+
+/** A deposit and the quote its end user had been shown for it. */
+export interface QuotedDeposit {
+  depositTransactionId: string;
+  quote: OffRampQuoteShown;
 }

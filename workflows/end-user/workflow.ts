@@ -17,8 +17,14 @@ import {
 import { startOutcomeSender } from '../outcomes/sender';
 import { MAX_HISTORY_EVENTS, shouldContinueAsNew } from '../shared/continue-as-new';
 import { extraWalletsDue } from '../wallet-creation/journal';
-import { endUserStateQuery, ensureDepositWalletUpdate, offRampLinkedSignal } from './messages';
-import { continuedInput, extraWallets, linkOffRamp, newEndUserState } from './state';
+import {
+  depositQuoteShownSignal,
+  endUserStateQuery,
+  ensureDepositWalletUpdate,
+  linkOffRampUpdate,
+  offRampLinkedSignal,
+} from './messages';
+import { continuedInput, extraWallets, linkOffRamp, newEndUserState, quoteOfDeposit } from './state';
 import { EndUserRun } from './steps';
 import type { DepositWallet, EndUserInput } from './types';
 
@@ -33,6 +39,13 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   const run = new EndUserRun(state, input, outcomes);
   setHandler(endUserStateQuery, () => state);
   setHandler(offRampLinkedSignal, ({ depositTransactionId }) => linkOffRamp(state, depositTransactionId));
+  setHandler(linkOffRampUpdate, ({ depositTransactionId }) => {
+    linkOffRamp(state, depositTransactionId);
+    return quoteOfDeposit(state, depositTransactionId) ?? null;
+  });
+  setHandler(depositQuoteShownSignal, (quote) => {
+    state.depositQuote = quote;
+  });
   setHandler(ensureDepositWalletUpdate, async (): Promise<DepositWallet> => {
     if (state.wallet) return state.wallet;
     walletRequested = true;

@@ -9,7 +9,8 @@ import { endUserIdFromWorkflowId, endUserWorkflowId, WORKFLOW_TYPES } from '../.
 import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
 import { EndUserId } from '../../../src/domain/search-attributes';
 import { visibilityLiteral } from '../../../src/temporal/visibility';
-import { offRampLinkedSignal } from '../../../workflows/end-user/messages';
+import { linkOffRampUpdate } from '../../../workflows/end-user/messages';
+import type { OffRampQuoteShown } from '../../../workflows/ramps/offramp/types';
 import type { OffRampPollRequest, OffRampPollResult } from '../../../workflows/ramps/offramp/state';
 import type { OrderSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import type { ActivityDeps } from '../../deps';
@@ -22,6 +23,8 @@ export interface OffRampOwner {
   endUserSearchValue: string;
   /** False when the end user's workflow was not running to be told (the off-ramp is attributed all the same). */
   linked: boolean;
+  /** The quote the end user was shown for this deposit (showDepositQuote), when there was one. */
+  quote?: OffRampQuoteShown;
 }
 
 export function createOffRampActivities({ operator, temporal, config }: ActivityDeps) {
@@ -48,20 +51,24 @@ export function createOffRampActivities({ operator, temporal, config }: Activity
   }
 
   /**
-   * Signals offRampLinked to end-user/<id>; false when that workflow is not running. Any other failure is thrown
-   * retryable, without the end user's name (failure messages are stored in clear).
+   * Links the deposit to end-user/<id> (update linkOffRamp), which answers the quote the user was shown for it;
+   * `linked` false when that workflow is not running. Any other failure is thrown retryable, without the end user's
+   * name (failure messages are stored in clear).
    */
-  async function linkToEndUser(endUserId: string, depositTransactionId: string): Promise<boolean> {
+  async function linkToEndUser(
+    endUserId: string,
+    depositTransactionId: string,
+  ): Promise<{ linked: boolean; quote: OffRampQuoteShown | null }> {
     try {
-      await temporal.workflow
+      const quote = await temporal.workflow
         .getHandle(endUserWorkflowId(endUserId))
-        .signal(offRampLinkedSignal, { depositTransactionId });
-      return true;
+        .executeUpdate(linkOffRampUpdate, { args: [{ depositTransactionId }] });
+      return { linked: true, quote };
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return false;
+      if (error instanceof WorkflowNotFoundError) return { linked: false, quote: null };
       throw ApplicationFailure.retryable(
-        `could not signal the end user workflow of this deposit (${error instanceof Error ? error.name : 'error'})`,
-        'EndUserSignalFailed',
+        `could not link the end user workflow of this deposit (${error instanceof Error ? error.name : 'error'})`,
+        'EndUserLinkFailed',
       );
     }
   }
@@ -69,11 +76,12 @@ export function createOffRampActivities({ operator, temporal, config }: Activity
   return {
     /**
      * The off-ramp's owner, found and told about the off-ramp. A retried attempt finds the owner again (a visibility
-     * query) and signals again (the end user records a deposit once).
+     * query) and links again (the end user records a deposit once, and answers the same quote).
      */
     async attributeOffRamp(input: { walletId: string; depositTransactionId: string }): Promise<OffRampOwner> {
       const owner = await findEndUser(input.walletId);
-      return { ...owner, linked: await linkToEndUser(owner.endUserId, input.depositTransactionId) };
+      const { linked, quote } = await linkToEndUser(owner.endUserId, input.depositTransactionId);
+      return { ...owner, linked, ...(quote ? { quote } : {}) };
     },
 
     /** Get Order by ID, for an off-ramp whose forward came without its order. */

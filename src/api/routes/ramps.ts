@@ -10,7 +10,8 @@ import {
 import type { RampApi, TemporalCall } from '../types';
 
 /**
- * POST /v1/on-ramps (idempotent by orderReference: 201 started, 200 already this user's, 409 another user's),
+ * POST /v1/on-ramps (idempotent by orderReference: 201 started or attributed, 200 already this user's or claimed
+ * after it ended, 409 another user's or closed unclaimed),
  * GET /v1/on-ramps/{orderReference}, GET /v1/off-ramps/{depositTransactionId}, GET /v1/ramps (paged).
  */
 export function rampsRouter(ramp: RampApi, call: TemporalCall): Router {

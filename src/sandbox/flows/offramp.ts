@@ -22,27 +22,34 @@
  * (the fiat settlement happens off chain).
  * ASSUMED links for clients that poll (no webhook needed): once the sweep starts, the deposit's
  * relatedTransactionId names the sweep; once the AutoSwap order exists, the sweep's orderId names it.
+ * ASSUMED conversion rules: a deposit of an asset the operator does not convert (not a token of the vocabulary),
+ * or of fewer tokens than its minimum (config `conversionMinimums.token`), confirms and stays in the deposit
+ * wallet: no top-up, no sweep, no order (run status `not_converted`). The top-up and the sweep report the gas the
+ * gas wallet paid as their `fee`. The order executes at the token's price at that moment (POST /sandbox/v1/prices).
  */
 import { z } from 'zod';
-import { CHAINS, TOKENS, TRANSACTION_KINDS, type ChainCode } from '../../domain/vocabulary';
+import { CHAINS, type TOKENS, TRANSACTION_KINDS, type ChainCode } from '../../domain/vocabulary';
 import { positiveDecimalString } from '../../operator/schemas';
 import { ethereumAddress, tronAddress } from '../addresses';
 import type { SandboxContext } from '../context';
-import { formatAmount, parseAmount } from '../../domain/decimal';
+import { compareDecimals, formatAmount, parseAmount } from '../../domain/decimal';
 import { badRequest, notFound } from '../errors';
-import { tokenToFiat } from '../pricing';
+import { isToken, tokenToFiat } from '../pricing';
 import type { TransactionRecord, WalletRecord } from '../state';
 import { chainOf, createOrder, createTransaction, updateOrder, updateTransaction } from './records';
 
 export const offRampDepositRequest = z.strictObject({
   /** A deposit-wallet address (one returned by GetWalletAddresses). */
   address: z.string().min(1),
-  coin: z.enum(TOKENS),
+  /** Any asset code: one the operator does not convert stays in the deposit wallet. */
+  coin: z.string().regex(/^[A-Z][A-Z0-9]{1,9}$/, 'must be an upper-case asset code such as USDT'),
   amount: positiveDecimalString,
 });
 export type OffRampDepositRequest = z.output<typeof offRampDepositRequest>;
 
 export type StrandedReason = 'gas_top_up' | 'gas_sweep';
+/** Why the operator does not convert a deposit. */
+export type NotConvertedReason = 'unsupported_asset' | 'below_minimum';
 
 export interface OffRampRun {
   depositId: string;
@@ -59,7 +66,8 @@ export interface OffRampRun {
   orderId: string | null;
   orderTransactionId: string | null;
   stranded: StrandedReason | null;
-  status: 'in_progress' | 'stranded' | 'completed';
+  notConverted: NotConvertedReason | null;
+  status: 'in_progress' | 'stranded' | 'completed' | 'not_converted';
   startedAt: string;
 }
 
@@ -118,22 +126,34 @@ export class OffRampFlows {
       orderId: null,
       orderTransactionId: null,
       stranded: null,
+      notConverted: this.notConverted(request),
       status: 'in_progress',
       startedAt: deposit.createdAt,
     };
     this.runs.set(run.depositId, run);
     const { stepDelayMs: step, confirmationDelayMs: confirm } = this.ctx.config;
     this.ctx.scheduler.after(step, () => {
-      this.ensureApproval(run);
+      if (run.notConverted === null) this.ensureApproval(run);
       updateTransaction(this.ctx, deposit, 'mined');
       this.ctx.scheduler.after(confirm, () => {
         state.credit(run.walletId, run.network, run.asset, parseAmount(run.amount));
         updateTransaction(this.ctx, deposit, 'confirmed');
         run.depositConfirmed = true;
+        if (run.notConverted !== null) {
+          run.status = 'not_converted';
+          return;
+        }
         this.advance(run);
       });
     });
     return run;
+  }
+
+  /** Why the operator would not convert this deposit, or null when it converts it. */
+  private notConverted(request: OffRampDepositRequest): NotConvertedReason | null {
+    if (!isToken(request.coin)) return 'unsupported_asset';
+    if (compareDecimals(request.amount, this.ctx.config.conversionMinimums.token) < 0) return 'below_minimum';
+    return null;
   }
 
   /** Called whenever the gas wallet is credited: retries every stranded run, oldest first. */
@@ -181,6 +201,7 @@ export class OffRampFlows {
       toAddress: this.wallet(run).addresses.get(run.network) ?? null,
       relatedTransactionId: run.depositId,
       orderId: null,
+      fee: { asset: nativeAsset, amount: formatAmount(cost) },
     });
     run.topUpId = topUp.id;
     this.ctx.scheduler.after(this.ctx.config.confirmationDelayMs, () => {
@@ -227,6 +248,7 @@ export class OffRampFlows {
       toAddress: master.addresses.get(run.network) ?? null,
       relatedTransactionId: run.depositId,
       orderId: null,
+      fee: { asset: nativeAsset, amount: formatAmount(cost) },
     });
     run.sweepId = sweep.id;
     // ASSUMED link: the deposit names its sweep once it starts, so a client that lost the webhooks can
@@ -248,6 +270,7 @@ export class OffRampFlows {
     state.credit(account.masterWalletId, run.network, run.asset, units);
     updateTransaction(this.ctx, sweep, 'confirmed');
 
+    const token = run.asset as (typeof TOKENS)[number];
     const order = createOrder(
       this.ctx,
       {
@@ -258,7 +281,7 @@ export class OffRampFlows {
         coinTo: 'MXN',
         chainFrom: run.chain,
         amountFrom: run.amount,
-        amountTo: tokenToFiat(run.amount, run.asset as (typeof TOKENS)[number]),
+        amountTo: tokenToFiat(run.amount, token, this.ctx.state.priceOf(token)),
         transactionId: run.depositId,
         quoteId: null,
       },

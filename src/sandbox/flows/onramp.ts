@@ -4,7 +4,9 @@
  *   -> step -> Deposit transaction to the master wallet: transaction-created
  *   -> confirmation delay -> transaction-updated confirmed (master wallet credited).
  * With outcome `expired` or `failed` the order ends so (order-updated with that status) and no
- * transaction follows. Delays are scaled by the time scale.
+ * transaction follows; ASSUMED: an amount under the operator's minimum (config `conversionMinimums.fiat`) fails so
+ * too. Without a quote the order executes at the token's price at that moment (POST /sandbox/v1/prices).
+ * Delays are scaled by the time scale.
  */
 import { z } from 'zod';
 import { CHAINS, TOKENS, TRANSACTION_KINDS } from '../../domain/vocabulary';
@@ -14,7 +16,7 @@ import type { SandboxContext } from '../context';
 import { conflict } from '../errors';
 import { fiatToToken } from '../pricing';
 import type { OrderRecord } from '../state';
-import { parseAmount } from '../../domain/decimal';
+import { compareDecimals, parseAmount } from '../../domain/decimal';
 import { createOrder, createTransaction, updateOrder, updateTransaction } from './records';
 import { useQuote } from './quotes';
 
@@ -61,8 +63,11 @@ export function startOnRamp(ctx: SandboxContext, request: OnRampDepositRequest):
           coinTo: request.coinTo,
           chain: request.chainTo,
         });
-  const amountTo = quote?.targetAmount ?? fiatToToken(request.amount, request.coinTo);
-  const transactionId = request.outcome === 'executed' ? ctx.random.uuid() : null;
+  const amountTo =
+    quote?.targetAmount ?? fiatToToken(request.amount, request.coinTo, ctx.state.priceOf(request.coinTo));
+  const outcome =
+    compareDecimals(request.amount, ctx.config.conversionMinimums.fiat) < 0 ? 'failed' : request.outcome;
+  const transactionId = outcome === 'executed' ? ctx.random.uuid() : null;
 
   const order = createOrder(ctx, {
     orderReference: request.reference,
@@ -79,8 +84,8 @@ export function startOnRamp(ctx: SandboxContext, request: OnRampDepositRequest):
   const step = ctx.config.stepDelayMs;
 
   ctx.scheduler.after(step, () => {
-    if (request.outcome !== 'executed' || transactionId === null) {
-      updateOrder(ctx, order, request.outcome);
+    if (outcome !== 'executed' || transactionId === null) {
+      updateOrder(ctx, order, outcome);
       return;
     }
     order.transactionId = transactionId;

@@ -36,7 +36,7 @@ export function createQuote(
       coinFrom: request.coinFrom,
       coinTo: request.coinTo,
       chainTo: request.chainTo,
-      targetAmount: fiatToToken(request.amountFrom, request.coinTo),
+      targetAmount: fiatToToken(request.amountFrom, request.coinTo, ctx.state.priceOf(request.coinTo)),
     };
     ctx.state.quotes.set(record.id, record);
     return record;
@@ -50,7 +50,7 @@ export function createQuote(
     coinFrom: request.coinFrom,
     coinTo: request.coinTo,
     chainFrom: request.chainFrom,
-    targetAmount: tokenToFiat(request.amountFrom, request.coinFrom),
+    targetAmount: tokenToFiat(request.amountFrom, request.coinFrom, ctx.state.priceOf(request.coinFrom)),
   };
   ctx.state.quotes.set(record.id, record);
   return record;

@@ -19,6 +19,7 @@ export function createTransaction(
   const now = ctx.clock.iso();
   const record: TransactionRecord = {
     ...fields,
+    fee: fields.fee ?? null,
     id: fields.id ?? ctx.random.uuid(),
     hash: transactionHash(fields.network, ctx.random),
     createdAt: now,

@@ -4,12 +4,12 @@
  */
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { CHAINS, NETWORKS } from '../../domain/vocabulary';
+import { CHAINS, NETWORKS, TOKENS } from '../../domain/vocabulary';
 import { positiveDecimalString } from '../../operator/schemas';
 import { parseDurationMs } from '../../config/duration';
 import type { SandboxCore } from '../core';
 import type { WalletRecord } from '../state';
-import { formatAmount, parseAmount } from '../../domain/decimal';
+import { decimalPlaces, formatAmount, parseAmount } from '../../domain/decimal';
 import { badRequest, notFound, parseOr400 } from '../errors';
 import { faultsRequestSchema } from '../../config/sandbox-faults';
 import { offRampDepositRequest } from '../flows/offramp';
@@ -34,9 +34,19 @@ export const SIMULATION_ENDPOINTS = [
   [
     'POST',
     '/sandbox/v1/offramp/deposits',
-    '{ address, coin, amount }: a crypto deposit to a deposit-wallet address; starts the Autoswap (202)',
+    '{ address, coin, amount }: a crypto deposit to a deposit-wallet address; starts the Autoswap (202). A coin the operator does not convert, or fewer tokens than its minimum, stays in the deposit wallet',
   ],
-  ['GET', '/sandbox/v1/offramp/runs', 'every Autoswap run and its state (in_progress, stranded, completed)'],
+  [
+    'GET',
+    '/sandbox/v1/offramp/runs',
+    'every Autoswap run and its state (in_progress, stranded, completed, not_converted)',
+  ],
+  ['GET', '/sandbox/v1/prices', 'MXN per token now (quotes keep the price they were made at)'],
+  [
+    'POST',
+    '/sandbox/v1/prices',
+    '{ USDT?: "16.90", USDC?: ... }: moves the price orders execute at, so an execution can be off its quote',
+  ],
   ['GET', '/sandbox/v1/wallets', 'every wallet with its addresses and balances'],
   ['GET', '/sandbox/v1/wallets/{id}', 'one wallet with its addresses and balances'],
   [
@@ -81,6 +91,11 @@ const balanceRequest = z.strictObject({
 
 const clockRequest = z.strictObject({ advance: z.string().min(1) });
 
+const price = positiveDecimalString.refine((value) => decimalPlaces(value) <= 8, 'at most 8 decimals');
+const pricesRequest = z
+  .strictObject(Object.fromEntries(TOKENS.map((token) => [token, price.optional()])))
+  .refine((prices) => Object.keys(prices).length > 0, `name at least one of ${TOKENS.join(', ')}`);
+
 /** Keeps the records whose fields equal every given query parameter (string comparison). */
 function filterBy<T extends object>(req: Request, records: readonly T[], fields: readonly string[]): T[] {
   const wanted = fields
@@ -100,6 +115,7 @@ export function simulationRouter(core: SandboxCore): Router {
   recordEndpoints(router, core);
   faultEndpoints(router, core);
   clockEndpoints(router, core);
+  priceEndpoints(router, core);
   router.post('/reset', (_req, res) => {
     core.reset();
     sendData(res, 200, { reset: true });
@@ -286,5 +302,19 @@ function clockEndpoints(router: Router, { ctx }: SandboxCore): void {
     }
     ctx.clock.advance(ms);
     sendData(res, 200, now());
+  });
+}
+
+/** The price orders execute at, moved on demand (an execution off its quote). */
+function priceEndpoints(router: Router, { ctx }: SandboxCore): void {
+  const prices = () => Object.fromEntries(TOKENS.map((token) => [token, ctx.state.priceOf(token)]));
+
+  router.get('/prices', (_req, res) => sendData(res, 200, prices()));
+
+  router.post('/prices', (req, res) => {
+    const body = parseOr400(pricesRequest, req.body);
+    for (const [token, price] of Object.entries(body))
+      if (price !== undefined) ctx.state.prices.set(token, price);
+    sendData(res, 200, prices());
   });
 }

@@ -10,7 +10,7 @@ import { OFF_RAMP_ORDER_UNROUTABLE } from '../../../workflows/ramps/router/lane-
 import { OperatorError } from '../../../src/operator/errors';
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import { EndUserId } from '../../../src/domain/search-attributes';
-import { offRampLinkedSignal } from '../../../workflows/end-user/messages';
+import { linkOffRampUpdate } from '../../../workflows/end-user/messages';
 import type { OffRampRole, OffRampTransactionSignal } from '../../../workflows/ramps/offramp/types';
 import type { TransactionSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import { testActivityConfig } from '../../helpers/activities';
@@ -103,7 +103,7 @@ describe('pollOnRamp', () => {
 });
 
 describe('attributeOffRamp', () => {
-  function temporal(owners: string[], signal: () => Promise<void>, searchAttributeEndUserId?: string) {
+  function temporal(owners: string[], link: () => Promise<unknown>, searchAttributeEndUserId?: string) {
     const calls: string[] = [];
     return {
       calls,
@@ -122,8 +122,8 @@ describe('attributeOffRamp', () => {
             })();
           },
           getHandle: (id: string) => {
-            calls.push(`signal ${id}`);
-            return { signal };
+            calls.push(`link ${id}`);
+            return { executeUpdate: link };
           },
         },
       },
@@ -131,10 +131,10 @@ describe('attributeOffRamp', () => {
   }
 
   test('finds the owner, then tells end-user/<id> about the deposit, in one activity', async () => {
-    const signals: unknown[] = [];
+    const updates: unknown[] = [];
     const t = temporal(['end-user/user-1'], (...args: unknown[]) => {
-      signals.push(args);
-      return Promise.resolve();
+      updates.push(args);
+      return Promise.resolve(null);
     });
     const activities = createOffRampActivities(deps({ temporal: t.client }));
     await expect(
@@ -142,13 +142,32 @@ describe('attributeOffRamp', () => {
     ).resolves.toEqual({ endUserId: 'user-1', endUserSearchValue: 'user-1', linked: true });
     expect(t.calls).toEqual([
       "list WorkflowType = 'endUserWorkflow' AND RampWalletId = 'w-1'",
-      'signal end-user/user-1',
+      'link end-user/user-1',
     ]);
-    expect(signals).toEqual([[offRampLinkedSignal, { depositTransactionId: 'dep-1' }]]);
+    expect(updates).toEqual([[linkOffRampUpdate, { args: [{ depositTransactionId: 'dep-1' }] }]]);
+  });
+
+  test('the quote the end user was shown for the deposit comes back with the owner', async () => {
+    const shown = {
+      amountFrom: '100',
+      targetAmount: '1716.37',
+      expiresAt: '2030-01-01T00:00:00.000Z',
+      coinFrom: 'USDT',
+      chainFrom: 'TRX',
+      coinTo: 'MXN',
+      shownAt: '2029-12-31T23:59:40.000Z',
+    };
+    const t = temporal(['end-user/user-1'], () => Promise.resolve(shown));
+    await expect(
+      createOffRampActivities(deps({ temporal: t.client })).attributeOffRamp({
+        walletId: 'w-1',
+        depositTransactionId: 'dep-1',
+      }),
+    ).resolves.toEqual({ endUserId: 'user-1', endUserSearchValue: 'user-1', linked: true, quote: shown });
   });
 
   test('another workflow ID falls back to RampEndUserId', async () => {
-    const t = temporal(['not-an-end-user-id'], () => Promise.resolve(), 'user-2');
+    const t = temporal(['not-an-end-user-id'], () => Promise.resolve(null), 'user-2');
     const activities = createOffRampActivities(deps({ temporal: t.client }));
     await expect(
       activities.attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' }),
@@ -171,7 +190,7 @@ describe('attributeOffRamp', () => {
     });
   });
 
-  test('an end user that is not running is attributed, not linked; another failed signal is retried without naming the user', async () => {
+  test('an end user that is not running is attributed, not linked; another failed link is retried without naming the user', async () => {
     const gone = temporal(['end-user/user-1'], () =>
       Promise.reject(new WorkflowNotFoundError('not found', 'end-user/user-1', undefined)),
     );
@@ -187,8 +206,8 @@ describe('attributeOffRamp', () => {
       .attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' })
       .catch((e: unknown) => e);
     expect(retried).toMatchObject({
-      type: 'EndUserSignalFailed',
-      message: 'could not signal the end user workflow of this deposit (TypeError)',
+      type: 'EndUserLinkFailed',
+      message: 'could not link the end user workflow of this deposit (TypeError)',
       nonRetryable: false,
     });
     expect((retried as Error).message).not.toContain('user-1');

@@ -21,6 +21,8 @@ describe('chaos, short profile (separate processes, kills, a dev-server restart,
       expect(report.counts.workerKills).toBe(profile.workerKills);
       expect(report.counts.receiverKills).toBe(profile.receiverKills);
       expect(report.counts.devServerRestarts).toBe(profile.devServerRestarts);
+      // Some on-ramps were announced only after their order events: attributing them is part of "0 misattributed".
+      expect(report.counts.lateAnnouncements).toBeGreaterThan(0);
       expect(report.figures).toEqual({ lost: 0, duplicateRuns: 0, unrecordedWallets: 0, misattributed: 0 });
     },
     profile.deadlineMs + 30_000,

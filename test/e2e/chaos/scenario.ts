@@ -5,7 +5,9 @@
  *
  * Traffic (per end user): its deposit wallet through the HTTP API (several concurrent calls), one off-ramp (a
  * simulated crypto deposit to its address) and, for some users, one on-ramp (the typed client's startOnRamp, then
- * a simulated MXN deposit for that reference), some of which end expired or failed by design.
+ * a simulated MXN deposit for that reference), some of which end expired or failed by design. Every
+ * LATE_ANNOUNCEMENT_EVERY-th user's on-ramp is announced only after its MXN deposit (the client's backend was slow):
+ * its order events start it unattributed, and the announcement attributes it or, once it ended, claims it late.
  *
  * Faults: webhook deliveries dropped, duplicated, reordered and delayed (by longer than a whole flow, so that some
  * arrive after their process has ended), operator 503s, expired tokens; SIGKILL of the worker and the receiver at
@@ -171,6 +173,9 @@ export interface ChaosReport {
     walletLatencyMs: { median: number; max: number };
     offRamps: number;
     onRamps: { settled: number; expired: number; failed: number };
+    /** On-ramps announced only after their MXN deposit, and how many of those were claimed after they ended. */
+    lateAnnouncements: number;
+    lateClaims: number;
     endUsers: number;
     workerKills: number;
     workerKillsWithCreateWalletHeld: number;
@@ -224,7 +229,7 @@ export function formatReport(report: ChaosReport, maxFindings = 15): string {
     `   unrecorded wallets        ${figures.unrecordedWallets}`,
     `   misattributed processes   ${figures.misattributed}`,
     `-- traffic: ${counts.users} end users (${counts.walletCalls} ensureDepositWallet calls; a user's wallet took ${(counts.walletLatencyMs.median / 1000).toFixed(1)} s median, ${(counts.walletLatencyMs.max / 1000).toFixed(1)} s at most), ${counts.offRamps} off-ramps, ` +
-      `${counts.onRamps.settled + counts.onRamps.expired + counts.onRamps.failed} on-ramps (expected: ${counts.onRamps.settled} settled, ${counts.onRamps.expired} expired, ${counts.onRamps.failed} failed)`,
+      `${counts.onRamps.settled + counts.onRamps.expired + counts.onRamps.failed} on-ramps (expected: ${counts.onRamps.settled} settled, ${counts.onRamps.expired} expired, ${counts.onRamps.failed} failed; ${counts.lateAnnouncements} announced after their order events, ${counts.lateClaims} of them claimed after they ended)`,
     `-- kills: worker ${counts.workerKills} (${counts.workerKillsWithCreateWalletHeld} with CreateWallet held in flight), receiver ${counts.receiverKills}; ` +
       `dev-server restarts ${counts.devServerRestarts}; exits nobody asked for: ${Object.entries(
         counts.unexpectedExits,
@@ -383,8 +388,17 @@ interface UserPlan {
   walletCalls: number;
   /** USDT deposited to its address (decimal string). */
   offRampAmount: string;
-  onRamp: { reference: string; outcome: 'executed' | 'expired' | 'failed'; mxnAmount: string } | null;
+  onRamp: {
+    reference: string;
+    outcome: 'executed' | 'expired' | 'failed';
+    mxnAmount: string;
+    /** Announced (startOnRamp) only after the MXN deposit, this long after it. */
+    announceAfterMs: number | null;
+  } | null;
 }
+
+/** One user in this many announces its on-ramp after its order events (a late claim when the on-ramp has ended). */
+const LATE_ANNOUNCEMENT_EVERY = 3;
 
 type ChaosAction =
   | { atMs: number; kind: 'worker-kill'; holdCreateWalletMs: number; downtimeMs: number }
@@ -604,7 +618,13 @@ async function scenario(
         walletCalls: prng.int(1, profile.walletCallsPerUser),
         offRampAmount: decimal(5, 900, 6),
         onRamp: onRamp
-          ? { reference: `chaos-${tag}-r${index}`, outcome, mxnAmount: decimal(500, 5_000, 2) }
+          ? {
+              reference: `chaos-${tag}-r${index}`,
+              outcome,
+              mxnAmount: decimal(500, 5_000, 2),
+              // By the user's index, not the seeded draws, so the rest of the plan stays as it was.
+              announceAfterMs: index % LATE_ANNOUNCEMENT_EVERY === 0 ? 500 + ((index * 997) % 5_000) : null,
+            }
           : null,
       };
     });
@@ -644,7 +664,15 @@ async function scenario(
     const shownWallets = new Map<string, Set<string>>();
     const trafficErrors: string[] = [];
     const onRampIds = new Map<string, { reference: string; orderId: string; transactionId: string | null }>();
-    const counts = { walletCalls: 0, workerKills: 0, held: 0, receiverKills: 0, tokenExpiries: 0 };
+    const counts = {
+      walletCalls: 0,
+      workerKills: 0,
+      held: 0,
+      receiverKills: 0,
+      tokenExpiries: 0,
+      lateAnnouncements: 0,
+      lateClaims: 0,
+    };
     /** From each worker kill until its successor serves: an operator answer in there reached no one. */
     const workerDownWindows: { from: number; to: number }[] = [];
     const windowStart = Date.now();
@@ -690,10 +718,13 @@ async function scenario(
       const onRamp = user.onRamp;
       const onRampDone = onRamp
         ? (async () => {
-            // Before the deposit the process cannot end, so retrying startOnRamp here can never start a second run.
-            await retrying(`startOnRamp ${onRamp.reference}`, trafficUntil, () =>
-              ramp.startOnRamp(user.endUserId, onRamp.reference),
-            );
+            // Before the deposit the process cannot end, so retrying startOnRamp here can never start a second run;
+            // after it, a retry finds the run its order events started (attributed, or claimed once it ended).
+            const announce = () =>
+              retrying(`startOnRamp ${onRamp.reference}`, trafficUntil, () =>
+                ramp.startOnRamp(user.endUserId, onRamp.reference),
+              );
+            if (onRamp.announceAfterMs === null) await announce();
             const order = await sandbox<{ orderId: string; transactionId: string | null }>(
               'POST',
               '/onramp/deposits',
@@ -706,6 +737,12 @@ async function scenario(
               },
             );
             onRampIds.set(`onramp/${onRamp.reference}`, { reference: onRamp.reference, ...order });
+            if (onRamp.announceAfterMs !== null) {
+              await sleep(onRamp.announceAfterMs, signal);
+              const answer = await announce();
+              counts.lateAnnouncements += 1;
+              if (answer.claimed) counts.lateClaims += 1;
+            }
             const status = onRamp.outcome === 'executed' ? 'settled' : onRamp.outcome;
             expected.push({
               workflowId: `onramp/${onRamp.reference}`,
@@ -1034,6 +1071,8 @@ async function scenario(
         },
         offRamps: expected.filter((process) => process.kind === 'off-ramp').length,
         onRamps: onRampCounts,
+        lateAnnouncements: counts.lateAnnouncements,
+        lateClaims: counts.lateClaims,
         endUsers: expected.filter((process) => process.kind === 'end-user').length,
         workerKills: counts.workerKills,
         workerKillsWithCreateWalletHeld: counts.held,

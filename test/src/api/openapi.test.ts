@@ -68,6 +68,7 @@ describe('the OpenAPI document', () => {
       '/v1/alerts/acknowledge',
       '/v1/alerts/resolve',
       '/v1/end-users/{id}',
+      '/v1/end-users/{id}/deposit-quote',
       '/v1/end-users/{id}/deposit-wallet',
       '/v1/events',
       '/v1/events/redeliver',
@@ -80,6 +81,7 @@ describe('the OpenAPI document', () => {
       '/v1/on-ramps/{orderReference}',
       '/v1/quotes',
       '/v1/ramps',
+      '/v1/statement',
     ]);
     expect(Object.keys(doc.paths['/v1/on-ramps']!.post!.responses)).toEqual(
       expect.arrayContaining(['200', '201', '400', '401', '409']),

@@ -1,5 +1,10 @@
 import request from 'supertest';
-import { ConflictError, InvalidInputError, NotFoundError } from '../../../src/client/errors';
+import {
+  ClaimWindowClosedError,
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+} from '../../../src/client/errors';
 import { AUTH, stubApp } from '../../helpers/api-stub';
 
 const onRampState = {
@@ -111,6 +116,29 @@ describe('ramps router: POST /v1/on-ramps', () => {
       code: 'conflict',
       message: 'The on-ramp of order reference ord-1 belongs to another end user',
     });
+  });
+
+  test('a late claim answers 200 with the state; one after the claim window is 409 claim_window_closed', async () => {
+    const claimed = { ...onRampState, status: 'settled', claimedAt: '2026-01-02T00:00:00.000Z' };
+    const { app } = stubApp({
+      startOnRamp: jest
+        .fn()
+        .mockResolvedValueOnce({ workflowId: 'onramp/ord-1', created: false, claimed: true, state: claimed })
+        .mockRejectedValueOnce(
+          new ClaimWindowClosedError(
+            'The on-ramp of order reference ord-1 ended without an end user and was not claimed by 2026-01-08T00:00:00.000Z; it closed unclaimed and incident unclaimed-on-ramp/onramp/ord-1 holds it for the operations team',
+            'unclaimed-on-ramp/onramp/ord-1',
+          ),
+        ),
+    });
+    const body = { endUserId: 'u1', orderReference: 'ord-1' };
+    const claim = await request(app).post('/v1/on-ramps').set(AUTH).send(body);
+    expect(claim.status).toBe(200);
+    expect(claim.body).toEqual({ data: claimed });
+    const late = await request(app).post('/v1/on-ramps').set(AUTH).send(body);
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('claim_window_closed');
+    expect(late.body.error.message).toContain('incident unclaimed-on-ramp/onramp/ord-1');
   });
 
   test.each([

@@ -6,7 +6,12 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ClientContext } from '../../../src/client/context';
-import { ConflictError, InvalidInputError, NotFoundError } from '../../../src/client/errors';
+import {
+  ClaimWindowClosedError,
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+} from '../../../src/client/errors';
 import { startOnRamp } from '../../../src/client/on-ramp';
 import { listRamps, parseRampListFilter } from '../../../src/client/ramp-list';
 import type { OnRampState } from '../../../workflows/ramps/onramp/types';
@@ -159,6 +164,44 @@ describe('startOnRamp', () => {
     // Unattributed when read, but another caller's attribution landed first.
     const raced = temporalAnswering([state(null), state('u1')]);
     await expect(startOnRamp(raced.ctx, 'u2', 'ord-1')).rejects.toThrow(/belongs to another end user/);
+  });
+
+  test('an on-ramp that ended without an end user is claimed: not created, claimed, no quote asked for', async () => {
+    const ended = state(null, {
+      status: 'settled',
+      endedAt: '2026-01-01T00:01:00.000Z',
+      claimableUntil: '2026-01-08T00:01:00.000Z',
+    });
+    const { signalWithStart, ctx } = temporalAnswering([
+      ended,
+      { ...ended, endUserId: 'u2', claimedAt: '2026-01-02T00:00:00.000Z' },
+    ]);
+    await expect(
+      startOnRamp(ctx, 'u2', 'ord-1', { quote: { targetAmount: '1', expiresAt: '2030-01-01T00:00:00Z' } }),
+    ).resolves.toMatchObject({ created: false, claimed: true, state: { endUserId: 'u2' } });
+    expect(signalWithStart).toHaveBeenCalledTimes(1);
+    const signalled = (signalWithStart.mock.calls[0] as [string, { signalArgs: unknown[] }])[1].signalArgs;
+    expect(signalled).toEqual([{ endUserId: 'u2', endUserSearchValue: 'u2' }]);
+  });
+
+  test('one that closed unclaimed is a ClaimWindowClosedError naming its incident; a 1.0 one a conflict', async () => {
+    const unclaimed = temporalAnswering([
+      state(null, {
+        status: 'unclaimed',
+        endedAt: '2026-01-01T00:01:00.000Z',
+        claimableUntil: '2026-01-08T00:01:00.000Z',
+        unclaimedIncident: 'unclaimed-on-ramp/onramp/ord-1',
+      }),
+    ]);
+    const error = await startOnRamp(unclaimed.ctx, 'u2', 'ord-1').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ClaimWindowClosedError);
+    expect(error).toMatchObject({ incident: 'unclaimed-on-ramp/onramp/ord-1' });
+    expect((error as Error).message).toContain('incident unclaimed-on-ramp/onramp/ord-1');
+    expect(unclaimed.signalWithStart).not.toHaveBeenCalled();
+    const old = temporalAnswering([state(null, { status: 'settled', endedAt: '2026-01-01T00:01:00.000Z' })]);
+    await expect(startOnRamp(old.ctx, 'u2', 'ord-1')).rejects.toThrow(
+      /already ended \(settled\) without an end user/,
+    );
   });
 
   test('an unattributed running on-ramp is attributed (created)', async () => {

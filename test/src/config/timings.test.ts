@@ -20,4 +20,24 @@ describe('workflow timings', () => {
       /RAMP_STEP_DEADLINE: "soon" is not a duration/,
     );
   });
+
+  test('the claim window and the markets travel with the timings; bad markets are refused naming the entry', () => {
+    const timings = loadWorkflowTimings({ ONRAMP_CLAIM_WINDOW: '2h', RAMP_MARKETS: 'USDT@TRX>MXN min=10' });
+    expect(timings.onRampClaimWindowMs).toBe(7_200_000);
+    expect(timings.markets?.markets).toEqual([
+      {
+        direction: 'off-ramp',
+        fiat: 'MXN',
+        token: 'USDT',
+        chain: 'TRX',
+        minimum: '10',
+        tolerancePercent: '1',
+      },
+    ]);
+    expect(loadWorkflowTimings({}).onRampClaimWindowMs).toBe(7 * 86_400_000);
+    expect(loadWorkflowTimings({}).markets?.markets).toHaveLength(8);
+    expect(() => loadWorkflowTimings({ RAMP_MARKETS: 'USDT@TRX>MXN; USDT@SOL>MXN' })).toThrow(
+      /RAMP_MARKETS: entry 2 "USDT@SOL>MXN": chain SOL is not one of ETH, TRX/,
+    );
+  });
 });

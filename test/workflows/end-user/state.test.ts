@@ -6,6 +6,8 @@ import {
   extraWallets,
   linkOffRamp,
   newEndUserState,
+  QUOTED_DEPOSITS_KEPT,
+  quoteOfDeposit,
   searchAttributes,
 } from '../../../workflows/end-user/state';
 import type { EndUserInput } from '../../../workflows/end-user/types';
@@ -113,5 +115,42 @@ describe('end-user state', () => {
     journalRequest(state.walletJournal, { requestId: 'r/1#1', attempt: 1, inFlightForMs: 1_000 }, false, T0);
     state.orphanWallets.push({ walletId: 'w-0', reason: 'r', recordedAt: T0 });
     expect(extraWallets(state)).toBe(2);
+  });
+});
+
+describe('the quote shown for the next deposit', () => {
+  const shown = {
+    amountFrom: '100',
+    targetAmount: '1716.37',
+    expiresAt: '2026-01-01T00:00:25.000Z',
+    coinFrom: 'USDT',
+    coinTo: 'MXN',
+    shownAt: '2026-01-01T00:00:00.000Z',
+  };
+
+  test('the next deposit to link takes it, once; an earlier deposit linked again takes nothing', () => {
+    const state = newEndUserState(input, T0);
+    linkOffRamp(state, 'dep-0');
+    state.depositQuote = shown;
+    linkOffRamp(state, 'dep-0');
+    expect(quoteOfDeposit(state, 'dep-0')).toBeUndefined();
+    linkOffRamp(state, 'dep-1');
+    linkOffRamp(state, 'dep-2');
+    expect(quoteOfDeposit(state, 'dep-1')).toEqual(shown);
+    expect(quoteOfDeposit(state, 'dep-2')).toBeUndefined();
+    expect(state.depositQuote).toBeUndefined();
+    // Carried over continue-as-new.
+    expect(carriedState(state).quotedDeposits).toEqual([{ depositTransactionId: 'dep-1', quote: shown }]);
+  });
+
+  test('the state keeps the last quoted deposits only', () => {
+    const state = newEndUserState(input, T0);
+    for (let i = 0; i < QUOTED_DEPOSITS_KEPT + 5; i += 1) {
+      state.depositQuote = shown;
+      linkOffRamp(state, `dep-${i}`);
+    }
+    expect(state.quotedDeposits).toHaveLength(QUOTED_DEPOSITS_KEPT);
+    expect(quoteOfDeposit(state, 'dep-0')).toBeUndefined();
+    expect(quoteOfDeposit(state, `dep-${QUOTED_DEPOSITS_KEPT + 4}`)).toEqual(shown);
   });
 });

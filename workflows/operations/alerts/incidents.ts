@@ -24,13 +24,22 @@ export const RESOLVED_KEPT = 50;
 /** What one run hands to the next when it continues as new. */
 export type CarriedAlertsState = NonNullable<AlertsInput['carried']>;
 
+/** Kinds with one incident per subject and reason: a ramp's exceptions (other kinds' reasons only describe). */
+const KINDS_BY_REASON: readonly string[] = ['ramp-exception'];
+
 /**
  * One incident per key: kind + deposit (a stranded deposit), kind + wallet + network (funds nobody accounts for),
- * or kind + network (the gas wallet). A second raise with the same key only updates `lastSeen`.
+ * or kind + network (the gas wallet), and for a ramp's exceptions the reason too. A second raise with the same key
+ * only updates `lastSeen`.
  */
 export function incidentKey(kind: string, details: AlertInput['details']): string {
   const text = (name: string) =>
     typeof details[name] === 'string' && details[name] !== '' ? details[name] : null;
+  const reason = KINDS_BY_REASON.includes(kind) ? text('reason') : null;
+  return reason ? `${subjectKey(kind, text)}/${reason}` : subjectKey(kind, text);
+}
+
+function subjectKey(kind: string, text: (name: string) => string | null): string {
   // An undelivered outcome event is one incident per event, whatever its process says about its deposit.
   const webhookId = text('webhookId');
   if (webhookId) return `${kind}/event/${webhookId}`;

@@ -3,8 +3,9 @@
 /**
  * The kinds of alert: stranded deposits and timeouts (ramp processes), the gas monitor's `gas-low`,
  * reconciliation's `unaccounted-funds`, wallets the operator may hold besides the one shown (`extra-wallet`), and
- * money that moved after its process gave up (`late-event-after-timeout`), and outcome events the client's backend
- * was never told (`outcome-event-undelivered`).
+ * money that moved after its process gave up (`late-event-after-timeout`), outcome events the client's backend
+ * was never told (`outcome-event-undelivered`), a ramp's exception by name (`ramp-exception`, its reason in the
+ * details) and an on-ramp nobody claimed within its claim window (`unclaimed-on-ramp`).
  */
 export const ALERT_KINDS = [
   'gas-shortfall',
@@ -15,6 +16,8 @@ export const ALERT_KINDS = [
   'extra-wallet',
   'late-event-after-timeout',
   'outcome-event-undelivered',
+  'ramp-exception',
+  'unclaimed-on-ramp',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

@@ -12,11 +12,27 @@ import {
   RampStatus,
   WalletId,
 } from '../../../src/domain/search-attributes';
-import { compactData, type OutcomeEventType, type RaisedOutcome } from '../../../src/domain/outcome-events';
+import { type AmountsAgainstQuote, amountsAgainstQuote } from '../../../src/domain/amounts-against-quote';
+import {
+  type MarketRules,
+  marketException,
+  type RampException,
+  toleranceFor,
+} from '../../../src/domain/markets';
+import {
+  compactData,
+  type OutcomeEventData,
+  type OutcomeEventType,
+  type RaisedOutcome,
+} from '../../../src/domain/outcome-events';
+import { rampGas } from '../../../src/domain/ramp-gas';
+import { chainOfNetwork } from '../../../src/domain/vocabulary';
 import type { AlertKind } from '../../operations/alerts/types';
 import { newOutbox } from '../../outcomes/outbox';
 import type { GasCheck } from '../../operations/gas-monitor/types';
+import { type FoundException, offQuoteException, showsException, unrecorded } from '../shared/exceptions';
 import {
+  executedAt,
   isConfirmedOrLater,
   isFailedTransaction,
   ORDER_FAILURES,
@@ -38,6 +54,8 @@ export const STEP_TEXT: Record<OffRampStatus, string> = {
   'awaiting-sweep-confirmation': 'Step 4/5: sweep started, waiting for it to confirm',
   'awaiting-settlement': 'Step 5/5: sweep confirmed, waiting for the order transaction to complete',
   stuck: 'STUCK: the sweep did not start in time (gas wallet checked, alert raised); still waiting',
+  exception:
+    "EXCEPTION: outside the account's markets or off its quote (event and incident raised); still following",
   settled: 'Settled',
   failed: 'Failed',
   'timed-out': 'Timed out',
@@ -150,9 +168,16 @@ export function pollRequest(state: OffRampState): OffRampPollRequest {
 
 /**
  * The status the snapshots add up to: a failed transaction (in role order), then a failed order, then settled
- * (the order transaction completed or the order executed, and the order known), then the sweep and deposit steps.
+ * (the order transaction completed or the order executed, and the order known), then `exception` while one is
+ * recorded, then the sweep and deposit steps.
  */
 export function evaluate(state: OffRampState): { status: OffRampStatus; failure?: OffRampState['failure'] } {
+  const found = snapshotStatus(state);
+  if (!isTerminal(found.status) && showsException(state.exceptions)) return { status: 'exception' };
+  return found;
+}
+
+function snapshotStatus(state: OffRampState): { status: OffRampStatus; failure?: OffRampState['failure'] } {
   for (const role of OFF_RAMP_ROLES) {
     const tx = state[role];
     if (tx && isFailedTransaction(tx)) {
@@ -192,6 +217,84 @@ export function settlementOf(
   };
 }
 
+/** The conversion of the deposit, as the markets judge it. */
+function conversionOf(state: OffRampState, deposit: NonNullable<OffRampState['deposit']>) {
+  return {
+    direction: 'off-ramp' as const,
+    fiat: state.order?.coinTo ?? null,
+    token: deposit.asset,
+    chain: deposit.network ? (chainOfNetwork(deposit.network) ?? deposit.network) : null,
+    amount: deposit.amount,
+  };
+}
+
+/** The executed order against the quote shown, and the gas reported; recomputed whenever the snapshots move. */
+export function refreshBooking(state: OffRampState): void {
+  const amounts = amountsOf(state);
+  if (amounts) state.amounts = amounts;
+  const gas = rampGas(state.gasTopUp?.fee ?? undefined, state.sweep?.fee ?? undefined);
+  if (gas) state.gas = gas;
+}
+
+function amountsOf(state: OffRampState): AmountsAgainstQuote | undefined {
+  const order = state.order;
+  if (!order || order.status !== 'executed' || !order.amountFrom || !order.amountTo) return undefined;
+  return amountsAgainstQuote(
+    { amountFrom: order.amountFrom, amountTo: order.amountTo, executedAt: executedAt(order) },
+    state.quote,
+  );
+}
+
+/**
+ * The exceptions the off-ramp meets that it has not recorded: no end user owns its wallet; its deposit is outside
+ * the markets (with market rules); its execution is off the quote beyond the tolerance.
+ */
+export function newExceptions(state: OffRampState, rules: MarketRules | undefined): FoundException[] {
+  const deposit = state.deposit;
+  if (!deposit) return [];
+  const unattributed: FoundException | undefined = state.unattributed
+    ? {
+        reason: 'unattributed',
+        message: `No end user owns deposit wallet ${deposit.walletId}: the deposit cannot be credited to anyone`,
+      }
+    : undefined;
+  if (!rules) return unrecorded(state.exceptions, [unattributed]);
+  const conversion = conversionOf(state, deposit);
+  return unrecorded(state.exceptions, [
+    unattributed,
+    marketException(rules, conversion),
+    offQuoteException(state.amounts, toleranceFor(rules, conversion)),
+  ]);
+}
+
+/** The incident of an exception: one per deposit and reason. */
+export function exceptionAlert(
+  state: OffRampState,
+  exception: RampException,
+): OffRampAlert<'ramp-exception'> {
+  return {
+    kind: 'ramp-exception',
+    message: `Off-ramp of deposit ${state.depositTransactionId}: ${exception.reason}: ${exception.message}`,
+    details: {
+      depositTransactionId: state.depositTransactionId,
+      reason: exception.reason,
+      endUserId: state.endUserId,
+      walletId: state.deposit?.walletId ?? null,
+      asset: state.deposit?.asset ?? null,
+      amount: state.deposit?.amount ?? null,
+    },
+  };
+}
+
+/** Closes an exception's incident once the deposit settled anyway. */
+export function exceptionResolution(state: OffRampState, exception: RampException) {
+  return {
+    kind: 'ramp-exception' as const,
+    details: { depositTransactionId: state.depositTransactionId, reason: exception.reason },
+    resolution: `Deposit ${state.depositTransactionId} settled anyway (order ${state.orderId ?? '?'}): the operator converted it`,
+  };
+}
+
 export function stepText(status: OffRampStatus, state: OffRampState): string {
   if (status === 'settled') {
     return `Settled: ${state.fiatAmount ?? '?'} ${state.fiatCurrency ?? ''} (order ${state.orderId ?? '?'})`.replace(
@@ -201,6 +304,10 @@ export function stepText(status: OffRampStatus, state: OffRampState): string {
   }
   if (status === 'failed' && state.failure) {
     return `Failed: ${state.failure.role} ${state.failure.transactionId} is ${state.failure.status}`;
+  }
+  if (status === 'exception') {
+    const reasons = (state.exceptions ?? []).map((exception) => exception.reason).join(', ');
+    return `EXCEPTION (${reasons}); still following the operator: ${STEP_TEXT[snapshotStatus(state).status]}`;
   }
   return STEP_TEXT[status];
 }
@@ -333,7 +440,6 @@ export function stuckResolution(
   };
 }
 
-/** The end user and RampEndUserId value of a lookup answer (a string answer is both). */
 /** The statuses whose every entry the client's backend is told of. */
 export const OFF_RAMP_OUTCOME_TYPES: Partial<Record<OffRampStatus, OutcomeEventType>> = {
   stuck: 'off_ramp.stuck',
@@ -357,11 +463,31 @@ export function offRampOutcomes(
   const entered = OFF_RAMP_OUTCOME_TYPES[next];
   if (entered && previous !== next) types.push(entered);
   if (types.length === 0) return [];
+  const data = outcomeData(state, workflowId, next);
+  return types.map((type) => ({ type, data }));
+}
+
+/** `off_ramp.exception`: the exception just recorded, with everything else the off-ramp knows. */
+export function exceptionOutcome(
+  state: OffRampState,
+  workflowId: string,
+  exception: RampException,
+): RaisedOutcome {
+  return {
+    type: 'off_ramp.exception',
+    data: compactData({
+      ...outcomeData(state, workflowId, state.status),
+      exception: { reason: exception.reason, message: exception.message },
+    }),
+  };
+}
+
+function outcomeData(state: OffRampState, workflowId: string, status: OffRampStatus): OutcomeEventData {
   const deposit = state.deposit;
-  const data = compactData({
+  return compactData({
     workflowId,
     endUserId: state.endUserId,
-    status: next,
+    status,
     step: state.step,
     depositTransactionId: state.depositTransactionId,
     orderId: state.orderId ?? state.order?.id ?? deposit?.orderId ?? undefined,
@@ -373,6 +499,10 @@ export function offRampOutcomes(
     failure: state.failure
       ? { resource: state.failure.role, id: state.failure.transactionId, status: state.failure.status }
       : undefined,
+    amounts: state.amounts,
+    gas: state.gas,
+    exceptions: state.exceptions?.length
+      ? state.exceptions.map((exception) => ({ ...exception }))
+      : undefined,
   });
-  return types.map((type) => ({ type, data }));
 }

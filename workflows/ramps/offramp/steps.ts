@@ -3,17 +3,28 @@
  * it is stuck, and its alerts. Workflow code; the decisions are state.ts's. The workflow (workflow.ts) is its
  * handlers and its loop over these steps.
  */
-import { log, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { log, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
 import { failureReason } from '../../../src/domain/errors';
+import type { RampException } from '../../../src/domain/markets';
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { GasCheck } from '../../operations/gas-monitor/types';
+import type { OutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
+import {
+  type FoundException,
+  RAMP_EXCEPTIONS_PATCH,
+  recordException,
+  RESOLVED_AT_SETTLEMENT,
+} from '../shared/exceptions';
 import type { OrderSnapshot } from '../shared/snapshots';
 import { failureNote } from '../shared/step-timing';
 import {
   applyOrder,
   applyPoll,
+  exceptionAlert,
+  exceptionOutcome,
+  exceptionResolution,
   type OffRampAlert,
   pollRequest,
   stuckAlert,
@@ -41,6 +52,7 @@ export class OffRampRun {
   constructor(
     readonly state: OffRampState,
     timings: WorkflowTimings,
+    private readonly outcomes: OutcomeSender,
   ) {
     this.activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
     this.lookup = proxyActivities<RampActivities>({
@@ -99,6 +111,7 @@ export class OffRampRun {
       });
       this.state.endUserId = owner.endUserId;
       this.endUserSearchValue = owner.endUserSearchValue;
+      if (owner.quote) this.state.quote = owner.quote;
     } catch {
       this.state.unattributed = true;
       log.warn('No end user owns the deposit wallet; the off-ramp runs unattributed', {
@@ -108,12 +121,47 @@ export class OffRampRun {
     }
   }
 
-  async alert({ kind, message, details }: OffRampAlert): Promise<void> {
+  /** Raises one of the off-ramp's own alerts (a stuck or timed-out one: alertsRaised counts them). */
+  async alert(alert: OffRampAlert): Promise<void> {
+    if (await this.send(alert)) this.state.alertsRaised += 1;
+  }
+
+  private async send({ kind, message, details }: OffRampAlert): Promise<boolean> {
     try {
       await this.activities.raiseAlert({ kind, message, workflowId: workflowInfo().workflowId, details });
-      this.state.alertsRaised += 1;
+      return true;
     } catch (error) {
       log.error('Alert could not be raised', { kind, error: failureReason(error) });
+      return false;
+    }
+  }
+
+  /**
+   * Records each exception found, raises its `off_ramp.exception` and its incident, when it is seen. A workflow
+   * replaying a 1.0 history records none (the patch's marker is not there).
+   */
+  async raiseExceptions(found: readonly FoundException[]): Promise<void> {
+    if (found.length === 0 || !patched(RAMP_EXCEPTIONS_PATCH)) return;
+    const { workflowId } = workflowInfo();
+    for (const exception of found) {
+      const recorded = recordException(this.state, exception, new Date().toISOString());
+      const { type, data } = exceptionOutcome(this.state, workflowId, recorded);
+      this.outcomes.raise(type, data);
+      await this.send(exceptionAlert(this.state, recorded));
+    }
+  }
+
+  /** The market exceptions' incidents close once the deposit settled anyway; off_quote and unattributed stay. */
+  async resolveExceptionAlerts(): Promise<void> {
+    const closing: RampException[] = (this.state.exceptions ?? []).filter((exception) =>
+      RESOLVED_AT_SETTLEMENT.includes(exception.reason),
+    );
+    for (const exception of closing) {
+      try {
+        await this.activities.resolveAlert(exceptionResolution(this.state, exception));
+      } catch (error) {
+        log.error('Alert could not be resolved', { error: failureReason(error) });
+      }
     }
   }
 

@@ -28,10 +28,12 @@ import {
   currentDetails,
   evaluateInto,
   isTerminal,
+  newExceptions,
   newOffRampState,
   offRampOutcomes,
   orderReadOverdue,
   orderToRead,
+  refreshBooking,
   searchAttributes,
   settlementOf,
   shouldMarkStuck,
@@ -45,8 +47,8 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   const { depositTransactionId, timings } = input;
   const clock = new StepClock(timings, Date.now());
   const state = newOffRampState(depositTransactionId, new Date(clock.startedAtMs).toISOString());
-  const run = new OffRampRun(state, timings);
   const outcomes = startOutcomeSender(state.outcomes, timings);
+  const run = new OffRampRun(state, timings, outcomes);
   const publish = statusPublisher(
     state,
     { settlementOf, stepText, currentDetails, searchAttributes, outcomes: offRampOutcomes },
@@ -74,6 +76,9 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   for (;;) {
     const orderId = orderToRead(status, state);
     if (orderId) await run.takeOrder(orderId);
+    refreshBooking(state);
+    // Exceptions are raised when seen, not at a deadline; the process keeps following the operator.
+    await run.raiseExceptions(newExceptions(state, timings.markets));
     const next = evaluateInto(state);
     if (next === 'settled') Object.assign(state, settlementOf(state));
     // Publishes on status changes only.
@@ -83,6 +88,8 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       publish(status);
     }
     if (isTerminal(status)) break;
+    // An exception nothing converted ends as it is: its incident is already open.
+    if (clock.processTimedOut() && status === 'exception') break;
     if (clock.processTimedOut()) {
       await run.alert(timedOutAlert(state, status));
       status = 'timed-out';
@@ -101,7 +108,10 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     clock.afterPoll(step.late);
     if (shouldMarkStuck(evaluateInto(state), state)) await run.markStuck();
   }
-  if (status === 'settled') await run.resolveStuckAlert();
+  if (status === 'settled') {
+    await run.resolveStuckAlert();
+    await run.resolveExceptionAlerts();
+  }
   state.endedAt = new Date().toISOString();
   // The client's backend hears every transition before the process closes (retried for as long as configured).
   await outcomes.drained();

@@ -5,7 +5,19 @@
  * evaluators only read it.
  */
 import { newOutbox } from '../../outcomes/outbox';
-import { compactData, type OutcomeEventType, type RaisedOutcome } from '../../../src/domain/outcome-events';
+import { type AmountsAgainstQuote, amountsAgainstQuote } from '../../../src/domain/amounts-against-quote';
+import {
+  type MarketRules,
+  marketException,
+  type RampException,
+  toleranceFor,
+} from '../../../src/domain/markets';
+import {
+  compactData,
+  type OutcomeEventData,
+  type OutcomeEventType,
+  type RaisedOutcome,
+} from '../../../src/domain/outcome-events';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { networkOfChain } from '../../../src/domain/vocabulary';
 import {
@@ -15,7 +27,10 @@ import {
   RampDirection,
   RampStatus,
 } from '../../../src/domain/search-attributes';
+import type { AlertInput } from '../../operations/alerts/types';
+import { type FoundException, offQuoteException, showsException, unrecorded } from '../shared/exceptions';
 import {
+  executedAt,
   isConfirmedOrLater,
   isFailedTransaction,
   orderRank,
@@ -30,6 +45,7 @@ export const TERMINAL_ON_RAMP_STATUSES: readonly OnRampStatus[] = [
   'expired',
   'failed',
   'timed-out',
+  'unclaimed',
 ];
 
 export const STEP_TEXT: Record<OnRampStatus, string> = {
@@ -37,10 +53,13 @@ export const STEP_TEXT: Record<OnRampStatus, string> = {
   'awaiting-execution': 'Step 2/4: order created (awaiting_funds), waiting for execution',
   'awaiting-deposit': 'Step 3/4: order executed, waiting for the crypto deposit to the master wallet',
   'awaiting-confirmation': 'Step 4/4: crypto deposit seen, waiting for confirmation',
+  exception:
+    "EXCEPTION: outside the account's markets or off its quote (event and incident raised); still following",
   settled: 'Settled',
   expired: 'Order expired',
   failed: 'Failed',
   'timed-out': 'Timed out',
+  unclaimed: 'Unclaimed: it ended without an end user and nobody claimed it in time (incident raised)',
 };
 
 /** What pollOnRamp is asked to read: the order, and its crypto deposit once known. */
@@ -118,8 +137,8 @@ export function applyDeposit(
 }
 
 /**
- * The client names the end user: the first one wins. RampEndUserId takes the pseudonym the client computed, or the
- * end user ID when none was ever given. Answers the new search value.
+ * The client names the end user: the first one wins, before the on-ramp ended or after (a claim). RampEndUserId takes
+ * the pseudonym the client computed, or the end user ID when none was ever given. Answers the new search value.
  */
 export function applyAttribution(
   state: OnRampState,
@@ -132,7 +151,8 @@ export function applyAttribution(
   state.endUserId = endUserId;
   const endUserSearchValue = !searchValue || given ? (given ?? endUserId) : searchValue;
   state.unattributed = false;
-  if (quote && !state.quote) state.quote = quote;
+  // A quote asked for after the order ended was never shown for it.
+  if (quote && !state.quote && !state.endedAt) state.quote = quote;
   return { revised: true, endUserSearchValue };
 }
 
@@ -155,9 +175,15 @@ export function pollRequest(state: OnRampState): OnRampPollRequest | undefined {
 
 /**
  * The status the snapshots add up to: an expired or failed order, then a failed deposit, then settled (deposit
- * confirmed), then the deposit, execution and order steps.
+ * confirmed), then `exception` while one is recorded, then the deposit, execution and order steps.
  */
 export function evaluate(state: OnRampState): { status: OnRampStatus; failure?: OnRampState['failure'] } {
+  const found = snapshotStatus(state);
+  if (!isTerminal(found.status) && showsException(state.exceptions)) return { status: 'exception' };
+  return found;
+}
+
+function snapshotStatus(state: OnRampState): { status: OnRampStatus; failure?: OnRampState['failure'] } {
   if (state.order?.status === 'expired') {
     return { status: 'expired', failure: { resource: 'order', id: state.order.id, status: 'expired' } };
   }
@@ -193,7 +219,99 @@ export function settlementOf(state: OnRampState): Pick<OnRampState, 'cryptoAmoun
   };
 }
 
+/** The order's conversion, as the markets judge it. */
+function conversionOf(order: NonNullable<OnRampState['order']>) {
+  return {
+    direction: 'on-ramp' as const,
+    fiat: order.coinFrom,
+    token: order.coinTo,
+    chain: order.chainTo,
+    amount: order.amountFrom,
+  };
+}
+
+/** What the order executed against the quote shown; recomputed whenever the order moves. */
+export function refreshBooking(state: OnRampState): void {
+  const amounts = amountsOf(state);
+  if (amounts) state.amounts = amounts;
+}
+
+function amountsOf(state: OnRampState): AmountsAgainstQuote | undefined {
+  const order = state.order;
+  if (!order || order.status !== 'executed' || !order.amountFrom || !order.amountTo) return undefined;
+  return amountsAgainstQuote(
+    { amountFrom: order.amountFrom, amountTo: order.amountTo, executedAt: executedAt(order) },
+    state.quote,
+  );
+}
+
+/** The exceptions the on-ramp's order meets that it has not recorded: outside the markets, or off its quote. */
+export function newExceptions(state: OnRampState, rules: MarketRules | undefined): FoundException[] {
+  const order = state.order;
+  if (!rules || !order) return [];
+  const conversion = conversionOf(order);
+  return unrecorded(state.exceptions, [
+    marketException(rules, conversion),
+    offQuoteException(state.amounts, toleranceFor(rules, conversion)),
+  ]);
+}
+
+/** An alert as the on-ramp raises it. Its details name the process, never a network: one incident per on-ramp. */
+export interface OnRampAlert {
+  kind: Extract<AlertInput['kind'], 'ramp-exception' | 'unclaimed-on-ramp'>;
+  message: string;
+  details: AlertInput['details'];
+}
+
+export function exceptionAlert(
+  state: OnRampState,
+  workflowId: string,
+  exception: RampException,
+): OnRampAlert {
+  return {
+    kind: 'ramp-exception',
+    message: `On-ramp of order reference ${state.orderReference}: ${exception.reason}: ${exception.message}`,
+    details: {
+      process: workflowId,
+      orderReference: state.orderReference,
+      reason: exception.reason,
+      endUserId: state.endUserId,
+      orderId: state.order?.id ?? null,
+    },
+  };
+}
+
+export function exceptionResolution(state: OnRampState, workflowId: string, exception: RampException) {
+  return {
+    kind: 'ramp-exception' as const,
+    details: { process: workflowId, reason: exception.reason },
+    resolution: `On-ramp ${state.orderReference} settled anyway: the operator converted it`,
+  };
+}
+
+/** The claim window passed: the crypto (or the failed order) belongs to nobody we know. */
+export function unclaimedAlert(state: OnRampState, workflowId: string, endedAs: OnRampStatus): OnRampAlert {
+  return {
+    kind: 'unclaimed-on-ramp',
+    message: `On-ramp of order reference ${state.orderReference} ended ${endedAs} without an end user and nobody claimed it by ${state.claimableUntil ?? '?'}${
+      state.cryptoAmount ? `: ${state.cryptoAmount} ${state.asset ?? ''} is in the master wallet` : ''
+    }`,
+    details: {
+      process: workflowId,
+      orderReference: state.orderReference,
+      endedAs,
+      orderId: state.order?.id ?? null,
+      cryptoAmount: state.cryptoAmount ?? null,
+      asset: state.asset ?? null,
+    },
+  };
+}
+
 export function stepText(status: OnRampStatus, state: OnRampState): string {
+  if (status === 'exception') {
+    const reasons = (state.exceptions ?? []).map((exception) => exception.reason).join(', ');
+    return `EXCEPTION (${reasons}); still following the operator: ${STEP_TEXT[snapshotStatus(state).status]}`;
+  }
   if (status !== 'settled') return STEP_TEXT[status];
   return `Settled: ${state.cryptoAmount ?? '?'} ${state.asset ?? ''} to the master wallet (transaction ${state.deposit?.id ?? '?'})`;
 }
@@ -205,7 +323,11 @@ export function networkOf(state: OnRampState): string | undefined {
 
 /** The Web UI's current details. */
 export function currentDetails(state: OnRampState): string {
-  const owner = state.endUserId ? ` of end user ${state.endUserId}` : ' (unattributed)';
+  const owner = state.endUserId
+    ? ` of end user ${state.endUserId}`
+    : state.claimableUntil && !state.unclaimedIncident
+      ? ` (unattributed: claimable until ${state.claimableUntil})`
+      : ' (unattributed)';
   return `${state.step}\nOrder reference ${state.orderReference}${owner}`;
 }
 
@@ -235,6 +357,7 @@ export const ON_RAMP_OUTCOME_TYPES: Partial<Record<OnRampStatus, OutcomeEventTyp
   expired: 'on_ramp.expired',
   failed: 'on_ramp.failed',
   'timed-out': 'on_ramp.timed_out',
+  unclaimed: 'on_ramp.unclaimed',
 };
 
 /**
@@ -252,11 +375,39 @@ export function onRampOutcomes(
   const entered = ON_RAMP_OUTCOME_TYPES[next];
   if (entered && previous !== next) types.push(entered);
   if (types.length === 0) return [];
+  const data = outcomeData(state, workflowId, next);
+  return types.map((type) => ({ type, data }));
+}
+
+/** `on_ramp.exception`: the exception just recorded, with everything else the on-ramp knows. */
+export function exceptionOutcome(
+  state: OnRampState,
+  workflowId: string,
+  exception: RampException,
+): RaisedOutcome {
+  return {
+    type: 'on_ramp.exception',
+    data: compactData({
+      ...outcomeData(state, workflowId, state.status),
+      exception: { reason: exception.reason, message: exception.message },
+    }),
+  };
+}
+
+/** `on_ramp.claimed`: the end user named after the on-ramp ended, with everything it ended with. */
+export function claimedOutcome(state: OnRampState, workflowId: string): RaisedOutcome {
+  return {
+    type: 'on_ramp.claimed',
+    data: compactData({ ...outcomeData(state, workflowId, state.status), claimedAt: state.claimedAt }),
+  };
+}
+
+function outcomeData(state: OnRampState, workflowId: string, status: OnRampStatus): OutcomeEventData {
   const order = state.order;
-  const data = compactData({
+  return compactData({
     workflowId,
     endUserId: state.endUserId,
-    status: next,
+    status,
     step: state.step,
     orderReference: state.orderReference,
     orderId: order?.id,
@@ -266,6 +417,9 @@ export function onRampOutcomes(
     fiatAmount: order?.amountFrom ?? state.quote?.amountFrom ?? undefined,
     fiatCurrency: order?.coinFrom ?? undefined,
     failure: state.failure ? { ...state.failure } : undefined,
+    amounts: state.amounts,
+    exceptions: state.exceptions?.length
+      ? state.exceptions.map((exception) => ({ ...exception }))
+      : undefined,
   });
-  return types.map((type) => ({ type, data }));
 }

@@ -1,18 +1,26 @@
 /** onramp/<orderReference>: input, statuses, state and attribution of an on-ramp. */
+import type { AmountsAgainstQuote } from '../../../src/domain/amounts-against-quote';
+import type { RampException } from '../../../src/domain/markets';
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { RampBookkeeping } from '../shared/bookkeeping';
 import type { OrderSnapshot, TransactionSnapshot } from '../shared/snapshots';
 
-/** Every status an on-ramp can be in (RampStatus), in the order of its steps; metrics count each. */
+/**
+ * Every status an on-ramp can be in (RampStatus), in the order of its steps; metrics count each. `exception`: its
+ * order is outside the account's markets or executed off its quote; the process still follows the operator.
+ * `unclaimed`: it ended without an end user and nobody claimed it within its claim window.
+ */
 export const ON_RAMP_STATUSES = [
   'awaiting-order',
   'awaiting-execution',
   'awaiting-deposit',
   'awaiting-confirmation',
+  'exception',
   'settled',
   'expired',
   'failed',
   'timed-out',
+  'unclaimed',
 ] as const;
 export type OnRampStatus = (typeof ON_RAMP_STATUSES)[number];
 
@@ -46,6 +54,16 @@ export interface OnRampState extends RampBookkeeping {
   cryptoAmount?: string;
   asset?: string;
   failure?: { resource: 'order' | 'transaction'; id: string; status: string };
+  /** What the order executed against the quote shown. */
+  amounts?: AmountsAgainstQuote;
+  /** Every exception met, once per reason, in the order seen. */
+  exceptions?: RampException[];
+  /** Ended without an end user: a startOnRamp until then claims it (ONRAMP_CLAIM_WINDOW). */
+  claimableUntil?: string;
+  /** When a startOnRamp named its end user after it had ended. */
+  claimedAt?: string;
+  /** The `unclaimed-on-ramp` incident raised when the claim window passed. */
+  unclaimedIncident?: string;
 }
 
 export interface OnRampAttribution {

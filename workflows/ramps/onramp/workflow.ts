@@ -5,7 +5,9 @@
  *   settled. Or the order ends expired / failed.
  *
  * Started by the typed client (startOnRamp: end user and optional quote shown) or by the first event of an order
- * whose reference no client call announced (then flagged unattributed until a startOnRamp names its end user).
+ * whose reference no client call announced (then flagged unattributed until a startOnRamp names its end user; one
+ * that ends so stays claimable for ONRAMP_CLAIM_WINDOW, then closes `unclaimed` with an incident). An order outside
+ * the account's markets, or executed off its quote, is an exception when seen: event and incident.
  * The master-wallet Deposit finds this process through its orderId (Get Order gives the reference).
  * Each step has a deadline; a late event makes it poll Get Order / Get Transaction with backoff. Before the
  * first order event there is nothing to poll (the operator has no lookup by reference), so it waits.
@@ -38,13 +40,16 @@ import {
   evaluateInto,
   initialSearchValue,
   isTerminal,
+  newExceptions,
   newOnRampState,
   onRampOutcomes,
   pollRequest,
+  refreshBooking,
   searchAttributes,
   settlementOf,
   stepText,
 } from './state';
+import { OnRampSteps } from './steps';
 import type { OnRampInput, OnRampState } from './types';
 
 export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
@@ -62,6 +67,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
     outcomes,
     () => endUserSearchValue,
   );
+  const steps = new OnRampSteps(state, timings, outcomes);
 
   // ---- messages
   setHandler(onRampOrderSignal, (order) => {
@@ -83,6 +89,9 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   clock.stepStarted();
   let publishedRevision = revision;
   for (;;) {
+    refreshBooking(state);
+    // Exceptions are raised when seen, not at a deadline; the process keeps following the operator.
+    await steps.raiseExceptions(newExceptions(state, timings.markets));
     const next = evaluateInto(state);
     if (next === 'settled') Object.assign(state, settlementOf(state));
     // Publishes on revisions too: an attribution can come at any step and must reach RampEndUserId.
@@ -93,6 +102,8 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
       publish(status);
     }
     if (isTerminal(status)) break;
+    // An exception nothing converted ends as it is: its incident is already open.
+    if (clock.processTimedOut() && status === 'exception') break;
     if (clock.processTimedOut()) {
       status = 'timed-out';
       publish(status);
@@ -120,6 +131,10 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
     clock.afterPoll(step.late);
   }
   state.endedAt = new Date().toISOString();
+  // Ended without an end user: the client's backend may still name one (a late startOnRamp) for a while.
+  const claimable = steps.waitsForClaim();
+  if (status === 'settled') await steps.resolveExceptionAlerts();
+  if (claimable) await steps.awaitClaim(status, publish);
   // The client's backend hears every transition before the process closes (retried for as long as configured).
   await outcomes.drained();
   return state;

@@ -19,6 +19,8 @@ export interface TransactionSnapshot {
   amount: string | null;
   relatedTransactionId: string | null;
   orderId: string | null;
+  /** The gas the operator reports for it (ASSUMED field); absent from snapshots taken by version 1.0. */
+  fee?: { asset: string; amount: string } | null;
   readAt: string;
 }
 
@@ -34,6 +36,11 @@ export interface OrderSnapshot {
   amountFrom: string | null;
   amountTo: string | null;
   transactionId: string | null;
+  /**
+   * When the operator last changed it (ASSUMED field): its execution time once executed. Absent from snapshots taken
+   * by version 1.0.
+   */
+  updatedAt?: string | null;
   readAt: string;
 }
 
@@ -74,3 +81,7 @@ export const isConfirmedOrLater = (snapshot: TransactionSnapshot | undefined) =>
   transactionRank(snapshot.status) < TERMINAL_RANK;
 export const isFailedTransaction = (snapshot: TransactionSnapshot | undefined) =>
   !!snapshot && TRANSACTION_FAILURES.includes(snapshot.status);
+
+/** When an executed order executed: the operator's own time when it gives one, else when we first read it so. */
+export const executedAt = (order: OrderSnapshot): string | null =>
+  order.status === 'executed' ? (order.updatedAt ?? order.readAt) : null;

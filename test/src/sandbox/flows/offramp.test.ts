@@ -195,6 +195,65 @@ describe('off-ramp (Autoswap) sequence', () => {
     expect(sandbox.offramp.runs.get(transactionId)?.status).toBe('completed');
   });
 
+  it('reports the gas it paid as the fee of the top-up and of the sweep', async () => {
+    await fund(gas.id, 'TRX', '100');
+    const user = await createWallet(sandbox, auth, 'end-user-fees');
+    await deposit(user.addresses[TRON]!, '50');
+    await waitFor(() => completedCount() === 1, 'the Autoswap to complete');
+    const ids = receiver.received.map((delivery) => delivery.body.data.payload.id!);
+    expect((await transactionOf(ids[1]!)).fee).toEqual({ asset: 'TRX', amount: '30' });
+    expect((await transactionOf(ids[5]!)).fee).toEqual({ asset: 'TRX', amount: '15' });
+    expect((await transactionOf(ids[0]!)).fee).toBeNull();
+  });
+
+  it('does not convert an asset it has no market for, nor fewer tokens than its minimum: they stay', async () => {
+    await fund(gas.id, 'TRX', '100');
+    const user = await createWallet(sandbox, auth, 'end-user-3');
+    const address = user.addresses[TRON]!;
+    const dai = (
+      await request(sandbox.url)
+        .post('/sandbox/v1/offramp/deposits')
+        .send({ address, coin: 'DAI', amount: '40' })
+        .expect(202)
+    ).body.data as { transactionId: string };
+    const small = await deposit(address, '0.5');
+    for (const id of [dai.transactionId, small.transactionId])
+      await waitFor(() => sandbox.offramp.runs.get(id)?.status === 'not_converted', 'the deposit to confirm');
+    expect(sandbox.offramp.runs.get(dai.transactionId)?.notConverted).toBe('unsupported_asset');
+    expect(sandbox.offramp.runs.get(small.transactionId)?.notConverted).toBe('below_minimum');
+    expect(await balances(user.id)).toEqual({ DAI: '40', USDT: '0.5' });
+    expect(await balances(gas.id)).toEqual({ TRX: '100' });
+    // Two deposits, mined and confirmed; no top-up, sweep or order.
+    expect(summary(receiver.received).sort()).toEqual([
+      'transaction-created:',
+      'transaction-created:',
+      'transaction-updated:confirmed',
+      'transaction-updated:confirmed',
+      'transaction-updated:mined',
+      'transaction-updated:mined',
+    ]);
+  });
+
+  it('executes at the price of the moment: a moved price, an order off its earlier quote', async () => {
+    await fund(gas.id, 'TRX', '100');
+    const quote = await request(sandbox.url)
+      .post('/core-conversions/private/v1/quotes')
+      .set(auth.headers)
+      .send({ coinFrom: 'USDT', chainFrom: 'TRX', coinTo: 'MXN', amountFrom: '50' })
+      .expect(201);
+    expect(quote.body.data.target_amount).toBe('858.18');
+    const moved = await request(sandbox.url).post('/sandbox/v1/prices').send({ USDT: '16.56' }).expect(200);
+    expect(moved.body.data).toEqual({ USDT: '16.56', USDC: '17.25' });
+    await request(sandbox.url).post('/sandbox/v1/prices').send({ DAI: '1' }).expect(400);
+    await request(sandbox.url).post('/sandbox/v1/prices').send({}).expect(400);
+    const user = await createWallet(sandbox, auth, 'end-user-4');
+    await deposit(user.addresses[TRON]!, '50');
+    await waitFor(() => completedCount() === 1, 'the Autoswap to complete');
+    const order = [...sandbox.state.orders.values()].find((record) => record.direction === 'off-ramp');
+    // 50 x 16.56 = 828, minus 0.5 % = 823.86
+    expect(order?.amountTo).toBe('823.86');
+  });
+
   it('refuses deposits to unknown addresses and to the master or gas wallet', async () => {
     await request(sandbox.url)
       .post('/sandbox/v1/offramp/deposits')

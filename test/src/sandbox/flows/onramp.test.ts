@@ -128,4 +128,14 @@ describe('on-ramp sequence', () => {
     const events = await request(sandbox.url).get('/sandbox/v1/events').expect(200);
     expect(events.body.data).toHaveLength(2);
   });
+
+  it('fails an order for less MXN than its minimum', async () => {
+    const response = await request(sandbox.url)
+      .post('/sandbox/v1/onramp/deposits')
+      .send({ reference: 'ref-small', amount: '19.99', coinTo: 'USDT', chainTo: 'TRX' })
+      .expect(202);
+    expect(response.body.data.transactionId).toBeNull();
+    await waitFor(() => receiver.received.length >= 2, 'two deliveries');
+    expect(summary(receiver.received)).toEqual(['order-created:', 'order-updated:failed']);
+  });
 });

@@ -339,3 +339,23 @@ describe('a person acting on an incident', () => {
       expect(incidentActionIssue(state, action)?.type).toBe('InvalidIncidentAction');
   });
 });
+
+describe("a ramp's exceptions", () => {
+  test('are one incident per ramp and reason', () => {
+    expect(incidentKey('ramp-exception', { depositTransactionId: 'dep-1', reason: 'below_minimum' })).toBe(
+      'ramp-exception/deposit/dep-1/below_minimum',
+    );
+    expect(incidentKey('ramp-exception', { process: 'onramp/ref-1', reason: 'off_quote' })).toBe(
+      'ramp-exception/onramp/ref-1/off_quote',
+    );
+    expect(incidentKey('unclaimed-on-ramp', { process: 'onramp/ref-1', orderReference: 'ref-1' })).toBe(
+      'unclaimed-on-ramp/onramp/ref-1',
+    );
+  });
+
+  test("other kinds' reasons only describe: the gas wallet's incident stays one per network", () => {
+    expect(incidentKey('gas-low', { network: 'networks/tron-mainnet', reason: 'below-minimum' })).toBe(
+      'gas-low/networks/tron-mainnet',
+    );
+  });
+});

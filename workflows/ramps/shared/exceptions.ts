@@ -1,0 +1,68 @@
+/**
+ * A ramp's exceptions by name, shared by both ramps: which of those found are new (each reason is recorded once),
+ * the off-quote check, which exceptions the status shows, and the incident each raises. Pure and workflow-safe.
+ */
+import { type AmountsAgainstQuote, beyondTolerance } from '../../../src/domain/amounts-against-quote';
+import type { ExceptionReason, RampException } from '../../../src/domain/markets';
+
+/** An exception as found, before it is recorded. */
+export interface FoundException {
+  reason: ExceptionReason;
+  message: string;
+}
+
+/** The patch that brought exceptions to running ramps (workflows replaying 1.0 histories take the 1.0 path). */
+export const RAMP_EXCEPTIONS_PATCH = 'ramp-exceptions';
+
+/** Market exceptions the operator may still convert: their incident closes when the ramp settles. */
+export const RESOLVED_AT_SETTLEMENT: readonly ExceptionReason[] = [
+  'unsupported_market',
+  'below_minimum',
+  'above_maximum',
+];
+
+/** The exceptions found whose reason the ramp has not recorded yet. */
+export function unrecorded(
+  recorded: readonly RampException[] | undefined,
+  found: readonly (FoundException | undefined)[],
+): FoundException[] {
+  const fresh: FoundException[] = [];
+  for (const candidate of found) {
+    if (!candidate) continue;
+    if (recorded?.some((exception) => exception.reason === candidate.reason)) continue;
+    if (fresh.some((exception) => exception.reason === candidate.reason)) continue;
+    fresh.push(candidate);
+  }
+  return fresh;
+}
+
+/** Records an exception on the state (the state lists each reason once); answers the record. */
+export function recordException(
+  state: { exceptions?: RampException[] },
+  found: FoundException,
+  seenAt: string,
+): RampException {
+  const record: RampException = { reason: found.reason, message: found.message, seenAt };
+  (state.exceptions ??= []).push(record);
+  return record;
+}
+
+/** `off_quote` when the executed rate is further from the quoted one than the tolerance. */
+export function offQuoteException(
+  amounts: AmountsAgainstQuote | undefined,
+  tolerancePercent: string,
+): FoundException | undefined {
+  if (!amounts?.quoted || !beyondTolerance(amounts, tolerancePercent)) return undefined;
+  const late = amounts.executedAfterExpiry ? ', after the quote expired' : '';
+  return {
+    reason: 'off_quote',
+    message: `Executed at rate ${amounts.executed.rate} against the quoted ${amounts.quoted.rate} (${amounts.differencePercent}%, difference ${amounts.difference}${late}); the tolerance is ${tolerancePercent}%`,
+  };
+}
+
+/**
+ * Whether the status shows `exception`: a conversion outside the markets or off its quote. An unattributed off-ramp
+ * is not: its conversion goes on as usual (and may be stuck for gas like any other).
+ */
+export const showsException = (exceptions: readonly RampException[] | undefined): boolean =>
+  !!exceptions?.some((exception) => exception.reason !== 'unattributed');
