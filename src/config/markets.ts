@@ -1,13 +1,12 @@
 /**
- * RAMP_MARKETS: the account's markets and quote tolerance in one compact setting, e.g.
+ * RAMP_MARKETS: the account's markets in one compact setting, e.g.
  *
- *   MXN>USDT@TRX min=100 max=500000; USDT@TRX>MXN min=10 tolerance=0.5%; tolerance=1%
+ *   MXN>USDT@TRX min=100 max=500000; USDT@TRX>MXN min=10 tolerance=0.5%
  *
  * Entries are separated by `;`. A corridor is `FIAT>TOKEN@CHAIN` (on-ramp) or `TOKEN@CHAIN>FIAT` (off-ramp), with
- * optional `min=`, `max=` (in what the end user sends: MXN on-ramp, the token off-ramp) and `tolerance=<percent>%`.
- * An entry of only `tolerance=` sets the tolerance of every market without its own (and of conversions with no
- * market). Unset: every corridor of the vocabulary, without limits, at the default tolerance. Every problem is
- * reported at once, naming its entry.
+ * optional `min=`, `max=` (in what the end user sends: MXN on-ramp, the token off-ramp) and `tolerance=<percent>%`;
+ * a market without its own tolerance, and a conversion with no market, take RAMP_QUOTE_TOLERANCE. Unset: every
+ * corridor of the vocabulary, without limits. Every problem is reported at once, naming its entry.
  */
 import { z } from 'zod';
 import { compareDecimals, DECIMAL_PATTERN } from '../domain/decimal';
@@ -34,11 +33,13 @@ export function vocabularyMarkets(tolerancePercent = DEFAULT_QUOTE_TOLERANCE_PER
 
 type Parsed = Omit<Market, 'tolerancePercent'> & { tolerancePercent?: string };
 
-/** Parses RAMP_MARKETS; throws an Error listing every problem, each naming its entry. */
-export function parseMarkets(text: string): MarketRules {
+/**
+ * Parses RAMP_MARKETS, `tolerancePercent` (RAMP_QUOTE_TOLERANCE) for the markets without their own; throws an Error
+ * listing every problem, each naming its entry.
+ */
+export function parseMarkets(text: string, tolerancePercent = DEFAULT_QUOTE_TOLERANCE_PERCENT): MarketRules {
   const problems: string[] = [];
   const parsed: Parsed[] = [];
-  let tolerancePercent: string | undefined;
   const entries = text
     .split(';')
     .map((entry) => entry.trim())
@@ -47,12 +48,6 @@ export function parseMarkets(text: string): MarketRules {
   entries.forEach((entry, index) => {
     const label = `entry ${index + 1} "${entry}"`;
     const [head = '', ...options] = entry.split(/\s+/);
-    if (head.startsWith('tolerance=')) {
-      if (options.length > 0) problems.push(`${label}: a tolerance entry takes nothing else`);
-      else if (tolerancePercent !== undefined) problems.push(`${label}: the tolerance is set twice`);
-      else tolerancePercent = percent(head.slice('tolerance='.length), label, problems);
-      return;
-    }
     const market = corridor(head, label, problems);
     if (!market) return;
     for (const option of options) applyOption(market, option, label, problems);
@@ -67,12 +62,13 @@ export function parseMarkets(text: string): MarketRules {
       problems.push(`${label}: ${name} is listed twice`);
     parsed.push(market);
   });
-  if (parsed.length === 0 && entries.length > 0) problems.push('names no market (only a tolerance)');
   if (problems.length > 0) throw new Error(problems.join('; '));
-  const fallback = tolerancePercent ?? DEFAULT_QUOTE_TOLERANCE_PERCENT;
   return {
-    markets: parsed.map((market) => ({ ...market, tolerancePercent: market.tolerancePercent ?? fallback })),
-    tolerancePercent: fallback,
+    markets: parsed.map((market) => ({
+      ...market,
+      tolerancePercent: market.tolerancePercent ?? tolerancePercent,
+    })),
+    tolerancePercent,
   };
 }
 
@@ -118,44 +114,80 @@ function applyOption(market: Parsed, option: string, label: string, problems: st
   }
   if (name === 'tolerance') {
     if (market.tolerancePercent !== undefined) problems.push(`${label}: tolerance is set twice`);
-    else market.tolerancePercent = percent(value, label, problems);
+    else {
+      const percent = percentOf(value);
+      if (percent === undefined) problems.push(`${label}: tolerance ${PERCENT_RULE}`);
+      else market.tolerancePercent = percent;
+    }
     return;
   }
   problems.push(`${label}: unknown option ${name} (min=, max=, tolerance=)`);
 }
 
-function percent(text: string, label: string, problems: string[]): string | undefined {
+const PERCENT_RULE = 'must be a percentage such as 1% or 0.5%';
+
+/** `1%` -> `1`; undefined for anything else. */
+function percentOf(text: string): string | undefined {
   const value = text.endsWith('%') ? text.slice(0, -1) : '';
-  if (!DECIMAL_PATTERN.test(value)) {
-    problems.push(`${label}: tolerance must be a percentage such as 1% or 0.5%`);
-    return undefined;
-  }
-  return value;
+  return DECIMAL_PATTERN.test(value) ? value : undefined;
 }
 
-/** The RAMP_MARKETS field: read by every process that starts ramps, since the rules travel in their input. */
+/**
+ * The RAMP_MARKETS field, checked here and parsed with the tolerance by `marketRules`: read by every process that
+ * starts ramps, since the rules travel in their input.
+ */
 export const rampMarketsField = setting(
   z
     .string()
     .optional()
-    .transform((text, ctx) => {
-      if (text === undefined || text.trim() === '') return vocabularyMarkets();
+    .superRefine((text, ctx) => {
+      if (text === undefined || text.trim() === '') return;
       try {
-        return parseMarkets(text);
+        parseMarkets(text);
       } catch (error) {
         ctx.addIssue({ code: 'custom', message: (error as Error).message });
-        return z.NEVER;
       }
     }),
   {
     group: 'production',
-    default: `every corridor of ${FIAT_CURRENCIES.join('/')} with ${TOKENS.join('/')} on ${CHAIN_CODES.join('/')}, no limits, tolerance ${DEFAULT_QUOTE_TOLERANCE_PERCENT}%`,
+    default: `every corridor of ${FIAT_CURRENCIES.join('/')} with ${TOKENS.join('/')} on ${CHAIN_CODES.join('/')}, no limits`,
     meaning:
-      'The markets the operator enabled and the quote tolerance, `;`-separated: `MXN>USDT@TRX min=100 max=500000` ' +
-      '(on-ramp), `USDT@TRX>MXN min=10 tolerance=0.5%` (off-ramp), `tolerance=1%` (every other market). A deposit ' +
-      'or order outside them, or an execution further from its quote, is an exception (event and incident). Set ' +
-      'alike in every process that starts workflows.',
+      'The markets the operator enabled, `;`-separated: `MXN>USDT@TRX min=100 max=500000` (on-ramp), ' +
+      '`USDT@TRX>MXN min=10 tolerance=0.5%` (off-ramp, its own quote tolerance). A deposit or order outside them is ' +
+      'an exception (event and incident). Set alike in every process that starts workflows.',
     readBy: TEMPORAL_CLIENTS,
-    example: 'MXN>USDT@TRX min=100; USDT@TRX>MXN min=10; tolerance=1%',
+    example: 'MXN>USDT@TRX min=100; USDT@TRX>MXN min=10',
   },
 );
+
+/** The RAMP_QUOTE_TOLERANCE field: the percentage, without its sign. */
+export const quoteToleranceField = setting(
+  z
+    .string()
+    .default(`${DEFAULT_QUOTE_TOLERANCE_PERCENT}%`)
+    .transform((text, ctx) => {
+      const percent = percentOf(text.trim());
+      if (percent === undefined) {
+        ctx.addIssue({ code: 'custom', message: PERCENT_RULE });
+        return z.NEVER;
+      }
+      return percent;
+    }),
+  {
+    group: 'production',
+    default: `${DEFAULT_QUOTE_TOLERANCE_PERCENT}%`,
+    meaning:
+      'How far, either way, an execution may be from its quote before the ramp raises an `off_quote` exception ' +
+      '(event and incident), for every market without its own `tolerance=` in RAMP_MARKETS. Set alike in every ' +
+      'process that starts workflows.',
+    readBy: TEMPORAL_CLIENTS,
+    example: '0.5%',
+  },
+);
+
+/** The account's market rules from the two settings as `timingsEnv` read them. */
+export function marketRules(markets: string | undefined, tolerancePercent: string): MarketRules {
+  return markets === undefined || markets.trim() === ''
+    ? vocabularyMarkets(tolerancePercent)
+    : parseMarkets(markets, tolerancePercent);
+}

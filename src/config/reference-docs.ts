@@ -63,8 +63,8 @@ const SIZING = [
     'cache and slots at start and warns when the cache may not fit. A cached workflow answers its next signal or ' +
     'query without replaying its history; an evicted one is replayed on its next task, slower but never wrong. ' +
     'Size it for the workflows open at once (one per end user with a deposit wallet, one per open ramp process).',
-  '**Workflow task slots** (`WORKER_MAX_CONCURRENT_WORKFLOW_TASKS`): workflow tasks use the CPU, so more slots ' +
-    'than the cores can serve only queue; never more than the cache.',
+  "**Workflow task slots** are 40 (the SDK's default), never more than the cache: workflow tasks use the CPU, so " +
+    'more slots than the cores would only queue; a busy worker grows by replicas.',
   '**Activity slots** (`WORKER_MAX_CONCURRENT_ACTIVITIES`): activities wait on the operator, so the slots bound ' +
     'the operator calls in flight from one worker: what the operator tolerates, divided by the number of workers.',
   'The pollers follow the slots (at most 10 of each kind).',

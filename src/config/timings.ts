@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { WorkflowTimings } from '../domain/timings';
 import { clientWebhookTimeout } from './client-webhooks';
 import { durationMs } from './duration';
-import { rampMarketsField } from './markets';
+import { marketRules, quoteToleranceField, rampMarketsField } from './markets';
 import { type Env, parseSection } from './env';
 import { setting, type SettingMeta, TEMPORAL_CLIENTS } from './setting';
 
@@ -26,13 +26,20 @@ export const timingsEnv = z.object({
       'an incident); a router lane retries a failing read as long.',
     example: '7d',
   }),
-  RAMP_MARKETS: rampMarketsField,
-  CLIENT_WEBHOOK_RETRY_FOR: duration('24h', {
+  ONRAMP_CLAIM_WINDOW: duration('7d', {
     group: 'production',
     meaning:
+      'How long an on-ramp nobody announced stays claimable (startOnRamp) after it ends; then it closes unclaimed ' +
+      "with an incident. The namespace's retention must exceed RAMP_PROCESS_TIMEOUT plus this.",
+    example: '7d',
+  }),
+  RAMP_MARKETS: rampMarketsField,
+  RAMP_QUOTE_TOLERANCE: quoteToleranceField,
+  CLIENT_WEBHOOK_RETRY_FOR: duration('24h', {
+    group: 'tests shorten',
+    meaning:
       "How long an outcome event is retried while the client's backend does not answer 2xx; then it is recorded " +
-      'failed and an incident is raised.',
-    example: '24h',
+      'failed and an incident is raised, and the events API redelivers it once the backend is back.',
   }),
   RAMP_ACTIVITY_START_TO_CLOSE: duration('30s', {
     group: 'tests shorten',
@@ -61,12 +68,6 @@ export const timingsEnv = z.object({
   RAMP_POLL_MAXIMUM: duration('30m', {
     group: 'tests shorten',
     meaning: 'The longest delay between two polls of a late process.',
-  }),
-  ONRAMP_CLAIM_WINDOW: duration('7d', {
-    group: 'tests shorten',
-    meaning:
-      'How long an on-ramp nobody announced stays claimable (startOnRamp) after it ends; then it closes unclaimed ' +
-      "with an incident. The namespace's retention must exceed RAMP_PROCESS_TIMEOUT plus this.",
   }),
   CLIENT_WEBHOOK_TIMEOUT: clientWebhookTimeout,
 });
@@ -97,7 +98,7 @@ export function loadWorkflowTimings(env: Env): WorkflowTimings {
     pollMaximumMs: raw.RAMP_POLL_MAXIMUM,
     processTimeoutMs: raw.RAMP_PROCESS_TIMEOUT,
     onRampClaimWindowMs: raw.ONRAMP_CLAIM_WINDOW,
-    markets: raw.RAMP_MARKETS,
+    markets: marketRules(raw.RAMP_MARKETS, raw.RAMP_QUOTE_TOLERANCE),
     quoteTtlMs: QUOTE_TTL_MS,
     unknownResourceTimeoutMs: UNKNOWN_RESOURCE_TIMEOUT_MS,
     outcomeDelivery: {

@@ -18,23 +18,21 @@ export const WORKER_HEAP_RESERVE_MIB = 200;
  */
 export const CACHED_WORKFLOW_MIB = 1;
 
+/**
+ * Workflow tasks a worker runs at once (the SDK's default): they use the CPU, so more slots than the cores serve only
+ * queue and a worker grows by replicas instead; never more than the cache, which the SDK requires.
+ */
+export const WORKFLOW_TASK_SLOTS = 40;
+
 export const workerEnv = z.object({
   WORKER_MAX_CACHED_WORKFLOWS: setting(z.coerce.number().int().min(0).optional(), {
     group: 'production',
     default: "the SDK's rule: max(10, (heap MiB - 200) x 600 / 1024)",
     meaning:
       'Workflows kept in memory between tasks: a cached one answers a signal or a query without replaying its ' +
-      'history. 0: no cache; otherwise at least 2 and at least WORKER_MAX_CONCURRENT_WORKFLOW_TASKS.',
+      'history. 0: no cache; otherwise at least 2 (below 40 it also caps the workflow tasks run at once).',
     readBy: ['npm start', 'worker'],
     example: '3000',
-  }),
-  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: setting(z.coerce.number().int().min(2).default(40), {
-    group: 'production',
-    default: '40',
-    meaning:
-      'Workflow tasks the worker runs at once; they use the CPU, so more slots than the cores serve only queue.',
-    readBy: ['npm start', 'worker'],
-    example: '40',
   }),
   WORKER_MAX_CONCURRENT_ACTIVITIES: setting(z.coerce.number().int().min(1).default(100), {
     group: 'production',
@@ -77,16 +75,13 @@ export const sdkDefaultMaxCachedWorkflows = (heapLimitMiB: number): number =>
 export function loadWorkerConfig(env: Env, heapLimitMiB = processHeapLimitMiB()): WorkerConfig {
   const raw = parseSection('worker', workerEnv, env);
   const maxCachedWorkflows = raw.WORKER_MAX_CACHED_WORKFLOWS ?? sdkDefaultMaxCachedWorkflows(heapLimitMiB);
-  const workflowSlots = raw.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS;
-  // The SDK would quietly change these; a setting it would not honour is refused instead.
-  const problems: string[] = [];
+  // The SDK would quietly change a cache of 1; it is refused instead.
   if (maxCachedWorkflows === 1)
-    problems.push('WORKER_MAX_CACHED_WORKFLOWS: must be 0 (no cache) or at least 2');
-  if (maxCachedWorkflows > 0 && workflowSlots > maxCachedWorkflows)
-    problems.push(
-      `WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: must not exceed WORKER_MAX_CACHED_WORKFLOWS (${maxCachedWorkflows})`,
+    throw new Error(
+      'Invalid worker configuration:\n  WORKER_MAX_CACHED_WORKFLOWS: must be 0 (no cache) or at least 2',
     );
-  if (problems.length > 0) throw new Error(`Invalid worker configuration:\n  ${problems.join('\n  ')}`);
+  const workflowSlots =
+    maxCachedWorkflows > 0 ? Math.min(WORKFLOW_TASK_SLOTS, maxCachedWorkflows) : WORKFLOW_TASK_SLOTS;
   return {
     tuning: {
       maxCachedWorkflows,

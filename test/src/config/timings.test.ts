@@ -40,4 +40,21 @@ describe('workflow timings', () => {
       /RAMP_MARKETS: entry 2 "USDT@SOL>MXN": chain SOL is not one of ETH, TRX/,
     );
   });
+
+  test('RAMP_QUOTE_TOLERANCE is the tolerance of every market without its own', () => {
+    const { markets } = loadWorkflowTimings({
+      RAMP_QUOTE_TOLERANCE: '0.25%',
+      RAMP_MARKETS: 'USDT@TRX>MXN tolerance=2%; MXN>USDT@TRX',
+    });
+    expect(markets?.tolerancePercent).toBe('0.25');
+    expect(markets?.markets.map((market) => market.tolerancePercent)).toEqual(['2', '0.25']);
+    expect(
+      loadWorkflowTimings({ RAMP_QUOTE_TOLERANCE: '3%' }).markets?.markets.every(
+        (market) => market.tolerancePercent === '3',
+      ),
+    ).toBe(true);
+    expect(() => loadWorkflowTimings({ RAMP_QUOTE_TOLERANCE: '0.5' })).toThrow(
+      /RAMP_QUOTE_TOLERANCE: must be a percentage such as 1% or 0.5%/,
+    );
+  });
 });

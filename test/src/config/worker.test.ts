@@ -23,7 +23,6 @@ describe('worker cache and slots', () => {
     const { tuning, healthPort } = loadWorkerConfig(
       {
         WORKER_MAX_CACHED_WORKFLOWS: '12000',
-        WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '8',
         WORKER_MAX_CONCURRENT_ACTIVITIES: '50',
         WORKER_HEALTH_PORT: '8081',
       },
@@ -32,9 +31,9 @@ describe('worker cache and slots', () => {
     expect(healthPort).toBe(8081);
     expect(workerTuningOptions(tuning)).toEqual({
       maxCachedWorkflows: 12_000,
-      maxConcurrentWorkflowTaskExecutions: 8,
+      maxConcurrentWorkflowTaskExecutions: 40,
       maxConcurrentActivityTaskExecutions: 50,
-      workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 8 },
+      workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 10 },
       activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 10 },
       stickyQueueScheduleToStartTimeout: 10_000,
     });
@@ -44,15 +43,10 @@ describe('worker cache and slots', () => {
     expect(() => loadWorkerConfig({ WORKER_MAX_CACHED_WORKFLOWS: '1' }, 4000)).toThrow(
       /WORKER_MAX_CACHED_WORKFLOWS: must be 0 \(no cache\) or at least 2/,
     );
-    expect(() =>
-      loadWorkerConfig(
-        { WORKER_MAX_CACHED_WORKFLOWS: '20', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '40' },
-        4000,
-      ),
-    ).toThrow(/WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: must not exceed WORKER_MAX_CACHED_WORKFLOWS \(20\)/);
-    expect(() => loadWorkerConfig({ WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1' }, 4000)).toThrow(
-      /Invalid worker configuration/,
-    );
+    expect(
+      loadWorkerConfig({ WORKER_MAX_CACHED_WORKFLOWS: '20' }, 4000).tuning
+        .maxConcurrentWorkflowTaskExecutions,
+    ).toBe(20);
     expect(() => loadWorkerConfig({ WORKER_HEALTH_PORT: 'eighty' }, 4000)).toThrow(/WORKER_HEALTH_PORT/);
   });
 

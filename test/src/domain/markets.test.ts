@@ -7,7 +7,8 @@ import {
 import { parseMarkets, vocabularyMarkets } from '../../../src/config/markets';
 
 const rules: MarketRules = parseMarkets(
-  'MXN>USDT@TRX min=100 max=500000; USDT@TRX>MXN min=10 tolerance=0.5%; tolerance=2%',
+  'MXN>USDT@TRX min=100 max=500000; USDT@TRX>MXN min=10 tolerance=0.5%',
+  '2',
 );
 
 const offRamp = (token: string | null, chain: string | null, amount: string | null): Conversion => ({
@@ -49,7 +50,7 @@ describe('markets', () => {
   test('every bad entry is reported at once, naming the entry', () => {
     expect(() =>
       parseMarkets(
-        'MXN>USDT@XYZ; EUR>USDT@TRX; USDT@TRX>MXN min=ten; USDT@TRX>MXN; tolerance=1; MXN>usdt@TRX fee=1',
+        'MXN>USDT@XYZ; EUR>USDT@TRX; USDT@TRX>MXN min=ten; USDT@TRX>MXN; MXN>USDC@TRX tolerance=1; MXN>usdt@TRX fee=1',
       ),
     ).toThrow(
       [
@@ -57,14 +58,14 @@ describe('markets', () => {
         'entry 2 "EUR>USDT@TRX": fiat EUR is not one of MXN',
         'entry 3 "USDT@TRX>MXN min=ten": min must be a decimal such as 10 or 0.5',
         'entry 4 "USDT@TRX>MXN": USDT@TRX>MXN is listed twice',
-        'entry 5 "tolerance=1": tolerance must be a percentage such as 1% or 0.5%',
+        'entry 5 "MXN>USDC@TRX tolerance=1": tolerance must be a percentage such as 1% or 0.5%',
         'entry 6 "MXN>usdt@TRX fee=1": token usdt is not an upper-case asset code',
       ].join('; '),
     );
     expect(() => parseMarkets('USDT@TRX>MXN min=10 max=5')).toThrow(
       'entry 1 "USDT@TRX>MXN min=10 max=5": min is over max',
     );
-    expect(() => parseMarkets('tolerance=1%')).toThrow('names no market (only a tolerance)');
+    expect(() => parseMarkets('tolerance=1%')).toThrow('a market is FIAT>TOKEN@CHAIN');
     expect(() => parseMarkets('USDT>MXN')).toThrow('the crypto side is TOKEN@CHAIN');
   });
 

@@ -15,7 +15,7 @@ import { recordException } from '../../../../workflows/ramps/shared/exceptions';
 import { order, tx } from '../../../helpers/ramp-fixtures';
 
 const STARTED = '2026-01-01T00:00:00.000Z';
-const rules = parseMarkets('USDT@TRX>MXN min=10 max=1000; tolerance=1%');
+const rules = parseMarkets('USDT@TRX>MXN min=10 max=1000', '1');
 const quote: OffRampQuoteShown = {
   amountFrom: '50',
   targetAmount: '858.18',

@@ -18,7 +18,7 @@ import { recordException } from '../../../../workflows/ramps/shared/exceptions';
 import { order as anyOrder, timings, tx } from '../../../helpers/ramp-fixtures';
 
 const STARTED = '2026-01-01T00:00:00.000Z';
-const rules = parseMarkets('MXN>USDT@TRX min=100 max=100000; tolerance=0.5%');
+const rules = parseMarkets('MXN>USDT@TRX min=100 max=100000', '0.5');
 const quote = { amountFrom: '1000', targetAmount: '57.681159', expiresAt: '2026-01-01T00:00:25.000Z' };
 const order = (status: string, extra = {}) =>
   anyOrder('o-1', {
