@@ -13,7 +13,7 @@
  * - ramp_routers_unknown_resource: resources the routers gave up on because the operator answered 404 for them (a
  *   forged or misrouted webhook), from visibility: the running routers' memos.
  * - ramp_router_deliveries_waiting: deliveries the running routers (the durable fallback) hold and have not routed
- *   yet, asked of each router (a query).
+ *   yet, asked of each router (a query; one whose worker is down cannot answer and counts as none).
  *
  * The worker's own figures (task slots, cache, schedule-to-start latencies, and the ramps' settle time recorded by
  * the ramp workflows, `ramp_settle_time`) are the Temporal SDK's, served at TEMPORAL_METRICS_BIND_ADDRESS.
@@ -240,7 +240,7 @@ export class RampMetrics {
 
 /**
  * Of the running routers: the resources given up as unknown to the operator (what each counts in its memo, since it
- * first ran), and the deliveries their lanes hold and have not routed yet (each router asked).
+ * first ran), and the deliveries their lanes hold and have not routed yet (each router that answers asked).
  */
 async function routerFigures(
   temporal: Client,
@@ -251,11 +251,14 @@ async function routerFigures(
     query: `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND ExecutionStatus = 'Running'`,
   })) {
     unknownResources += routerUnknownResources(router.memo);
+    // A router whose worker is down cannot answer a query; it counts for nothing here rather than failing the whole
+    // scrape, since the metrics are what shows a worker down.
     waiting.push(
       temporal.workflow
         .getHandle(router.workflowId, router.runId)
         .query(routerStateQuery)
-        .then((state) => state.active.reduce((sum, lane) => sum + lane.events.length, 0)),
+        .then((state) => state.active.reduce((sum, lane) => sum + lane.events.length, 0))
+        .catch(() => 0),
     );
   }
   const counts = await Promise.all(waiting);
