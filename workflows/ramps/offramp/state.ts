@@ -12,7 +12,6 @@ import {
   RampStatus,
   WalletId,
 } from '../../../src/domain/search-attributes';
-import { type AmountsAgainstQuote, amountsAgainstQuote } from '../../../src/domain/amounts-against-quote';
 import {
   type MarketRules,
   marketException,
@@ -32,7 +31,7 @@ import { newOutbox } from '../../outcomes/outbox';
 import type { GasCheck } from '../../operations/gas-monitor/types';
 import { type FoundException, offQuoteException, showsException, unrecorded } from '../shared/exceptions';
 import {
-  executedAt,
+  executedAgainstQuote,
   isConfirmedOrLater,
   isFailedTransaction,
   ORDER_FAILURES,
@@ -230,19 +229,10 @@ function conversionOf(state: OffRampState, deposit: NonNullable<OffRampState['de
 
 /** The executed order against the quote shown, and the gas reported; recomputed whenever the snapshots move. */
 export function refreshBooking(state: OffRampState): void {
-  const amounts = amountsOf(state);
+  const amounts = executedAgainstQuote(state.order, state.quote);
   if (amounts) state.amounts = amounts;
   const gas = rampGas(state.gasTopUp?.fee ?? undefined, state.sweep?.fee ?? undefined);
   if (gas) state.gas = gas;
-}
-
-function amountsOf(state: OffRampState): AmountsAgainstQuote | undefined {
-  const order = state.order;
-  if (!order || order.status !== 'executed' || !order.amountFrom || !order.amountTo) return undefined;
-  return amountsAgainstQuote(
-    { amountFrom: order.amountFrom, amountTo: order.amountTo, executedAt: executedAt(order) },
-    state.quote,
-  );
 }
 
 /**

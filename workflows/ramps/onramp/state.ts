@@ -5,7 +5,6 @@
  * evaluators only read it.
  */
 import { newOutbox } from '../../outcomes/outbox';
-import { type AmountsAgainstQuote, amountsAgainstQuote } from '../../../src/domain/amounts-against-quote';
 import {
   type MarketRules,
   marketException,
@@ -30,7 +29,7 @@ import {
 import type { AlertInput } from '../../operations/alerts/types';
 import { type FoundException, offQuoteException, showsException, unrecorded } from '../shared/exceptions';
 import {
-  executedAt,
+  executedAgainstQuote,
   isConfirmedOrLater,
   isFailedTransaction,
   orderRank,
@@ -232,17 +231,8 @@ function conversionOf(order: NonNullable<OnRampState['order']>) {
 
 /** What the order executed against the quote shown; recomputed whenever the order moves. */
 export function refreshBooking(state: OnRampState): void {
-  const amounts = amountsOf(state);
+  const amounts = executedAgainstQuote(state.order, state.quote);
   if (amounts) state.amounts = amounts;
-}
-
-function amountsOf(state: OnRampState): AmountsAgainstQuote | undefined {
-  const order = state.order;
-  if (!order || order.status !== 'executed' || !order.amountFrom || !order.amountTo) return undefined;
-  return amountsAgainstQuote(
-    { amountFrom: order.amountFrom, amountTo: order.amountTo, executedAt: executedAt(order) },
-    state.quote,
-  );
 }
 
 /** The exceptions the on-ramp's order meets that it has not recorded: outside the markets, or off its quote. */
