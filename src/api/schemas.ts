@@ -788,8 +788,10 @@ export const statementSchema = component(
 );
 
 export const statementQuerySchema = z.strictObject({
-  from: text.meta({ description: 'ISO 8601: ramps whose process closed at or after this' }),
-  to: text.meta({ description: 'ISO 8601: and before this' }),
+  from: z.iso
+    .datetime({ offset: true })
+    .meta({ description: 'ISO 8601: ramps whose process closed at or after this' }),
+  to: z.iso.datetime({ offset: true }).meta({ description: 'ISO 8601, after from: and before this' }),
   format: z.enum(['json', 'csv']).optional().meta({ description: 'json (default) or csv' }),
 });
 
