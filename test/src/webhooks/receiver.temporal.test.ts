@@ -112,6 +112,12 @@ describe('webhook receiver', () => {
   });
 
   test('an unknown event kind is accepted and kept visible', async () => {
+    // The store's ID is one per namespace: another test's may be running on a task queue no worker polls any more,
+    // where a query would never be answered; this test's receiver must start it on its own worker's queue.
+    await client.workflow
+      .getHandle(UNKNOWN_EVENTS_WORKFLOW_ID)
+      .terminate('a fresh store for this test')
+      .catch(() => undefined);
     stack = await startRampStack(client, connection);
     const id = `thing-${randomUUID()}`;
     const answer = await postToReceiver(
