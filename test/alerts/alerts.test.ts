@@ -150,10 +150,14 @@ describe('alerts against a real Prometheus', () => {
     });
     expect(funded.status).toBe(200);
     const fundedAt = Date.now();
-    await until('every alert resolved', RESOLVE_WITHIN_MS, async () => {
+    // The demo's off-quote off-ramp settles with its `off_quote` exception open on purpose: a person closes that one.
+    const exceptionLeftOpen = (alert: PromAlert) =>
+      alert.labels.alertname === 'RampIncidentOpen' && alert.labels.kind === 'ramp-exception';
+    const remaining = await until('every other alert resolved', RESOLVE_WITHIN_MS, async () => {
       const { alerts } = await promGet<{ alerts: PromAlert[] }>(prom, '/api/v1/alerts');
-      return alerts.length === 0 ? true : undefined;
+      return alerts.every(exceptionLeftOpen) ? alerts : undefined;
     });
+    expect(remaining.map((alert) => alert.labels.kind)).toEqual(['ramp-exception']);
     const resolvedAfterMs = Date.now() - fundedAt;
     process.stdout.write(
       `[alerts] fired ${Math.round(firedAfterMs / 1000)} s after the demo's summary; resolved ${Math.round(resolvedAfterMs / 1000)} s after the funding\n`,
