@@ -1,8 +1,9 @@
 /**
  * Two projects:
- * - `standalone` (`*.test.ts`): unit tests and tests over HTTP against the sandbox; no Temporal needed.
+ * - `standalone` (`*.test.ts`): unit tests, tests over HTTP against the sandbox, and queries against the run's
+ *   PostgreSQL (its global setup starts one); no Temporal needed.
  * - `temporal` (`*.temporal.test.ts`): everything that runs workflows; its global setup provisions the Temporal CLI
- *   and starts one real dev server for the run (and fails the run, saying why, if it cannot).
+ *   and starts one real dev server and one PostgreSQL for the run (and fails the run, saying why, if it cannot).
  * @swc/jest only strips types (fast on 2 cores); type errors are caught by `npm run typecheck`.
  * @type {import('jest').Config}
  */
@@ -29,6 +30,8 @@ module.exports = {
         '<rootDir>/test/cluster/',
         '<rootDir>/test/alerts/',
       ],
+      globalSetup: '<rootDir>/test/setup/database-global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/database-global-teardown.ts',
     },
     {
       displayName: 'temporal',

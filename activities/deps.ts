@@ -6,6 +6,7 @@ import type { OperationsConfig } from '../src/config/operations';
 import type { ReceiverConfig } from '../src/config/receiver';
 import type { ProcessIds } from '../src/domain/ids';
 import type { OperatorClient } from '../src/operator/client';
+import type { Ledger } from '../src/database/connection';
 
 /** The configuration the activities read, loaded once by the entry point that builds them. */
 export interface ActivityConfig {
@@ -33,4 +34,6 @@ export interface ActivityDeps {
   temporal: Client;
   logger: Logger;
   config: ActivityConfig;
+  /** The product's database: the processes' views, booked rows and outcome events are written here. */
+  ledger: Ledger;
 }

@@ -9,10 +9,8 @@ import { createOffRampActivities } from './ramps/offramp/activities';
 import { createOnRampActivities } from './ramps/onramp/activities';
 import { createRouterActivities } from './ramps/router/activities';
 import { createWalletAddressActivities } from './shared/wallets';
-import { createStatementActivities } from './statement/activities';
+import { createLedgerActivities } from './ledger/activities';
 import { createOutcomeActivities } from './outcomes/activities';
-import { createEventIndexActivities } from './outcomes/event-index';
-import { eventRecordSink } from '../src/temporal/event-records';
 
 export type { ActivityDeps } from './deps';
 
@@ -29,13 +27,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createAlertActivities(deps),
     ...createGasMonitorActivities(deps),
     ...createReconcileActivities(deps),
-    ...createStatementActivities(deps),
-    ...createOutcomeActivities({
-      logger: deps.logger,
-      clientWebhooks: deps.config.clientWebhooks,
-      records: eventRecordSink(deps.temporal, deps.config.encryption),
-    }),
-    ...createEventIndexActivities(deps.temporal),
+    ...createLedgerActivities(deps),
+    ...createOutcomeActivities(deps),
   };
 }
 

@@ -10,7 +10,3 @@ export { alertsWorkflow } from './operations/alerts/workflow';
 export { gasMonitorWorkflow } from './operations/gas-monitor/workflow';
 export { reconcileWorkflow } from './operations/reconcile/workflow';
 export { outcomeRedeliveryWorkflow } from './outcomes/redelivery/workflow';
-export { idempotencyKeyWorkflow } from './idempotency/workflow';
-export { outcomeEventWorkflow } from './outcomes/events/workflow';
-export { outcomeRedeliveryJobWorkflow } from './outcomes/redelivery-job/workflow';
-export { statementReadWorkflow } from './statement/workflow';

@@ -7,5 +7,12 @@ import type { Client } from '@temporalio/client';
  * worker open until it answers.
  */
 export function cancellable<T>(temporal: Client, call: () => Promise<T>): Promise<T> {
-  return temporal.withAbortSignal(Context.current().cancellationSignal, call);
+  // Outside an activity (the outcome dispatcher) there is nothing to be cancelled by.
+  let signal: AbortSignal;
+  try {
+    signal = Context.current().cancellationSignal;
+  } catch {
+    return call();
+  }
+  return temporal.withAbortSignal(signal, call);
 }

@@ -14,7 +14,7 @@ import { requireApiKey } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
 import { accountRouter } from './routes/account';
 import { alertsRouter } from './routes/alerts';
-import { idempotency } from './idempotency';
+import { idempotency, type IdempotencyStore } from './idempotency';
 import { methodNotAllowed } from './methods';
 import { openApiDocument } from './openapi';
 import { endUsersRouter } from './routes/end-users';
@@ -26,6 +26,8 @@ import type { RampApi, TemporalCall } from './types';
 
 export interface ApiDeps {
   ramp: RampApi;
+  /** Where Idempotency-Keys live (ledgerIdempotency over the API's database). */
+  idempotency: IdempotencyStore;
   apiKey: SecretString;
   logger: Logger;
   /**
@@ -61,7 +63,7 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use(express.json({ limit: '64kb', strict: true }));
   app.use(
     idempotency({
-      ramp: deps.ramp,
+      store: deps.idempotency,
       call,
       retentionMs: deps.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS,
       logger: deps.logger,

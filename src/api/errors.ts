@@ -12,6 +12,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/errors';
 import type { z } from 'zod';
 import {
   ClaimWindowClosedError,
@@ -102,6 +103,15 @@ export function errorHandler(logger: Logger, temporalTimeoutMs: number): ErrorRe
     if (isTemporalUnavailable(error)) {
       logger.warn({ err: { name: (error as Error).name } }, 'Temporal did not answer an API request in time');
       return temporalUnavailableAnswer(temporalTimeoutMs);
+    }
+    if (isDatabaseUnavailable(error)) {
+      logger.warn({ err: { name: (error as Error).name } }, 'The database did not answer an API request');
+      return {
+        status: 503,
+        code: 'temporarily_unavailable',
+        message: 'The database did not answer; retry later',
+        retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+      };
     }
     if (
       error instanceof WorkflowFailedError ||

@@ -3,23 +3,44 @@
  * per key and route; a repeat of the same request gets it again with `Idempotent-Replayed: true`; the same key with
  * another request is 422; a repeat while the first still runs is 409. An answer that changed nothing (400 invalid
  * input) or says "try again" (5xx) is not kept: the key is released and a retry runs afresh, which every POST of the
- * API allows. The key lives in Temporal (workflows/idempotency), never in this process, so it holds across restarts
- * and replicas.
+ * API allows. The key lives in the ledger (src/ledger/idempotency.ts), never in this process, so it holds across
+ * restarts and replicas.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { Ledger } from '../database/connection';
+import {
+  type ClaimAnswer,
+  claimIdempotencyKey,
+  type IdempotentRequest,
+  recordIdempotentAnswer,
+  releaseIdempotencyKey,
+} from '../ledger/idempotency';
 import { ApiError } from './errors';
 import { pathPattern } from './methods';
-import type { RampApi, TemporalCall } from './types';
+import type { TemporalCall } from './types';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** Stripe's limit; printable ASCII without spaces, so no HTTP parser trims or folds it into another key. */
 export const IDEMPOTENCY_KEY_PATTERN = /^[!-~]{1,255}$/;
 
+/** Where the keys live: the ledger in a running API, a stub in the routes' unit specs. */
+export interface IdempotencyStore {
+  claim(request: IdempotentRequest & { fingerprint: string; retentionMs: number }): Promise<ClaimAnswer>;
+  record(request: IdempotentRequest & { status: number; body: unknown; retentionMs: number }): Promise<void>;
+  release(request: IdempotentRequest): Promise<void>;
+}
+
+export const ledgerIdempotency = (ledger: Ledger): IdempotencyStore => ({
+  claim: (request) => claimIdempotencyKey(ledger, request),
+  record: (request) => recordIdempotentAnswer(ledger, request),
+  release: (request) => releaseIdempotencyKey(ledger, request),
+});
+
 export interface IdempotencyOptions {
-  ramp: Pick<RampApi, 'claimIdempotencyKey' | 'recordIdempotentAnswer' | 'releaseIdempotencyKey'>;
+  store: IdempotencyStore;
   call: TemporalCall;
   retentionMs: number;
   logger: Logger;
@@ -42,7 +63,7 @@ function canonicalJson(value: unknown): string {
 const isKept = (status: number) => status < 500 && status !== 400;
 
 export function idempotency(options: IdempotencyOptions): RequestHandler {
-  const { ramp, call, logger } = options;
+  const { store, call, logger, retentionMs } = options;
   const routes = Object.entries(options.paths)
     .filter(([, operations]) => operations.post)
     .map(([template, operations]) => ({
@@ -62,9 +83,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
     const fingerprint = createHash('sha256')
       .update(`${req.method} ${req.path}\n${canonicalJson(req.body)}`)
       .digest('base64url');
-    const claimed = await call(() =>
-      ramp.claimIdempotencyKey({ ...request, fingerprint, retentionMs: options.retentionMs }),
-    );
+    const claimed = await call(() => store.claim({ ...request, fingerprint, retentionMs }));
     switch (claimed.outcome) {
       case 'replay':
         res.set(REPLAYED_HEADER, 'true');
@@ -90,9 +109,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
     res.json = (body: unknown) => {
       const status = res.statusCode;
       void call(() =>
-        isKept(status)
-          ? ramp.recordIdempotentAnswer({ ...request, status, body })
-          : ramp.releaseIdempotencyKey(request),
+        isKept(status) ? store.record({ ...request, status, body, retentionMs }) : store.release(request),
       )
         .catch((error: unknown) => {
           // The answer still goes out; the key stays claimed until its lease ends, then a repeat runs afresh.

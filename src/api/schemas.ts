@@ -11,26 +11,18 @@ import {
   onRampQuoteRequestSchema,
   quoteRequestSchema,
 } from '../client/quote-input';
-import type { EventRedelivery } from '../client';
-import type { EventRecord, RedeliveryJobProgress } from '../client/outcome-events';
-import type { RampPage, RampProcessSummary } from '../client/ramp-list';
-import type { StatementRow, StatementTotal } from '../client/statement-rows';
-import type { AmountsAgainstQuote } from '../domain/amounts-against-quote';
-import { EXCEPTION_REASONS, type RampException } from '../domain/markets';
-import type { RampGas } from '../domain/ramp-gas';
+import type { RedeliveryProgress } from '../client/outcome-events';
+import type { RampPage } from '../client/ramp-list';
+import type { StatementTotal } from '../client/statement-rows';
 import {
   MAX_OUTCOME_WEBHOOK_ID_LENGTH,
   OUTCOME_DELIVERY_STATUSES,
   OUTCOME_EVENT_TYPES,
   OUTCOME_WEBHOOK_ID_PATTERN,
-  TEST_EVENT_TYPE,
-  type TestPingEvent,
   WEBHOOK_EVENT_TYPES,
-  type OutcomeEvent,
-  type OutcomeEventData,
-  type OutcomeEventRecord,
 } from '../domain/outcome-events';
 import { ACCOUNT_WALLET_ROLES, RAMP_DIRECTIONS, RESOURCE_KINDS } from '../domain/vocabulary';
+import * as views from '../ledger/views';
 import { endUserIdSchema, identifierSchema } from '../validation/identifiers';
 import type {
   AccountRecipient,
@@ -38,7 +30,6 @@ import type {
   AccountSetupState,
   AccountWallet,
 } from '../../workflows/account-setup/types';
-import type { DepositWallet, EndUserState, QuotedDeposit } from '../../workflows/end-user/types';
 import type {
   OrphanWallet,
   UnconfirmedCreation,
@@ -46,7 +37,6 @@ import type {
   WalletCreationRequest,
   WalletJournal,
 } from '../../workflows/wallet-creation/journal';
-import type { GasCheck } from '../../workflows/operations/gas-monitor/types';
 import { ACTION_LIMITS } from '../../workflows/operations/alerts/incidents';
 import {
   ALERT_KINDS,
@@ -55,17 +45,8 @@ import {
   type ResolvedIncident,
 } from '../../workflows/operations/alerts/types';
 import type { QuoteResult } from '../../workflows/quote/types';
-import {
-  OFF_RAMP_STATUSES,
-  type OffRampQuoteShown,
-  type OffRampState,
-} from '../../workflows/ramps/offramp/types';
-import {
-  ON_RAMP_STATUSES,
-  type OnRampQuoteShown,
-  type OnRampState,
-} from '../../workflows/ramps/onramp/types';
-import type { OrderSnapshot, TransactionSnapshot } from '../../workflows/ramps/shared/snapshots';
+import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
+import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
 
 /** Every schema registered here is a named component of the OpenAPI document. */
 export const apiRegistry = z.registry<{ id: string; description?: string }>();
@@ -85,11 +66,7 @@ function describes<T>() {
   ): S => schema;
 }
 
-const text = z.string();
-const isoDateTime = z.string().meta({ format: 'date-time' });
-const decimal = z.string().meta({ description: 'Decimal string, e.g. "100.50"' });
-const nullableText = z.string().nullable();
-const addressOnNetwork = z.strictObject({ network: text, address: text });
+const { text, isoDateTime, decimal, nullableText, addressOnNetwork } = views;
 
 // ---------------------------------------------------------------------------------------------- errors
 
@@ -109,150 +86,46 @@ export const errorSchema = component(
 
 // ---------------------------------------------------------------------------------------------- booking
 
-const signedDecimal = z.string().meta({ description: 'Signed decimal string, e.g. "-2.5"' });
-
 export const amountsSchema = component(
   'AmountsAgainstQuote',
-  describes<AmountsAgainstQuote>()(
-    z.strictObject({
-      quoted: z
-        .strictObject({ amountFrom: decimal, targetAmount: decimal, rate: decimal, expiresAt: isoDateTime })
-        .optional()
-        .meta({ description: 'What the end user was shown; absent when no quote is known for the ramp' }),
-      executed: z
-        .strictObject({
-          amountFrom: decimal,
-          amountTo: decimal,
-          rate: decimal,
-          executedAt: isoDateTime.nullable(),
-        })
-        .meta({ description: "What the operator's order executed; a rate is amountTo per one amountFrom" }),
-      difference: signedDecimal.optional().meta({
-        description:
-          'executed.amountTo minus what the quoted rate gives for executed.amountFrom, in the target asset (negative: the end user received less)',
-      }),
-      differencePercent: signedDecimal
-        .optional()
-        .meta({ description: 'The executed rate against the quoted one, in percent' }),
-      executedAfterExpiry: z.boolean().optional(),
-    }),
-  ),
+  views.amountsSchema,
   'What a ramp executed against the quote its end user was shown (decimal strings)',
 );
-
-const gasSpent = z.strictObject({ asset: text, amount: decimal });
 export const gasSchema = component(
   'RampGas',
-  describes<RampGas>()(
-    z.strictObject({
-      topUp: gasSpent.optional(),
-      sweep: gasSpent.optional(),
-      total: gasSpent.optional().meta({ description: 'topUp + sweep, when both are in one asset' }),
-    }),
-  ),
+  views.gasSchema,
   "The gas the operator reports for an off-ramp's top-up and sweep, in the network's native asset",
 );
-
-const exceptionReason = z.enum(EXCEPTION_REASONS);
 export const rampExceptionSchema = component(
   'RampException',
-  describes<RampException>()(z.strictObject({ reason: exceptionReason, message: text, seenAt: isoDateTime })),
+  views.rampExceptionSchema,
   'An exception a ramp met, once per reason',
 );
 
 // ---------------------------------------------------------------------------------------------- outcome events
 
-export const outcomeEventDataSchema = component(
-  'OutcomeEventData',
-  describes<OutcomeEventData>()(
-    z.strictObject({
-      workflowId: text,
-      endUserId: nullableText.meta({
-        description: "Null while an off-ramp's deposit wallet has no end user",
-      }),
-      status: text,
-      step: text,
-      depositTransactionId: text.optional(),
-      orderReference: text.optional(),
-      orderId: text.optional(),
-      network: text.optional(),
-      address: text.optional(),
-      asset: text.optional(),
-      cryptoAmount: decimal.optional(),
-      fiatAmount: decimal.optional(),
-      fiatCurrency: text.optional(),
-      failure: z.strictObject({ resource: text, id: text, status: text }).optional(),
-      amounts: amountsSchema.optional(),
-      gas: gasSchema.optional(),
-      exception: z
-        .strictObject({ reason: exceptionReason, message: text })
-        .optional()
-        .meta({ description: '*.exception: the exception just seen' }),
-      exceptions: z.array(rampExceptionSchema).optional().meta({ description: 'Every exception so far' }),
-      claimedAt: isoDateTime
-        .optional()
-        .meta({ description: 'on_ramp.claimed: when the end user was named, after the on-ramp ended' }),
-      walletId: text.optional().meta({ description: 'deposit_wallet.created: the wallet' }),
-      addresses: z
-        .array(addressOnNetwork)
-        .optional()
-        .meta({ description: 'deposit_wallet.created: its address on each network' }),
-    }),
-  ),
-);
-
-/** The body of one outcome event of the given type (the `webhooks` section has one per type). */
-export function outcomeEventBody(type: (typeof OUTCOME_EVENT_TYPES)[number]) {
-  return describes<OutcomeEvent>()(
-    z.strictObject({
-      type: z.literal(type),
-      timestamp: isoDateTime.meta({ description: 'When the transition happened (not when it was sent)' }),
-      data: outcomeEventDataSchema,
-    }),
-  );
-}
-
+export const outcomeEventDataSchema = component('OutcomeEventData', views.outcomeEventDataSchema);
 export const outcomeEventSchema = component(
   'OutcomeEvent',
-  describes<OutcomeEvent>()(
-    z.strictObject({
-      type: z.enum(OUTCOME_EVENT_TYPES),
-      timestamp: isoDateTime,
-      data: outcomeEventDataSchema,
-    }),
-  ),
+  views.outcomeEventSchema,
   'The JSON body of an outcome webhook, identical on every delivery of it',
 );
 
-const outcomeEventRecord = component(
-  'OutcomeEventRecord',
-  describes<OutcomeEventRecord>()(
-    z.strictObject({
-      webhookId: text.meta({ description: 'The webhook-id header of every delivery of this event' }),
-      event: outcomeEventSchema,
-      delivery: z.enum(['pending', 'delivered', 'failed', 'no-endpoint']),
-      deliveredAt: isoDateTime.optional(),
-      error: text.optional(),
-    }),
-  ),
-);
-
-/** A process's outcome events; typed by workflows/outcomes/outbox.ts. */
-const outbox = z.strictObject({ sequence: z.number(), events: z.array(outcomeEventRecord) });
-
 // ---------------------------------------------------------------------------------------------- end users
 
-export const depositWalletSchema = component(
-  'DepositWallet',
-  describes<DepositWallet>()(
-    z.strictObject({
-      walletId: text,
-      externalUserId: text,
-      addresses: z.array(addressOnNetwork),
-      createdAt: isoDateTime,
-    }),
-  ),
+export const depositWalletSchema = component('DepositWallet', views.depositWalletSchema);
+export const offRampQuoteShownSchema = component(
+  'DepositQuote',
+  views.depositQuoteSchema,
+  "The quote an end user was shown for their next deposit; that deposit's off-ramp compares its execution with it",
 );
+export const endUserViewSchema = component(
+  'EndUserView',
+  views.endUserViewSchema,
+  "An end user's deposit wallet and its status, as the end user's process last recorded them",
+);
+
+// ---------------------------------------------------------------------------------------------- wallet journals
 
 const orphanWallet = describes<OrphanWallet>()(
   z.strictObject({ walletId: text, recordedAt: isoDateTime, reason: text }),
@@ -285,46 +158,6 @@ const walletJournal = describes<WalletJournal>()(
     unconfirmed: z.array(unconfirmedCreation),
     journaled: walletCreated.optional(),
   }),
-);
-
-export const offRampQuoteShownSchema = component(
-  'DepositQuote',
-  describes<OffRampQuoteShown>()(
-    z.strictObject({
-      amountFrom: decimal,
-      targetAmount: decimal,
-      expiresAt: isoDateTime,
-      coinFrom: text,
-      chainFrom: text.optional(),
-      coinTo: text,
-      quoteId: text.optional(),
-      shownAt: isoDateTime,
-    }),
-  ),
-  "The quote an end user was shown for their next deposit; that deposit's off-ramp compares its execution with it",
-);
-const quotedDeposit = describes<QuotedDeposit>()(
-  z.strictObject({ depositTransactionId: text, quote: offRampQuoteShownSchema }),
-);
-
-const endUserStateShape = {
-  endUserId: text,
-  walletStatus: z.enum(['none', 'creating', 'ready', 'failed']),
-  wallet: depositWalletSchema.optional(),
-  walletJournal,
-  orphanWallets: z.array(orphanWallet),
-  extraWalletsReported: z.number(),
-  createdAt: isoDateTime,
-  runs: z.number(),
-  offRamps: z.array(text),
-  depositQuote: offRampQuoteShownSchema.optional(),
-  quotedDeposits: z.array(quotedDeposit).optional(),
-  lastError: text.optional(),
-  outcomes: outbox,
-};
-export const endUserStateSchema = component(
-  'EndUserState',
-  describes<EndUserState>()(z.strictObject(endUserStateShape)),
 );
 
 // ---------------------------------------------------------------------------------------------- quotes
@@ -470,157 +303,17 @@ export const alertsSchema = component(
 
 // ---------------------------------------------------------------------------------------------- ramps
 
-const transactionSnapshot = describes<TransactionSnapshot>()(
-  z.strictObject({
-    id: text,
-    status: text,
-    type: text,
-    subtype: nullableText,
-    walletId: text,
-    network: nullableText,
-    asset: nullableText,
-    amount: decimal.nullable(),
-    relatedTransactionId: nullableText,
-    orderId: nullableText,
-    fee: gasSpent.nullable().optional().meta({ description: 'The gas the operator reports for it' }),
-    readAt: isoDateTime,
-  }),
+export const onRampViewSchema = component(
+  'OnRamp',
+  views.onRampViewSchema,
+  'An on-ramp as its process last recorded it: status, order, deposit, quote, amounts and exceptions',
 );
-const orderSnapshot = describes<OrderSnapshot>()(
-  z.strictObject({
-    id: text,
-    orderReference: text,
-    status: text,
-    direction: nullableText,
-    coinFrom: nullableText,
-    coinTo: nullableText,
-    chainTo: nullableText,
-    amountFrom: decimal.nullable(),
-    amountTo: decimal.nullable(),
-    transactionId: nullableText,
-    updatedAt: isoDateTime.nullable().optional(),
-    readAt: isoDateTime,
-  }),
+export const offRampViewSchema = component(
+  'OffRamp',
+  views.offRampViewSchema,
+  'An off-ramp as its process last recorded it: status, deposit, order, quote, amounts, gas and exceptions',
 );
-const gasCheck = describes<GasCheck>()(
-  z.strictObject({
-    gasWalletId: nullableText,
-    network: text,
-    asset: text,
-    balance: decimal.nullable(),
-    minimum: decimal,
-    shortfall: z.boolean(),
-    checkedAt: isoDateTime,
-    error: text.optional(),
-  }),
-);
-/** RampBookkeeping (workflows/ramps/shared/bookkeeping.ts), which both ramp states extend. */
-const rampBookkeeping = {
-  lastFailure: z.strictObject({ what: text, message: text, at: isoDateTime }).optional(),
-  eventsApplied: z.number(),
-  duplicates: z.number(),
-  polls: z.number(),
-  startedAt: isoDateTime,
-  endedAt: isoDateTime.optional(),
-  outcomes: outbox,
-};
-
-const onRampQuoteShown = describes<OnRampQuoteShown>()(
-  z.strictObject({
-    targetAmount: decimal,
-    expiresAt: isoDateTime,
-    amountFrom: decimal.optional(),
-    coinTo: text.optional(),
-    chainTo: text.optional(),
-  }),
-);
-
-export const onRampStateSchema = component(
-  'OnRampState',
-  describes<OnRampState>()(
-    z.strictObject({
-      ...rampBookkeeping,
-      orderReference: text,
-      status: z.enum(ON_RAMP_STATUSES),
-      step: text,
-      endUserId: nullableText,
-      unattributed: z.boolean(),
-      quote: onRampQuoteShown.optional(),
-      order: orderSnapshot.optional(),
-      deposit: transactionSnapshot.optional(),
-      cryptoAmount: decimal.optional(),
-      asset: text.optional(),
-      failure: z
-        .strictObject({ resource: z.enum(['order', 'transaction']), id: text, status: text })
-        .optional(),
-      amounts: amountsSchema.optional(),
-      exceptions: z.array(rampExceptionSchema).optional(),
-      claimableUntil: isoDateTime
-        .optional()
-        .meta({ description: 'Ended without an end user: POST /v1/on-ramps claims it until then' }),
-      claimedAt: isoDateTime.optional(),
-      unclaimedIncident: text
-        .optional()
-        .meta({ description: 'The unclaimed-on-ramp incident raised when the claim window passed' }),
-    }),
-  ),
-);
-
-export const offRampStateSchema = component(
-  'OffRampState',
-  describes<OffRampState>()(
-    z.strictObject({
-      ...rampBookkeeping,
-      depositTransactionId: text,
-      status: z.enum(OFF_RAMP_STATUSES),
-      step: text,
-      endUserId: nullableText,
-      unattributed: z.boolean(),
-      deposit: transactionSnapshot.optional(),
-      gasTopUp: transactionSnapshot.optional(),
-      sweep: transactionSnapshot.optional(),
-      orderTransaction: transactionSnapshot.optional(),
-      order: orderSnapshot.optional(),
-      fiatAmount: decimal.optional(),
-      fiatCurrency: text.optional(),
-      orderId: text.optional(),
-      failure: z
-        .strictObject({
-          transactionId: text,
-          role: z.enum(['deposit', 'gasTopUp', 'sweep', 'orderTransaction', 'order']),
-          status: text,
-        })
-        .optional(),
-      gasCheck: gasCheck.optional(),
-      alertsRaised: z.number(),
-      stuckSince: isoDateTime.optional(),
-      quote: offRampQuoteShownSchema.optional(),
-      amounts: amountsSchema.optional(),
-      gas: gasSchema.optional(),
-      exceptions: z.array(rampExceptionSchema).optional(),
-    }),
-  ),
-);
-
-export const rampSummarySchema = component(
-  'RampSummary',
-  describes<RampProcessSummary>()(
-    z.strictObject({
-      workflowId: text,
-      direction: z.enum(RAMP_DIRECTIONS),
-      status: text,
-      endUserId: nullableText.meta({
-        description:
-          'Null when unattributed, or (with payload encryption) unless the list was filtered by end user',
-      }),
-      orderReference: nullableText,
-      depositTransactionId: nullableText,
-      running: z.boolean(),
-      startTime: isoDateTime,
-      closeTime: isoDateTime.nullable(),
-    }),
-  ),
-);
+export const rampSummarySchema = component('RampSummary', views.rampSummarySchema);
 
 /** GET /v1/ramps answers `{ data, pagination }` (the page's `nextPageToken` in `pagination`). */
 export const rampPageSchema = component(
@@ -650,11 +343,11 @@ export const endUserOverviewSchema = component(
   'EndUser',
   describes<EndUserOverview>()(
     z.union([
-      z.strictObject({ ...endUserStateShape, ...rampsOfUser }),
+      z.strictObject({ ...views.endUserViewSchema.shape, ...rampsOfUser }),
       z.strictObject({ endUserId: text, walletStatus: z.literal('none'), ...rampsOfUser }),
     ]),
   ),
-  "The end user's process (absent for a user with on-ramps only) and newest ramps of both directions",
+  "The end user's view (absent for a user with on-ramps only) and newest ramps of both directions",
 );
 
 // ---------------------------------------------------------------------------------------------- requests
@@ -712,52 +405,7 @@ export const rampListQuerySchema = z.strictObject({
 
 // ---------------------------------------------------------------------------------------------- statement
 
-export const statementRowSchema = component(
-  'StatementRow',
-  describes<StatementRow>()(
-    z.strictObject({
-      workflowId: text,
-      direction: z.enum(RAMP_DIRECTIONS),
-      status: text.meta({
-        description: 'How the ramp ended (settled, failed, expired, timed-out, exception, unclaimed)',
-      }),
-      endUserId: nullableText,
-      orderReference: nullableText,
-      depositTransactionId: nullableText,
-      orderId: nullableText,
-      webhookIds: z
-        .array(text)
-        .meta({ description: "The webhook-ids of the ramp's outcome events, in order" }),
-      assetFrom: nullableText.meta({
-        description: 'What the end user sent: MXN on-ramp, the token off-ramp',
-      }),
-      amountFrom: decimal.nullable(),
-      assetTo: nullableText.meta({ description: 'What the end user received, when the order executed' }),
-      amountTo: decimal.nullable(),
-      rate: decimal.nullable().meta({ description: 'Executed amountTo per one amountFrom' }),
-      quotedAmountFrom: decimal.nullable(),
-      quotedTargetAmount: decimal.nullable(),
-      quotedRate: decimal.nullable(),
-      quoteExpiresAt: isoDateTime.nullable(),
-      difference: signedDecimal.nullable(),
-      differencePercent: signedDecimal.nullable(),
-      executedAfterExpiry: z.boolean().nullable(),
-      gasAsset: nullableText,
-      gasAmount: decimal.nullable(),
-      exceptions: z.array(exceptionReason),
-      startedAt: isoDateTime,
-      endedAt: isoDateTime.nullable(),
-      claimedAt: isoDateTime.nullable(),
-      closedAt: isoDateTime.meta({ description: 'When the process closed: the period is of this instant' }),
-      reconciled: z.enum(['matches', 'differs', 'unreadable', 'nothing-to-read']).meta({
-        description: 'A fresh read of the operator against every status and amount the ramp booked',
-      }),
-      reconciliation: text.meta({
-        description: 'What the operator says where it differs, or why it was not read',
-      }),
-    }),
-  ),
-);
+export const statementRowSchema = component('StatementRow', views.statementRowSchema);
 
 export const statementTotalSchema = component(
   'StatementTotal',
@@ -795,55 +443,29 @@ export const statementQuerySchema = z.strictObject({
   format: z.enum(['json', 'csv']).optional().meta({ description: 'json (default) or csv' }),
 });
 
-export const redeliverySchema = component(
-  'EventRedelivery',
-  describes<EventRedelivery>()(
-    z.strictObject({ webhookId: text, workflowId: text, redeliveryWorkflowId: text }),
-  ),
-);
-
 /** One named body schema per outcome event type, for the document's `webhooks` section. */
 export const outcomeEventBodies = Object.fromEntries(
-  OUTCOME_EVENT_TYPES.map((type) => [type, component(`OutcomeEvent_${type}`, outcomeEventBody(type))]),
+  OUTCOME_EVENT_TYPES.map((type) => [type, component(`OutcomeEvent_${type}`, views.outcomeEventBody(type))]),
 );
 
 // ---------------------------------------------------------------------------------------------- the events API
 
 export const testPingEventSchema = component(
   'TestPingEvent',
-  describes<TestPingEvent>()(
-    z.strictObject({
-      type: z.literal(TEST_EVENT_TYPE),
-      timestamp: isoDateTime,
-      data: z.strictObject({ message: text }),
-    }),
-  ),
+  views.testPingEventSchema,
   'The body of the test event POST /v1/events/test sends to every endpoint, signed like any other',
 );
 
-export const eventRecordSchema = component(
+export const eventViewSchema = component(
   'EventRecord',
-  describes<EventRecord>()(
-    z.strictObject({
-      webhookId: text.meta({ description: 'The webhook-id header of every delivery of this event' }),
-      event: z.union([outcomeEventSchema, testPingEventSchema]),
-      delivery: z.enum(OUTCOME_DELIVERY_STATUSES),
-      attempts: z.number().meta({ description: 'Delivery attempts so far, redeliveries included' }),
-      lastAttemptAt: isoDateTime.optional(),
-      deliveredAt: isoDateTime
-        .optional()
-        .meta({ description: 'When the delivery ended: confirmed, no endpoint, or given up' }),
-      error: text.optional().meta({ description: 'The last refusal while pending or failed (never a URL)' }),
-      giveUpAt: isoDateTime.optional().meta({ description: 'While pending: when this delivery gives up' }),
-    }),
-  ),
-  'One outcome event as the events API lists it: its body and how its delivery stands',
+  views.eventViewSchema,
+  'One outcome event as the events API lists it: its body, how its delivery stands, its place in its queue',
 );
 
 export const eventPageSchema = component(
   'EventPage',
   z.strictObject({
-    data: z.array(eventRecordSchema),
+    data: z.array(eventViewSchema),
     pagination: z.strictObject({
       nextPageToken: nullableText.meta({
         description: 'Pass as pageToken for the next page; null on the last',
@@ -882,23 +504,17 @@ export const redeliveryRequestSchema = component(
 
 export const redeliveryJobSchema = component(
   'RedeliveryJob',
-  describes<RedeliveryJobProgress>()(
+  describes<RedeliveryProgress>()(
     z.strictObject({
       jobId: text,
       status: z.enum(['running', 'completed']),
-      filter: z.strictObject({
-        type: text.optional(),
-        status: text.optional(),
-        endUserId: text.optional(),
-        since: isoDateTime,
-        until: isoDateTime.optional(),
-      }),
-      matched: z.number().meta({ description: 'Events found so far that match the filter' }),
+      filter: z.record(z.string(), text).meta({ description: 'What the job matched, as it was asked for' }),
+      matched: z.number().meta({ description: 'Events put back in their queues' }),
       delivered: z.number(),
       failed: z.number(),
       noEndpoint: z.number(),
       startedAt: isoDateTime,
-      completedAt: isoDateTime.optional(),
+      completedAt: isoDateTime.nullable(),
     }),
   ),
   'A bulk redelivery: each matching event is sent once more with its own webhook-id',

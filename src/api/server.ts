@@ -3,14 +3,22 @@ import { listen } from '../http/listen';
 import type { ApiConfig } from '../config/api';
 import { createHttpServer, type HttpServerTimeouts } from '../http/server';
 import { type HealthRouterOptions, warnIfMetricsClosed } from '../observability/health';
+import type { Ledger } from '../database/connection';
+import { purgeExpiredKeys } from '../ledger/idempotency';
 import { createApiApp } from './app';
+import { ledgerIdempotency } from './idempotency';
 import type { RampApi } from './types';
+
+/** How often the API forgets Idempotency-Keys past their retention (a bounded batch each time). */
+const KEY_PURGE_INTERVAL_MS = 60_000;
 
 /** Everything comes from the caller (src/entry/api.ts, src/entry/start.ts): this module reads no environment. */
 export interface StartApiOptions {
   config: ApiConfig;
   /** The typed client to serve; the caller owns it (and closes it). */
   ramp: RampApi;
+  /** The database of the Idempotency-Keys (the typed client's). */
+  ledger: Ledger;
   logger: Logger;
   /** What /readyz checks and /metrics reports (src/observability/health.ts). */
   health?: HealthRouterOptions;
@@ -41,6 +49,7 @@ export async function startApiServer(options: StartApiOptions): Promise<RunningA
   const server = createHttpServer(
     createApiApp({
       ramp,
+      idempotency: ledgerIdempotency(options.ledger),
       apiKey: config.apiKey,
       idempotencyRetentionMs: config.idempotencyRetentionMs,
       logger,
@@ -52,5 +61,16 @@ export async function startApiServer(options: StartApiOptions): Promise<RunningA
   const listening = await listen(server, config.port, config.host, 'http');
   logger.info({ url: listening.url }, 'HTTP API listening');
   warnIfMetricsClosed(boundHealth, logger, 'HTTP API');
-  return { url: listening.url, port: listening.port, close: () => listening.close() };
+  const purge = setInterval(() => {
+    purgeExpiredKeys(options.ledger).catch(() => undefined);
+  }, KEY_PURGE_INTERVAL_MS);
+  purge.unref();
+  return {
+    url: listening.url,
+    port: listening.port,
+    close: () => {
+      clearInterval(purge);
+      return listening.close();
+    },
+  };
 }

@@ -25,12 +25,12 @@ export type RampApi = Pick<
   | 'startRedeliveryJob'
   | 'getRedeliveryJob'
   | 'sendTestEvent'
-  | 'claimIdempotencyKey'
-  | 'recordIdempotentAnswer'
-  | 'releaseIdempotencyKey'
   | 'statement'
 > &
   Partial<Pick<RampClient, 'temporal'>>;
 
-/** Runs one Temporal-backed call of a route under the API's deadline (503 with Retry-After once it passes). */
+/**
+ * Runs one call of a route (Temporal, the ledger or both) under the API's deadline: 503 with Retry-After once it
+ * passes, or when either answers that it is away.
+ */
 export type TemporalCall = <T>(fn: () => Promise<T>) => Promise<T>;

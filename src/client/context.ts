@@ -1,9 +1,10 @@
 /**
- * What every call of the typed client needs: the Temporal client, where and how processes start, the two
+ * What every call of the typed client needs: the Temporal client and the ledger, where and how processes start, the two
  * configurable process IDs, the clock for quote checks and the keys of the end user pseudonym. RampClient builds
  * one; the per-process modules beside this file take it as their first argument.
  */
 import type { Client } from '@temporalio/client';
+import type { Ledger } from '../database/connection';
 import type { PayloadEncryptionConfig } from '../config/encryption';
 import type { ProcessIds } from '../domain/ids';
 import type { WorkflowTimings } from '../domain/timings';
@@ -11,6 +12,8 @@ import { endUserSearchValue } from '../temporal/end-user-pseudonym';
 
 export interface ClientContext {
   readonly temporal: Client;
+  /** The product's database: every read of a ramp, end user, event or statement comes from it. */
+  readonly ledger: Ledger;
   readonly taskQueue: string;
   readonly timings: WorkflowTimings;
   readonly processIds: Readonly<ProcessIds>;

@@ -1,15 +1,13 @@
 /** end-user/<id>: the deposit wallet of an end user (update-with-start) and its state. */
-import {
-  WithStartWorkflowOperation,
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowNotFoundError,
-} from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { endUserWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
+import { readEndUserView } from '../ledger/end-users';
+import type { EndUserView } from '../ledger/views';
 import { describeProcess, ONE_RUN_PER_PROCESS } from '../temporal/process-start';
 import { parseEndUserId } from '../validation/identifiers';
 import type { endUserWorkflow } from '../../workflows/end-user/workflow';
-import { endUserStateQuery, ensureDepositWalletUpdate } from '../../workflows/end-user/messages';
-import type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
+import { ensureDepositWalletUpdate } from '../../workflows/end-user/messages';
+import type { DepositWallet } from '../../workflows/end-user/types';
 import { type ClientContext, searchValueField } from './context';
 import { NotFoundError, ProcessEndedError } from './errors';
 import { listRamps, type RampProcessSummary } from './ramp-list';
@@ -40,7 +38,6 @@ export async function ensureDepositWallet(context: ClientContext, endUserId: str
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     // The user's process was closed by hand (it never ends by itself): a new run would create a second wallet.
-    // A process closed before its first task ran cannot answer a query: then it has no wallet either.
     const ended = await getEndUser(context, id).catch(() => undefined);
     if (ended?.wallet) return ended.wallet;
     const { executionStatus } = await describeProcess(context.temporal, workflowId);
@@ -52,18 +49,16 @@ export async function ensureDepositWallet(context: ClientContext, endUserId: str
   }
 }
 
-export async function getEndUser(context: ClientContext, endUserId: string): Promise<EndUserState> {
+/** The end user's view from the ledger, or NotFoundError for a user whose workflow has not recorded one. */
+export async function getEndUser(context: ClientContext, endUserId: string): Promise<EndUserView> {
   const id = parseEndUserId(endUserId);
-  try {
-    return await context.temporal.workflow.getHandle(endUserWorkflowId(id)).query(endUserStateQuery);
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) throw new NotFoundError(`No end user ${id}`);
-    throw error;
-  }
+  const view = await readEndUserView(context.ledger, id);
+  if (!view) throw new NotFoundError(`No end user ${id}`);
+  return view;
 }
 
-/** An end user as the HTTP API shows it: the end user's process (when there is one) and the ramps of both directions. */
-export type EndUserOverview = (EndUserState | { endUserId: string; walletStatus: 'none' }) & {
+/** An end user as the HTTP API shows it: the end user's view (when there is one) and the ramps of both directions. */
+export type EndUserOverview = (EndUserView | { endUserId: string; walletStatus: 'none' }) & {
   /** The newest ramps of this user, on-ramps and off-ramps (at most 100). */
   ramps: RampProcessSummary[];
   /** For the following ramps: GET /v1/ramps?endUserId=...&pageToken=... (listRamps); null when there are no more. */
@@ -71,7 +66,7 @@ export type EndUserOverview = (EndUserState | { endUserId: string; walletStatus:
 };
 
 /**
- * The end user's state and ramps. A user who only has on-ramps (no deposit wallet asked for) has no end-user
+ * The end user's view and ramps. A user who only has on-ramps (no deposit wallet asked for) has no end-user
  * process: the answer then says `walletStatus: 'none'`. NotFoundError when there is neither.
  */
 export async function getEndUserOverview(

@@ -2,8 +2,6 @@
  * The typed client as a package: `import { RampClient } from 'ramp-orchestrator/client'` (package.json `exports`,
  * compiled by `npm run build`). The client, its errors and the types its calls take and answer.
  */
-import type { RampClient } from './ramp-client';
-
 export {
   type DepositQuoteInput,
   type EndUserOverview,
@@ -18,7 +16,6 @@ export {
   type RampTarget,
   type StartOnRampOptions,
   type StatementItem,
-  type StatementOptions,
   type StatementPeriod,
   type StatementRow,
   type StatementTotal,
@@ -35,16 +32,16 @@ export {
 } from './errors';
 export { OutcomeTimeoutError } from './ramp-outcome';
 export { RAMP_STATUSES } from './ramp-list';
-/** What redeliverEvent answers: the event, the process that raised it, and the workflow sending it again. */
-export type EventRedelivery = Awaited<ReturnType<RampClient['redeliverEvent']>>;
 export { parseQuoteRequest } from './quote-input';
+export type { EventListFilter, EventPage, RedeliveryFilter, RedeliveryProgress } from './outcome-events';
 export type {
-  EventListFilter,
-  EventPage,
-  EventRecord,
-  RedeliveryFilter,
-  RedeliveryJobProgress,
-} from './outcome-events';
+  EndUserView,
+  EventView,
+  OffRampView,
+  OnRampView,
+  RampSummary,
+  Reconciled,
+} from '../ledger/views';
 export {
   OUTCOME_EVENT_TYPES,
   parseOutcomeWebhookId,
@@ -57,7 +54,7 @@ export {
 export { RAMP_DIRECTIONS, type RampDirection } from '../domain/vocabulary';
 export type { WorkflowTimings } from '../domain/timings';
 export type { AccountSetupResult, AccountSetupState } from '../../workflows/account-setup/types';
-export type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
+export type { DepositWallet } from '../../workflows/end-user/types';
 export type {
   AlertsState,
   Incident,
@@ -66,8 +63,8 @@ export type {
   ResolvedIncident,
 } from '../../workflows/operations/alerts/types';
 export type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
-export type { OffRampQuoteShown, OffRampState, OffRampStatus } from '../../workflows/ramps/offramp/types';
+export type { OffRampQuoteShown, OffRampStatus } from '../../workflows/ramps/offramp/types';
 export type { AmountsAgainstQuote } from '../domain/amounts-against-quote';
 export { EXCEPTION_REASONS, type ExceptionReason, type RampException } from '../domain/markets';
 export type { RampGas } from '../domain/ramp-gas';
-export type { OnRampQuoteShown, OnRampState, OnRampStatus } from '../../workflows/ramps/onramp/types';
+export type { OnRampQuoteShown, OnRampStatus } from '../../workflows/ramps/onramp/types';

@@ -2,17 +2,18 @@
  * onramp/<reference>: an on-ramp, started (or attributed to its end user) by the client's backend, and read by its
  * order reference.
  */
-import { WorkflowNotFoundError } from '@temporalio/client';
 import { onRampWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
+import { readRampView } from '../ledger/ramps';
+import type { OnRampView } from '../ledger/views';
 import { signalWithStartProcess } from '../temporal/process-start';
 import { parseEndUserId, parseOrderReference } from '../validation/identifiers';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
-import { onRampAttributionSignal, onRampStateQuery } from '../../workflows/ramps/onramp/messages';
+import { onRampAttributionSignal } from '../../workflows/ramps/onramp/messages';
 import type { onRampWorkflow } from '../../workflows/ramps/onramp/workflow';
-import type { OnRampAttribution, OnRampQuoteShown, OnRampState } from '../../workflows/ramps/onramp/types';
+import type { OnRampAttribution, OnRampQuoteShown } from '../../workflows/ramps/onramp/types';
 import { type ClientContext, searchValueField } from './context';
 import { incidentKey } from '../../workflows/operations/alerts/incidents';
-import { ClaimWindowClosedError, ConflictError, NotFoundError } from './errors';
+import { ClaimWindowClosedError, ConflictError, NotFoundError, ProcessEndedError } from './errors';
 import { quote } from './quote';
 import { parseQuoteRequest } from './quote-input';
 
@@ -21,7 +22,7 @@ export interface StartOnRampOptions {
   quoteRequest?: QuoteRequestInput;
 }
 
-/** What startOnRamp answers: the process, the quote it shows, and its state right after the call. */
+/** What startOnRamp answers: the process, the quote it shows, and its view once it took the call. */
 export interface OnRampStart {
   workflowId: string;
   quote?: OnRampQuoteShown;
@@ -29,8 +30,11 @@ export interface OnRampStart {
   created: boolean;
   /** True when this call named the end user of an on-ramp that had ended without one (a late claim). */
   claimed: boolean;
-  state: OnRampState;
+  state: OnRampView;
 }
+
+/** How long startOnRamp waits for the on-ramp to record the call: its first write is one activity away. */
+const RECORDED_WITHIN_MS = 10_000;
 
 export async function startOnRamp(
   context: ClientContext,
@@ -54,9 +58,9 @@ export async function startOnRamp(
   // A claim of an ended on-ramp brings no quote: its order executed (or not) without one.
   const shown = existing?.endedAt ? undefined : await quoteToShow(context, options);
   const delivered = await attribute(context, orderReference, id, shown);
-  // Read after the signal (a query sees every signal accepted before it): the first end user wins, so another
-  // caller may have attributed the process in between.
-  const state = await queryNewOnRamp(context, orderReference);
+  // Read once the on-ramp recorded an end user (the first end user wins, so another caller may have attributed it
+  // in between): what the call answers, a read right after it answers too.
+  const state = await recordedAttribution(context, orderReference, delivered, { endUserId: id, shown });
   if (!delivered) {
     // An on-ramp runs once: a repeated call for the same end user answers the process as it ended.
     assertSameEndUser(state, id, true);
@@ -68,25 +72,16 @@ export async function startOnRamp(
   return answer(workflowId, state, { created: named && !claimed, claimed });
 }
 
-export async function getOnRamp(context: ClientContext, reference: string): Promise<OnRampState> {
+export async function getOnRamp(context: ClientContext, reference: string): Promise<OnRampView> {
   const orderReference = parseOrderReference(reference);
-  try {
-    return await context.temporal.workflow
-      .getHandle(onRampWorkflowId(orderReference))
-      .query(onRampStateQuery);
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError)
-      throw new NotFoundError(`No on-ramp for order reference ${orderReference}`);
-    throw error;
-  }
+  const view = await findOnRamp(context, orderReference);
+  if (!view) throw new NotFoundError(`No on-ramp for order reference ${orderReference}`);
+  return view;
 }
 
-/** The on-ramp of a checked order reference, or undefined when there is none yet. */
-async function findOnRamp(context: ClientContext, orderReference: string): Promise<OnRampState | undefined> {
-  return getOnRamp(context, orderReference).catch((error: unknown) => {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  });
+/** The on-ramp of a checked order reference, or undefined when the ledger has none yet. */
+async function findOnRamp(context: ClientContext, orderReference: string): Promise<OnRampView | undefined> {
+  return (await readRampView(context.ledger, onRampWorkflowId(orderReference))) as OnRampView | undefined;
 }
 
 /** The quote the call brings, as the process records it: asked for now (`quoteRequest`) or shown earlier (`quote`). */
@@ -142,7 +137,7 @@ async function attribute(
 
 function answer(
   workflowId: string,
-  state: OnRampState,
+  state: OnRampView,
   how: Pick<OnRampStart, 'created' | 'claimed'>,
 ): OnRampStart {
   return { workflowId, ...(state.quote ? { quote: state.quote } : {}), ...how, state };
@@ -152,7 +147,7 @@ function answer(
  * Refuses an on-ramp the end user cannot have: another end user's; one that closed unclaimed (naming its
  * incident); one that ended without an end user and cannot be claimed (`ended`: it has closed).
  */
-function assertSameEndUser(state: OnRampState, endUserId: string, ended = !!state.endedAt): void {
+function assertSameEndUser(state: OnRampView, endUserId: string, ended = !!state.endedAt): void {
   if (state.endUserId === endUserId) return;
   const { orderReference } = state;
   if (state.endUserId !== null)
@@ -172,14 +167,33 @@ function assertSameEndUser(state: OnRampState, endUserId: string, ended = !!stat
   );
 }
 
-/** The state of an on-ramp just started: its first workflow task may still be running, so a refused query is retried. */
-async function queryNewOnRamp(context: ClientContext, orderReference: string): Promise<OnRampState> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await getOnRamp(context, orderReference);
-    } catch (error) {
-      if (error instanceof NotFoundError || attempt >= 8) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+/**
+ * The on-ramp's view once it recorded an end user (this call's, or a competitor's). A signal that was not delivered
+ * (the on-ramp had closed) changes nothing: its view is read as it is.
+ */
+async function recordedAttribution(
+  context: ClientContext,
+  orderReference: string,
+  delivered: boolean,
+  call: { endUserId: string; shown: OnRampQuoteShown | undefined },
+): Promise<OnRampView> {
+  const deadline = Date.now() + RECORDED_WITHIN_MS;
+  const recorded = (view: OnRampView) =>
+    view.endUserId !== null && (view.endUserId !== call.endUserId || !call.shown || view.quote !== null);
+  for (;;) {
+    const view = await findOnRamp(context, orderReference);
+    if (view && (!delivered || recorded(view))) return view;
+    if (Date.now() >= deadline) {
+      if (!delivered)
+        throw new ProcessEndedError(
+          `The on-ramp of order reference ${orderReference} has ended and is not started again`,
+          onRampWorkflowId(orderReference),
+          'CLOSED',
+        );
+      throw new Error(
+        `The on-ramp of order reference ${orderReference} did not record this call within ${RECORDED_WITHIN_MS} ms (is a worker running?)`,
+      );
     }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

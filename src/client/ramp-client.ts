@@ -16,9 +16,12 @@ import { loadWorkflowTimings } from '../config/timings';
 import { DEFAULT_PROCESS_IDS, type ProcessIds } from '../domain/ids';
 import type { WorkflowTimings } from '../domain/timings';
 import { connectClient } from '../temporal/connection';
+import { type Database, type Ledger, openDatabase } from '../database/connection';
+import { loadDatabaseConfig, requiredDatabaseUrl } from '../config/database';
+import type { EndUserView, EventView, OffRampView, OnRampView } from '../ledger/views';
 import { dataConverterFromConfig } from '../temporal/data-converter';
 import type { AccountSetupResult, AccountSetupState } from '../../workflows/account-setup/types';
-import type { DepositWallet, EndUserState } from '../../workflows/end-user/types';
+import type { DepositWallet } from '../../workflows/end-user/types';
 import type {
   AlertsState,
   Incident,
@@ -26,27 +29,16 @@ import type {
   ResolvedIncident,
 } from '../../workflows/operations/alerts/types';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
-import type { OffRampQuoteShown, OffRampState } from '../../workflows/ramps/offramp/types';
-import type { OnRampState } from '../../workflows/ramps/onramp/types';
+import type { OffRampQuoteShown } from '../../workflows/ramps/offramp/types';
 import * as accountSetup from './account-setup';
 import * as depositQuotes from './deposit-quote';
 import type { DepositQuoteInput } from './deposit-quote';
 import type { ClientContext } from './context';
 import * as endUsers from './end-user';
 import * as operations from './operations';
-import * as idempotencyKeys from './idempotency';
-import type { IdempotentRequest } from './idempotency';
-import type { ClaimAnswer } from '../../workflows/idempotency/types';
 import * as outcomes from './outcomes';
 import * as outcomeEvents from './outcome-events';
-import type {
-  EventListFilter,
-  EventPage,
-  EventRecord,
-  RedeliveryFilter,
-  RedeliveryJobProgress,
-} from './outcome-events';
-import type { RedeliveryStarted } from './outcomes';
+import type { EventListFilter, EventPage, RedeliveryFilter, RedeliveryProgress } from './outcome-events';
 import * as quotes from './quote';
 import type { QuoteOptions } from './quote';
 import * as offRamps from './off-ramp';
@@ -57,7 +49,7 @@ import type { ProcessFilter, RampListFilter, RampPage, RampProcessSummary } from
 import { activeTracing } from '../observability/tracing';
 import * as rampOutcome from './ramp-outcome';
 import * as statements from './statement';
-import type { StatementItem, StatementOptions, StatementPeriod } from './statement';
+import type { StatementItem, StatementPeriod } from './statement';
 import type { RampTarget } from './ramp-outcome';
 import type { EndUserOverview } from './end-user';
 
@@ -67,13 +59,7 @@ export type { QuoteOptions } from './quote';
 export type { OnRampStart, StartOnRampOptions } from './on-ramp';
 export type { ProcessFilter, RampListFilter, RampPage, RampProcessSummary } from './ramp-list';
 export type { RampTarget } from './ramp-outcome';
-export type {
-  StatementItem,
-  StatementOptions,
-  StatementPeriod,
-  StatementRow,
-  StatementTotal,
-} from './statement';
+export type { StatementItem, StatementPeriod, StatementRow, StatementTotal } from './statement';
 
 /** Order references become workflow IDs (onramp/<reference>) and visibility values: src/validation/identifiers.ts. */
 export { parseOrderReference } from '../validation/identifiers';
@@ -87,7 +73,9 @@ export interface RampClientOptions {
   processIds?: ProcessIds;
   /** Clock in epoch milliseconds, for quote validity checks. */
   now?: () => number;
-  /** Close the connection in close() (set by connect()). */
+  /** The product's database (openDatabase): every read comes from it. */
+  database: Database;
+  /** Close the connection and the database in close() (set by connect()). */
   ownsConnection?: boolean;
   /** Payload encryption (dataConverterFromConfig); connect() reads PAYLOAD_ENCRYPTION_KEYS itself. */
   dataConverter?: DataConverter;
@@ -99,7 +87,7 @@ export interface RampClientOptions {
 }
 
 export interface RampClientConnectOptions {
-  /** Environment to read TEMPORAL_*, RAMP_* and PAYLOAD_ENCRYPTION_KEYS from; process.env by default. */
+  /** Environment to read TEMPORAL_*, DATABASE_URL, RAMP_* and PAYLOAD_ENCRYPTION_KEYS from; process.env by default. */
   env?: Env;
   /** Overrides TEMPORAL_ADDRESS; without either, the local dev server address (TEMPORAL_DEV_IP:TEMPORAL_DEV_PORT). */
   address?: string;
@@ -119,6 +107,7 @@ export function processIdsOf(
 export class RampClient {
   readonly temporal: Client;
   readonly #connection: Connection;
+  readonly #database: Database;
   readonly #ownsConnection: boolean;
   readonly #context: ClientContext;
 
@@ -132,9 +121,11 @@ export class RampClient {
       ...(tracing ? { interceptors: { workflow: tracing.clientInterceptors } } : {}),
     });
     this.#connection = options.connection;
+    this.#database = options.database;
     this.#ownsConnection = options.ownsConnection ?? false;
     this.#context = {
       temporal: this.temporal,
+      ledger: options.database.db,
       taskQueue: options.taskQueue,
       timings: options.timings,
       processIds: processIdsOf(options),
@@ -144,8 +135,8 @@ export class RampClient {
   }
 
   /**
-   * Connects with TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TEMPORAL_TASK_QUEUE (+ TLS, API key), RAMP_* timings,
-   * and PAYLOAD_ENCRYPTION_KEYS: the client's one read of the environment.
+   * Connects with TEMPORAL_ADDRESS / TEMPORAL_NAMESPACE / TEMPORAL_TASK_QUEUE (+ TLS, API key), DATABASE_URL, RAMP_*
+   * timings, and PAYLOAD_ENCRYPTION_KEYS: the client's one read of the environment.
    */
   static async connect(options: RampClientConnectOptions = {}): Promise<RampClient> {
     const env = options.env ?? process.env;
@@ -154,9 +145,11 @@ export class RampClient {
     const encryption = loadEncryptionConfig(env);
     const dataConverter = dataConverterFromConfig(encryption);
     const processIds = processIdsOf(options);
+    const databaseUrl = requiredDatabaseUrl(loadDatabaseConfig(env), 'typed client');
     const connection = await connectClient(config, address);
     return new RampClient({
       connection,
+      database: openDatabase(databaseUrl.reveal(), { applicationName: 'ramp-orchestrator client' }),
       namespace: config.namespace,
       taskQueue: config.taskQueue,
       timings: options.timings ?? loadWorkflowTimings(env),
@@ -171,9 +164,16 @@ export class RampClient {
     return this.#context.processIds;
   }
 
-  /** Closes the Temporal connection when this client opened it (connect()). */
+  /** The ledger this client reads (the HTTP API keeps its idempotency keys there too). */
+  get ledger(): Ledger {
+    return this.#context.ledger;
+  }
+
+  /** Closes the Temporal connection and the database when this client opened them (connect()). */
   async close(): Promise<void> {
-    if (this.#ownsConnection) await this.#connection.close();
+    if (!this.#ownsConnection) return;
+    await this.#connection.close();
+    await this.#database.close();
   }
 
   // ------------------------------------------------------------------------------------------ end users: end-user.ts
@@ -186,13 +186,13 @@ export class RampClient {
     return endUsers.ensureDepositWallet(this.#context, endUserId);
   }
 
-  /** The end user's wallet and state, or NotFoundError for a user we never saw. */
-  getEndUser(endUserId: string): Promise<EndUserState> {
+  /** The end user's view (wallet and status), or NotFoundError for a user we never saw. */
+  getEndUser(endUserId: string): Promise<EndUserView> {
     return endUsers.getEndUser(this.#context, endUserId);
   }
 
   /**
-   * The end user's state (when the user has an end-user process) and newest ramps of both directions; NotFoundError
+   * The end user's view (when the user has an end-user process) and newest ramps of both directions; NotFoundError
    * when there is neither.
    */
   getEndUserOverview(endUserId: string): Promise<EndUserOverview> {
@@ -201,7 +201,7 @@ export class RampClient {
 
   /** The deposit wallet if it exists; undefined for a known user without one yet. */
   async getDepositWallet(endUserId: string): Promise<DepositWallet | undefined> {
-    return (await this.getEndUser(endUserId)).wallet;
+    return (await this.getEndUser(endUserId)).wallet ?? undefined;
   }
 
   // ------------------------------------------------------------------------------------------ account setup: account-setup.ts
@@ -272,17 +272,17 @@ export class RampClient {
     return onRamps.startOnRamp(this.#context, endUserId, reference, options);
   }
 
-  /** The full state of offramp/<depositTransactionId>, or NotFoundError. */
-  getOffRamp(depositTransactionId: string): Promise<OffRampState> {
+  /** The view of offramp/<depositTransactionId>, or NotFoundError. */
+  getOffRamp(depositTransactionId: string): Promise<OffRampView> {
     return offRamps.getOffRamp(this.#context, depositTransactionId);
   }
 
-  /** The full state of onramp/<orderReference>, or NotFoundError. */
-  getOnRamp(reference: string): Promise<OnRampState> {
+  /** The view of onramp/<orderReference>, or NotFoundError. */
+  getOnRamp(reference: string): Promise<OnRampView> {
     return onRamps.getOnRamp(this.#context, reference);
   }
 
-  /** On-ramp and off-ramp processes (newest first), by end user and/or status, from Temporal visibility. */
+  /** On-ramps and off-ramps (newest first), by end user and/or status, from the ledger. */
   listProcesses(filter: ProcessFilter = {}): Promise<RampProcessSummary[]> {
     return rampList.listProcesses(this.#context, filter);
   }
@@ -296,31 +296,31 @@ export class RampClient {
   }
 
   /**
-   * Waits until the ramp has ended (settled, expired, failed, timed out) and answers its final state;
+   * Waits until the ramp has ended (settled, expired, failed, timed out) and answers its final view;
    * OutcomeTimeoutError after `timeoutMs` (default 60 s), NotFoundError for an unknown ramp.
    */
-  waitForOutcome(target: { orderReference: string }, options?: { timeoutMs?: number }): Promise<OnRampState>;
+  waitForOutcome(target: { orderReference: string }, options?: { timeoutMs?: number }): Promise<OnRampView>;
   waitForOutcome(
     target: { depositTransactionId: string },
     options?: { timeoutMs?: number },
-  ): Promise<OffRampState>;
+  ): Promise<OffRampView>;
   waitForOutcome(
     target: RampTarget,
     options: { timeoutMs?: number } = {},
-  ): Promise<OnRampState | OffRampState> {
+  ): Promise<OnRampView | OffRampView> {
     return rampOutcome.waitForOutcome(this.#context, target, options);
   }
 
   /**
-   * The settlement statement of a period (`from` inclusive, `to` exclusive, ISO 8601): one `row` per ramp whose
-   * process closed in it (settled, failed, expired, timed out, exception, unclaimed; a claimed on-ramp when it was
-   * claimed), each reconciled against a fresh read of the operator, then the `totals` per status and asset. Read
-   * page by page: iterate it and write each row out (`for await (const item of ramp.statement(period))`).
-   * InvalidInputError for a bad period, before anything is read.
+   * The settlement statement of a period (`from` inclusive, `to` exclusive, ISO 8601): one `row` per ramp booked in
+   * it (settled, failed, expired, timed out, exception, unclaimed; a claimed on-ramp when it was claimed), each with
+   * what reconciliation last found at the operator, then the `totals` per status and asset. Read page by page:
+   * iterate it and write each row out (`for await (const item of ramp.statement(period))`). InvalidInputError for a
+   * bad period, before anything is read.
    */
-  statement(period: StatementPeriod, options: StatementOptions = {}): AsyncGenerator<StatementItem> {
+  statement(period: StatementPeriod): AsyncGenerator<StatementItem> {
     statements.parseStatementPeriod(period);
-    return statements.statement(this.#context, period, options);
+    return statements.statement(this.#context, period);
   }
 
   // ------------------------------------------------------------------------------------------ operations: operations.ts
@@ -353,60 +353,42 @@ export class RampClient {
   // ------------------------------------------------------------------------------------------ outcome events: outcomes.ts
 
   /**
-   * Sends a recorded outcome event again, with the same `webhook-id` and body (also for a closed process): starts
-   * an outcome-redelivery workflow and answers its ID. InvalidInputError for a malformed ID, NotFoundError when the
-   * process or the event does not exist.
+   * Puts a recorded outcome event back in its process's queue, to be sent again now with the same `webhook-id` and
+   * body (also for a closed process), and answers it. InvalidInputError for a malformed ID, NotFoundError when there
+   * is no such event.
    */
-  redeliverEvent(webhookId: string): Promise<RedeliveryStarted> {
+  redeliverEvent(webhookId: string): Promise<EventView> {
     return outcomes.redeliverEvent(this.#context, webhookId);
-  }
-
-  // ------------------------------------------------------------------------------------------ idempotency keys: idempotency.ts
-
-  /** The HTTP API's Idempotency-Key: claims the key for a request (update-with-start of its workflow). */
-  claimIdempotencyKey(
-    request: IdempotentRequest & { fingerprint: string; retentionMs: number },
-  ): Promise<ClaimAnswer> {
-    return idempotencyKeys.claimIdempotencyKey(this.#context, request);
-  }
-
-  /** Keeps the answer of the request that claimed the key. */
-  recordIdempotentAnswer(request: IdempotentRequest & { status: number; body: unknown }): Promise<void> {
-    return idempotencyKeys.recordIdempotentAnswer(this.#context, request);
-  }
-
-  /** Frees the key: the request's answer is not kept (invalid input, or a failure to retry). */
-  releaseIdempotencyKey(request: IdempotentRequest): Promise<void> {
-    return idempotencyKeys.releaseIdempotencyKey(this.#context, request);
   }
 
   // ------------------------------------------------------------------------------------------ the events API: outcome-events.ts
 
   /**
-   * One page of outcome events, newest first, with how each one's delivery stands (filters checked first:
-   * InvalidInputError). Following `nextPageToken` with the same filter lists each event once.
+   * One page of outcome events, newest first, with how each one's delivery stands and its place in its process's
+   * queue, from the moment it was raised (filters checked first: InvalidInputError). Following `nextPageToken` with
+   * the same filter lists each event once.
    */
   listEvents(filter: EventListFilter = {}): Promise<EventPage> {
     return outcomeEvents.listEvents(this.#context, filter);
   }
 
   /** One outcome event with its delivery, or NotFoundError. */
-  getEvent(webhookId: string): Promise<EventRecord> {
+  getEvent(webhookId: string): Promise<EventView> {
     return outcomeEvents.getEvent(this.#context, webhookId);
   }
 
   /** Redelivers every event a filter matches (for instance every failed one since T) as one job. */
-  startRedeliveryJob(filter: RedeliveryFilter): Promise<RedeliveryJobProgress> {
+  startRedeliveryJob(filter: RedeliveryFilter): Promise<RedeliveryProgress> {
     return outcomeEvents.startRedeliveryJob(this.#context, filter);
   }
 
   /** How a redelivery job stands, or NotFoundError. */
-  getRedeliveryJob(jobId: string): Promise<RedeliveryJobProgress> {
+  getRedeliveryJob(jobId: string): Promise<RedeliveryProgress> {
     return outcomeEvents.getRedeliveryJob(this.#context, jobId);
   }
 
   /** Sends a signed test.ping to every endpoint; its delivery can be read with getEvent. */
-  sendTestEvent(): Promise<EventRecord> {
+  sendTestEvent(): Promise<EventView> {
     return outcomeEvents.sendTestEvent(this.#context);
   }
 }

@@ -1,13 +1,15 @@
-/** Waiting for a ramp of either direction to end, and its final state. */
+/** Waiting for a ramp of either direction to end, and its final view. */
 import { offRampWorkflowId, onRampWorkflowId } from '../domain/ids';
+import type { OffRampView, OnRampView } from '../ledger/views';
 import { parseIdentifier, parseOrderReference } from '../validation/identifiers';
-import type { OffRampState } from '../../workflows/ramps/offramp/types';
-import type { OnRampState } from '../../workflows/ramps/onramp/types';
 import type { ClientContext } from './context';
 import { getOffRamp } from './off-ramp';
 import { getOnRamp } from './on-ramp';
 
 export type RampTarget = { orderReference: string } | { depositTransactionId: string };
+
+/** How often the ledger is read while waiting: an end is seen within this, and each read is one indexed lookup. */
+const OUTCOME_POLL_MS = 200;
 
 /** Raised by waitForOutcome when the ramp has not ended in time; `state` is how it stood. */
 export class OutcomeTimeoutError extends Error {
@@ -15,48 +17,42 @@ export class OutcomeTimeoutError extends Error {
   constructor(
     message: string,
     readonly workflowId: string,
-    readonly state: OnRampState | OffRampState | undefined,
+    readonly state: OnRampView | OffRampView | undefined,
   ) {
     super(message);
   }
 }
 
 /**
- * Waits until the ramp has ended (settled, failed, expired, timed out) and answers its final state; after
+ * Waits until the ramp has ended (settled, failed, expired, timed out) and answers its final view; after
  * `timeoutMs` (default 60 s) it throws OutcomeTimeoutError. NotFoundError for an unknown ramp.
  */
 export async function waitForOutcome(
   context: ClientContext,
   target: RampTarget,
   options: { timeoutMs?: number } = {},
-): Promise<OnRampState | OffRampState> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
+): Promise<OnRampView | OffRampView> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const read = () =>
     'orderReference' in target
       ? getOnRamp(context, target.orderReference)
       : getOffRamp(context, target.depositTransactionId);
   // Validates the target and answers NotFoundError before waiting.
-  const first = await read();
-  const workflowId =
-    'orderReference' in target
-      ? onRampWorkflowId(parseOrderReference(target.orderReference))
-      : offRampWorkflowId(parseIdentifier(target.depositTransactionId, 'deposit transaction ID'));
-  if (first.endedAt) return first;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    await context.temporal.withAbortSignal(controller.signal, () =>
-      context.temporal.workflow.getHandle(workflowId).result(),
-    );
-  } catch {
-    if (controller.signal.aborted) {
-      const last = await read().catch(() => undefined);
-      if (last?.endedAt) return last;
-      throw new OutcomeTimeoutError(`${workflowId} had not ended after ${timeoutMs} ms`, workflowId, last);
+  let last = await read();
+  while (!last.endedAt) {
+    if (Date.now() >= deadline) {
+      const workflowId =
+        'orderReference' in target
+          ? onRampWorkflowId(parseOrderReference(target.orderReference))
+          : offRampWorkflowId(parseIdentifier(target.depositTransactionId, 'deposit transaction ID'));
+      throw new OutcomeTimeoutError(
+        `${workflowId} had not ended after ${options.timeoutMs ?? 60_000} ms`,
+        workflowId,
+        last,
+      );
     }
-    // Closed without a result (terminated, cancelled): its last state is still its outcome.
-  } finally {
-    clearTimeout(timer);
+    await new Promise((resolve) => setTimeout(resolve, OUTCOME_POLL_MS));
+    last = await read();
   }
-  return read();
+  return last;
 }

@@ -30,6 +30,7 @@ export const READERS = [
   'reconcile',
   'statement',
   'demo',
+  'db:migrate',
   'sandbox',
   'codec-server',
   'temporal:install',

@@ -13,8 +13,9 @@ import type { SandboxConfig } from '../config/sandbox';
 import { formatAmount, parseAmount } from '../domain/decimal';
 import { CHAINS } from '../domain/vocabulary';
 import { RATES_MXN_PER_TOKEN } from '../sandbox/pricing';
-import type { OffRampState, OffRampStatus } from '../../workflows/ramps/offramp/types';
-import type { OnRampState, OnRampStatus } from '../../workflows/ramps/onramp/types';
+import type { OffRampView, OnRampView } from '../ledger/views';
+import type { OffRampStatus } from '../../workflows/ramps/offramp/types';
+import type { OnRampStatus } from '../../workflows/ramps/onramp/types';
 import type { AccountSetupResult } from '../../workflows/account-setup/types';
 import { simulate } from './simulate';
 import { follow, outcomesSent, type WaitOptions, within } from './waiting';
@@ -62,18 +63,10 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   const bobSells = await bobSellsWithoutGas(options, bobTron);
   const lateReference = `demo-late-${randomUUID().slice(0, 8)}`;
   const lateClaim = await bobClaimsAfterItSettled(options, lateReference);
-  await outcomesSent(
-    [
-      { label: 'end user demo-alice', read: () => ramp.getEndUser('demo-alice') },
-      { label: 'end user demo-bob', read: () => ramp.getEndUser('demo-bob') },
-      { label: 'off-ramp demo-alice', read: () => ramp.getOffRamp(aliceSells.depositId) },
-      { label: 'on-ramp demo-alice', read: () => ramp.getOnRamp(reference) },
-      { label: 'off-ramp demo-alice off quote', read: () => ramp.getOffRamp(offQuote.depositId) },
-      { label: 'off-ramp demo-bob', read: () => ramp.getOffRamp(bobSells.depositId) },
-      { label: 'on-ramp claimed by demo-bob', read: () => ramp.getOnRamp(lateReference) },
-    ],
-    options,
-  );
+  await outcomesSent(async () => {
+    const pending = await ramp.listEvents({ status: 'pending', limit: 100 });
+    return pending.data.map((event) => event.webhookId);
+  }, options);
   return [
     {
       scenario: 'account setup',
@@ -222,7 +215,7 @@ async function aliceSellsUsdt(
 ): Promise<{ result: ScenarioResult; depositId: string }> {
   options.say('\n== 5. demo-alice sells 100 USDT (off-ramp / Autoswap)');
   const depositId = await depositOnChain(options, aliceTron, '100');
-  const offRamp = await follow<OffRampState>(
+  const offRamp = await follow<OffRampView>(
     'off-ramp',
     () => options.ramp.getOffRamp(depositId),
     (state) => OFF_RAMP_ENDED.includes(state.status),
@@ -240,7 +233,7 @@ async function aliceSellsUsdt(
 }
 
 /** How an execution compares with its quote, in a few words. */
-function againstQuote(state: OffRampState): string {
+function againstQuote(state: OffRampView): string {
   const amounts = state.amounts;
   if (!amounts?.quoted) return 'no quote';
   return `${amounts.differencePercent ?? '?'}% from the quote (${amounts.difference ?? '?'} MXN)`;
@@ -261,10 +254,10 @@ async function aliceSellsAfterThePriceMoved(
   await simulate(options.sandboxUrl, 'POST', '/prices', { USDT: DEMO_MOVED_PRICE });
   options.say(`    (sandbox) USDT now trades at ${DEMO_MOVED_PRICE} MXN`);
   let depositId = '';
-  let offRamp: OffRampState | undefined;
+  let offRamp: OffRampView | undefined;
   try {
     depositId = await depositOnChain(options, aliceTron, '100');
-    offRamp = await follow<OffRampState>(
+    offRamp = await follow<OffRampView>(
       'off-ramp',
       () => options.ramp.getOffRamp(depositId),
       (state) => OFF_RAMP_ENDED.includes(state.status),
@@ -296,7 +289,7 @@ async function bobClaimsAfterItSettled(options: DemoOptions, reference: string):
     coinTo: 'USDT',
     chainTo: 'TRX',
   });
-  const ended = await follow<OnRampState>(
+  const ended = await follow<OnRampView>(
     'on-ramp',
     () => ramp.getOnRamp(reference),
     (state) => !!state.claimableUntil || state.endUserId !== null,
@@ -340,7 +333,7 @@ async function aliceBuysUsdt(options: DemoOptions, reference: string): Promise<S
     coinTo: 'USDT',
     chainTo: 'TRX',
   });
-  const onRamp = await follow<OnRampState>(
+  const onRamp = await follow<OnRampView>(
     'on-ramp',
     () => ramp.getOnRamp(reference),
     (state) => ON_RAMP_ENDED.includes(state.status),
@@ -360,18 +353,26 @@ async function bobSellsWithoutGas(
 ): Promise<{ result: ScenarioResult; depositId: string }> {
   options.say('\n== 8. demo-bob sells 50 USDT, but the gas wallet cannot pay');
   const depositId = await depositOnChain(options, bobTron, '50');
-  const offRamp = await follow<OffRampState>(
+  // Stuck, and its gas-shortfall incident open in the incident store.
+  const incidentOf = async () =>
+    (await options.ramp.listAlerts()).open.find(
+      (incident) => incident.kind === 'gas-shortfall' && incident.depositTransactionId === depositId,
+    );
+  let incident: Awaited<ReturnType<typeof incidentOf>>;
+  const offRamp = await follow<OffRampView>(
     'off-ramp',
     () => options.ramp.getOffRamp(depositId),
-    (state) => (state.status === 'stuck' && state.alertsRaised > 0) || OFF_RAMP_ENDED.includes(state.status),
+    async (state) =>
+      (state.status === 'stuck' && (incident = await incidentOf()) !== undefined) ||
+      OFF_RAMP_ENDED.includes(state.status),
     options,
   );
-  const shortfall = offRamp?.gasCheck;
+  const details = incident?.details;
   const result = scenarioResult(
     'off-ramp demo-bob (no gas)',
     'stuck + alert',
-    offRamp && `${offRamp.status}${offRamp.alertsRaised > 0 ? ' + alert' : ''}`,
-    shortfall ? `gas ${shortfall.asset} balance ${shortfall.balance ?? '?'} < ${shortfall.minimum}` : '',
+    offRamp && `${offRamp.status}${incident ? ' + alert' : ''}`,
+    details ? `gas ${String(details.asset)} balance ${String(details.balance ?? '?')} < ${String(details.minimum)}` : '',
   );
   return { result, depositId };
 }

@@ -1,5 +1,4 @@
-/** How the demo waits on processes: following a state to its end, its outcome events out, and any step in bounds. */
-import { isDrained, type Outbox } from '../../workflows/outcomes/outbox';
+/** How the demo waits on processes: following a view to its end, the outcome events out, and any step in bounds. */
 
 export interface WaitOptions {
   say: (line: string) => void;
@@ -16,7 +15,7 @@ const pause = (options: WaitOptions) =>
 export async function follow<S extends { status: string; step: string }>(
   label: string,
   read: () => Promise<S>,
-  done: (state: S) => boolean,
+  done: (state: S) => boolean | Promise<boolean>,
   options: WaitOptions,
 ): Promise<S | undefined> {
   const deadline = Date.now() + options.scenarioTimeoutMs;
@@ -29,7 +28,7 @@ export async function follow<S extends { status: string; step: string }>(
         options.say(`    ${label}: [${last.status}] ${last.step}`);
         lastStep = last.step;
       }
-      if (done(last)) return last;
+      if (await done(last)) return last;
     } catch {
       // Not started yet (the first webhook is on its way): read again.
     }
@@ -39,25 +38,16 @@ export async function follow<S extends { status: string; step: string }>(
 }
 
 /**
- * Waits until each process says every outcome event it raised is delivered or given up, so the story's last lines
- * follow the client's last notifications (a process reads as ended before its last event is sent).
+ * Waits until no outcome event of the story waits to be delivered (each is delivered or given up), so the story's
+ * last lines follow the client's last notifications (a ramp reads as ended before its last event is sent).
  */
-export async function outcomesSent(
-  processes: ReadonlyArray<{ label: string; read: () => Promise<{ outcomes?: Outbox }> }>,
-  options: WaitOptions,
-): Promise<void> {
+export async function outcomesSent(waiting: () => Promise<string[]>, options: WaitOptions): Promise<void> {
   const deadline = Date.now() + options.scenarioTimeoutMs;
-  let waiting = [...processes];
-  while (waiting.length > 0) {
-    const states = await Promise.all(waiting.map((process) => process.read().catch(() => undefined)));
-    waiting = waiting.filter((_process, index) => {
-      const outcomes = states[index]?.outcomes;
-      return states[index] === undefined || (outcomes !== undefined && !isDrained(outcomes));
-    });
-    if (waiting.length === 0) return;
+  for (;;) {
+    const left = await waiting().catch(() => ['(the ledger could not be read)']);
+    if (left.length === 0) return;
     if (Date.now() >= deadline) {
-      const labels = waiting.map((process) => process.label).join(', ');
-      options.say(`    outcome events still being sent after ${options.scenarioTimeoutMs} ms: ${labels}`);
+      options.say(`    outcome events still being sent after ${options.scenarioTimeoutMs} ms: ${left.join(', ')}`);
       return;
     }
     await pause(options);

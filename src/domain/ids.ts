@@ -18,10 +18,6 @@ export const WORKFLOW_TYPES = {
   gasMonitor: 'gasMonitorWorkflow',
   reconcile: 'reconcileWorkflow',
   outcomeRedelivery: 'outcomeRedeliveryWorkflow',
-  idempotencyKey: 'idempotencyKeyWorkflow',
-  outcomeEvent: 'outcomeEventWorkflow',
-  outcomeRedeliveryJob: 'outcomeRedeliveryJobWorkflow',
-  statementRead: 'statementReadWorkflow',
 } as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 
@@ -75,27 +71,9 @@ export function routerWorkflowId(taskQueue: string, kind: ResourceKind, resource
 }
 export const UNKNOWN_EVENTS_WORKFLOW_ID = 'webhooks/unknown-events';
 export const quoteWorkflowId = (uuid: string) => `quote/${uuid}`;
-/** One page of a settlement statement re-read from the operator. */
-export const statementReadWorkflowId = (uuid: string) => `statement-read/${uuid}`;
 /** One redelivery of one outcome event: each request is its own workflow (the event keeps its webhook ID). */
 export const outcomeRedeliveryWorkflowId = (webhookId: string, requestId: string) =>
   `outcome-redelivery/${webhookId}/${requestId}`;
-
-/** The record of one outcome event (what the events API lists): events/<webhook-id>. */
-export const outcomeEventWorkflowId = (webhookId: string) => `events/${webhookId}`;
-/**
- * The bulk redelivery of a task queue's events: events/redeliveries/<task queue>, one at a time (a second waits
- * until the first has completed, so redeliveries never flood a client's endpoint); each job is a run of it, and its
- * job ID is the run's ID.
- */
-export const redeliveryJobWorkflowId = (taskQueue: string) => `events/redeliveries/${taskQueue}`;
-
-/**
- * One Idempotency-Key of one POST route of the HTTP API: idempotency/<route>/<key digest>. The route is the
- * operation's name; the digest (a SHA-256 of the key, computed by the client) keeps any key a safe, bounded ID.
- */
-export const idempotencyWorkflowId = (route: string, keyDigest: string) =>
-  `idempotency/${route}/${keyDigest}`;
 
 // ---------------------------------------------------------------------------------------------- singletons
 

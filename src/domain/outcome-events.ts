@@ -80,6 +80,13 @@ export interface OutcomeEvent {
   data: OutcomeEventData;
 }
 
+/** One event as its process raised it for the ledger: its webhook-id, its number in the process's queue, its body. */
+export interface RaisedEvent {
+  webhookId: string;
+  sequence: number;
+  event: WebhookEvent;
+}
+
 /** How the delivery of one event to the client's endpoints stands. */
 export const OUTCOME_DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'no-endpoint'] as const;
 export type OutcomeDeliveryStatus = (typeof OUTCOME_DELIVERY_STATUSES)[number];

@@ -15,10 +15,6 @@ export const DepositTransactionId = defineSearchAttributeKey(
 );
 export const WalletId = defineSearchAttributeKey('RampWalletId', SearchAttributeType.KEYWORD);
 export const Networks = defineSearchAttributeKey('RampNetworks', SearchAttributeType.KEYWORD_LIST);
-/** An outcome event's record (events/<webhook-id>): its type, how its delivery stands, and when it happened. */
-export const EventType = defineSearchAttributeKey('RampEventType', SearchAttributeType.KEYWORD);
-export const EventDelivery = defineSearchAttributeKey('RampEventDelivery', SearchAttributeType.KEYWORD);
-export const EventAt = defineSearchAttributeKey('RampEventAt', SearchAttributeType.DATETIME);
 
 export const ALL_SEARCH_ATTRIBUTES = [
   EndUserId,
@@ -28,7 +24,4 @@ export const ALL_SEARCH_ATTRIBUTES = [
   DepositTransactionId,
   WalletId,
   Networks,
-  EventType,
-  EventDelivery,
-  EventAt,
 ] as const;

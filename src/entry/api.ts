@@ -1,4 +1,7 @@
-/** `npm run api`: the HTTP API alone, for deployments (docker-compose runs it). It connects to TEMPORAL_ADDRESS. */
+/**
+ * `npm run api`: the HTTP API alone, for deployments (docker-compose runs it). It connects to TEMPORAL_ADDRESS and
+ * DATABASE_URL.
+ */
 import { startApiServer } from '../api/server';
 import { RampClient } from '../client/ramp-client';
 import { loadApiConfig } from '../config/api';
@@ -15,7 +18,7 @@ import { runMain, untilStopSignal } from './run';
 const COMMAND = defineCommand({
   usage: 'node dist/src/entry/api.js',
   summary:
-    'Serves the HTTP API (API_HOST, API_PORT, API_KEY) against TEMPORAL_ADDRESS until SIGINT or SIGTERM.',
+    'Serves the HTTP API (API_HOST, API_PORT, API_KEY) against TEMPORAL_ADDRESS and DATABASE_URL until SIGINT or SIGTERM.',
   flags: {},
 });
 
@@ -33,10 +36,12 @@ async function main(): Promise<void> {
     const api = await startApiServer({
       config,
       ramp,
+      ledger: ramp.ledger,
       logger,
       health: {
         temporal: ramp.temporal,
         metrics: new RampMetrics({
+          ledger: ramp.ledger,
           temporal: ramp.temporal,
           openIncidents: async () => (await ramp.listAlerts()).open,
           logger,

@@ -1,10 +1,15 @@
 /**
- * The worker `npm start` and `npm run worker` both run, built one way: every activity over the given operator and
- * Temporal client, the cache and slots logged, and the operations schedules created or updated (idempotent, so every
- * worker start applies them). Polling starts with run(), so the caller decides what comes first.
+ * The worker `npm start` and `npm run worker` both run, built one way: every activity over the given operator,
+ * Temporal client and database, the outcome dispatcher beside it, the cache and slots logged, and the operations
+ * schedules created or updated (idempotent, so every worker start applies them). Polling starts with run(), so the
+ * caller decides what comes first.
  */
 import type { Logger } from 'pino';
 import { createActivities } from '../../activities';
+import { createAlertActivities } from '../../activities/operations/alerts/activities';
+import type { Database } from '../database/connection';
+import { type RunningDispatcher, startDispatcher } from '../outcomes/dispatcher';
+import { dispatcherIncidents, dispatcherOrigin } from '../outcomes/incidents';
 import { type ClientWebhookConfig, loadClientWebhookConfig } from '../config/client-webhooks';
 import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../config/encryption';
 import type { Env } from '../config/env';
@@ -51,15 +56,29 @@ export interface BuildRampWorkerOptions {
   receiver: () => ReceiverConfig;
   /** Where outcome events go, when the caller adds endpoints of its own (npm start's demo backend). */
   clientWebhooks?: ClientWebhookConfig;
+  /** The product's database: the activities write the processes' records there, the dispatcher delivers from it. */
+  database: Database;
 }
 
 export interface BuiltRampWorker {
   worker: RampWorker;
+  /** Delivers the outcome events the ledger holds; runs from build until stop(). */
+  dispatcher: RunningDispatcher;
   schedules: AppliedSchedule[];
+  /** Stops the worker, then the dispatcher. */
+  stop(): Promise<void>;
 }
 
 export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<BuiltRampWorker> {
-  const { settings, temporal, connected, logger } = options;
+  const { settings, temporal, connected, logger, database } = options;
+  const config = {
+    receiver: options.receiver,
+    gas: settings.operations.gas,
+    alerts: settings.operations.alerts,
+    processIds: { ...DEFAULT_PROCESS_IDS },
+    encryption: settings.encryption,
+    clientWebhooks: options.clientWebhooks ?? settings.clientWebhooks,
+  };
   const worker = await connectRampWorker({
     temporal,
     address: options.address,
@@ -69,16 +88,23 @@ export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<
       operator: options.operator,
       temporal: connected.client,
       logger,
-      config: {
-        receiver: options.receiver,
-        gas: settings.operations.gas,
-        alerts: settings.operations.alerts,
-        processIds: { ...DEFAULT_PROCESS_IDS },
-        encryption: settings.encryption,
-        clientWebhooks: options.clientWebhooks ?? settings.clientWebhooks,
-      },
+      config,
+      ledger: database.db,
     }),
   });
+  const dispatcher = startDispatcher({
+    database,
+    clientWebhooks: config.clientWebhooks,
+    timings: settings.timings.outcomeDelivery,
+    logger,
+    incidents: dispatcherIncidents(
+      createAlertActivities({ logger, config, temporal: connected.client }, dispatcherOrigin(temporal.taskQueue)),
+    ),
+  });
+  const stop = async () => {
+    await worker.stop();
+    await dispatcher.stop();
+  };
   try {
     logWorkerTuning(logger, settings.worker.tuning);
     const schedules = await applySchedules(connected.client, {
@@ -86,9 +112,9 @@ export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<
       timings: settings.timings,
       ops: settings.operations.schedules,
     });
-    return { worker, schedules };
+    return { worker, dispatcher, schedules, stop };
   } catch (error) {
-    await worker.stop();
+    await stop();
     throw error;
   }
 }

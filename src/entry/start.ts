@@ -1,6 +1,7 @@
 /**
  * `npm start`: the whole product on one machine with the embedded defaults.
  * - Temporal: TEMPORAL_ADDRESS, or a local dev server provisioned and started here (data in .data/).
+ * - The database: DATABASE_URL, or an embedded PostgreSQL started here (data in .data/postgres), migrated.
  * - Operator: OPERATOR_BASE_URL, or the sandbox operator started here (its state in .data/ too).
  * - The HTTPS webhook receiver and the HTTP API (the edges), then the worker.
  * - Against the sandbox, a small local receiver standing in for the client's backend, added beside any
@@ -23,6 +24,9 @@ import { loadSandboxConfig, type SandboxConfig } from '../config/sandbox';
 import { loadObservabilityConfig, type ObservabilityConfig } from '../config/observability';
 import { loadOperatorConfig } from '../config/operator';
 import { loadTemporalConfig, type TemporalConfig } from '../config/temporal';
+import { type DatabaseConfig, loadDatabaseConfig } from '../config/database';
+import type { Database } from '../database/connection';
+import { useDatabase } from '../database/use-database';
 import { formatSummary, runDemo } from '../demo/demo';
 import { loadLogLevel } from '../config/logging';
 import {
@@ -69,6 +73,7 @@ interface StartSettings {
   worker: WorkerSettings;
   receiver: ReceiverConfig;
   api: ApiConfig;
+  database: DatabaseConfig;
   observability: ObservabilityConfig;
   /** Sandbox mode only (no OPERATOR_BASE_URL): the sandbox operator and the demo's waits. */
   sandbox: { config: SandboxConfig; demo: DemoConfig } | undefined;
@@ -83,6 +88,7 @@ function loadStartSettings(given: Env): StartSettings {
     worker: loadWorkerSettings(env),
     receiver: loadReceiverConfig(env),
     api: loadApiConfig(env),
+    database: loadDatabaseConfig(env),
     observability: loadObservabilityConfig(env),
     sandbox: isSandboxMode(given) ? { config: loadSandboxConfig(env), demo: loadDemoConfig(env) } : undefined,
   };
@@ -132,6 +138,14 @@ async function startTemporal(settings: StartSettings, started: Started, say: Say
   });
   started.add(() => connected.close());
   return { server, connected };
+}
+
+/** The product's database: DATABASE_URL, or an embedded PostgreSQL with its data in .data/; migrated either way. */
+async function startDatabase(settings: StartSettings, started: Started, say: Say): Promise<Database> {
+  const used = await useDatabase(settings.database, settings.temporal.devServer.dataDir, say);
+  started.add(() => used.stop());
+  say(`[postgres] the ledger is in ${used.where}`);
+  return used.database;
 }
 
 /** The operator: OPERATOR_BASE_URL, or the sandbox operator started here. */
@@ -192,8 +206,9 @@ async function startEdges(
   const api = await startApiServer({
     config: settings.api,
     ramp,
+    ledger: ramp.ledger,
     logger,
-    health: { ...health, metrics: new RampMetrics({ openIncidents, logger, temporal }) },
+    health: { ...health, metrics: new RampMetrics({ openIncidents, logger, temporal, ledger: ramp.ledger }) },
   });
   started.add(() => api.close());
   // The dev key is public (sandbox mode only); a configured API_KEY is never printed.
@@ -229,13 +244,15 @@ async function startWorker(
     operator: OperatorClient;
     receiverConfig: ReceiverConfig;
     demoBackend: RunningOutcomeReceiver | undefined;
+    database: Database;
   },
   started: Started,
   say: Say,
   logger: Logger,
 ): Promise<void> {
   const { clientWebhooks } = settings.worker;
-  const { worker, schedules } = await buildRampWorker({
+  const { worker, schedules, stop } = await buildRampWorker({
+    database: deps.database,
     settings: settings.worker,
     temporal: settings.temporal,
     address: deps.server.address,
@@ -245,7 +262,7 @@ async function startWorker(
     receiver: () => deps.receiverConfig,
     clientWebhooks: deps.demoBackend ? withDemoBackend(clientWebhooks, deps.demoBackend) : clientWebhooks,
   });
-  started.add(() => worker.stop());
+  started.add(stop);
   void worker.run();
   const { taskQueue, namespace } = settings.temporal;
   say(`[worker] running on task queue ${taskQueue} (namespace ${namespace})`);
@@ -296,9 +313,11 @@ async function main(): Promise<number> {
   if (tracing) started.add(() => tracing.shutdown());
   try {
     const { server, connected } = await startTemporal(settings, started, say, logger);
+    const database = await startDatabase(settings, started, say);
     const { operator, sandbox } = await startOperator(settings, started, say, logger);
     const ramp = new RampClient({
       connection: connected.connection,
+      database,
       namespace: settings.temporal.namespace,
       taskQueue: settings.temporal.taskQueue,
       timings: settings.worker.timings,
@@ -316,7 +335,7 @@ async function main(): Promise<number> {
     const demoBackend = sandbox ? await startDemoBackend(started, say) : undefined;
     await startWorker(
       settings,
-      { server, connected, operator, receiverConfig, demoBackend },
+      { server, connected, operator, receiverConfig, demoBackend, database },
       started,
       say,
       logger,

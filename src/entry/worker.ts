@@ -1,6 +1,7 @@
 /**
  * `npm run worker`: a worker only, for production deployments (docker-compose runs this). It connects to
- * TEMPORAL_ADDRESS (required here) and the operator at OPERATOR_BASE_URL.
+ * TEMPORAL_ADDRESS and DATABASE_URL (both required here) and the operator at OPERATOR_BASE_URL, and runs the outcome
+ * dispatcher beside the worker.
  */
 import http from 'node:http';
 import { listen } from '../http/listen';
@@ -18,6 +19,8 @@ import { runMain } from './run';
 import { buildRampWorker, loadWorkerSettings } from './ramp-worker';
 import type { Worker } from '@temporalio/worker';
 import { connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
+import { loadDatabaseConfig, requiredDatabaseUrl } from '../config/database';
+import { openMigrated } from '../database/use-database';
 
 const COMMAND = defineCommand({
   usage: 'node dist/src/entry/worker.js',
@@ -55,11 +58,14 @@ async function main(): Promise<void> {
   const temporal = loadTemporalConfig(env);
   const address = requiredTemporalAddress(temporal, 'worker');
   const settings = loadWorkerSettings(env);
+  const databaseUrl = requiredDatabaseUrl(loadDatabaseConfig(env), 'worker');
   const operator = new OperatorClient({ config: loadOperatorConfig(env), logger });
   // Loaded on first use: a worker that never runs the account setup needs no receiver secrets.
   let receiver: ReceiverConfig | undefined;
+  const database = await openMigrated(databaseUrl.reveal(), 'ramp-orchestrator worker');
   const connected = await connectTemporal({ temporal, encryption: settings.encryption, address });
-  const { worker: rampWorker, schedules } = await buildRampWorker({
+  const built = await buildRampWorker({
+    database,
     settings,
     temporal,
     address,
@@ -69,13 +75,14 @@ async function main(): Promise<void> {
     receiver: () => (receiver ??= loadReceiverConfig(env)),
   });
   logger.info({ taskQueue: temporal.taskQueue, namespace: temporal.namespace }, 'Worker started');
-  logger.info({ schedules }, 'Schedules applied');
+  logger.info({ schedules: built.schedules }, 'Schedules applied');
   const { healthPort } = settings.worker;
-  const health = healthPort === undefined ? undefined : await serveHealth(rampWorker.worker, healthPort);
-  await rampWorker.run(); // the SDK shuts the worker down gracefully on SIGINT/SIGTERM
+  const health = healthPort === undefined ? undefined : await serveHealth(built.worker.worker, healthPort);
+  await built.worker.run(); // the SDK shuts the worker down gracefully on SIGINT/SIGTERM
   await health?.close();
-  await rampWorker.stop();
+  await built.stop();
   await connected.close();
+  await database.close();
   await tracing?.shutdown();
 }
 

@@ -15,9 +15,8 @@ import type {
   EventListFilter,
   EventPage,
   EventRecord,
-  EventRedelivery,
-  OffRampState,
-  OnRampState,
+  OffRamp,
+  OnRamp,
   Quote,
   QuoteRequest,
   RampListFilter,
@@ -83,17 +82,17 @@ export class RampHttpClient {
   }
 
   /** Starts (or attributes) an on-ramp; `created` is false when it already was this end user's. */
-  async startOnRamp(request: StartOnRampRequest): Promise<{ created: boolean; state: OnRampState }> {
-    const answer = await this.#send<OnRampState>('POST', '/v1/on-ramps', request);
+  async startOnRamp(request: StartOnRampRequest): Promise<{ created: boolean; state: OnRamp }> {
+    const answer = await this.#send<OnRamp>('POST', '/v1/on-ramps', request);
     return { created: answer.status === 201, state: answer.data };
   }
 
-  async getOnRamp(orderReference: string): Promise<OnRampState> {
-    return (await this.#send<OnRampState>('GET', `/v1/on-ramps/${segment(orderReference)}`)).data;
+  async getOnRamp(orderReference: string): Promise<OnRamp> {
+    return (await this.#send<OnRamp>('GET', `/v1/on-ramps/${segment(orderReference)}`)).data;
   }
 
-  async getOffRamp(depositTransactionId: string): Promise<OffRampState> {
-    return (await this.#send<OffRampState>('GET', `/v1/off-ramps/${segment(depositTransactionId)}`)).data;
+  async getOffRamp(depositTransactionId: string): Promise<OffRamp> {
+    return (await this.#send<OffRamp>('GET', `/v1/off-ramps/${segment(depositTransactionId)}`)).data;
   }
 
   /** One page of ramps, newest first; pass `pagination.nextPageToken` back as `pageToken`. */
@@ -113,8 +112,8 @@ export class RampHttpClient {
   }
 
   /** Sends one event again, with its webhook-id and body. */
-  async redeliverEvent(webhookId: string): Promise<EventRedelivery> {
-    return (await this.#send<EventRedelivery>('POST', `/v1/events/${segment(webhookId)}/redeliver`)).data;
+  async redeliverEvent(webhookId: string): Promise<EventRecord> {
+    return (await this.#send<EventRecord>('POST', `/v1/events/${segment(webhookId)}/redeliver`)).data;
   }
 
   /** Redelivers every event a filter matches (e.g. every failed one since T) as one job. */

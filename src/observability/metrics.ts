@@ -3,11 +3,10 @@
  *
  * - ramp_webhook_deliveries_total{kind, answer}: deliveries the receiver answered, by recipient kind
  *   (transaction | order | other) and HTTP status. Counted in the receiver process (resets on restart).
- * - ramp_processes{direction, status}: off-ramp / on-ramp processes by RampStatus, counted from Temporal
- *   visibility, so every receiver/API replica reports the same numbers, nothing is lost on restart, and terminal
- *   statuses (settled, failed, expired, timed-out) are the processes ended by outcome. Bounded by the namespace's
- *   retention for closed workflows.
- * - ramp_processes_started{direction}: every process of that direction in visibility (open and closed).
+ * - ramp_processes{direction, status}: off-ramps / on-ramps by status, counted in the ledger, so every
+ *   receiver/API replica reports the same numbers, nothing is lost on restart, and terminal statuses (settled,
+ *   failed, expired, timed-out) are the ramps ended by outcome.
+ * - ramp_processes_started{direction}: every ramp of that direction in the ledger (open and ended).
  * - ramp_incidents_open{kind, acknowledged}: open incidents of the incident store by kind, and whether someone on call
  *   acknowledged them, when an `openIncidents` source is wired (the API does).
  * - ramp_routers_unknown_resource: resources the routers gave up on because the operator answered 404 for them (a
@@ -18,8 +17,8 @@
  * The worker's own figures (task slots, cache, schedule-to-start latencies, and the ramps' settle time recorded by
  * the ramp workflows, `ramp_settle_time`) are the Temporal SDK's, served at TEMPORAL_METRICS_BIND_ADDRESS.
  *
- * Scrapes are cheap for Temporal: the figures read from it (18 visibility counts, one list of the running routers and
- * a query to each, one alerts query) are read by one scrape at a time (concurrent scrapes share that read), kept for
+ * Scrapes are cheap: the figures read (one grouped count in the ledger, one list of the running routers and a query
+ * to each, one alerts query) are read by one scrape at a time (concurrent scrapes share that read), kept for
  * `cacheTtlMs` (METRICS_CACHE_TTL_MS), and bounded by `timeoutMs` (HTTP_TEMPORAL_TIMEOUT_MS): past it render() fails
  * with TemporalDeadlineError (the endpoint answers 503).
  */
@@ -27,7 +26,9 @@ import type { Client } from '@temporalio/client';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { Ledger } from '../database/connection';
 import { WORKFLOW_TYPES } from '../domain/ids';
+import { countRampsByStatus } from '../ledger/ramps';
 import { RESOURCE_KIND_OF_PATH, type RampDirection } from '../domain/vocabulary';
 import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
@@ -54,7 +55,9 @@ const DIRECTIONS = Object.keys(STATUSES_OF) as RampDirection[];
 export const METRICS_CACHE_TTL_MS = 15_000;
 
 export interface RampMetricsOptions {
-  /** Enables ramp_processes / ramp_processes_started (visibility counts). */
+  /** Enables ramp_processes / ramp_processes_started (counted in the ledger). */
+  ledger?: Ledger;
+  /** Enables the routers' figures (their memos and a query to each). */
   temporal?: Client;
   /** Enables ramp_incidents_open: the open incidents, their kind and whether someone acknowledged them. */
   openIncidents?: () => Promise<ReadonlyArray<Pick<Incident, 'kind' | 'acknowledged'>>>;
@@ -105,19 +108,21 @@ export class RampMetrics {
       labelNames: ['kind', 'result'],
       registers: [this.registry],
     });
-    if (options.temporal) {
+    if (options.ledger) {
       this.#processes = new Gauge({
         name: 'ramp_processes',
-        help: 'Ramp processes by direction and RampStatus (Temporal visibility)',
+        help: 'Ramps by direction and status, as the ledger holds them',
         labelNames: ['direction', 'status'],
         registers: [this.registry],
       });
       this.#started = new Gauge({
         name: 'ramp_processes_started',
-        help: 'Ramp processes started, open and closed, by direction (Temporal visibility)',
+        help: 'Ramps started, open and ended, by direction (the ledger)',
         labelNames: ['direction'],
         registers: [this.registry],
       });
+    }
+    if (options.temporal) {
       this.#unknownResources = new Gauge({
         name: 'ramp_routers_unknown_resource',
         help: 'Resources the routers gave up on as unknown to the operator (404), as the running routers count them (Temporal visibility)',
@@ -146,7 +151,11 @@ export class RampMetrics {
 
   /** True when render() reads from Temporal (and so can fail when Temporal does not answer). */
   get readsTemporal(): boolean {
-    return this.#options.temporal !== undefined || this.#options.openIncidents !== undefined;
+    return (
+      this.#options.ledger !== undefined ||
+      this.#options.temporal !== undefined ||
+      this.#options.openIncidents !== undefined
+    );
   }
 
   /** Express middleware for the receiver: counts every answer under /webhooks/<kind>/... (the secret is never a label). */
@@ -218,16 +227,9 @@ export class RampMetrics {
     return withTemporalDeadline(
       this.timeoutMs,
       async () => {
+        const { ledger } = this.#options;
         const [counts, routers, incidents] = await Promise.all([
-          temporal
-            ? Promise.all(
-                QUERIES.map(async (query) => {
-                  const clause = `RampDirection = '${query.direction}'${query.status ? ` AND RampStatus = '${query.status}'` : ''}`;
-                  const { count } = await temporal.workflow.count(clause);
-                  return { ...query, count };
-                }),
-              )
-            : Promise.resolve([]),
+          ledger ? rampCounts(ledger) : Promise.resolve([]),
           temporal ? routerFigures(temporal) : Promise.resolve(null),
           openIncidents ? openIncidents() : Promise.resolve(null),
         ]);
@@ -236,6 +238,16 @@ export class RampMetrics {
       temporal,
     );
   }
+}
+
+/** Ramps by direction and status (every status of each direction, zeros included), and started per direction. */
+async function rampCounts(ledger: Ledger): Promise<TemporalFigures['counts']> {
+  const rows = await countRampsByStatus(ledger);
+  const of = (direction: string, status: string | null) =>
+    rows
+      .filter((row) => row.direction === direction && (status === null || row.status === status))
+      .reduce((sum, row) => sum + row.count, 0);
+  return QUERIES.map((query) => ({ ...query, count: of(query.direction, query.status) }));
 }
 
 /**

@@ -1,6 +1,7 @@
 /** A stubbed RampApi and an app over it, for the API's unit specs; every answer is checked against the document. */
 import pino from 'pino';
 import { createApiApp } from '../../src/api/app';
+import type { IdempotencyStore } from '../../src/api/idempotency';
 import type { RampApi } from '../../src/api/types';
 import { SecretString } from '../../src/secrets/secret-string';
 import { checkAnswersAfterEach, recordAnswers } from './openapi-answers';
@@ -33,22 +34,30 @@ export function stubRamp(overrides: Partial<RampMocks> = {}): RampMocks {
     startRedeliveryJob: jest.fn(),
     getRedeliveryJob: jest.fn(),
     sendTestEvent: jest.fn(),
-    // Every key is new: the request runs (test/src/api/idempotency.test.ts exercises the other answers).
-    claimIdempotencyKey: jest.fn().mockResolvedValue({ outcome: 'execute' }),
-    recordIdempotentAnswer: jest.fn().mockResolvedValue(undefined),
-    releaseIdempotencyKey: jest.fn().mockResolvedValue(undefined),
     statement: jest.fn(),
     ...overrides,
   };
 }
 
-export function stubApp(overrides: Partial<RampMocks> = {}, options: { temporalTimeoutMs?: number } = {}) {
+/** Every key is new: the request runs (test/src/api/idempotency.test.ts exercises the other answers). */
+export const freshKeys = (): IdempotencyStore => ({
+  claim: jest.fn().mockResolvedValue({ outcome: 'execute' }),
+  record: jest.fn().mockResolvedValue(undefined),
+  release: jest.fn().mockResolvedValue(undefined),
+});
+
+export function stubApp(
+  overrides: Partial<RampMocks> = {},
+  options: { temporalTimeoutMs?: number; idempotency?: IdempotencyStore } = {},
+) {
   const ramp = stubRamp(overrides);
+  const { idempotency = freshKeys(), ...limits } = options;
   const app = createApiApp({
     ramp,
+    idempotency,
     apiKey: new SecretString(API_KEY),
     logger: pino({ level: 'silent' }),
-    ...options,
+    ...limits,
   });
   return { app: recordAnswers(app), ramp };
 }

@@ -23,6 +23,8 @@ import {
 import { testActivityConfig } from './activities';
 import { startSandboxOnLoopback } from './sandbox';
 import { waitFor as waitUntil } from './wait';
+import { freshTestDatabase, type TestDatabase } from './database';
+import { type RunningDispatcher, startDispatcher } from '../../src/outcomes/dispatcher';
 
 export const EMAIL = 'client-backend@example.com';
 export const PASSCODE = 'client-backend-passcode-93d1';
@@ -52,6 +54,8 @@ export const testReceiver = () => loadReceiverConfig({});
 
 export interface Stack {
   sandbox: RunningSandbox;
+  database: TestDatabase;
+  dispatcher: RunningDispatcher;
   client: Client;
   connection: Connection;
   worker: RunningTestWorker;
@@ -78,17 +82,26 @@ export async function startStack(
       options.accountSetupWorkflowId ?? `${DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID}-${randomUUID()}`,
   };
   const receiver = testReceiver();
+  const database = await freshTestDatabase();
   const worker = await startTestWorker(
     createActivities({
       operator,
       temporal: client,
       logger: pino({ level: 'silent' }),
+      ledger: database.db,
       config: testActivityConfig({ receiver: () => receiver, processIds }),
     }),
   );
   const timings = fastTimings(options.timings);
+  const dispatcher = startDispatcher({
+    database,
+    clientWebhooks: undefined,
+    timings: timings.outcomeDelivery,
+    logger: pino({ level: 'silent' }),
+  });
   const ramp = new RampClient({
     connection,
+    database,
     namespace: testServer().namespace,
     taskQueue: worker.taskQueue,
     timings,
@@ -96,6 +109,8 @@ export async function startStack(
   });
   return {
     sandbox,
+    database,
+    dispatcher,
     client,
     connection,
     worker,
@@ -104,6 +119,8 @@ export async function startStack(
     timings,
     async stop() {
       await worker.stop();
+      await dispatcher.stop();
+      await database.close();
       await connection.close();
       await sandbox.close();
     },

@@ -5,6 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import https from 'node:https';
+import pino from 'pino';
+import { type RunningDispatcher, startDispatcher } from '../../src/outcomes/dispatcher';
+import { endUserWorkflowId, offRampWorkflowId, onRampWorkflowId } from '../../src/domain/ids';
+import { endUserStateQuery } from '../../workflows/end-user/messages';
+import type { EndUserState } from '../../workflows/end-user/types';
+import { offRampStateQuery } from '../../workflows/ramps/offramp/messages';
+import { onRampStateQuery } from '../../workflows/ramps/onramp/messages';
+import { freshTestDatabase, type TestDatabase } from './database';
 import type { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../../activities';
@@ -50,6 +58,14 @@ export const rampTimings = (): WorkflowTimings =>
 
 export interface RampStack {
   sandbox: RunningSandbox;
+  /** The stack's own database (the ledger the worker writes and the typed client reads). */
+  database: TestDatabase;
+  /** Delivers the ledger's outcome events to `clientWebhooks` (none: recorded as no-endpoint). */
+  dispatcher: RunningDispatcher;
+  /** The workflow's own state (its query): what a test of the process's internals reads. */
+  offRampState(depositTransactionId: string): Promise<OffRampState>;
+  onRampState(orderReference: string): Promise<OnRampState>;
+  endUserState(endUserId: string): Promise<EndUserState>;
   operator: OperatorClient;
   worker: RunningTestWorker;
   receiver: RunningReceiver;
@@ -165,10 +181,12 @@ export async function startRampStack(
   // Each stack has its own incident store (tests share one dev server).
   const alertsWorkflowId = `${DEFAULT_ALERTS_WORKFLOW_ID}-${randomUUID()}`;
   const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId };
+  const database = await freshTestDatabase();
   const activities = createActivities({
     operator,
     temporal: client,
     logger,
+    ledger: database.db,
     config: testActivityConfig({
       gas: { walletId: gas.id, minimums: { ETH: '0.002', TRX: '30' } },
       alerts: { webhookTimeoutMs: 1000 },
@@ -196,8 +214,15 @@ export async function startRampStack(
   });
   await operator.createRecipients('transaction', [receiver.recipientUrls.transaction]);
   await operator.createRecipients('order', [receiver.recipientUrls.order]);
+  const dispatcher = startDispatcher({
+    database,
+    clientWebhooks: options.clientWebhooks,
+    timings: timings.outcomeDelivery,
+    logger: pino({ level: 'silent' }),
+  });
   const ramp = new RampClient({
     connection,
+    database,
     namespace: testServer().namespace,
     taskQueue,
     timings,
@@ -207,6 +232,13 @@ export async function startRampStack(
   });
   return {
     sandbox,
+    database,
+    dispatcher,
+    offRampState: (depositTransactionId) =>
+      client.workflow.getHandle(offRampWorkflowId(depositTransactionId)).query(offRampStateQuery),
+    onRampState: (orderReference) =>
+      client.workflow.getHandle(onRampWorkflowId(orderReference)).query(onRampStateQuery),
+    endUserState: (endUserId) => client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery),
     operator,
     get worker() {
       return worker;
@@ -229,6 +261,8 @@ export async function startRampStack(
       await receiver.close();
       await sandbox.close();
       await worker.stop();
+      await dispatcher.stop();
+      await database.close();
     },
   };
 }
@@ -306,20 +340,24 @@ export async function waitFor<T>(
   }
 }
 
+/** Waits until the ledger shows the off-ramp in one of `statuses`; answers the workflow's own state then. */
 export const offRampEnded = (
   stack: RampStack,
   depositId: string,
   statuses = ['settled', 'failed', 'timed-out'],
 ) =>
   waitFor<OffRampState>(`off-ramp ${depositId} to end`, async () => {
-    const state = await stack.ramp.getOffRamp(depositId);
-    return statuses.includes(state.status) ? state : undefined;
+    const view = await stack.ramp.getOffRamp(depositId);
+    return statuses.includes(view.status) ? stack.offRampState(depositId) : undefined;
   });
 
+/** Waits until the ledger shows the on-ramp ended; answers the workflow's own state then. */
 export const onRampEnded = (stack: RampStack, reference: string) =>
   waitFor<OnRampState>(`on-ramp ${reference} to end`, async () => {
-    const state = await stack.ramp.getOnRamp(reference);
-    return ['settled', 'expired', 'failed', 'timed-out'].includes(state.status) ? state : undefined;
+    const view = await stack.ramp.getOnRamp(reference);
+    return ['settled', 'expired', 'failed', 'timed-out'].includes(view.status)
+      ? stack.onRampState(reference)
+      : undefined;
   });
 
 /** POSTs a delivery to the receiver over HTTPS (self-signed certificate accepted), like the operator does. */

@@ -1,6 +1,7 @@
 /**
  * A worker in its own process, so a test can SIGKILL it mid-activity (a real crash, not a graceful shutdown).
- * Env: TEST_TEMPORAL_ADDRESS, TEST_TEMPORAL_NAMESPACE, TEST_WORKFLOW_BUNDLE, TASK_QUEUE, OPERATOR_*,
+ * Env: TEST_TEMPORAL_ADDRESS, TEST_TEMPORAL_NAMESPACE, TEST_WORKFLOW_BUNDLE, TASK_QUEUE, DATABASE_URL (the test's
+ * database: the activities write the ledger there, and the process's outcome dispatcher delivers from it), OPERATOR_*,
  * CLIENT_WEBHOOK_*; WORKER_MAX_CONCURRENT_ACTIVITIES (optional) sets the slots as the product reads them (with the other WORKER_*).
  *
  * KILL_POINT (optional) holds the process still at one instant of the CreateWallet round trip, after printing
@@ -26,6 +27,9 @@ import { loadOperatorConfig } from '../../src/config/operator';
 import { loadWorkerConfig } from '../../src/config/worker';
 import { OperatorClient } from '../../src/operator/client';
 import { createRampWorker } from '../../src/temporal/worker';
+import { openDatabase } from '../../src/database/connection';
+import { startDispatcher } from '../../src/outcomes/dispatcher';
+import { loadWorkflowTimings } from '../../src/config/timings';
 import { offRampTransactionSignal } from '../../workflows/ramps/offramp/messages';
 import { testActivityConfig } from './activities';
 
@@ -81,12 +85,23 @@ async function main(): Promise<void> {
     namespace,
     taskQueue: env.TASK_QUEUE!,
   };
+  if (!env.DATABASE_URL) throw new Error('DATABASE_URL: the test database of this worker');
+  const database = openDatabase(env.DATABASE_URL, { applicationName: 'test worker process' });
+  const clientWebhooks = loadClientWebhookConfig(env);
   const activities = createActivities({
     operator,
     temporal,
     logger,
-    config: { ...testActivityConfig(), clientWebhooks: loadClientWebhookConfig(env) },
+    ledger: database.db,
+    config: { ...testActivityConfig(), clientWebhooks },
   });
+  if (role !== 'workflows')
+    startDispatcher({
+      database,
+      clientWebhooks,
+      timings: loadWorkflowTimings(env).outcomeDelivery,
+      logger,
+    });
   const workflowBundle = { codePath: env.TEST_WORKFLOW_BUNDLE! };
   const worker =
     role === 'workflows'

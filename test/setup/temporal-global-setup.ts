@@ -1,5 +1,6 @@
 /**
- * One real Temporal dev server for the whole `temporal` test project, from the project's own provisioning.
+ * One real Temporal dev server for the whole `temporal` test project, from the project's own provisioning, and
+ * the run's PostgreSQL (database-global-setup.ts).
  * No silent skip: if the CLI cannot be provisioned or the server does not start, this throws and the run fails
  * with the reason.
  */
@@ -10,11 +11,13 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { ensureTemporalCli } from '../../src/temporal/install-cli';
 import { DEV_SERVER_TUNING, startDevServer } from '../../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker';
+import { startTestDatabase } from './database-global-setup';
 
 export const TEST_NAMESPACE = 'ramp-orchestrator-test';
 
 export default async function globalSetup(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
+  await startTestDatabase(log);
   const cli = await ensureTemporalCli({ log, env: process.env });
   const server = await startDevServer({
     cliPath: cli.path,

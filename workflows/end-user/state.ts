@@ -25,6 +25,7 @@ export function newEndUserState(input: EndUserInput, now: string): EndUserState 
     ...(carried?.depositQuote ? { depositQuote: carried.depositQuote } : {}),
     ...(carried?.quotedDeposits ? { quotedDeposits: carried.quotedDeposits } : {}),
     outcomes: newOutbox(carried?.outcomes),
+    ...(carried?.recordedRevision !== undefined ? { recordedRevision: carried.recordedRevision } : {}),
   };
 }
 
@@ -43,6 +44,7 @@ export function carriedState(state: EndUserState): EndUserCarriedState {
     outcomes,
     ...(state.depositQuote ? { depositQuote: state.depositQuote } : {}),
     ...(state.quotedDeposits ? { quotedDeposits: state.quotedDeposits } : {}),
+    ...(state.recordedRevision !== undefined ? { recordedRevision: state.recordedRevision } : {}),
   };
 }
 

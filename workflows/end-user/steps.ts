@@ -42,6 +42,7 @@ export class EndUserRun {
   /** RampEndUserId (or its pseudonym), RampStatus, and the wallet once it exists. */
   publish(): void {
     upsertSearchAttributes(searchAttributes(this.state, this.input.endUserSearchValue));
+    this.outcomes.touch?.();
   }
 
   /** Creates the deposit wallet once; a failure is recorded for the waiting updates, which may ask again. */

@@ -41,8 +41,10 @@ export interface EndUserCarriedState {
   depositQuote?: OffRampQuoteShown;
   /** The last deposits that took a quote, newest last (their off-ramps read theirs from here). */
   quotedDeposits?: QuotedDeposit[];
-  /** The outcome events told to the client's backend. */
+  /** The outcome events told to the client's backend (a run that records into the ledger keeps only their count). */
   outcomes: Outbox;
+  /** How many times the workflow wrote its view to the ledger, across runs. */
+  recordedRevision?: number;
 }
 
 export interface EndUserState extends EndUserCarriedState {

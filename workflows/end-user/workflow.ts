@@ -14,6 +14,7 @@ import {
   continueAsNew,
   setHandler,
 } from '@temporalio/workflow';
+import { recordsIntoLedger } from '../outcomes/ledger';
 import { startOutcomeSender } from '../outcomes/sender';
 import { MAX_HISTORY_EVENTS, shouldContinueAsNew } from '../shared/continue-as-new';
 import { extraWalletsDue } from '../wallet-creation/journal';
@@ -24,6 +25,7 @@ import {
   linkOffRampUpdate,
   offRampLinkedSignal,
 } from './messages';
+import { endUserLedger } from './ledger';
 import { continuedInput, extraWallets, linkOffRamp, newEndUserState, quoteOfDeposit } from './state';
 import { EndUserRun } from './steps';
 import type { DepositWallet, EndUserInput } from './types';
@@ -31,9 +33,13 @@ import type { DepositWallet, EndUserInput } from './types';
 export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   const { endUserId } = input;
   const state = newEndUserState(input, new Date().toISOString());
-  // Events still pending at a continue-as-new are sent by the next run, with their ids.
-  const outcomes = startOutcomeSender(state.outcomes, input.timings);
+  // Its view, wallet and events go to the ledger; a run from a 1.0 history sends from its own outbox (events still
+  // pending at a continue-as-new are sent by the next run, with their ids).
+  const ledger = recordsIntoLedger() ? endUserLedger(state, input) : undefined;
+  const outcomes = ledger ?? startOutcomeSender(state.outcomes, input.timings);
   let walletRequested = false;
+  // An update answers the wallet once the ledger holds it, so that a read right after sees it.
+  let walletRecorded = !ledger || state.wallet !== undefined;
 
   // ---- handlers (the wallet journal's are the run's)
   const run = new EndUserRun(state, input, outcomes);
@@ -50,7 +56,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     if (state.wallet) return state.wallet;
     walletRequested = true;
     if (state.walletStatus === 'failed') state.walletStatus = 'none';
-    await condition(() => state.wallet !== undefined || state.walletStatus === 'failed');
+    await condition(() => (state.wallet !== undefined && walletRecorded) || state.walletStatus === 'failed');
     if (state.wallet) return state.wallet;
     throw ApplicationFailure.create({
       type: 'DepositWalletUnavailable',
@@ -63,6 +69,8 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   const extraWalletsToRaise = () =>
     state.walletStatus !== 'creating' && extraWalletsDue(extraWallets(state), state.extraWalletsReported);
   run.publish();
+  // Carried events a run from before the ledger did not send, and the first view of a user who has a wallet.
+  if (ledger) await ledger.sync();
   for (;;) {
     await condition(
       () =>
@@ -73,6 +81,10 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     if (wantsWallet()) {
       await run.createWallet();
       walletRequested = false;
+      if (ledger) {
+        await ledger.sync();
+        walletRecorded = true;
+      }
     } else if (extraWalletsToRaise()) await run.raiseExtraWallets();
     else {
       // Let running handlers finish, then carry the state over.

@@ -40,6 +40,8 @@ export function testEventDeliveryOptions(timings: WorkflowTimings): ActivityOpti
 
 export interface OutcomeSender {
   raise(type: OutcomeEventType, data: OutcomeEventData): void;
+  /** The ledger's sender only: what the process shows changed, so its next write records the view. */
+  touch?(): void;
   /** Resolves once every raised event is delivered, given up, or had nowhere to go. */
   drained(): Promise<void>;
 }

@@ -22,20 +22,36 @@ import { cancellable } from '../../shared/cancellable';
 /** One POST to the alert webhook: chat webhooks answer within a second; a hung one is retried, not waited for. */
 export const ALERT_WEBHOOK_TIMEOUT_MS = 5_000;
 
-export function createAlertActivities({ logger, config, temporal }: ActivityDeps) {
+/**
+ * Where a raise or resolve goes and how the store recognises its retries: an activity's own task queue and
+ * identity, or (the outcome dispatcher, which is not an activity) the worker's task queue and an ID of its own.
+ */
+export interface AlertOrigin {
+  taskQueue: () => string;
+  requestId: () => string;
+}
+
+/** An activity's origin: the same across its retries, so the store lets the raise that acted notify again. */
+const activityOrigin: AlertOrigin = {
+  taskQueue: () => Context.current().info.taskQueue,
+  requestId: () => {
+    const { workflowExecution, activityId } = Context.current().info;
+    return `${workflowExecution?.workflowId ?? '-'}/${workflowExecution?.runId ?? '-'}/${activityId}`;
+  },
+};
+
+export function createAlertActivities(
+  { logger, config, temporal }: Pick<ActivityDeps, 'logger' | 'config' | 'temporal'>,
+  origin: AlertOrigin = activityOrigin,
+) {
+  const requestId = origin.requestId;
   function storeOperation() {
     return new WithStartWorkflowOperation(WORKFLOW_TYPES.alerts, {
       workflowId: config.processIds.alertsWorkflowId,
-      taskQueue: Context.current().info.taskQueue,
+      taskQueue: origin.taskQueue(),
       workflowIdConflictPolicy: 'USE_EXISTING',
       args: [{}],
     });
-  }
-
-  /** The same across the activity's retries: the store lets the raise (or resolve) that acted notify again. */
-  function requestId(): string {
-    const { workflowExecution, activityId } = Context.current().info;
-    return `${workflowExecution?.workflowId ?? '-'}/${workflowExecution?.runId ?? '-'}/${activityId}`;
   }
 
   async function postWebhook(text: string): Promise<boolean> {

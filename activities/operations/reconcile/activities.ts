@@ -9,6 +9,7 @@ import { visibilityLiteral } from '../../../src/temporal/visibility';
 import type { ActivityDeps } from '../../deps';
 import { type DepositWalletsInput, reconcileDepositWallets } from './deposit-wallets';
 import { reconcileOpenProcesses } from './open-processes';
+import { bookMissing, checkBookings } from './ledger';
 
 /** The worker's task queue, checked to stand in a visibility query. */
 const taskQueueLiteral = () => visibilityLiteral(Context.current().info.taskQueue, 'task queue name');
@@ -30,6 +31,20 @@ export function createReconcileActivities(deps: ActivityDeps) {
      */
     async reconcileDepositWallets(input: DepositWalletsInput) {
       return await reconcileDepositWallets(deps, taskQueueLiteral(), input);
+    },
+
+    /**
+     * The ledger against Temporal and the operator: ramps closed within the lookback without a booked row are booked
+     * from their result; booked rows not yet checked are read again at the operator, their verdict recorded.
+     */
+    async reconcileLedger(_input: { timings: WorkflowTimings }) {
+      const booked = await bookMissing(deps, taskQueueLiteral());
+      const checked = await checkBookings(deps);
+      return {
+        closedChecked: booked.checked,
+        bookingsChecked: checked.checked,
+        findings: [...booked.findings, ...checked.findings],
+      };
     },
   };
 }

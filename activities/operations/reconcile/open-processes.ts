@@ -23,8 +23,9 @@ import {
 import type { ActivityDeps } from '../../deps';
 import * as snapshots from '../../shared/snapshots';
 import { HANDED_OVER, openRampsQuery, ORDER_REPORTED, statusMismatch, transactionsAhead } from './checks';
+import { repairRampRow } from './ledger';
 
-type Deps = Pick<ActivityDeps, 'operator' | 'temporal'>;
+type Deps = Pick<ActivityDeps, 'operator' | 'temporal' | 'ledger'>;
 
 export async function reconcileOpenProcesses(
   deps: Deps,
@@ -59,6 +60,7 @@ async function reconcileOffRamp(
 ): Promise<void> {
   const readTransaction = (id: string) => snapshots.readTransaction(deps.operator, id);
   const state = await handle.query(offRampStateQuery);
+  await repairRampRow(deps, { direction: 'off-ramp', workflowId: handle.workflowId, state });
   const process = { workflowId: handle.workflowId, endUserId: state.endUserId };
   const deposit = await readTransaction(state.depositTransactionId);
   const sweepId = state.sweep?.id ?? deposit.relatedTransactionId;
@@ -94,6 +96,7 @@ async function reconcileOnRamp(
   findings: ReconcileFinding[],
 ): Promise<void> {
   const state = await handle.query(onRampStateQuery);
+  await repairRampRow(deps, { direction: 'on-ramp', workflowId: handle.workflowId, state });
   if (!state.order) return;
   const process = { workflowId: handle.workflowId, endUserId: state.endUserId };
   const order = await snapshots.readOrder(deps.operator, state.order.id);

@@ -14,6 +14,7 @@ import type { OffRampQuoteShown } from '../../../workflows/ramps/offramp/types';
 import type { OffRampPollRequest, OffRampPollResult } from '../../../workflows/ramps/offramp/state';
 import type { OrderSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import type { ActivityDeps } from '../../deps';
+import { ownerOfWallet } from '../../../src/ledger/end-users';
 import { readOrder, readTransaction } from '../../shared/snapshots';
 
 /** attributeOffRamp's answer. */
@@ -27,14 +28,21 @@ export interface OffRampOwner {
   quote?: OffRampQuoteShown;
 }
 
-export function createOffRampActivities({ operator, temporal, config }: ActivityDeps) {
+export function createOffRampActivities({ operator, temporal, config, ledger }: ActivityDeps) {
   /**
-   * The end user whose end-user/<id> workflow owns a deposit wallet, by the RampWalletId search attribute, and the
-   * value the off-ramp puts in RampEndUserId (the end user ID, or its pseudonym with encryption keys configured:
+   * The end user who owns a deposit wallet: from the ledger (the end user's workflow records its wallet there), else
+   * (a wallet of a run from before the ledger) by the RampWalletId search attribute; and the value the off-ramp puts
+   * in RampEndUserId (the end user ID, or its pseudonym with encryption keys configured:
    * src/temporal/end-user-pseudonym.ts). Visibility is eventually consistent: "not found" is thrown as retryable
    * (the workflow bounds the attempts); in practice the wallet exists long before anyone deposits to it.
    */
   async function findEndUser(walletId: string): Promise<Omit<OffRampOwner, 'linked'>> {
+    const recorded = await ownerOfWallet(ledger, walletId);
+    if (recorded)
+      return {
+        endUserId: recorded.endUserId,
+        endUserSearchValue: endUserSearchValue(recorded.endUserId, config.encryption),
+      };
     const literal = visibilityLiteral(walletId, 'wallet id');
     const query = `WorkflowType = '${WORKFLOW_TYPES.endUser}' AND RampWalletId = '${literal}'`;
     for await (const execution of temporal.workflow.list({ query, pageSize: 10 })) {

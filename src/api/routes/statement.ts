@@ -17,9 +17,9 @@ export function statementRouter(ramp: RampApi, call: TemporalCall, logger: Logge
   router.get('/v1/statement', async (req, res) => {
     const { from, to, format = 'json' } = parseInput(statementQuerySchema, req.query, 'statement period');
     const period = parseStatementPeriod({ from, to });
-    const items = ramp.statement(period, { call });
+    const items = ramp.statement(period);
     // The first page before the answer starts: a failure there is still an error answer.
-    let first = await items.next();
+    let first = await call(() => items.next());
     const writer = statementWriter(format, period);
     res.status(200);
     res.setHeader('content-type', writer.contentType);

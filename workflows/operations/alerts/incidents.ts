@@ -40,7 +40,10 @@ export function incidentKey(kind: string, details: AlertInput['details']): strin
 }
 
 function subjectKey(kind: string, text: (name: string) => string | null): string {
-  // An undelivered outcome event is one incident per event, whatever its process says about its deposit.
+  // Outcome events a client endpoint did not take are one incident per endpoint, however many events it missed.
+  const endpoint = text('endpoint');
+  if (endpoint) return `${kind}/endpoint/${endpoint}`;
+  // An undelivered outcome event of a run from before the ledger: one incident per event.
   const webhookId = text('webhookId');
   if (webhookId) return `${kind}/event/${webhookId}`;
   const deposit = text('depositTransactionId');

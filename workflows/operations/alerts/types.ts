@@ -18,6 +18,7 @@ export const ALERT_KINDS = [
   'outcome-event-undelivered',
   'ramp-exception',
   'unclaimed-on-ramp',
+  'ledger-unavailable',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

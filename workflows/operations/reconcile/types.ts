@@ -7,7 +7,13 @@ export interface ReconcileInput {
   startMissing?: boolean;
 }
 
-export type ReconcileFindingKind = 'status-mismatch' | 'unknown-deposit' | 'unaccounted-funds' | 'unreadable';
+export type ReconcileFindingKind =
+  | 'status-mismatch'
+  | 'unknown-deposit'
+  | 'unaccounted-funds'
+  | 'unreadable'
+  | 'ledger-repaired'
+  | 'booking-differs';
 
 export interface ReconcileFinding {
   kind: ReconcileFindingKind;
@@ -34,5 +40,7 @@ export interface ReconcileResult {
   walletsChecked: number;
   /** False when the operator does not serve the (ASSUMED) wallet-transactions list: balances only. */
   transactionListing: boolean;
+  /** Closed ramps checked for a booked row, and booked rows read again at the operator (runs from before 1.1: absent). */
+  ledger?: { closedChecked: number; bookingsChecked: number };
   findings: ReconcileFinding[];
 }

@@ -8,12 +8,17 @@
  *    no process knows about (every webhook of it lost), with signal-with-start so it settles by polling; then read
  *    its balances (GetWalletAddresses): a token balance that no open off-ramp of that wallet accounts for is
  *    `unaccounted-funds` and raises an alert.
+ * 3. The ledger: ramps closed lately without a booked row are booked from their result, and booked rows are read
+ *    again at the operator (the statement's `reconciled`). Open ramps' views are repaired in step 1.
  */
-import { proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
+import { patched, proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import { currentDetails, unaccountedFundsAlert } from './findings';
 import type { ReconcileInput, ReconcileResult } from './types';
+
+/** The patch that gave reconciliation its ledger pass (closed ramps booked, booked rows read again). */
+export const RECONCILE_LEDGER_PATCH = 'reconcile-ledger';
 
 export async function reconcileWorkflow(input: ReconcileInput): Promise<ReconcileResult> {
   const activities = proxyActivities<RampActivities>(
@@ -25,7 +30,11 @@ export async function reconcileWorkflow(input: ReconcileInput): Promise<Reconcil
     timings: input.timings,
     startMissing: input.startMissing ?? true,
   });
-  const findings = [...processes.findings, ...wallets.findings];
+  // A run from a 1.0 history has no ledger pass.
+  const ledger = patched(RECONCILE_LEDGER_PATCH)
+    ? await activities.reconcileLedger({ timings: input.timings })
+    : undefined;
+  const findings = [...processes.findings, ...wallets.findings, ...(ledger?.findings ?? [])];
   // One alert per unaccounted balance, in the order found.
   for (const finding of findings) {
     if (finding.kind !== 'unaccounted-funds') continue;
@@ -37,6 +46,9 @@ export async function reconcileWorkflow(input: ReconcileInput): Promise<Reconcil
     processesChecked: processes.checked,
     walletsChecked: wallets.checked,
     transactionListing: wallets.transactionListing,
+    ...(ledger
+      ? { ledger: { closedChecked: ledger.closedChecked, bookingsChecked: ledger.bookingsChecked } }
+      : {}),
     findings,
   };
   setCurrentDetails(currentDetails(result));

@@ -19,7 +19,9 @@
  * gas; it raises an alert when it times out.
  */
 import { condition, setHandler } from '@temporalio/workflow';
+import { recordsIntoLedger } from '../../outcomes/ledger';
 import { startOutcomeSender } from '../../outcomes/sender';
+import { rampLedger } from '../shared/ledger';
 import { statusPublisher } from '../shared/publish';
 import { StepClock } from '../shared/step-clock';
 import { offRampStateQuery, offRampTransactionSignal } from './messages';
@@ -47,7 +49,9 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   const { depositTransactionId, timings } = input;
   const clock = new StepClock(timings, Date.now());
   const state = newOffRampState(depositTransactionId, new Date(clock.startedAtMs).toISOString());
-  const outcomes = startOutcomeSender(state.outcomes, timings);
+  // Its view and events go to the ledger before each wait; a run from a 1.0 history sends from its own outbox.
+  const ledger = recordsIntoLedger() ? rampLedger({ direction: 'off-ramp', state }, timings) : undefined;
+  const outcomes = ledger ?? startOutcomeSender(state.outcomes, timings);
   const run = new OffRampRun(state, timings, outcomes);
   const publish = statusPublisher(
     state,
@@ -98,6 +102,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     }
     // The order transaction completed with the sweep's confirmation: no further event comes, read the order now.
     if (!orderId && orderReadOverdue(status, state)) continue;
+    if (ledger) await ledger.sync();
     const step = await clock.waitForEventOrDeadline(
       () => run.revision,
       () => true,
@@ -113,7 +118,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     await run.resolveExceptionAlerts();
   }
   state.endedAt = new Date().toISOString();
-  // The client's backend hears every transition before the process closes (retried for as long as configured).
+  // The ledger books the ramp; a 1.0 run tells the client's backend every transition before it closes.
   await outcomes.drained();
   return state;
 }

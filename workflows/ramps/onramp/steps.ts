@@ -7,6 +7,7 @@ import { condition, log, patched, proxyActivities, workflowInfo } from '@tempora
 import type { RampActivities } from '../../../activities';
 import { failureReason } from '../../../src/domain/errors';
 import { DEFAULT_ONRAMP_CLAIM_WINDOW_MS, type WorkflowTimings } from '../../../src/domain/timings';
+import type { LedgerSender } from '../../outcomes/ledger';
 import type { OutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import {
@@ -36,6 +37,8 @@ export class OnRampSteps {
     private readonly state: OnRampState,
     private readonly timings: WorkflowTimings,
     private readonly outcomes: OutcomeSender,
+    /** The ledger, in a run that records into it: written before the claim window's wait. */
+    private readonly ledger?: LedgerSender,
   ) {
     this.activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
   }
@@ -77,6 +80,7 @@ export class OnRampSteps {
     const windowMs = this.timings.onRampClaimWindowMs ?? DEFAULT_ONRAMP_CLAIM_WINDOW_MS;
     this.state.claimableUntil = new Date(Date.now() + windowMs).toISOString();
     publish(endedAs);
+    if (this.ledger) await this.ledger.sync();
     if (await condition(() => this.state.endUserId !== null, windowMs)) {
       this.state.claimedAt = new Date().toISOString();
       publish(endedAs);
@@ -86,7 +90,10 @@ export class OnRampSteps {
     }
     publish('unclaimed');
     const key = await this.alert(unclaimedAlert(this.state, this.workflowId, endedAs));
-    if (key) this.state.unclaimedIncident = key;
+    if (key) {
+      this.state.unclaimedIncident = key;
+      this.ledger?.touch();
+    }
     return 'unclaimed';
   }
 

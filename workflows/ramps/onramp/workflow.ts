@@ -19,8 +19,10 @@
  */
 import { log, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
+import { recordsIntoLedger } from '../../outcomes/ledger';
 import { startOutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
+import { rampLedger } from '../shared/ledger';
 import { statusPublisher } from '../shared/publish';
 import { StepClock } from '../shared/step-clock';
 import { failureNote } from '../shared/step-timing';
@@ -60,14 +62,16 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   let revision = 0;
   /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by the typed client). */
   let endUserSearchValue = initialSearchValue(input);
-  const outcomes = startOutcomeSender(state.outcomes, timings);
+  // Its view and events go to the ledger before each wait; a run from a 1.0 history sends from its own outbox.
+  const ledger = recordsIntoLedger() ? rampLedger({ direction: 'on-ramp', state }, timings) : undefined;
+  const outcomes = ledger ?? startOutcomeSender(state.outcomes, timings);
   const publish = statusPublisher(
     state,
     { settlementOf, stepText, currentDetails, searchAttributes, outcomes: onRampOutcomes },
     outcomes,
     () => endUserSearchValue,
   );
-  const steps = new OnRampSteps(state, timings, outcomes);
+  const steps = new OnRampSteps(state, timings, outcomes, ledger);
 
   // ---- messages
   setHandler(onRampOrderSignal, (order) => {
@@ -110,6 +114,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
       break;
     }
     // Without an order ID there is nothing to poll: wait for an event (or the process timeout).
+    if (ledger) await ledger.sync();
     const step = await clock.waitForEventOrDeadline(
       () => revision,
       () => canPoll(state),
@@ -135,7 +140,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   const claimable = steps.waitsForClaim();
   if (status === 'settled') await steps.resolveExceptionAlerts();
   if (claimable) await steps.awaitClaim(status, publish);
-  // The client's backend hears every transition before the process closes (retried for as long as configured).
+  // The ledger books the ramp; a 1.0 run tells the client's backend every transition before it closes.
   await outcomes.drained();
   return state;
 }

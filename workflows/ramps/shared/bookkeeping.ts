@@ -9,6 +9,8 @@ export interface RampBookkeeping {
   polls: number;
   startedAt: string;
   endedAt?: string;
-  /** The outcome events told to the client's backend. */
+  /** The outcome events told to the client's backend (a run that records into the ledger keeps only their count). */
   outcomes: Outbox;
+  /** How many times the process wrote its view to the ledger (absent in runs from before the ledger). */
+  recordedRevision?: number;
 }

@@ -38,6 +38,7 @@ export function statusPublisher<State extends { status: Status; step: string }, 
     for (const { type, data } of rules.outcomes(state, workflowInfo().workflowId, published, next)) {
       outcomes.raise(type, data);
     }
+    outcomes.touch?.();
     // Not a command: the SDK records it on the worker's metrics, and never while replaying.
     if (next === 'settled' && published !== 'settled') {
       const { startTime, workflowType } = workflowInfo();

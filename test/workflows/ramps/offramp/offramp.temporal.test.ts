@@ -40,8 +40,8 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     expect(state.gasTopUp?.status).toBe('confirmed');
     expect(state.alertsRaised).toBe(0);
     const endUser = await waitFor('end user to list the off-ramp', async () => {
-      const current = await stack.ramp.getEndUser(user.endUserId);
-      return current.offRamps?.includes(depositId) ? current : undefined;
+      const current = await stack.endUserState(user.endUserId);
+      return current.offRamps.includes(depositId) ? current : undefined;
     });
     expect(endUser.offRamps).toEqual([depositId]);
     const listed = await waitFor('visibility', async () => {
@@ -92,8 +92,8 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     expect(await runCount(offRampWorkflowId(depositId))).toBe(1);
     expect(state.alertsRaised).toBe(0);
     const endUser = await waitFor('end user to list the off-ramp', async () => {
-      const current = await stack.ramp.getEndUser(user.endUserId);
-      return current.offRamps?.includes(depositId) ? current : undefined;
+      const current = await stack.endUserState(user.endUserId);
+      return current.offRamps.includes(depositId) ? current : undefined;
     });
     expect(endUser.offRamps).toEqual([depositId]);
   });

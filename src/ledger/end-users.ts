@@ -1,0 +1,93 @@
+/**
+ * End users in the ledger: which workflow owns each end user's wallet, the wallet (so an off-ramp finds its end user
+ * by its deposit wallet with one read), and the view a client reads, written by the end user's own workflow with
+ * the events it raised.
+ */
+import type { RaisedEvent } from '../domain/outcome-events';
+import type { Ledger } from '../database/connection';
+import type { EndUserState } from '../../workflows/end-user/types';
+import { insertRaisedEvents } from './outcome-events';
+import type { EndUserView } from './views';
+
+export interface EndUserRecord {
+  workflowId: string;
+  state: EndUserState;
+  /** The workflow's count of its writes, carried over continue-as-new. */
+  revision: number;
+  raised: RaisedEvent[];
+  retryForMs: number;
+  /** When it was written, in the workflow's time. */
+  at: string;
+}
+
+export function endUserView(state: EndUserState, updatedAt: string): EndUserView {
+  const wallet = state.wallet;
+  return {
+    endUserId: state.endUserId,
+    walletStatus: state.walletStatus,
+    wallet: wallet
+      ? {
+          walletId: wallet.walletId,
+          externalUserId: wallet.externalUserId,
+          addresses: wallet.addresses,
+          createdAt: wallet.createdAt,
+        }
+      : null,
+    createdAt: state.createdAt,
+    updatedAt,
+  };
+}
+
+/** Writes the end user's view and wallet and its new events; idempotent, and never over a newer write. */
+export async function writeEndUser(db: Ledger, record: EndUserRecord): Promise<void> {
+  const { state, revision, at } = record;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('end_users')
+      .values({
+        end_user_id: state.endUserId,
+        workflow_id: record.workflowId,
+        wallet_id: state.wallet?.walletId ?? null,
+        revision,
+        view: JSON.stringify(endUserView(state, at)),
+        created_at: state.createdAt,
+        updated_at: at,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .column('end_user_id')
+          .doUpdateSet((eb) => ({
+            wallet_id: eb.ref('excluded.wallet_id'),
+            revision: eb.ref('excluded.revision'),
+            view: eb.ref('excluded.view'),
+            updated_at: eb.ref('excluded.updated_at'),
+          }))
+          .where('end_users.revision', '<=', revision),
+      )
+      .execute();
+    await insertRaisedEvents(trx, record.workflowId, record.raised, record.retryForMs);
+  });
+}
+
+/** The end user's view, or undefined for an end user whose workflow has not written one. */
+export async function readEndUserView(db: Ledger, endUserId: string): Promise<EndUserView | undefined> {
+  const row = await db
+    .selectFrom('end_users')
+    .select('view')
+    .where('end_user_id', '=', endUserId)
+    .executeTakeFirst();
+  return (row?.view ?? undefined) as EndUserView | undefined;
+}
+
+/** Who owns a deposit wallet: its end user and their workflow, or undefined for a wallet no end user has. */
+export async function ownerOfWallet(
+  db: Ledger,
+  walletId: string,
+): Promise<{ endUserId: string; workflowId: string } | undefined> {
+  const row = await db
+    .selectFrom('end_users')
+    .select(['end_user_id', 'workflow_id'])
+    .where('wallet_id', '=', walletId)
+    .executeTakeFirst();
+  return row ? { endUserId: row.end_user_id, workflowId: row.workflow_id } : undefined;
+}

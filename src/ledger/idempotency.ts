@@ -1,0 +1,126 @@
+/**
+ * Idempotency keys of the HTTP API, Stripe's rules, one row per key and route: the first request runs; a repeat of
+ * the same request gets the first answer again; the same key with another request is refused; a repeat while the
+ * first still runs is refused too, until the first goes silent past its lease (its API died mid-request). An answer
+ * that says "try again" is released, so a retry runs afresh. Each step is one transaction holding the key's row.
+ */
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Ledger } from '../database/connection';
+
+/**
+ * How long a claim may go unanswered before another request may take it over: longer than any request of the API
+ * runs (each of its Temporal calls has a 5 s deadline, and a request makes at most a few).
+ */
+export const IDEMPOTENCY_CLAIM_LEASE_MS = 60_000;
+
+export interface StoredAnswer {
+  status: number;
+  body: unknown;
+}
+
+export type ClaimAnswer =
+  | { outcome: 'execute' }
+  | { outcome: 'in-progress' }
+  | { outcome: 'mismatch' }
+  | { outcome: 'replay'; answer: StoredAnswer };
+
+export interface IdempotentRequest {
+  /** The operation, e.g. startOnRamp. */
+  route: string;
+  key: string;
+  /** This request's own ID: it records or releases the key it claimed. */
+  requestId: string;
+}
+
+/** A digest keeps any key a bounded value (keys are up to 255 characters of the client's choosing). */
+const digestOf = (key: string) => createHash('sha256').update(key, 'utf8').digest('base64url');
+
+export async function claimIdempotencyKey(
+  db: Ledger,
+  request: IdempotentRequest & { fingerprint: string; retentionMs: number },
+): Promise<ClaimAnswer> {
+  const key = { route: request.route, key_digest: digestOf(request.key) };
+  const lease = sql<string>`now() + ${IDEMPOTENCY_CLAIM_LEASE_MS} * interval '1 millisecond'`;
+  return db.transaction().execute(async (trx) => {
+    // A key whose answer (or abandoned claim) is past retention is as good as new.
+    await trx
+      .deleteFrom('idempotency_keys')
+      .where('route', '=', key.route)
+      .where('key_digest', '=', key.key_digest)
+      .where('expires_at', '<', sql<string>`now()`)
+      .execute();
+    const inserted = await trx
+      .insertInto('idempotency_keys')
+      .values({
+        ...key,
+        fingerprint: request.fingerprint,
+        claim_id: request.requestId,
+        claimed_until: lease,
+        expires_at: sql<string>`now() + ${request.retentionMs} * interval '1 millisecond'`,
+      })
+      .onConflict((conflict) => conflict.columns(['route', 'key_digest']).doNothing())
+      .returning('claim_id')
+      .executeTakeFirst();
+    if (inserted) return { outcome: 'execute' };
+    const row = await trx
+      .selectFrom('idempotency_keys')
+      .select(['fingerprint', 'answer_status', 'answer_body', sql<boolean>`claimed_until > now()`.as('held')])
+      .where('route', '=', key.route)
+      .where('key_digest', '=', key.key_digest)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    if (row.fingerprint !== request.fingerprint) return { outcome: 'mismatch' };
+    if (row.answer_status !== null)
+      return { outcome: 'replay', answer: { status: row.answer_status, body: row.answer_body } };
+    if (row.held) return { outcome: 'in-progress' };
+    // Its claimant went silent past the lease: this request runs.
+    await trx
+      .updateTable('idempotency_keys')
+      .set({ claim_id: request.requestId, claimed_until: lease })
+      .where('route', '=', key.route)
+      .where('key_digest', '=', key.key_digest)
+      .execute();
+    return { outcome: 'execute' };
+  });
+}
+
+/** Keeps the answer of the request that holds the key (a claimant that lost its lease changes nothing). */
+export async function recordIdempotentAnswer(
+  db: Ledger,
+  request: IdempotentRequest & { status: number; body: unknown; retentionMs: number },
+): Promise<void> {
+  await db
+    .updateTable('idempotency_keys')
+    .set({
+      answer_status: request.status,
+      answer_body: JSON.stringify(request.body ?? null),
+      expires_at: sql<string>`now() + ${request.retentionMs} * interval '1 millisecond'`,
+    })
+    .where('route', '=', request.route)
+    .where('key_digest', '=', digestOf(request.key))
+    .where('claim_id', '=', request.requestId)
+    .where('answer_status', 'is', null)
+    .execute();
+}
+
+/** The claimant ran nothing worth keeping (invalid input, or a failure to retry): the key is fresh again. */
+export async function releaseIdempotencyKey(db: Ledger, request: IdempotentRequest): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('route', '=', request.route)
+    .where('key_digest', '=', digestOf(request.key))
+    .where('claim_id', '=', request.requestId)
+    .where('answer_status', 'is', null)
+    .execute();
+}
+
+/** Forgets keys past their retention, a bounded batch at a time; answers how many. */
+export async function purgeExpiredKeys(db: Ledger, batch = 1_000): Promise<number> {
+  const result = await sql`
+    delete from idempotency_keys where ctid in (
+      select ctid from idempotency_keys where expires_at < now() limit ${batch}
+    )
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
