@@ -214,7 +214,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/v1/events/redeliver',
     operationId: 'redeliverEvents',
     summary:
-      'Redelivers every outcome event a filter matches (for instance every failed one since T) as one durable job; each event keeps its own webhook-id. One job runs at a time: 409 (conflict) while one does',
+      "Redelivers every outcome event a filter matches (for instance every failed one since T) as one job; each event goes back in its process's queue with its own webhook-id",
     tag: 'Outcome events',
     body: 'RedeliveryRequest',
     answers: {
@@ -256,10 +256,10 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'post',
     path: '/v1/events/{webhookId}/redeliver',
     operationId: 'redeliverEvent',
-    summary: 'Sends one outcome event again, with the same webhook-id',
+    summary: "Sends one outcome event again, with the same webhook-id: back in its process's queue, due now",
     tag: 'Outcome events',
     params: webhookIdParams,
-    answers: { 202: ['EventRedelivery', 'The redelivery is under way'] },
+    answers: { 202: ['EventRecord', 'The event, on its way again'] },
     errors: [400, 404],
   },
   {

@@ -33,8 +33,11 @@ export interface OnRampStart {
   state: OnRampView;
 }
 
-/** How long startOnRamp waits for the on-ramp to record the call: its first write is one activity away. */
-const RECORDED_WITHIN_MS = 10_000;
+/**
+ * How long startOnRamp waits for the on-ramp to record the call: one workflow task and one activity when a worker
+ * runs; a worker that just restarted takes the server's sticky timeout (10 s) and a poll more to pick it up.
+ */
+const RECORDED_WITHIN_MS = 30_000;
 
 export async function startOnRamp(
   context: ClientContext,

@@ -77,6 +77,7 @@ export interface RunningPostgres {
 }
 
 async function initialise(dataDir: string, initdb: string, owner: { uid: number; gid: number } | undefined) {
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
   mkdirSync(dataDir, { recursive: true });
   chmodSync(dataDir, 0o700);
   if (owner) {
@@ -159,24 +160,39 @@ export async function ensureDatabase(adminUrl: string, database: string, templat
  * Starts PostgreSQL on `dataDir` (initialising it on first use) and makes sure the `ramp` database exists. Resolves
  * once it serves; `stop()` shuts it down (fast mode), killing it if it does not stop within 10 s.
  */
+/** Initialises a data folder for the embedded server unless it holds one already. */
+export async function initialiseDataDir(dataDir: string, log: (line: string) => void = () => undefined) {
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  log(`[postgres] initialising ${dataDir}`);
+  await initialise(dataDir, embeddedBinaries().initdb, runAs());
+}
+
+/** How to run the embedded server on a data folder and port: the command, its arguments, and whom it runs as. */
+export function postgresCommand(
+  dataDir: string,
+  port: number,
+): { command: string; args: string[]; user: { uid: number; gid: number } | undefined } {
+  const args = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1'];
+  for (const value of EMBEDDED_SETTINGS) args.push('-c', value);
+  return { command: embeddedBinaries().postgres, args, user: runAs() };
+}
+
+/** The URL of a database on an embedded server of this port. */
+export const embeddedUrl = (port: number, database = EMBEDDED_DATABASE) =>
+  `postgres://${EMBEDDED_USER}@127.0.0.1:${port}/${database}`;
+
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
-  const { initdb, postgres } = embeddedBinaries();
   const log = options.log ?? (() => undefined);
-  const owner = runAs();
-  if (!existsSync(path.join(options.dataDir, 'PG_VERSION'))) {
-    log(`[postgres] initialising ${options.dataDir}`);
-    await initialise(options.dataDir, initdb, owner);
-  }
+  await initialiseDataDir(options.dataDir, log);
   const port = options.port || (await freePort());
   if (options.port && (await portTaken(port)))
     throw new Error(
       `Port 127.0.0.1:${port} is already in use (another npm start?). Stop it, or set DATABASE_URL to use a PostgreSQL server of your own.`,
     );
-  const args = ['-D', options.dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1'];
-  for (const value of EMBEDDED_SETTINGS) args.push('-c', value);
-  const child = spawn(postgres, args, {
+  const { command, args, user } = postgresCommand(options.dataDir, port);
+  const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...(owner ?? {}),
+    ...(user ?? {}),
     env: { ...process.env, LC_ALL: 'C' },
   });
   let captured = '';
@@ -203,13 +219,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   try {
     await waitUntilServing(port, child, options.startTimeoutMs ?? 60_000, () => captured);
-    const admin = `postgres://${EMBEDDED_USER}@127.0.0.1:${port}/postgres`;
-    await ensureDatabase(admin, EMBEDDED_DATABASE);
+    await ensureDatabase(embeddedUrl(port, 'postgres'), EMBEDDED_DATABASE);
   } catch (error) {
     await stop();
     throw error;
   }
-  const urlOf = (database: string) => `postgres://${EMBEDDED_USER}@127.0.0.1:${port}/${database}`;
+  const urlOf = (database: string) => embeddedUrl(port, database);
   log(`[postgres] embedded PostgreSQL on 127.0.0.1:${port} (data: ${options.dataDir})`);
   return { url: urlOf(EMBEDDED_DATABASE), urlOf, port, pid: child.pid, stop };
 }

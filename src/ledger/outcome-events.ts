@@ -337,11 +337,14 @@ export async function endpointConfirmed(
 
 // ---------------------------------------------------------------------------------------------- redelivery
 
-/** The columns that put an event back in its process's queue, due now, with a fresh retry time. */
+/**
+ * The columns that put an event back in its process's queue, due now, with a fresh retry time. An attempt under way
+ * keeps its lease: no other dispatcher sends the event meanwhile, and that attempt's result is recorded.
+ */
 const requeued = {
   delivery: 'pending' as const,
   next_attempt_at: sql<string>`now()`,
-  leased_until: null,
+  leased_until: sql<string | null>`case when leased_until > now() then leased_until end`,
   give_up_at: null,
   delivered_at: null,
   confirmed_endpoints: sql<string[]>`'{}'::text[]`,
@@ -349,8 +352,9 @@ const requeued = {
 
 /**
  * Puts one event in its process's queue to be delivered (again): recorded if absent (a run from before the ledger
- * hands its events over this way), requeued if its delivery had ended. Answers false for an event unknown here
- * that `insert` did not provide.
+ * hands its events over this way), requeued if its delivery had ended, due now if it was waiting for a retry (an
+ * endpoint that answers again gets it, and the queue behind it, without waiting for the backoff). Answers false
+ * for an event unknown here that `insert` did not provide.
  */
 export async function requeueEvent(
   db: Ledger,
@@ -370,7 +374,16 @@ export async function requeueEvent(
     .where('webhook_id', '=', webhookId)
     .where('delivery', '!=', 'pending')
     .executeTakeFirst();
-  if (result.numUpdatedRows > 0n) await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(db);
+  const hurried = await db
+    .updateTable('outcome_events')
+    .set({ next_attempt_at: sql<string>`now()` })
+    .where('webhook_id', '=', webhookId)
+    .where('delivery', '=', 'pending')
+    .where('leased_until', 'is', null)
+    .where('next_attempt_at', '>', sql<string>`now()`)
+    .executeTakeFirst();
+  if (result.numUpdatedRows + hurried.numUpdatedRows > 0n)
+    await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(db);
   if (insert) return true;
   const found = await db
     .selectFrom('outcome_events')

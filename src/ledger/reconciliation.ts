@@ -51,7 +51,10 @@ export function compareBooked(
   return { reconciled: 'matches', reconciliation: '' };
 }
 
-/** Booked rows to check: never checked, or unreadable last time, booked within the lookback; oldest first. */
+/**
+ * Booked rows to check: those booked within the lookback, never checked first, then the least recently checked (an
+ * operator record may still change in the days after a ramp ends), at most `limit`.
+ */
 export async function bookingsToCheck(
   db: Ledger,
   lookbackMs: number,
@@ -61,7 +64,7 @@ export async function bookingsToCheck(
     .selectFrom('bookings')
     .select(['workflow_id', 'resources'])
     .where('closed_at', '>', sql<string>`now() - ${lookbackMs} * interval '1 millisecond'`)
-    .where((eb) => eb.or([eb('checked_at', 'is', null), eb('reconciled', '=', 'unreadable')]))
+    .orderBy(sql`checked_at nulls first`)
     .orderBy('closed_at')
     .limit(limit)
     .execute();

@@ -4,6 +4,7 @@
  * reconciliation runs on it to its end, after an account setup through the typed client. The same build is the
  * typed client's package: `ramp-orchestrator/client` resolves to it, for node and for the compiler.
  */
+import { freshTestDatabase, type TestDatabase } from '../helpers/database';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ const ROOT = path.join(__dirname, '..', '..');
 
 describe('the compiled worker (node dist/src/entry/worker.js)', () => {
   let sandbox: RunningSandbox;
+  let database: TestDatabase;
   let worker: Proc;
   const taskQueue = `compiled-${randomUUID()}`;
 
@@ -32,6 +34,7 @@ describe('the compiled worker (node dist/src/entry/worker.js)', () => {
     });
     expect(existsSync(path.join(ROOT, 'dist', 'workflow-bundle.js'))).toBe(true);
     sandbox = await startTestSandbox();
+    database = await freshTestDatabase();
     const { address, namespace } = testServer();
     worker = new Proc(
       'compiled-worker',
@@ -46,6 +49,7 @@ describe('the compiled worker (node dist/src/entry/worker.js)', () => {
           TEMPORAL_ADDRESS: address,
           TEMPORAL_NAMESPACE: namespace,
           TEMPORAL_TASK_QUEUE: taskQueue,
+          DATABASE_URL: database.url,
           OPERATOR_BASE_URL: sandbox.url,
           OPERATOR_EMAIL: EMAIL,
           OPERATOR_PASSCODE: PASSCODE,
@@ -63,6 +67,7 @@ describe('the compiled worker (node dist/src/entry/worker.js)', () => {
     if (!worker) return;
     const ended = await worker.stop('SIGTERM');
     await sandbox.close();
+    await database.close();
     // SIGTERM is a graceful stop: the SDK drains the worker and the process exits 0.
     expect(ended).toEqual({ code: 0, signal: null });
   }, 60_000);
@@ -71,6 +76,7 @@ describe('the compiled worker (node dist/src/entry/worker.js)', () => {
     const { connection, client } = await connectTestClient();
     const ramp = new RampClient({
       connection,
+      database,
       namespace: testServer().namespace,
       taskQueue,
       timings: fastTimings(),

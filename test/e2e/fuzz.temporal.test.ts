@@ -661,6 +661,7 @@ describe('fuzz: hostile input only ever gets a JSON 4xx and reaches neither Temp
         idempotencyRetentionMs: 86_400_000,
       },
       ramp: stack.ramp,
+      ledger: stack.database.db,
       logger,
       health: {
         metrics: new RampMetrics({ temporal: client, logger }),

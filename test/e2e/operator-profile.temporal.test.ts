@@ -4,6 +4,8 @@
  * an off-ramp and an on-ramp to settlement; then `npm run operator:probe`'s checks, run with our assumptions, find
  * exactly what the sandbox's profile changes. Against the default sandbox every assumption holds.
  */
+import { offRampStateQuery } from '../../workflows/ramps/offramp/messages';
+import { freshTestDatabase } from '../helpers/database';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,11 @@ import type { Client, Connection } from '@temporalio/client';
 import { createActivities } from '../../activities';
 import { RampClient } from '../../src/client/ramp-client';
 import { loadOperatorConfig } from '../../src/config/operator';
-import { DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID, DEFAULT_PROCESS_IDS } from '../../src/domain/ids';
+import {
+  DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID,
+  DEFAULT_PROCESS_IDS,
+  offRampWorkflowId,
+} from '../../src/domain/ids';
 import { DEFAULT_OPERATOR_PROFILE, type OperatorProfile } from '../../src/domain/operator-profile';
 import { NETWORKS } from '../../src/domain/vocabulary';
 import { OperatorClient } from '../../src/operator/client';
@@ -89,11 +95,13 @@ async function settleBothRamps(
     accountSetupWorkflowId: `${DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID}-${randomUUID()}`,
     alertsWorkflowId: `ops/alerts-${randomUUID()}`,
   };
+  const database = await freshTestDatabase();
   const worker: RunningTestWorker = await startTestWorker(
     createActivities({
       operator,
       temporal: client,
       logger,
+      ledger: database.db,
       config: testActivityConfig({
         receiver: () => ({ ...receiverConfig, publicUrl: receiver.url }),
         processIds,
@@ -103,6 +111,7 @@ async function settleBothRamps(
   );
   const ramp = new RampClient({
     connection,
+    database,
     namespace: testServer().namespace,
     taskQueue,
     timings,
@@ -112,6 +121,7 @@ async function settleBothRamps(
     await receiver.close();
     await sandbox.close();
     await worker.stop();
+    await database.close();
   };
   try {
     // Account setup: the master and gas wallets and both recipient kinds, through the account-setup workflow.
@@ -146,7 +156,10 @@ async function settleBothRamps(
       fiatAmount: '858.18',
       fiatCurrency: 'MXN',
     });
-    expect(offRamp.gasTopUp?.status).toBe('confirmed');
+    const offRampState = await client.workflow
+      .getHandle(offRampWorkflowId(depositId))
+      .query(offRampStateQuery);
+    expect(offRampState.gasTopUp?.status).toBe('confirmed');
 
     // An on-ramp, started by the typed client, paid by CLABE.
     const reference = `ref-${randomUUID().slice(0, 12)}`;
@@ -162,7 +175,7 @@ async function settleBothRamps(
       return ['settled', 'expired', 'failed', 'timed-out'].includes(state.status) ? state : undefined;
     });
     expect(onRamp).toMatchObject({ status: 'settled', endUserId, asset: 'USDT', unattributed: false });
-    expect(onRamp.deposit?.id).toBe(onRampDeposit.transactionId);
+    expect(onRamp.deposit?.transactionId).toBe(onRampDeposit.transactionId);
     return {
       sandbox,
       receiver,

@@ -39,8 +39,10 @@ export function stubRamp(overrides: Partial<RampMocks> = {}): RampMocks {
   };
 }
 
+type KeyMocks = { [K in keyof IdempotencyStore]: jest.Mock };
+
 /** Every key is new: the request runs (test/src/api/idempotency.test.ts exercises the other answers). */
-export const freshKeys = (): IdempotencyStore => ({
+export const freshKeys = (): KeyMocks => ({
   claim: jest.fn().mockResolvedValue({ outcome: 'execute' }),
   record: jest.fn().mockResolvedValue(undefined),
   release: jest.fn().mockResolvedValue(undefined),
@@ -48,16 +50,16 @@ export const freshKeys = (): IdempotencyStore => ({
 
 export function stubApp(
   overrides: Partial<RampMocks> = {},
-  options: { temporalTimeoutMs?: number; idempotency?: IdempotencyStore } = {},
+  options: { temporalTimeoutMs?: number } = {},
 ) {
   const ramp = stubRamp(overrides);
-  const { idempotency = freshKeys(), ...limits } = options;
+  const keys = freshKeys();
   const app = createApiApp({
     ramp,
-    idempotency,
+    idempotency: keys,
     apiKey: new SecretString(API_KEY),
     logger: pino({ level: 'silent' }),
-    ...limits,
+    ...options,
   });
-  return { app: recordAnswers(app), ramp };
+  return { app: recordAnswers(app), ramp, keys };
 }

@@ -3,7 +3,8 @@
  * (test/setup/database-global-setup.ts): tests never see each other's rows, and a copy takes a few milliseconds.
  */
 import { randomBytes } from 'node:crypto';
-import { type Database, openDatabase } from '../../src/database/connection';
+import { type Database, type Ledger, openDatabase } from '../../src/database/connection';
+import type { WebhookEvent } from '../../src/domain/outcome-events';
 import { ensureDatabase } from '../../src/database/embedded-server';
 
 export interface TestDatabase extends Database {
@@ -28,4 +29,28 @@ export async function freshTestDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   const database = openDatabase(url.toString(), { applicationName: `test ${name}` });
   return { ...database, url: url.toString(), name };
+}
+
+/** One outcome event of a process as the ledger holds it, in the process's order. */
+export interface RecordedEvent {
+  webhookId: string;
+  event: WebhookEvent;
+  delivery: string;
+  attempts: number;
+}
+
+/** The outcome events a process raised, in its order, with how their delivery stands. */
+export async function eventsOf(db: Ledger, processId: string): Promise<RecordedEvent[]> {
+  const rows = await db
+    .selectFrom('outcome_events')
+    .select(['webhook_id', 'body', 'delivery', 'attempts'])
+    .where('process_id', '=', processId)
+    .orderBy('sequence')
+    .execute();
+  return rows.map((row) => ({
+    webhookId: row.webhook_id,
+    event: row.body as WebhookEvent,
+    delivery: row.delivery,
+    attempts: row.attempts,
+  }));
 }

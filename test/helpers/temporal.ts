@@ -61,8 +61,11 @@ export interface RunningTestWorker {
   stop(): Promise<void>;
 }
 
-const noOutcomeEndpoint: Pick<RampActivities, 'deliverOutcomeEvent'> = {
+/** What a stub set of activities leaves out: no outcome endpoint, and a ledger that takes every write. */
+const quietDefaults: Pick<RampActivities, 'deliverOutcomeEvent' | 'recordRamp' | 'recordEndUser'> = {
   deliverOutcomeEvent: () => Promise.resolve({ endpoints: 0 }),
+  recordRamp: () => Promise.resolve(),
+  recordEndUser: () => Promise.resolve(),
 };
 
 export async function startTestWorker(
@@ -76,8 +79,8 @@ export async function startTestWorker(
     connection,
     namespace,
     taskQueue,
-    // Stub sets that do not deliver outcome events behave like a worker with no client endpoint configured.
-    activities: { ...noOutcomeEndpoint, ...activities },
+    // Stub sets that do not record behave like a worker whose ledger takes every write and that has no endpoint.
+    activities: { ...quietDefaults, ...activities },
     workflowBundle: options.workflowBundle ?? { codePath: bundlePath },
     shutdownForceTime: '10s',
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { Ledger } from '../../../src/database/connection';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import { createAccountSetupActivities } from '../../../activities/account-setup/activities';
@@ -52,6 +53,7 @@ describe('account setup activities', () => {
       temporal,
       logger,
       config: testActivityConfig(),
+      ledger: {} as Ledger,
     });
     const env = new MockActivityEnvironment({ attempt: 1, startToCloseTimeoutMs: 10_000 }, { logger: quiet });
     const wallet = await env.run((input) => activities.createAccountWallet(input), {

@@ -1,6 +1,6 @@
 /**
- * Process orchestration of the chaos suite: the Temporal dev server, the sandbox operator, the worker, the webhook
- * receiver and the HTTP API, each its own OS process started from the project's own entry point, configured only
+ * Process orchestration of the chaos suite: the Temporal dev server, the ledger's PostgreSQL, the sandbox operator,
+ * the worker, the webhook receiver and the HTTP API, each its own OS process started from the project's own entry point, configured only
  * through environment variables, with its output in a log file of a temporary folder.
  *
  * The harness kills these processes (SIGKILL; the dev server with the signal the profile names) and starts them
@@ -25,6 +25,16 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import pg from 'pg';
+import { openDatabase } from '../../../src/database/connection';
+import {
+  EMBEDDED_DATABASE,
+  embeddedUrl,
+  ensureDatabase,
+  initialiseDataDir,
+  postgresCommand,
+} from '../../../src/database/embedded-server';
+import { migrateToLatest } from '../../../src/database/migrate';
 import { freePort } from '../../../src/http/free-port';
 import { DEV_SERVER_TUNING, devServerTuningArgs } from '../../../src/temporal/dev-server';
 import { ensureTemporalCli } from '../../../src/temporal/install-cli';
@@ -73,6 +83,8 @@ export interface ProcessSpec {
   supervise: boolean;
   /** Scheduling priority of the child (0 = as the harness; positive = nicer to other work on the machine). */
   niceness: number;
+  /** Whom the child runs as (PostgreSQL refuses root); the harness's own user when absent. */
+  user?: { uid: number; gid: number } | undefined;
 }
 
 export class ManagedProcess {
@@ -134,6 +146,7 @@ export class ManagedProcess {
         cwd: PROJECT_ROOT,
         env: this.spec.env,
         stdio: ['ignore', fd, fd],
+        ...(this.spec.user ?? {}),
       });
     } finally {
       closeSync(fd); // the child holds its own copy
@@ -237,6 +250,17 @@ function httpsOk(url: string, ca: string): Promise<boolean> {
   });
 }
 
+async function postgresAnswers(port: number): Promise<boolean> {
+  const client = new pg.Client({ connectionString: embeddedUrl(port, 'postgres') });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 async function temporalAnswers(address: string): Promise<boolean> {
   const connection = await Connection.connect({ address, connectTimeout: '2s' });
   try {
@@ -280,6 +304,8 @@ export interface StackOptions {
 
 export interface StackEndpoints {
   temporalAddress: string;
+  /** The ledger's database (no password: loopback is trusted). */
+  databaseUrl: string;
   sandboxUrl: string;
   receiverUrl: string;
   apiUrl: string;
@@ -301,6 +327,7 @@ const OWN_PREFIXES = [
   'METRICS_TOKEN',
   'RECONCILE_',
   'LOG_LEVEL',
+  'DATABASE_URL',
 ];
 
 function inheritedEnv(): NodeJS.ProcessEnv {
@@ -319,6 +346,7 @@ export class ChaosStack {
   readonly env: Record<string, string>;
   readonly apiKey: string;
   readonly devServer: ManagedProcess;
+  readonly postgres: ManagedProcess;
   readonly sandbox: ManagedProcess;
   readonly worker: ManagedProcess;
   readonly receiver: ManagedProcess;
@@ -331,7 +359,7 @@ export class ChaosStack {
     endpoints: StackEndpoints;
     env: Record<string, string>;
     apiKey: string;
-    processes: Record<'devServer' | 'sandbox' | 'worker' | 'receiver' | 'api', ManagedProcess>;
+    processes: Record<'devServer' | 'postgres' | 'sandbox' | 'worker' | 'receiver' | 'api', ManagedProcess>;
     dbFile: string;
   }) {
     this.dir = fields.dir;
@@ -340,6 +368,7 @@ export class ChaosStack {
     this.env = fields.env;
     this.apiKey = fields.apiKey;
     this.devServer = fields.processes.devServer;
+    this.postgres = fields.processes.postgres;
     this.sandbox = fields.processes.sandbox;
     this.worker = fields.processes.worker;
     this.receiver = fields.processes.receiver;
@@ -348,7 +377,7 @@ export class ChaosStack {
   }
 
   get processes(): ManagedProcess[] {
-    return [this.devServer, this.sandbox, this.worker, this.receiver, this.api];
+    return [this.devServer, this.postgres, this.sandbox, this.worker, this.receiver, this.api];
   }
 
   /** Provisions the CLI with the project's own script, picks free loopback ports, writes the TLS pair, starts all. */
@@ -358,7 +387,8 @@ export class ChaosStack {
     mkdirSync(logDir, { recursive: true });
     const cli = await ensureTemporalCli({ log: options.log, env: process.env });
     const host = '127.0.0.1';
-    const [temporalPort, sandboxPort, receiverPort, apiPort] = [
+    const [temporalPort, sandboxPort, receiverPort, apiPort, postgresPort] = [
+      await freePort(host),
       await freePort(host),
       await freePort(host),
       await freePort(host),
@@ -381,6 +411,7 @@ export class ChaosStack {
     const apiKey = secret(16);
     const endpoints: StackEndpoints = {
       temporalAddress,
+      databaseUrl: embeddedUrl(postgresPort),
       sandboxUrl: `http://${host}:${sandboxPort}`,
       receiverUrl: `https://${host}:${receiverPort}`,
       apiUrl: `http://${host}:${apiPort}`,
@@ -390,6 +421,7 @@ export class ChaosStack {
       TEMPORAL_ADDRESS: temporalAddress,
       TEMPORAL_NAMESPACE: CHAOS_NAMESPACE,
       TEMPORAL_TASK_QUEUE: CHAOS_TASK_QUEUE,
+      DATABASE_URL: endpoints.databaseUrl,
       OPERATOR_BASE_URL: endpoints.sandboxUrl,
       OPERATOR_EMAIL: email,
       OPERATOR_PASSCODE: passcode,
@@ -450,6 +482,22 @@ export class ChaosStack {
       supervise: false,
       niceness: options.niceness,
     });
+    // The ledger's PostgreSQL, as npm start runs it (the embedded server), on a data folder that outlives its kills.
+    const postgresData = path.join(dir, 'postgres');
+    await initialiseDataDir(postgresData);
+    const postgresRun = postgresCommand(postgresData, postgresPort);
+    const postgres = new ManagedProcess({
+      name: 'postgres',
+      command: postgresRun.command,
+      args: postgresRun.args,
+      user: postgresRun.user,
+      env: { ...inheritedEnv(), LC_ALL: 'C' },
+      logFile: logFile('postgres'),
+      ready: (child) => waitUntil('PostgreSQL to answer', () => postgresAnswers(postgresPort), child),
+      // Its death is one of the run's faults when the scenario kills it; dying on its own is a finding.
+      supervise: false,
+      niceness: options.niceness,
+    });
     const node = (name: string, file: string, ready: ProcessSpec['ready'], supervise = true) => {
       const [command, args] = tsEntry(file);
       return new ManagedProcess({
@@ -495,11 +543,15 @@ export class ChaosStack {
       endpoints,
       env,
       apiKey,
-      processes: { devServer, sandbox, worker, receiver, api },
+      processes: { devServer, postgres, sandbox, worker, receiver, api },
       dbFile,
     });
     try {
       await devServer.start();
+      await postgres.start();
+      await ensureDatabase(embeddedUrl(postgresPort, 'postgres'), EMBEDDED_DATABASE);
+      const migrator = openDatabase(endpoints.databaseUrl, { applicationName: 'chaos setup', poolSize: 1 });
+      await migrateToLatest(migrator.db).finally(() => migrator.close());
       // The worker's start is mostly bundling the workflows; the others start one after the other meanwhile.
       await Promise.all([
         worker.start(),
@@ -530,7 +582,7 @@ export class ChaosStack {
 
   async stopAll(): Promise<void> {
     // Clients first, the server last, so nothing logs a burst of reconnection errors into the tails.
-    for (const child of [this.api, this.receiver, this.worker, this.sandbox, this.devServer])
+    for (const child of [this.api, this.receiver, this.worker, this.sandbox, this.postgres, this.devServer])
       await child.stop();
   }
 

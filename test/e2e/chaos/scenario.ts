@@ -17,6 +17,7 @@
  * Invariants: one run per process ID; one operator wallet per end user or every extra one recorded in its state;
  * every process at its expected end; each process attributed to the right end user.
  */
+import { openDatabase } from '../../../src/database/connection';
 import { setMaxListeners } from 'node:events';
 import { Client, Connection, type WorkflowExecutionInfo } from '@temporalio/client';
 import { RampClient } from '../../../src/client/ramp-client';
@@ -486,6 +487,7 @@ async function scenario(
   );
 
   const connection = await Connection.connect({ address: stack.endpoints.temporalAddress });
+  const database = openDatabase(stack.endpoints.databaseUrl, { applicationName: 'chaos harness' });
   // Closed only after a run that ended normally, when no call is left: a call still retrying on a closed connection
   // throws from a timer ("Channel has been shut down") into whatever runs next. After a failure it is left open: a
   // leaked connection is harmless, a timer throwing into the next test file is not.
@@ -493,6 +495,7 @@ async function scenario(
     const client = new Client({ connection, namespace: stack.env.TEMPORAL_NAMESPACE! });
     const ramp = new RampClient({
       connection,
+      database,
       namespace: stack.env.TEMPORAL_NAMESPACE!,
       taskQueue: stack.env.TEMPORAL_TASK_QUEUE!,
       timings: loadWorkflowTimings(stack.env),
@@ -1105,6 +1108,7 @@ async function scenario(
     };
   })();
   await connection.close();
+  await database.close();
   return report;
 }
 

@@ -8,6 +8,7 @@ import type { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '../../../src/api/app';
+import { ledgerIdempotency } from '../../../src/api/idempotency';
 import { NotFoundError } from '../../../src/client/errors';
 import { OutcomeTimeoutError } from '../../../src/client/ramp-outcome';
 import { SecretString } from '../../../src/secrets/secret-string';
@@ -39,6 +40,7 @@ describe('the ramp lifecycle over HTTP (sandbox + receiver + dev server)', () =>
     app = recordAnswers(
       createApiApp({
         ramp: stack.ramp,
+        idempotency: ledgerIdempotency(stack.database.db),
         apiKey: new SecretString(API_KEY),
         logger: pino({ level: 'silent' }),
       }),

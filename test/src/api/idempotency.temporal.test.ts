@@ -1,25 +1,21 @@
 /**
- * Idempotency-Key against the real stack (dev server, worker, sandbox over HTTP), over real HTTP servers: the same
- * body replayed with Idempotent-Replayed, another body 422, a concurrent repeat 409, the key kept across an API
- * restart (a new process's server and client), and a key used after its retention runs afresh.
+ * Idempotency-Key against the real stack (dev server, worker, sandbox over HTTP, the ledger in PostgreSQL), over
+ * real HTTP servers: the same body replayed with Idempotent-Replayed, another body 422, a concurrent repeat 409, the
+ * key kept across an API restart (a new process's server, client and pool), and a key used after its retention runs
+ * afresh.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { startApiServer, type RunningApiServer } from '../../../src/api/server';
 import type { RampApi } from '../../../src/api/types';
 import { RampClient } from '../../../src/client/ramp-client';
-import { idempotencyWorkflowId } from '../../../src/domain/ids';
+import { openDatabase } from '../../../src/database/connection';
 import { SecretString } from '../../../src/secrets/secret-string';
-import { idempotencyKeyStateQuery } from '../../../workflows/idempotency/messages';
-import { recordHistory } from '../../helpers/histories';
 import { type Stack, startStack, waitFor } from '../../helpers/client-stack';
 import { testServer } from '../../helpers/temporal';
 
 const API_KEY = 'idempotency-test-api-key-3c9e1f';
 const DAY_MS = 86_400_000;
-
-const workflowIdOf = (route: string, key: string) =>
-  idempotencyWorkflowId(route, createHash('sha256').update(key).digest('base64url'));
 
 describe('Idempotency-Key (real dev server, sandbox over HTTP, real HTTP servers)', () => {
   let stack: Stack;
@@ -35,10 +31,15 @@ describe('Idempotency-Key (real dev server, sandbox over HTTP, real HTTP servers
     await stack.stop();
   });
 
-  async function serve(ramp: RampApi, idempotencyRetentionMs = DAY_MS): Promise<RunningApiServer> {
+  async function serve(
+    ramp: RampApi,
+    idempotencyRetentionMs = DAY_MS,
+    ledger = stack.database.db,
+  ): Promise<RunningApiServer> {
     const server = await startApiServer({
       config: { port: 0, host: '127.0.0.1', apiKey: new SecretString(API_KEY), idempotencyRetentionMs },
       ramp,
+      ledger,
       logger: pino({ level: 'silent' }),
     });
     servers.push(server);
@@ -93,10 +94,12 @@ describe('Idempotency-Key (real dev server, sandbox over HTTP, real HTTP servers
     const elsewhere = await post(server, `/v1/end-users/${endUserId}/deposit-wallet`, key);
     expect([elsewhere.status, elsewhere.replayed]).toEqual([200, null]);
 
-    const workflowId = workflowIdOf('startOnRamp', key);
-    const state = await stack.client.workflow.getHandle(workflowId).query(idempotencyKeyStateQuery);
-    expect(state.answer).toMatchObject({ status: 201, body: first.body });
-    await recordHistory(stack.client, workflowId, 'idempotency-key', { running: true });
+    const kept = await stack.database.db
+      .selectFrom('idempotency_keys')
+      .select(['answer_status', 'answer_body'])
+      .where('route', '=', 'startOnRamp')
+      .executeTakeFirstOrThrow();
+    expect(kept).toEqual({ answer_status: 201, answer_body: first.body });
   }, 60_000);
 
   test('a repeat while the first request runs is 409; once it has answered, the repeat gets its answer', async () => {
@@ -125,6 +128,7 @@ describe('Idempotency-Key (real dev server, sandbox over HTTP, real HTTP servers
         idempotencyRetentionMs: DAY_MS,
       },
       ramp: held,
+      ledger: stack.database.db,
       logger: pino({ level: 'silent' }),
       http: { temporalTimeoutMs: 30_000 },
     });
@@ -154,23 +158,26 @@ describe('Idempotency-Key (real dev server, sandbox over HTTP, real HTTP servers
     servers.splice(servers.indexOf(before), 1);
     const wallets = stack.sandbox.calls().filter((call) => call.route === 'createWallet').length;
 
-    // Another process: its own connection, client and server; nothing of the first one's memory.
+    // Another process: its own connection, pool, client and server; nothing of the first one's memory.
     const { Connection } = await import('@temporalio/client');
     const connection = await Connection.connect({ address: testServer().address });
+    const database = openDatabase(stack.database.url, { applicationName: 'second API' });
     const ramp = new RampClient({
       connection,
+      database,
       namespace: testServer().namespace,
       taskQueue: stack.worker.taskQueue,
       timings: stack.timings,
       processIds: stack.ramp.processIds,
     });
     try {
-      const after = await serve(ramp);
+      const after = await serve(ramp, DAY_MS, database.db);
       const repeat = await post(after, path, key);
       expect([repeat.status, repeat.replayed, repeat.body]).toEqual([200, 'true', first.body]);
       expect(stack.sandbox.calls().filter((call) => call.route === 'createWallet').length).toBe(wallets);
     } finally {
       await connection.close();
+      await database.close();
     }
   }, 60_000);
 
@@ -180,7 +187,7 @@ describe('Idempotency-Key (real dev server, sandbox over HTTP, real HTTP servers
     const name = `retained-${randomUUID().slice(0, 8)}`;
     expect((await post(server, `/v1/end-users/${name}/deposit-wallet`, key)).status).toBe(200);
     expect((await post(server, `/v1/end-users/${name}-2/deposit-wallet`, key)).status).toBe(422);
-    await stack.client.workflow.getHandle(workflowIdOf('ensureDepositWallet', key)).result();
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
     const later = await post(server, `/v1/end-users/${name}-2/deposit-wallet`, key);
     expect([later.status, later.replayed]).toEqual([200, null]);
   }, 60_000);

@@ -1,6 +1,6 @@
 /**
  * The Idempotency-Key middleware over a stubbed store: which answers it replays, keeps, releases and refuses.
- * The store itself (a workflow per key) is tested on a real dev server: idempotency.temporal.test.ts.
+ * The store itself (a row per key in the ledger) is tested against PostgreSQL: idempotency.temporal.test.ts.
  */
 import request from 'supertest';
 import { AUTH, stubApp } from '../../helpers/api-stub';
@@ -14,30 +14,31 @@ const WALLET = {
 
 describe('Idempotency-Key', () => {
   test('without the header nothing is claimed; with it, the claim names the route, the key and the request', async () => {
-    const { app, ramp } = stubApp({ ensureDepositWallet: jest.fn().mockResolvedValue(WALLET) });
+    const { app, ramp, keys } = stubApp({ ensureDepositWallet: jest.fn().mockResolvedValue(WALLET) });
     expect((await request(app).post('/v1/end-users/u-1/deposit-wallet').set(AUTH)).status).toBe(200);
-    expect(ramp.claimIdempotencyKey).not.toHaveBeenCalled();
+    expect(keys.claim).not.toHaveBeenCalled();
     const response = await request(app)
       .post('/v1/end-users/u-1/deposit-wallet')
       .set({ ...AUTH, 'Idempotency-Key': 'key-1' });
     expect(response.status).toBe(200);
     expect(response.headers['idempotent-replayed']).toBeUndefined();
-    expect(ramp.claimIdempotencyKey).toHaveBeenCalledWith(
+    expect(keys.claim).toHaveBeenCalledWith(
       expect.objectContaining({ route: 'ensureDepositWallet', key: 'key-1', retentionMs: 86_400_000 }),
     );
-    const { requestId } = ramp.claimIdempotencyKey.mock.calls[0][0] as { requestId: string };
-    expect(ramp.recordIdempotentAnswer).toHaveBeenCalledWith({
+    const { requestId } = keys.claim.mock.calls[0][0] as { requestId: string };
+    expect(keys.record).toHaveBeenCalledWith({
       route: 'ensureDepositWallet',
       key: 'key-1',
       requestId,
       status: 200,
       body: { data: WALLET },
+      retentionMs: 86_400_000,
     });
   });
 
   test('the same body with its keys in another order is the same request; another body is not', async () => {
-    const { app, ramp } = stubApp({ startOnRamp: jest.fn().mockRejectedValue(new Error('not reached')) });
-    ramp.claimIdempotencyKey.mockResolvedValue({ outcome: 'mismatch' });
+    const { app, ramp, keys } = stubApp({ startOnRamp: jest.fn().mockRejectedValue(new Error('not reached')) });
+    keys.claim.mockResolvedValue({ outcome: 'mismatch' });
     const post = (body: object) =>
       request(app)
         .post('/v1/on-ramps')
@@ -46,7 +47,7 @@ describe('Idempotency-Key', () => {
     await post({ endUserId: 'u', orderReference: 'r' });
     await post({ orderReference: 'r', endUserId: 'u' });
     await post({ endUserId: 'u', orderReference: 'r2' });
-    const prints = ramp.claimIdempotencyKey.mock.calls.map(
+    const prints = keys.claim.mock.calls.map(
       (call) => (call[0] as { fingerprint: string }).fingerprint,
     );
     expect(prints[0]).toBe(prints[1]);
@@ -54,8 +55,8 @@ describe('Idempotency-Key', () => {
   });
 
   test('a kept answer is replayed as it was, with Idempotent-Replayed: true, and nothing runs', async () => {
-    const { app, ramp } = stubApp();
-    ramp.claimIdempotencyKey.mockResolvedValue({
+    const { app, ramp, keys } = stubApp();
+    keys.claim.mockResolvedValue({
       outcome: 'replay',
       answer: {
         status: 409,
@@ -74,9 +75,9 @@ describe('Idempotency-Key', () => {
   });
 
   test('in progress: 409; used with another request: 422; nothing runs', async () => {
-    const { app, ramp } = stubApp();
-    ramp.claimIdempotencyKey.mockResolvedValueOnce({ outcome: 'in-progress' });
-    ramp.claimIdempotencyKey.mockResolvedValueOnce({ outcome: 'mismatch' });
+    const { app, ramp, keys } = stubApp();
+    keys.claim.mockResolvedValueOnce({ outcome: 'in-progress' });
+    keys.claim.mockResolvedValueOnce({ outcome: 'mismatch' });
     const busy = await request(app)
       .post('/v1/account/setup')
       .set({ ...AUTH, 'Idempotency-Key': 'k' });
@@ -89,18 +90,18 @@ describe('Idempotency-Key', () => {
   });
 
   test('400 (nothing ran) and 5xx (retry) release the key; a refusal such as 409 is kept', async () => {
-    const { app, ramp } = stubApp({
+    const { app, ramp, keys } = stubApp({
       ensureDepositWallet: jest.fn().mockRejectedValue(new Error('boom')),
     });
     const headers = { ...AUTH, 'Idempotency-Key': 'k' };
     expect((await request(app).post('/v1/on-ramps').set(headers).send({ endUserId: '' })).status).toBe(400);
     expect((await request(app).post('/v1/end-users/u/deposit-wallet').set(headers)).status).toBe(500);
-    expect(ramp.releaseIdempotencyKey).toHaveBeenCalledTimes(2);
-    expect(ramp.recordIdempotentAnswer).not.toHaveBeenCalled();
+    expect(keys.release).toHaveBeenCalledTimes(2);
+    expect(keys.record).not.toHaveBeenCalled();
   });
 
   test('a malformed key is a 400 before anything is claimed; a GET ignores the header', async () => {
-    const { app, ramp } = stubApp({ getAccount: jest.fn().mockRejectedValue(new Error('x')) });
+    const { app, ramp, keys } = stubApp({ getAccount: jest.fn().mockRejectedValue(new Error('x')) });
     for (const key of ['a b', 'x'.repeat(256)]) {
       const response = await request(app)
         .post('/v1/account/setup')
@@ -113,6 +114,6 @@ describe('Idempotency-Key', () => {
     await request(app)
       .get('/v1/account')
       .set({ ...AUTH, 'Idempotency-Key': 'k' });
-    expect(ramp.claimIdempotencyKey).not.toHaveBeenCalled();
+    expect(keys.claim).not.toHaveBeenCalled();
   });
 });

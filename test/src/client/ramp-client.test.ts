@@ -1,14 +1,12 @@
 import type { Client, Connection } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ClientContext } from '../../../src/client/context';
-import { InvalidInputError, QuoteExpiredError } from '../../../src/client/errors';
+import { QuoteExpiredError } from '../../../src/client/errors';
 import { listAlerts } from '../../../src/client/operations';
 import { assertQuoteValid, isQuoteValid, requestOf } from '../../../src/client/quote';
 import { processIdsOf, RampClient } from '../../../src/client/ramp-client';
-import { processQuery } from '../../../src/client/ramp-list';
-import { EncryptionKey } from '../../../src/config/encryption';
+import type { Database, Ledger } from '../../../src/database/connection';
 import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
-import { endUserSearchValue } from '../../../src/temporal/end-user-pseudonym';
 import type { QuoteResult } from '../../../workflows/quote/types';
 
 const timings = {} as ClientContext['timings'];
@@ -31,6 +29,7 @@ function contextWith(
   } as unknown as Client;
   const context: ClientContext = {
     temporal,
+    ledger: {} as Ledger,
     taskQueue: 'q',
     timings,
     processIds: DEFAULT_PROCESS_IDS,
@@ -54,7 +53,7 @@ describe('process IDs of the typed client', () => {
 
   test('the constructor keeps its options and exposes the IDs it uses', () => {
     const connection = {} as Connection;
-    const options = { connection, namespace: 'ns', taskQueue: 'q', timings };
+    const options = { connection, database: { db: {} } as Database, namespace: 'ns', taskQueue: 'q', timings };
     expect(new RampClient(options).processIds).toEqual(DEFAULT_PROCESS_IDS);
     expect(
       new RampClient({ ...options, processIds: { ...DEFAULT_PROCESS_IDS, accountSetupWorkflowId: 'a3' } })
@@ -86,33 +85,6 @@ describe('listAlerts', () => {
       runs: 0,
       since: '2026-01-01T00:00:00.000Z',
     });
-  });
-});
-
-describe('the process list query', () => {
-  test('both directions unless one is asked for', () => {
-    expect(processQuery({ encryption: undefined }, {}, undefined)).toBe(
-      "RampDirection IN ('on-ramp', 'off-ramp')",
-    );
-    expect(
-      processQuery({ encryption: undefined }, { direction: 'off-ramp', status: 'stuck' }, undefined),
-    ).toBe("RampDirection = 'off-ramp' AND RampStatus = 'stuck'");
-  });
-
-  test('an end user is searched by ID, and by pseudonym when keys are configured', () => {
-    expect(processQuery({ encryption: undefined }, {}, 'alice')).toBe(
-      "RampDirection IN ('on-ramp', 'off-ramp') AND RampEndUserId IN ('alice')",
-    );
-    const encryption = { keys: [new EncryptionKey('k1', Buffer.alloc(32, 1))] };
-    const query = processQuery({ encryption }, {}, 'alice');
-    expect(query).toContain(`'${endUserSearchValue('alice', encryption)}'`);
-    expect(query).toContain("'alice'");
-  });
-
-  test('a status that is not lower-case words and dashes is refused before any query', () => {
-    expect(() => processQuery({ encryption: undefined }, { status: "x' OR 1=1" }, undefined)).toThrow(
-      InvalidInputError,
-    );
   });
 });
 

@@ -1,10 +1,10 @@
 /**
- * The typed client's lifecycle calls without Temporal: the ramp filter is checked before any query is built, page
- * tokens only work with the filter that produced them, and startOnRamp refuses another end user while the on-ramp
- * runs and answers the process as it is for the same one.
+ * The typed client's lifecycle calls against a real ledger, without Temporal: the ramp filter is checked before any
+ * query is built, page tokens only work with the filter that produced them, and startOnRamp refuses another end user
+ * while the on-ramp runs and answers the on-ramp as the ledger holds it for the same one. Temporal is a stub whose
+ * signal-with-start writes what the on-ramp would record.
  */
 import type { Client } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { ClientContext } from '../../../src/client/context';
 import {
   ClaimWindowClosedError,
@@ -14,11 +14,33 @@ import {
 } from '../../../src/client/errors';
 import { startOnRamp } from '../../../src/client/on-ramp';
 import { listRamps, parseRampListFilter } from '../../../src/client/ramp-list';
+import { writeRamp } from '../../../src/ledger/ramps';
 import type { OnRampState } from '../../../workflows/ramps/onramp/types';
+import { freshTestDatabase, type TestDatabase } from '../../helpers/database';
+
+let database: TestDatabase;
+beforeEach(async () => {
+  database = await freshTestDatabase();
+});
+afterEach(async () => {
+  await database.close();
+});
+
+let revision = 0;
+/** Writes an on-ramp's state as its process would record it. */
+const record = (state: OnRampState) =>
+  writeRamp(database.db, {
+    ramp: { direction: 'on-ramp', workflowId: `onramp/${state.orderReference}`, state },
+    revision: (revision += 1),
+    raised: [],
+    retryForMs: 0,
+    at: new Date().toISOString(),
+  });
 
 function context(temporal: unknown): ClientContext {
   return {
     temporal: temporal as Client,
+    ledger: database.db,
     taskQueue: 'q',
     timings: {} as ClientContext['timings'],
     processIds: { accountSetupWorkflowId: 'account-setup', alertsWorkflowId: 'ops/alerts' },
@@ -70,43 +92,36 @@ describe('parseRampListFilter', () => {
 });
 
 describe('listRamps', () => {
-  function visibility() {
-    const listWorkflowExecutions = jest
-      .fn()
-      .mockResolvedValue({ executions: [], nextPageToken: Buffer.from('temporal-page-2') });
-    return {
-      listWorkflowExecutions,
-      ctx: context({ options: { namespace: 'ns' }, workflowService: { listWorkflowExecutions } }),
-    };
-  }
-
-  test("builds the query from checked values only, and hands back Temporal's token only for the same filter", async () => {
-    const { listWorkflowExecutions, ctx } = visibility();
-    const filter = {
-      endUserId: 'u1',
-      direction: 'on-ramp' as const,
-      status: 'settled',
-      closedAfter: '2026-01-01T00:00:00Z',
-      limit: 5,
-    };
-    const page = await listRamps(ctx, filter);
-    expect(listWorkflowExecutions).toHaveBeenCalledWith({
-      namespace: 'ns',
-      query:
-        "RampDirection = 'on-ramp' AND RampEndUserId IN ('u1') AND RampStatus = 'settled' AND CloseTime > '2026-01-01T00:00:00.000Z'",
-      pageSize: 5,
-    });
-    expect(page.nextPageToken).toEqual(expect.any(String));
-    await listRamps(ctx, { ...filter, pageToken: page.nextPageToken! });
-    expect(Buffer.from(listWorkflowExecutions.mock.calls[1][0].nextPageToken as Uint8Array).toString()).toBe(
-      'temporal-page-2',
+  test('filters by checked values, pages newest first, and takes a token only with its own filter', async () => {
+    const at = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
+    for (let minute = 0; minute < 5; minute += 1)
+      await record({
+        orderReference: `ord-${minute}`,
+        status: minute % 2 === 0 ? 'settled' : 'awaiting-order',
+        step: 'step',
+        endUserId: 'u1',
+        unattributed: false,
+        eventsApplied: 0,
+        duplicates: 0,
+        polls: 0,
+        startedAt: at(minute),
+        ...(minute % 2 === 0 ? { endedAt: at(minute + 1) } : {}),
+        outcomes: { sequence: 0, events: [] },
+      });
+    const ctx = context({});
+    const filter = { endUserId: 'u1', status: 'settled', limit: 2 };
+    const first = await listRamps(ctx, filter);
+    expect(first.data.map((ramp) => ramp.orderReference)).toEqual(['ord-4', 'ord-2']);
+    expect(first.data[0]).toMatchObject({ direction: 'on-ramp', running: false, closeTime: at(5) });
+    const second = await listRamps(ctx, { ...filter, pageToken: first.nextPageToken! });
+    expect(second).toEqual({ data: [expect.objectContaining({ orderReference: 'ord-0' })], nextPageToken: null });
+    const closedLately = await listRamps(ctx, { closedAfter: at(2) });
+    expect(closedLately.data.map((ramp) => ramp.orderReference)).toEqual(['ord-4', 'ord-2']);
+    await expect(listRamps(ctx, { ...filter, status: 'failed', pageToken: first.nextPageToken! })).rejects.toThrow(
+      NotFoundError,
     );
-    await expect(
-      listRamps(ctx, { ...filter, status: 'failed', pageToken: page.nextPageToken! }),
-    ).rejects.toThrow(NotFoundError);
     await expect(listRamps(ctx, { pageToken: 'AAAA' })).rejects.toThrow(NotFoundError);
     await expect(listRamps(ctx, { pageToken: 'not a token' })).rejects.toThrow(InvalidInputError);
-    expect(listWorkflowExecutions).toHaveBeenCalledTimes(2);
   });
 });
 
@@ -125,19 +140,18 @@ describe('startOnRamp', () => {
     ...extra,
   });
 
-  function temporalAnswering(states: Array<OnRampState | 'not-found'>) {
-    const signalWithStart = jest.fn().mockResolvedValue(undefined);
-    const query = jest.fn().mockImplementation(() => {
-      const next = states.length > 1 ? states.shift()! : states[0]!;
-      return next === 'not-found'
-        ? Promise.reject(new WorkflowNotFoundError('gone', 'onramp/ord-1', undefined))
-        : Promise.resolve(next);
+  /** The ledger holds the first state (none for 'not-found'); the signal makes the on-ramp record the second. */
+  async function temporalAnswering(states: Array<OnRampState | 'not-found'>) {
+    const [before, after] = states;
+    if (before && before !== 'not-found') await record(before);
+    const signalWithStart = jest.fn().mockImplementation(async () => {
+      if (after && after !== 'not-found') await record(after);
     });
-    return { signalWithStart, ctx: context({ workflow: { signalWithStart, getHandle: () => ({ query }) } }) };
+    return { signalWithStart, ctx: context({ workflow: { signalWithStart } }) };
   }
 
   test('a new on-ramp is started and answered as created', async () => {
-    const { signalWithStart, ctx } = temporalAnswering(['not-found', state('u1')]);
+    const { signalWithStart, ctx } = await temporalAnswering(['not-found', state('u1')]);
     await expect(startOnRamp(ctx, 'u1', 'ord-1')).resolves.toMatchObject({
       workflowId: 'onramp/ord-1',
       created: true,
@@ -147,7 +161,7 @@ describe('startOnRamp', () => {
   });
 
   test('the same end user again: the process as it is, nothing sent', async () => {
-    const { signalWithStart, ctx } = temporalAnswering([
+    const { signalWithStart, ctx } = await temporalAnswering([
       state('u1', { quote: { targetAmount: '1', expiresAt: '2030-01-01T00:00:00Z' } }),
     ]);
     const again = await startOnRamp(ctx, 'u1', 'ord-1', {
@@ -158,11 +172,11 @@ describe('startOnRamp', () => {
   });
 
   test('another end user while it runs is a conflict, before and after the signal', async () => {
-    const running = temporalAnswering([state('u1')]);
+    const running = await temporalAnswering([state('u1')]);
     await expect(startOnRamp(running.ctx, 'u2', 'ord-1')).rejects.toThrow(ConflictError);
     expect(running.signalWithStart).not.toHaveBeenCalled();
     // Unattributed when read, but another caller's attribution landed first.
-    const raced = temporalAnswering([state(null), state('u1')]);
+    const raced = await temporalAnswering([state(null), state('u1')]);
     await expect(startOnRamp(raced.ctx, 'u2', 'ord-1')).rejects.toThrow(/belongs to another end user/);
   });
 
@@ -172,7 +186,7 @@ describe('startOnRamp', () => {
       endedAt: '2026-01-01T00:01:00.000Z',
       claimableUntil: '2026-01-08T00:01:00.000Z',
     });
-    const { signalWithStart, ctx } = temporalAnswering([
+    const { signalWithStart, ctx } = await temporalAnswering([
       ended,
       { ...ended, endUserId: 'u2', claimedAt: '2026-01-02T00:00:00.000Z' },
     ]);
@@ -185,7 +199,7 @@ describe('startOnRamp', () => {
   });
 
   test('one that closed unclaimed is a ClaimWindowClosedError naming its incident; a 1.0 one a conflict', async () => {
-    const unclaimed = temporalAnswering([
+    const unclaimed = await temporalAnswering([
       state(null, {
         status: 'unclaimed',
         endedAt: '2026-01-01T00:01:00.000Z',
@@ -198,14 +212,14 @@ describe('startOnRamp', () => {
     expect(error).toMatchObject({ incident: 'unclaimed-on-ramp/onramp/ord-1' });
     expect((error as Error).message).toContain('incident unclaimed-on-ramp/onramp/ord-1');
     expect(unclaimed.signalWithStart).not.toHaveBeenCalled();
-    const old = temporalAnswering([state(null, { status: 'settled', endedAt: '2026-01-01T00:01:00.000Z' })]);
+    const old = await temporalAnswering([state(null, { status: 'settled', endedAt: '2026-01-01T00:01:00.000Z' })]);
     await expect(startOnRamp(old.ctx, 'u2', 'ord-1')).rejects.toThrow(
       /already ended \(settled\) without an end user/,
     );
   });
 
   test('an unattributed running on-ramp is attributed (created)', async () => {
-    const { signalWithStart, ctx } = temporalAnswering([state(null), state('u2')]);
+    const { signalWithStart, ctx } = await temporalAnswering([state(null), state('u2')]);
     await expect(startOnRamp(ctx, 'u2', 'ord-1')).resolves.toMatchObject({ created: true });
     expect(signalWithStart).toHaveBeenCalledTimes(1);
   });

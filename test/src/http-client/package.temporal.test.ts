@@ -34,6 +34,7 @@ describe('ramp-orchestrator/http from a packed tarball', () => {
         idempotencyRetentionMs: 86_400_000,
       },
       ramp: stack.ramp,
+      ledger: stack.database.db,
       logger: pino({ level: 'silent' }),
     });
   });

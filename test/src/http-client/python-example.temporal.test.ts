@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pino from 'pino';
+import { eventsOf } from '../../helpers/database';
 import { startApiServer } from '../../../src/api/server';
 import { loadClientWebhookConfig } from '../../../src/config/client-webhooks';
 import { newWebhookSecret } from '../../../src/demo/outcome-receiver';
@@ -45,6 +46,7 @@ describe('the Python example of the integration guide', () => {
         idempotencyRetentionMs: 86_400_000,
       },
       ramp: stack.ramp,
+      ledger: stack.database.db,
       logger: pino({ level: 'silent' }),
     });
     try {
@@ -69,11 +71,8 @@ describe('the Python example of the integration guide', () => {
       const reference = /^on-ramp (order-[0-9a-f-]{36}) awaiting-order$/.exec(started ?? '')?.[1];
       expect(reference).toBeDefined();
       expect(verified).toBe('verified on_ramp.created awaiting-order');
-      const onRamp = await stack.ramp.getOnRamp(reference!);
-      expect(onRamp.outcomes.events[0]).toMatchObject({
-        webhookId: `evt_onramp~${reference!}~1`,
-        delivery: 'delivered',
-      });
+      const [created] = await eventsOf(stack.database.db, `onramp/${reference!}`);
+      expect(created).toMatchObject({ webhookId: `evt_onramp~${reference!}~1`, delivery: 'delivered' });
       await stacks.client.workflow.getHandle(`onramp/${reference!}`).terminate('test over');
     } finally {
       await api.close();

@@ -4,6 +4,7 @@
  * timeout, checked every 30 s). Now: a JSON 431, and half-sent requests closed within the (here shortened) headers
  * timeout while normal requests are served.
  */
+import type { Ledger } from '../../../src/database/connection';
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
@@ -41,6 +42,7 @@ describe('servers at the edge', () => {
         idempotencyRetentionMs: 86_400_000,
       },
       ramp: {} as RampApi,
+      ledger: {} as Ledger,
       logger,
       http: HTTP,
     });

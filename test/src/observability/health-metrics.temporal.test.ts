@@ -2,6 +2,8 @@
  * /readyz goes unready when Temporal stops (a dev server this test starts and stops) or the operator login fails;
  * /metrics on the receiver counts the deliveries of an off-ramp scenario.
  */
+import { ledgerIdempotency } from '../../../src/api/idempotency';
+import type { Ledger } from '../../../src/database/connection';
 import { Client, Connection } from '@temporalio/client';
 import request from 'supertest';
 import { createApiApp } from '../../../src/api/app';
@@ -79,12 +81,14 @@ describe('/readyz', () => {
     // Bound to loopback: the readiness details need no metrics token there.
     const api = createApiApp({
       ramp: fakeRamp,
+      idempotency: ledgerIdempotency({} as Ledger),
       apiKey: new SecretString('api-key-readyz-0123456789abcdef'),
       logger,
       health: { temporal, operator, timeoutMs: 1500, bindHost: '127.0.0.1' },
     });
     const apiBadLogin = createApiApp({
       ramp: fakeRamp,
+      idempotency: ledgerIdempotency({} as Ledger),
       apiKey: new SecretString('api-key-readyz-0123456789abcdef'),
       logger,
       health: { temporal, operator: badOperator, timeoutMs: 1500, bindHost: '127.0.0.1' },

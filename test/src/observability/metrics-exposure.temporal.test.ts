@@ -3,6 +3,8 @@
  * interfaces), and a scrape does not cost Temporal its visibility counts each time: counts are shared by
  * concurrent scrapes and reused for the cache TTL.
  */
+import { ledgerIdempotency } from '../../../src/api/idempotency';
+import type { Ledger } from '../../../src/database/connection';
 import type { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
 import request from 'supertest';
@@ -74,6 +76,7 @@ describe('/metrics and /readyz exposure and cost', () => {
       const metrics = new RampMetrics({ temporal: client, logger, cacheTtlMs: 1_500, timeoutMs: 5_000 });
       const app = createApiApp({
         ramp: {} as RampApi,
+        idempotency: ledgerIdempotency({} as Ledger),
         apiKey: new SecretString('api-key-exposure-0123456789abcdef'),
         logger,
         health: { metrics, metricsToken: new SecretString(TOKEN), bindHost: '0.0.0.0' },

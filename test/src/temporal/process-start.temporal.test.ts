@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '../../../src/api/app';
+import { ledgerIdempotency } from '../../../src/api/idempotency';
 import { SecretString } from '../../../src/secrets/secret-string';
 import { endUserWorkflowId } from '../../../src/domain/ids';
 import { endUserWorkflow } from '../../../workflows/end-user/workflow';
@@ -57,6 +58,7 @@ describe('closed long-lived processes are not run again (real dev server + sandb
     });
     const api = createApiApp({
       ramp: stack.ramp,
+      idempotency: ledgerIdempotency(stack.database.db),
       apiKey: new SecretString('one-run-api-key-8c1f'),
       logger: pino({ level: 'silent' }),
     });

@@ -3,6 +3,7 @@
  * against the sandbox in the other process tests). Covers the patterns every ramp process uses: update-with-start,
  * a signal (the wallet-creation journal), a query, and search attributes.
  */
+import { freshTestDatabase, type TestDatabase } from '../../helpers/database';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
@@ -57,26 +58,31 @@ describe('end-user workflow on the real Temporal dev server', () => {
   let connection: Connection;
   let running: RunningTestWorker | undefined;
 
+  let database: TestDatabase;
+
   beforeAll(async () => {
     ({ client, connection } = await connectTestClient());
+    database = await freshTestDatabase();
   });
   afterEach(async () => {
     await running?.stop();
     running = undefined;
   });
   afterAll(async () => {
+    await database.close();
     await connection.close();
   });
 
   function rampClient(taskQueue: string) {
     const { namespace } = testServer();
-    return new RampClient({ connection, namespace, taskQueue, timings: fastTimings() });
+    return new RampClient({ database: database, connection, namespace, taskQueue, timings: fastTimings() });
   }
 
   test('20 concurrent update-with-start calls create one wallet and every caller gets it', async () => {
     const { created, operator } = countingOperator();
     running = await startTestWorker(
       createActivities({
+        ledger: database.db,
         operator,
         temporal: client,
         logger: pino({ level: 'silent' }),
@@ -106,6 +112,7 @@ describe('end-user workflow on the real Temporal dev server', () => {
   test('a completion lost after the journal signal does not create a second wallet', async () => {
     const { created, operator } = countingOperator();
     const real = createActivities({
+      ledger: database.db,
       operator,
       temporal: client,
       logger: pino({ level: 'silent' }),
@@ -136,6 +143,7 @@ describe('end-user workflow on the real Temporal dev server', () => {
   test('a new creation after one that ended with its request unanswered is told how long to wait for it', async () => {
     const { operator } = countingOperator();
     const real = createActivities({
+      ledger: database.db,
       operator,
       temporal: client,
       logger: pino({ level: 'silent' }),
@@ -189,6 +197,7 @@ describe('end-user workflow on the real Temporal dev server', () => {
         ++sends === 1 ? Promise.reject(deadlinePassed('createWallet')) : operator.createWallet(...args),
     });
     const real = createActivities({
+      ledger: database.db,
       operator: refusingFirst,
       temporal: client,
       logger: pino({ level: 'silent' }),
@@ -229,6 +238,7 @@ describe('end-user workflow on the real Temporal dev server', () => {
     const { created, operator } = countingOperator();
     running = await startTestWorker(
       createActivities({
+        ledger: database.db,
         operator,
         temporal: client,
         logger: pino({ level: 'silent' }),

@@ -3,11 +3,11 @@
  * quote its end user was shown, the gas the operator reports, and each exception by name (event and incident, when
  * it is seen), whether the operator converts the ramp anyway or not.
  */
+import { eventsOf as recordedEvents } from '../../helpers/database';
 import { randomUUID } from 'node:crypto';
 import { parseMarkets } from '../../../src/config/markets';
 import { endUserWorkflowId, offRampWorkflowId, onRampWorkflowId } from '../../../src/domain/ids';
 import type { OutcomeEventData } from '../../../src/domain/outcome-events';
-import type { OffRampState } from '../../../workflows/ramps/offramp/types';
 import type { OnRampState } from '../../../workflows/ramps/onramp/types';
 import { recordHistory } from '../../helpers/histories';
 import {
@@ -28,9 +28,20 @@ const MARKETS = parseMarkets(
 /** 4 % under the sandbox's 17.25 MXN per USDT: beyond the 1 % tolerance. */
 const MOVED_PRICE = '16.56';
 
-type Booked = { outcomes: OffRampState['outcomes'] };
-const eventsOf = (state: Booked, type: string): OutcomeEventData[] =>
-  state.outcomes.events.filter((record) => record.event.type === type).map((record) => record.event.data);
+/** The data of a ramp's outcome events of one type, as the ledger holds them. */
+async function eventsOf(
+  stack: RampStack,
+  ramp: { depositTransactionId: string } | { orderReference: string },
+  type: string,
+): Promise<OutcomeEventData[]> {
+  const workflowId =
+    'depositTransactionId' in ramp
+      ? offRampWorkflowId(ramp.depositTransactionId)
+      : onRampWorkflowId(ramp.orderReference);
+  return (await recordedEvents(stack.database.db, workflowId))
+    .filter((record) => record.event.type === type)
+    .map((record) => record.event.data as OutcomeEventData);
+}
 const reasonsOf = (state: { exceptions?: Array<{ reason: string }> }) =>
   (state.exceptions ?? []).map((exception) => exception.reason);
 
@@ -103,9 +114,9 @@ describe('amounts against the quote and exceptions by name (sandbox + receiver +
     });
     expect(reasonsOf(state)).toEqual(['off_quote']);
 
-    const [exception] = eventsOf(state, 'off_ramp.exception');
+    const [exception] = await eventsOf(stack, state, 'off_ramp.exception');
     expect(exception?.exception).toMatchObject({ reason: 'off_quote' });
-    const [settled] = eventsOf(state, 'off_ramp.settled');
+    const [settled] = await eventsOf(stack, state, 'off_ramp.settled');
     expect(settled).toMatchObject({ amounts: state.amounts, gas: state.gas, endUserId: user.endUserId });
     expect(settled?.exceptions?.map((entry) => entry.reason)).toEqual(['off_quote']);
     const incident = await openIncident(stack, `ramp-exception/deposit/${depositId}/off_quote`);
@@ -133,7 +144,7 @@ describe('amounts against the quote and exceptions by name (sandbox + receiver +
     // Raised when seen, long before any step deadline could make it stuck.
     expect(Date.now() - seen).toBeLessThan(stack.timings.processTimeoutMs / 2);
     expect(reasonsOf(unsupported)).toEqual(['unsupported_market']);
-    expect(eventsOf(unsupported, 'off_ramp.exception')[0]?.exception).toMatchObject({
+    expect((await eventsOf(stack, unsupported, 'off_ramp.exception'))[0]?.exception).toMatchObject({
       reason: 'unsupported_market',
       message: expect.stringContaining('DAI'),
     });
@@ -143,10 +154,10 @@ describe('amounts against the quote and exceptions by name (sandbox + receiver +
     const small = await offRampEnded(stack, smallId);
     expect(small.status).toBe('settled');
     expect(reasonsOf(small)).toEqual(['below_minimum']);
-    expect(eventsOf(small, 'off_ramp.exception')[0]?.exception?.reason).toBe('below_minimum');
-    expect(eventsOf(small, 'off_ramp.settled')[0]?.exceptions?.map((entry) => entry.reason)).toEqual([
-      'below_minimum',
-    ]);
+    expect((await eventsOf(stack, small, 'off_ramp.exception'))[0]?.exception?.reason).toBe('below_minimum');
+    expect(
+      (await eventsOf(stack, small, 'off_ramp.settled'))[0]?.exceptions?.map((entry) => entry.reason),
+    ).toEqual(['below_minimum']);
     // The operator converted it anyway: its incident is resolved.
     const resolved = await waitFor('the below_minimum incident to be resolved', async () => {
       const alerts = await stack.ramp.listAlerts();
@@ -171,7 +182,7 @@ describe('amounts against the quote and exceptions by name (sandbox + receiver +
     const state = await offRampEnded(stack, depositId);
     expect(state).toMatchObject({ status: 'settled', endUserId: null, unattributed: true });
     expect(reasonsOf(state)).toEqual(['unattributed']);
-    const [event] = eventsOf(state, 'off_ramp.exception');
+    const [event] = await eventsOf(stack, state, 'off_ramp.exception');
     expect(event?.exception).toMatchObject({
       reason: 'unattributed',
       message: expect.stringContaining(wallet.id),
@@ -205,7 +216,7 @@ describe('amounts against the quote and exceptions by name (sandbox + receiver +
     // Fewer MXN per USDT: more USDT than quoted, about 4.17 % more.
     expect(quoted.amounts?.differencePercent).toMatch(/^4\.1\d*$/);
     expect(reasonsOf(quoted)).toEqual(['off_quote']);
-    const [settled] = eventsOf(quoted, 'on_ramp.settled');
+    const [settled] = await eventsOf(stack, quoted, 'on_ramp.settled');
     expect(settled).toMatchObject({ amounts: quoted.amounts, endUserId: 'buyer-1' });
     await openIncident(stack, `ramp-exception/onramp/${offQuote}/off_quote`);
     await recordHistory(stacks.client, onRampWorkflowId(offQuote), 'onramp-exception-off-quote');
@@ -216,7 +227,7 @@ describe('amounts against the quote and exceptions by name (sandbox + receiver +
     const over: OnRampState = await onRampEnded(stack, large);
     expect(over.status).toBe('settled');
     expect(reasonsOf(over)).toEqual(['above_maximum']);
-    expect(eventsOf(over, 'on_ramp.exception')[0]?.exception?.reason).toBe('above_maximum');
+    expect((await eventsOf(stack, over, 'on_ramp.exception'))[0]?.exception?.reason).toBe('above_maximum');
 
     const tiny = `bk-${randomUUID().slice(0, 12)}`;
     await stack.ramp.startOnRamp('buyer-3', tiny);
@@ -224,7 +235,7 @@ describe('amounts against the quote and exceptions by name (sandbox + receiver +
     const under: OnRampState = await onRampEnded(stack, tiny);
     expect(under.status).toBe('failed');
     expect(reasonsOf(under)).toEqual(['below_minimum']);
-    const [exception] = eventsOf(under, 'on_ramp.exception');
+    const [exception] = await eventsOf(stack, under, 'on_ramp.exception');
     expect(exception).toMatchObject({ exception: { reason: 'below_minimum' }, endUserId: 'buyer-3' });
     await openIncident(stack, `ramp-exception/onramp/${tiny}/below_minimum`);
   });

@@ -3,6 +3,7 @@
  * acknowledged (who and why, shown in the store and its details) and resolved by hand; what is not open, or lacks who
  * or why, is refused and changes nothing.
  */
+import { freshTestDatabase, type TestDatabase } from '../../../helpers/database';
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { InvalidInputError, NotFoundError } from '../../../../src/client/errors';
@@ -26,13 +27,16 @@ describe('incidents closed by a person', () => {
   let client: Awaited<ReturnType<typeof connectTestClient>>['client'];
   let connection: Awaited<ReturnType<typeof connectTestClient>>['connection'];
   const alertsWorkflowId = `ops/alerts-${randomUUID()}`;
+  let database: TestDatabase;
 
   beforeAll(async () => {
     // The store has no activities of its own.
     worker = await startTestWorker({} as never);
     ({ client, connection } = await connectTestClient());
+    database = await freshTestDatabase();
     ramp = new RampClient({
       connection,
+      database,
       namespace: testServer().namespace,
       taskQueue: worker.taskQueue,
       timings: fastTimings(),
@@ -41,6 +45,7 @@ describe('incidents closed by a person', () => {
   });
   afterAll(async () => {
     await worker.stop();
+    await database.close();
   });
 
   /** A raise as the alert activity makes it (update-with-start on the store). */

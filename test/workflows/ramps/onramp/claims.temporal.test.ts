@@ -8,11 +8,14 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '../../../../src/api/app';
+import { ledgerIdempotency } from '../../../../src/api/idempotency';
 import { ClaimWindowClosedError, ConflictError } from '../../../../src/client/errors';
 import { onRampWorkflowId } from '../../../../src/domain/ids';
 import { SecretString } from '../../../../src/secrets/secret-string';
 import type { OnRampState } from '../../../../workflows/ramps/onramp/types';
 import { recordHistory } from '../../../helpers/histories';
+import { eventsOf } from '../../../helpers/database';
+import type { OnRampStart } from '../../../../src/client/on-ramp';
 import { startWorkerProcess } from '../../../helpers/killable-worker';
 import {
   depositFiat,
@@ -43,11 +46,13 @@ describe('late claims of on-ramps nobody announced (sandbox + receiver + dev ser
     return (await stacks.client.workflow.getHandle(onRampWorkflowId(ref)).result()) as OnRampState;
   }
 
-  const eventTypes = (state: OnRampState) => state.outcomes.events.map((record) => record.event.type);
+  const eventTypes = async (stack: RampStack, ref: string) =>
+    (await eventsOf(stack.database.db, onRampWorkflowId(ref))).map((record) => record.event.type);
 
   function api(stack: RampStack) {
     return createApiApp({
       ramp: stack.ramp,
+      idempotency: ledgerIdempotency(stack.database.db),
       apiKey: new SecretString(API_KEY),
       logger: pino({ level: 'silent' }),
     });
@@ -68,7 +73,7 @@ describe('late claims of on-ramps nobody announced (sandbox + receiver + dev ser
     const earlyEnd = await closed(stack, early);
     expect(earlyEnd).toMatchObject({ status: 'settled', endUserId: 'early-user' });
     expect(earlyEnd.claimedAt).toBeUndefined();
-    expect(eventTypes(earlyEnd)).not.toContain('on_ramp.claimed');
+    expect(await eventTypes(stack, early)).not.toContain('on_ramp.claimed');
   });
 
   test('claimed after it ended, POST /v1/on-ramps answers 200 with its state and on_ramp.claimed follows', async () => {
@@ -92,8 +97,13 @@ describe('late claims of on-ramps nobody announced (sandbox + receiver + dev ser
     const end = await closed(stack, late);
     expect(end).toMatchObject({ status: 'settled', endUserId: 'late-user', unattributed: false });
     expect(end.claimedAt).toBeDefined();
-    expect(eventTypes(end)).toEqual(['on_ramp.created', 'on_ramp.settled', 'on_ramp.claimed']);
-    const claimedEvent = end.outcomes.events[2]!.event;
+    const events = await eventsOf(stack.database.db, onRampWorkflowId(late));
+    expect(events.map((record) => record.event.type)).toEqual([
+      'on_ramp.created',
+      'on_ramp.settled',
+      'on_ramp.claimed',
+    ]);
+    const claimedEvent = events[2]!.event;
     expect(claimedEvent.data).toMatchObject({
       endUserId: 'late-user',
       status: 'settled',
@@ -132,11 +142,11 @@ describe('late claims of on-ramps nobody announced (sandbox + receiver + dev ser
     expect(lost).toHaveLength(1);
     expect((lost[0] as PromiseRejectedResult).reason).toBeInstanceOf(ConflictError);
     expect((lost[0] as PromiseRejectedResult).reason.message).toContain('belongs to another end user');
-    const winner = (won[0] as PromiseFulfilledResult<{ state: OnRampState; claimed: boolean }>).value;
+    const winner = (won[0] as PromiseFulfilledResult<OnRampStart>).value;
     expect(winner.claimed).toBe(true);
     const end = await closed(stack, ref);
     expect(end.endUserId).toBe(winner.state.endUserId);
-    expect(eventTypes(end).filter((type) => type === 'on_ramp.claimed')).toHaveLength(1);
+    expect((await eventTypes(stack, ref)).filter((type) => type === 'on_ramp.claimed')).toHaveLength(1);
     // The loser asking again is still refused.
     const loser = winner.state.endUserId === 'first-user' ? 'second-user' : 'first-user';
     await expect(stack.ramp.startOnRamp(loser, ref)).rejects.toThrow(ConflictError);
@@ -152,7 +162,7 @@ describe('late claims of on-ramps nobody announced (sandbox + receiver + dev ser
       endUserId: null,
       unclaimedIncident: `unclaimed-on-ramp/onramp/${ref}`,
     });
-    expect(eventTypes(end)).toEqual(['on_ramp.created', 'on_ramp.settled', 'on_ramp.unclaimed']);
+    expect(await eventTypes(stack, ref)).toEqual(['on_ramp.created', 'on_ramp.settled', 'on_ramp.unclaimed']);
     const alerts = await stack.ramp.listAlerts();
     const incident = alerts.open.find((open) => open.key === `unclaimed-on-ramp/onramp/${ref}`);
     expect(incident).toMatchObject({
@@ -182,6 +192,7 @@ describe('late claims of on-ramps nobody announced (sandbox + receiver + dev ser
       TEST_TEMPORAL_NAMESPACE: namespace,
       TEST_WORKFLOW_BUNDLE: bundlePath,
       TASK_QUEUE: stack.worker.taskQueue,
+      DATABASE_URL: stack.database.url,
       OPERATOR_BASE_URL: stack.sandbox.url,
       OPERATOR_EMAIL: EMAIL,
       OPERATOR_PASSCODE: PASSCODE,
@@ -197,6 +208,6 @@ describe('late claims of on-ramps nobody announced (sandbox + receiver + dev ser
     await expect(claim).resolves.toMatchObject({ claimed: true, state: { endUserId: 'while-down' } });
     const end = await closed(stack, ref);
     expect(end).toMatchObject({ status: 'settled', endUserId: 'while-down' });
-    expect(eventTypes(end).filter((type) => type === 'on_ramp.claimed')).toHaveLength(1);
+    expect((await eventTypes(stack, ref)).filter((type) => type === 'on_ramp.claimed')).toHaveLength(1);
   });
 });

@@ -209,6 +209,7 @@ describe('webhook routers (sandbox + receiver + dev server)', () => {
       OPERATOR_EMAIL: EMAIL,
       OPERATOR_PASSCODE: PASSCODE,
       TASK_QUEUE: stack.worker.taskQueue,
+      DATABASE_URL: stack.database.url,
       KILL_POINT: 'hop-forwarded',
     });
     try {
@@ -221,7 +222,7 @@ describe('webhook routers (sandbox + receiver + dev server)', () => {
     for (const [index, depositId] of deposits.entries()) {
       expect(await offRampEnded(stack, depositId)).toMatchObject({ status: 'settled', alertsRaised: 0 });
       expect(await runsOf(stacks.client, offRampWorkflowId(depositId))).toBe(1);
-      const endUser = await stack.ramp.getEndUser(users[index]!.endUserId);
+      const endUser = await stack.endUserState(users[index]!.endUserId);
       expect(endUser.offRamps).toEqual([depositId]);
     }
     // The kill landed inside a router's first batch, which carried its deposits (with the chains' other
