@@ -8,11 +8,18 @@ import { Context } from '@temporalio/activity';
 import { errorMessage } from '../../src/domain/errors';
 import { type EndUserRecord, writeEndUser } from '../../src/ledger/end-users';
 import { type RampRecord, writeRamp } from '../../src/ledger/ramps';
+import { activeTraceParent } from '../../src/observability/spans';
 import type { ActivityDeps } from '../deps';
 import { createAlertActivities } from '../operations/alerts/activities';
 
 /** Five attempts, the waits doubling from the retry policy's first: about half a minute with the default timings. */
 export const LEDGER_INCIDENT_AFTER_ATTEMPTS = 5;
+
+/** The activity's trace, kept with the events it records (their deliveries join it). */
+const traced = (): { traceParent?: string } => {
+  const traceParent = activeTraceParent();
+  return traceParent ? { traceParent } : {};
+};
 
 export function createLedgerActivities(deps: ActivityDeps) {
   const alerts = createAlertActivities(deps);
@@ -43,10 +50,10 @@ export function createLedgerActivities(deps: ActivityDeps) {
 
   return {
     recordRamp(record: RampRecord): Promise<void> {
-      return withIncident(() => writeRamp(deps.ledger, record));
+      return withIncident(() => writeRamp(deps.ledger, { ...record, ...traced() }));
     },
     recordEndUser(record: EndUserRecord): Promise<void> {
-      return withIncident(() => writeEndUser(deps.ledger, record));
+      return withIncident(() => writeEndUser(deps.ledger, { ...record, ...traced() }));
     },
   };
 }

@@ -63,7 +63,7 @@ const ERROR_TEXT: Record<number, string> = {
   422: 'The operator rejected the request (operator_rejected), or the Idempotency-Key was used with another request (idempotency_key_reused)',
   500: 'Internal error',
   502: 'Temporal or the operator failed; the request can be retried',
-  503: 'Temporal did not answer in time; retry after Retry-After seconds',
+  503: 'Temporal or the database did not answer in time; retry after Retry-After seconds',
 };
 
 export const OPERATIONS: readonly Operation[] = [
@@ -100,7 +100,7 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/v1/end-users/{id}',
     operationId: 'getEndUser',
-    summary: "The end user's state and newest ramps of both directions",
+    summary: "The end user's wallet and newest ramps of both directions",
     tag: 'End users',
     params: endUserParams,
     answers: { 200: ['EndUser', 'The end user'] },
@@ -124,10 +124,10 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Ramps',
     body: 'StartOnRampRequest',
     answers: {
-      201: ['OnRampState', 'Started (or attributed to this end user before it ended) by this call'],
+      201: ['OnRamp', 'Started (or attributed to this end user before it ended) by this call'],
       200: [
-        'OnRampState',
-        "It already was this end user's on-ramp, or this call claimed one that had ended without an end user (on_ramp.claimed follows): the process as it is",
+        'OnRamp',
+        "It already was this end user's on-ramp, or this call claimed one that had ended without an end user (on_ramp.claimed follows): the on-ramp as it is",
       ],
     },
     errors: [400, 409, 422],
@@ -143,20 +143,21 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/v1/on-ramps/{orderReference}',
     operationId: 'getOnRamp',
-    summary: 'The full state of an on-ramp',
+    summary: 'An on-ramp as its process last recorded it (also once Temporal no longer holds its run)',
     tag: 'Ramps',
     params: onRampParams,
-    answers: { 200: ['OnRampState', 'The on-ramp'] },
+    answers: { 200: ['OnRamp', 'The on-ramp'] },
     errors: [400, 404],
   },
   {
     method: 'get',
     path: '/v1/off-ramps/{depositTransactionId}',
     operationId: 'getOffRamp',
-    summary: 'The full state of an off-ramp, by the deposit transaction that started it',
+    summary:
+      'An off-ramp as its process last recorded it, by the deposit transaction that started it (also once Temporal no longer holds its run)',
     tag: 'Ramps',
     params: offRampParams,
-    answers: { 200: ['OffRampState', 'The off-ramp'] },
+    answers: { 200: ['OffRamp', 'The off-ramp'] },
     errors: [400, 404],
   },
   {
@@ -164,7 +165,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/v1/ramps',
     operationId: 'listRamps',
     summary:
-      'On-ramps and off-ramps, newest first (running ones, then by when they ended), one page at a time; following nextPageToken lists each process once',
+      'On-ramps and off-ramps, newest first (by when they started), one page at a time; following nextPageToken lists each ramp once',
     tag: 'Ramps',
     query: rampListQuerySchema,
     answers: { 200: ['RampPage', 'One page; pagination.nextPageToken is null on the last'] },
@@ -176,7 +177,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/v1/events',
     operationId: 'listEvents',
     summary:
-      'Outcome events of the last 30 days with how their delivery stands, newest first, one page at a time; following nextPageToken lists each event once',
+      'Outcome events from the moment their process raised them, with how their delivery stands and their place in their queue, newest first, one page at a time; following nextPageToken lists each event once',
     tag: 'Outcome events',
     query: eventListQuerySchema,
     answers: { 200: ['EventPage', 'One page; pagination.nextPageToken is null on the last'] },
@@ -244,7 +245,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/v1/statement',
     operationId: 'statement',
     summary:
-      'The settlement statement of a period: a row per ramp whose process closed in it, reconciled against a fresh read of the operator, then totals per status and asset (streamed)',
+      "The settlement statement of a period: a row per ramp booked in it, with reconciliation's last read of the operator, then totals per status and asset (streamed)",
     tag: 'Ramps',
     query: statementQuerySchema,
     answers: { 200: ['Statement', 'The statement (format=json); format=csv answers text/csv'] },

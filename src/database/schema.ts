@@ -7,6 +7,7 @@ import type { ColumnType, Generated } from 'kysely';
 
 /** A jsonb column: read parsed, written as JSON text (pg would turn a JS array into a PostgreSQL array). */
 export type Json<T> = ColumnType<T, string, string>;
+/* A json (not jsonb) column keeps the text as written: an outcome event's body is sent with its keys as raised. */
 /** A timestamptz column: read as an ISO 8601 string, written as one (or as `now()` through sql). */
 export type Timestamp = ColumnType<string, string, string>;
 export type NullableTimestamp = ColumnType<string | null, string | null | undefined, string | null>;
@@ -80,6 +81,8 @@ export interface OutcomeEventsTable {
   confirmed_endpoints: ColumnType<string[], string[] | undefined, string[]>;
   /** The last bulk redelivery that requeued it. */
   redelivery_job: string | null;
+  /** The trace of the work that raised it: its deliveries join that trace. */
+  trace_parent: ColumnType<string | null, string | null | undefined, string | null>;
   recorded_at: Generated<string>;
 }
 

@@ -18,6 +18,8 @@ export interface EndUserRecord {
   retryForMs: number;
   /** When it was written, in the workflow's time. */
   at: string;
+  /** The trace the write runs in, kept with its events. */
+  traceParent?: string;
 }
 
 export function endUserView(state: EndUserState, updatedAt: string): EndUserView {
@@ -65,7 +67,7 @@ export async function writeEndUser(db: Ledger, record: EndUserRecord): Promise<v
           .where('end_users.revision', '<=', revision),
       )
       .execute();
-    await insertRaisedEvents(trx, record.workflowId, record.raised, record.retryForMs);
+    await insertRaisedEvents(trx, record.workflowId, record.raised, record.retryForMs, record.traceParent);
   });
 }
 

@@ -18,6 +18,7 @@ export async function insertRaisedEvents(
   processId: string,
   events: readonly RaisedEvent[],
   retryForMs: number,
+  traceParent?: string,
 ): Promise<void> {
   if (events.length === 0) return;
   await db
@@ -34,6 +35,7 @@ export async function insertRaisedEvents(
         delivery: 'pending' as const,
         next_attempt_at: sql<string>`now()`,
         retry_for_ms: retryForMs,
+        trace_parent: traceParent ?? null,
       })),
     )
     .onConflict((conflict) => conflict.column('webhook_id').doNothing())
@@ -153,8 +155,12 @@ export interface ClaimedEvent {
   processId: string;
   event: WebhookEvent;
   attempt: number;
+  /** When this attempt was claimed. */
+  startedAt: string;
   confirmedEndpoints: string[];
   giveUpAt: string;
+  /** The trace of the work that raised the event, which its delivery joins. */
+  traceParent: string | null;
 }
 
 /**
@@ -168,8 +174,10 @@ export async function claimDueEvents(db: Ledger, limit: number, leaseMs: number)
     process_id: string;
     body: WebhookEvent;
     attempts: number;
+    last_attempt_at: string;
     confirmed_endpoints: string[];
     give_up_at: string;
+    trace_parent: string | null;
   }>`
     with due as (
       select e.webhook_id from outcome_events e
@@ -190,15 +198,18 @@ export async function claimDueEvents(db: Ledger, limit: number, leaseMs: number)
       leased_until = now() + ${leaseMs} * interval '1 millisecond',
       give_up_at = coalesce(e.give_up_at, now() + e.retry_for_ms * interval '1 millisecond')
     from due where e.webhook_id = due.webhook_id
-    returning e.webhook_id, e.process_id, e.body, e.attempts, e.confirmed_endpoints, e.give_up_at
+    returning e.webhook_id, e.process_id, e.body, e.attempts, e.last_attempt_at, e.confirmed_endpoints,
+      e.give_up_at, e.trace_parent
   `.execute(db);
   return rows.map((row) => ({
     webhookId: row.webhook_id,
     processId: row.process_id,
     event: row.body,
     attempt: row.attempts,
+    startedAt: row.last_attempt_at,
     confirmedEndpoints: row.confirmed_endpoints,
-    giveUpAt: typeof row.give_up_at === 'string' ? row.give_up_at : new Date(row.give_up_at).toISOString(),
+    giveUpAt: row.give_up_at,
+    traceParent: row.trace_parent,
   }));
 }
 
@@ -221,7 +232,7 @@ export async function recordAttempt(
       .values({
         webhook_id: claimed.webhookId,
         attempt: claimed.attempt,
-        started_at: sql<string>`now()`,
+        started_at: claimed.startedAt,
         ended_at: sql<string>`now()`,
         outcome: outcome.kind === 'given-up' ? 'refused' : outcome.kind,
         error: outcome.kind === 'refused' || outcome.kind === 'given-up' ? outcome.error : null,
@@ -261,6 +272,17 @@ export async function recordAttempt(
     const result = await update.set(next).executeTakeFirst();
     return result.numUpdatedRows > 0n;
   });
+}
+
+/** An attempt cut off by its dispatcher stopping: the event is due again at once, for whichever dispatcher runs. */
+export async function releaseAttempt(db: Ledger, claimed: ClaimedEvent): Promise<void> {
+  await db
+    .updateTable('outcome_events')
+    .set({ next_attempt_at: sql<string>`now()`, leased_until: null })
+    .where('webhook_id', '=', claimed.webhookId)
+    .where('attempts', '=', claimed.attempt)
+    .where('delivery', '=', 'pending')
+    .execute();
 }
 
 /**

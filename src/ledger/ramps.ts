@@ -24,6 +24,8 @@ export interface RampRecord {
   at: string;
   /** Set when the ramp has ended: its row is booked at this instant. */
   closedAt?: string;
+  /** The trace the write runs in, kept with its events so that their deliveries join it. */
+  traceParent?: string;
 }
 
 /** Writes a ramp's view, its new events and, when it ended, its booked row; idempotent (a retry writes once). */
@@ -58,7 +60,7 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
           .where('ramps.revision', '<=', revision),
       )
       .execute();
-    await insertRaisedEvents(trx, ramp.workflowId, record.raised, record.retryForMs);
+    await insertRaisedEvents(trx, ramp.workflowId, record.raised, record.retryForMs, record.traceParent);
     if (record.closedAt === undefined) return;
     const webhookIds = await trx
       .selectFrom('outcome_events')

@@ -13,7 +13,10 @@ import type { BookedRow, Reconciled, StatementRow } from './views';
 export const STATEMENT_PAGE_SIZE = 1_000;
 
 /** The rows booked at or after `from` and before `to`, one page in memory at a time. */
-export async function* bookedRows(db: Ledger, period: { from: string; to: string }): AsyncGenerator<StatementRow> {
+export async function* bookedRows(
+  db: Ledger,
+  period: { from: string; to: string },
+): AsyncGenerator<StatementRow> {
   let after: { closedAt: string; workflowId: string } | undefined;
   for (;;) {
     let select = db

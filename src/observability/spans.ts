@@ -90,3 +90,17 @@ export function activeTraceIds(): { trace_id: string; span_id: string } | Record
   if (!spanContext || !trace.isSpanContextValid(spanContext)) return {};
   return { trace_id: spanContext.traceId, span_id: spanContext.spanId };
 }
+
+/** The `traceparent` of the active span, to be kept with work that continues later elsewhere; none untraced. */
+export function activeTraceParent(): string | undefined {
+  if (!activeTracing()) return undefined;
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent;
+}
+
+/** Runs `work` under a kept `traceparent` (the work that raised it), so its spans and log lines join that trace. */
+export function underTraceParent<T>(traceParent: string | null | undefined, work: () => T): T {
+  if (!activeTracing() || !traceParent) return work();
+  return context.with(propagation.extract(context.active(), { traceparent: traceParent }), work);
+}

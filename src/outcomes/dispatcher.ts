@@ -25,7 +25,9 @@ import {
   endpointsRefused,
   EVENTS_CHANNEL,
   recordAttempt,
+  releaseAttempt,
 } from '../ledger/outcome-events';
+import { underTraceParent } from '../observability/spans';
 import { attemptDelivery } from './send';
 
 /** How often a dispatcher looks for due events when nothing woke it: a retry falls due without a notification. */
@@ -93,6 +95,8 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
       claimed.confirmedEndpoints,
       abort.signal,
     );
+    // Cut off by this dispatcher stopping: not the endpoint's failure; the next dispatcher tries it at once.
+    if (abort.signal.aborted) return releaseAttempt(database.db, claimed);
     const outcome = attemptOutcome(timings, claimed, result, Date.now());
     const current = await recordAttempt(database.db, claimed, outcome);
     if (!current) return;
@@ -109,7 +113,7 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
     else
       logger.info(
         { webhookId: claimed.webhookId, type: claimed.event.type },
-        `outcome event ${outcome.kind}`,
+        outcome.kind === 'confirmed' ? 'outcome event delivered' : 'outcome event had no endpoint',
       );
     const refused = result.receiving.filter(
       (label) => !result.confirmed.includes(label) && !claimed.confirmedEndpoints.includes(label),
@@ -130,7 +134,8 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
     if (room <= 0) return false;
     const claimed = await claimDueEvents(database.db, room, leaseMs);
     for (const event of claimed) {
-      const delivery = deliver(event)
+      // Its delivery joins the trace of the work that raised it.
+      const delivery = underTraceParent(event.traceParent, () => deliver(event))
         .catch((error: unknown) => {
           // The lease runs out and another attempt takes it over.
           logger.warn(

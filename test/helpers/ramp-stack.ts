@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import https from 'node:https';
-import pino from 'pino';
 import { type RunningDispatcher, startDispatcher } from '../../src/outcomes/dispatcher';
 import { endUserWorkflowId, offRampWorkflowId, onRampWorkflowId } from '../../src/domain/ids';
 import { endUserStateQuery } from '../../workflows/end-user/messages';
@@ -218,7 +217,7 @@ export async function startRampStack(
     database,
     clientWebhooks: options.clientWebhooks,
     timings: timings.outcomeDelivery,
-    logger: pino({ level: 'silent' }),
+    logger,
   });
   const ramp = new RampClient({
     connection,

@@ -53,7 +53,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       type text not null,
       end_user_id text,
       occurred_at timestamptz not null,
-      body jsonb not null,
+      body json not null,
       delivery text not null check (delivery in ('pending', 'delivered', 'failed', 'no-endpoint')),
       attempts integer not null default 0,
       next_attempt_at timestamptz,
@@ -65,6 +65,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       error text,
       confirmed_endpoints text[] not null default '{}',
       redelivery_job uuid,
+      trace_parent text,
       recorded_at timestamptz not null default now(),
       unique (process_id, sequence)
     );

@@ -70,6 +70,8 @@ describe('the ramp lifecycle over HTTP (sandbox + receiver + dev server)', () =>
     const started = await request(app).post('/v1/on-ramps').set(auth).send(body);
     expect(started.status).toBe(201);
     await depositFiat(stack, orderReference);
+    // The deposit's off-ramp exists once its first webhook arrived (a client learns of it from off_ramp.created).
+    await waitFor('the off-ramp to start', () => stack.ramp.getOffRamp(depositId).catch(() => undefined));
 
     const [offRamp, onRamp] = await Promise.all([
       stack.ramp.waitForOutcome({ depositTransactionId: depositId }, { timeoutMs: 60_000 }),

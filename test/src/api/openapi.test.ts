@@ -87,8 +87,12 @@ describe('the OpenAPI document', () => {
       expect.arrayContaining(['200', '201', '400', '401', '409']),
     );
     expect(Object.keys(doc.paths['/v1/events/{webhookId}/redeliver']!.post!.responses)).toContain('202');
-    expect(doc.components.schemas.OnRampState!.properties).toHaveProperty('outcomes');
-    expect(doc.components.schemas.OffRampState!.properties).toHaveProperty('outcomes');
+    // A ramp's answer is its view: what a client books or shows, none of the process's own bookkeeping.
+    for (const view of ['OnRamp', 'OffRamp']) {
+      expect(doc.components.schemas[view]!.properties).toHaveProperty('exceptions');
+      expect(doc.components.schemas[view]!.properties).not.toHaveProperty('outcomes');
+      expect(doc.components.schemas[view]!.properties).not.toHaveProperty('polls');
+    }
   });
 
   test('each link names an operation of the document and fills its path parameters from a field of the answer', () => {

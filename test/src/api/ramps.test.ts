@@ -5,64 +5,82 @@ import {
   InvalidInputError,
   NotFoundError,
 } from '../../../src/client/errors';
+import { offRampView, onRampView } from '../../../src/ledger/ramp-views';
+import type { OffRampState } from '../../../workflows/ramps/offramp/types';
+import type { OnRampState } from '../../../workflows/ramps/onramp/types';
 import { AUTH, stubApp } from '../../helpers/api-stub';
 
-const onRampState = {
-  orderReference: 'ord-1',
-  status: 'awaiting-order',
-  step: 'Waiting for the order',
-  endUserId: 'u1',
-  unattributed: false,
-  quote: {
-    targetAmount: '57.68',
-    expiresAt: '2030-01-01T00:00:25.000Z',
-    amountFrom: '1000',
-    coinTo: 'USDT',
-    chainTo: 'TRX',
-  },
-  eventsApplied: 0,
-  duplicates: 0,
-  polls: 0,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  outcomes: { sequence: 0, events: [] },
+const offRampEvent = {
+  type: 'off_ramp.settled',
+  timestamp: '2026-01-01T00:05:00.000Z',
+  data: { workflowId: 'offramp/tx-1', endUserId: null, status: 'settled', step: 'Settled' },
 };
-const offRampState = {
-  depositTransactionId: 'tx-1',
-  status: 'settled',
-  step: 'Settled',
-  endUserId: null,
-  unattributed: true,
-  fiatAmount: '1000.50',
-  fiatCurrency: 'MXN',
-  alertsRaised: 0,
-  eventsApplied: 3,
-  duplicates: 1,
-  polls: 2,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  endedAt: '2026-01-01T00:05:00.000Z',
-  outcomes: {
-    sequence: 1,
-    events: [
-      {
-        webhookId: 'evt_offramp~tx-1~1',
-        event: {
-          type: 'off_ramp.settled',
-          timestamp: '2026-01-01T00:05:00.000Z',
-          data: {
-            workflowId: 'offramp/tx-1',
-            endUserId: null,
-            status: 'settled',
-            step: 'Settled',
-            depositTransactionId: 'tx-1',
-            fiatAmount: '1000.50',
+
+/** What the ledger holds of an on-ramp: its view, as its process writes it. */
+const onRampState = onRampView(
+  'onramp/ord-1',
+  {
+    orderReference: 'ord-1',
+    status: 'awaiting-order',
+    step: 'Waiting for the order',
+    endUserId: 'u1',
+    unattributed: false,
+    quote: {
+      targetAmount: '57.68',
+      expiresAt: '2030-01-01T00:00:25.000Z',
+      amountFrom: '1000',
+      coinTo: 'USDT',
+      chainTo: 'TRX',
+    },
+    eventsApplied: 0,
+    duplicates: 0,
+    polls: 0,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    outcomes: { sequence: 0, events: [] },
+  } as OnRampState,
+  '2026-01-01T00:00:01.000Z',
+);
+const offRampState = offRampView(
+  'offramp/tx-1',
+  {
+    depositTransactionId: 'tx-1',
+    status: 'settled',
+    step: 'Settled',
+    endUserId: null,
+    unattributed: true,
+    fiatAmount: '1000.50',
+    fiatCurrency: 'MXN',
+    alertsRaised: 0,
+    eventsApplied: 3,
+    duplicates: 1,
+    polls: 2,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    endedAt: '2026-01-01T00:05:00.000Z',
+    outcomes: {
+      sequence: 1,
+      events: [
+        {
+          webhookId: 'evt_offramp~tx-1~1',
+          event: {
+            type: 'off_ramp.settled',
+            timestamp: '2026-01-01T00:05:00.000Z',
+            data: {
+              workflowId: 'offramp/tx-1',
+              endUserId: null,
+              status: 'settled',
+              step: 'Settled',
+              depositTransactionId: 'tx-1',
+              fiatAmount: '1000.50',
+            },
           },
+          delivery: 'delivered',
+          deliveredAt: '2026-01-01T00:05:01.000Z',
         },
-        delivery: 'delivered',
-        deliveredAt: '2026-01-01T00:05:01.000Z',
-      },
-    ],
-  },
-};
+      ],
+    },
+  } as OffRampState,
+  '2026-01-01T00:05:00.000Z',
+);
 const quoteRequest = {
   direction: 'on-ramp',
   coinFrom: 'MXN',
@@ -274,11 +292,18 @@ describe('ramps router: reading', () => {
 });
 
 describe('events router: POST /v1/events/{webhookId}/redeliver', () => {
-  test('202 with the redelivery; 404 for an unknown event; 400 for a malformed ID without calling the client', async () => {
+  test('202 with the event back in its queue; 404 for an unknown event; 400 for a malformed ID without calling the client', async () => {
     const answer = {
       webhookId: 'evt_offramp~tx-1~1',
-      workflowId: 'offramp/tx-1',
-      redeliveryWorkflowId: 'redeliver/evt_offramp~tx-1~1/1',
+      event: offRampEvent,
+      delivery: 'pending',
+      attempts: 3,
+      waitingFor: 0,
+      nextAttemptAt: '2026-01-01T00:06:00.000Z',
+      lastAttemptAt: '2026-01-01T00:05:01.000Z',
+      deliveredAt: null,
+      error: null,
+      giveUpAt: null,
     };
     const { app, ramp } = stubApp({
       redeliverEvent: jest

@@ -1,7 +1,7 @@
 /**
  * /metrics and /readyz are not open by default (they needed no token, and compose publishes the receiver on all
- * interfaces), and a scrape does not cost Temporal its visibility counts each time: counts are shared by
- * concurrent scrapes and reused for the cache TTL.
+ * interfaces), and a scrape costs Temporal no visibility count: the ramps are counted in the ledger, and what is still
+ * read from Temporal is shared by concurrent scrapes and reused for the cache TTL.
  */
 import { ledgerIdempotency } from '../../../src/api/idempotency';
 import type { Ledger } from '../../../src/database/connection';
@@ -15,13 +15,10 @@ import type { ReceiverConfig } from '../../../src/config/receiver';
 import { RampMetrics } from '../../../src/observability/metrics';
 import { createReceiverApp } from '../../../src/webhooks/receiver';
 import { connectTestClient, fastTimings } from '../../helpers/temporal';
-import { OFF_RAMP_STATUSES } from '../../../workflows/ramps/offramp/types';
-import { ON_RAMP_STATUSES } from '../../../workflows/ramps/onramp/types';
+import { freshTestDatabase } from '../../helpers/database';
 
 const TOKEN = 'metrics-token-exposure-0123456789';
 const logger = pino({ level: 'silent' });
-/** One count of every process per direction, and one per direction and status. */
-const COUNTS_PER_READ = 2 + OFF_RAMP_STATUSES.length + ON_RAMP_STATUSES.length;
 
 describe('/metrics and /readyz exposure and cost', () => {
   let client: Client;
@@ -69,11 +66,18 @@ describe('/metrics and /readyz exposure and cost', () => {
     });
   });
 
-  test('concurrent scrapes share one read of the visibility counts and the router list, reused for the TTL', async () => {
+  test('ramps are counted in the ledger, no visibility count; concurrent scrapes share one read, reused for the TTL', async () => {
     const count = jest.spyOn(client.workflow, 'count');
     const list = jest.spyOn(client.workflow, 'list');
+    const database = await freshTestDatabase();
     try {
-      const metrics = new RampMetrics({ temporal: client, logger, cacheTtlMs: 1_500, timeoutMs: 5_000 });
+      const metrics = new RampMetrics({
+        ledger: database.db,
+        temporal: client,
+        logger,
+        cacheTtlMs: 1_500,
+        timeoutMs: 5_000,
+      });
       const app = createApiApp({
         ramp: {} as RampApi,
         idempotency: ledgerIdempotency({} as Ledger),
@@ -87,18 +91,18 @@ describe('/metrics and /readyz exposure and cost', () => {
       const scrape = () => request(app).get('/metrics').set('authorization', `Bearer ${TOKEN}`);
       const first = await Promise.all(Array.from({ length: 20 }, scrape));
       expect(first.map((response) => response.status)).toEqual(Array(20).fill(200));
-      expect(first[0]!.text).toContain('ramp_processes_started{direction="off-ramp"}');
-      expect(count).toHaveBeenCalledTimes(COUNTS_PER_READ);
+      expect(first[0]!.text).toContain('ramp_processes_started{direction="off-ramp"} 0');
       expect(list).toHaveBeenCalledTimes(1);
       expect((await scrape()).status).toBe(200);
-      expect(count).toHaveBeenCalledTimes(COUNTS_PER_READ);
+      expect(list).toHaveBeenCalledTimes(1);
       await new Promise((resolve) => setTimeout(resolve, 1_600));
       await Promise.all(Array.from({ length: 5 }, scrape));
-      expect(count).toHaveBeenCalledTimes(2 * COUNTS_PER_READ);
       expect(list).toHaveBeenCalledTimes(2);
+      expect(count).not.toHaveBeenCalled();
     } finally {
       count.mockRestore();
       list.mockRestore();
+      await database.close();
     }
   });
 });

@@ -171,7 +171,8 @@ describe('one trace per ramp', () => {
     const activities = otlp.spans.filter(
       (span) => span.name.startsWith('RunActivity:') && span.attributes.temporalWorkflowId === workflowId,
     );
-    expect(activities.length).toBeGreaterThan(2);
+    // At least its attribution and its ledger write (a fast sandbox may settle it at its first evaluation).
+    expect(activities.length).toBeGreaterThanOrEqual(2);
     const traceIds = new Set(activities.map((span) => span.traceId));
     expect(traceIds.size).toBe(1);
     const [traceId] = [...traceIds] as [string];
@@ -190,11 +191,10 @@ describe('one trace per ramp', () => {
     const parentOf = (name: string) => byId.get(trace.find((span) => span.name === name)!.parentSpanId)!.name;
     expect(names).toContain('SignalWithStartWorkflow:offRampWorkflow');
     expect(parentOf('RunWorkflow:offRampWorkflow')).toBe('SignalWithStartWorkflow:offRampWorkflow');
-    expect(names).toEqual(
-      expect.arrayContaining(['RunActivity:attributeOffRamp', 'RunActivity:deliverOutcomeEvent']),
-    );
+    expect(names).toEqual(expect.arrayContaining(['RunActivity:attributeOffRamp', 'RunActivity:recordRamp']));
     expect(names.filter((name) => name.startsWith('operator ')).length).toBeGreaterThan(0);
-    expect(parentOf('outcome webhook off_ramp.settled')).toBe('RunActivity:deliverOutcomeEvent');
+    // The outcome webhook is sent by the dispatcher, under the trace of the ledger write that raised the event.
+    expect(parentOf('outcome webhook off_ramp.settled')).toBe('RunActivity:recordRamp');
     expect(new Set(trace.map((span) => span.service))).toEqual(new Set(['ramp-trace-test']));
     // A later delivery is a trace of its own, from its request to the signal the process handles in it.
     const laterDeliveries = otlp.spans.filter(

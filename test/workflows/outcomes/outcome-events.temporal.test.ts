@@ -1,14 +1,17 @@
 /**
  * Outcome events to the client's backend, end to end: the sandbox operator (time-scaled), the real receiver and
- * workers on the real dev server, and a stand-in for the client's backend that verifies every delivery with the
- * `standardwebhooks` package. Every transition arrives once per webhook-id and in order; a backend answering 500
- * loses nothing; an event never confirmed is recorded failed and raised as an incident; a redelivery sends the
- * same id and body; a backend holding another secret verifies nothing; no URL credential or secret is ever in a
- * history or a log line.
+ * workers on the real dev server, the ledger in the run's PostgreSQL with its dispatcher, and a stand-in for the
+ * client's backend that verifies every delivery with the `standardwebhooks` package. Every transition arrives once
+ * per webhook-id and in its process's order; a backend answering 500 loses nothing; an event never confirmed is
+ * recorded failed and opens its endpoint's incident in the incident store, resolved when the endpoint confirms
+ * again; a redelivery sends the same id and body; a backend holding another secret verifies nothing; no URL
+ * credential or secret is ever in a history, a log line or the ledger.
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import pino from 'pino';
+import { createAlertActivities } from '../../../activities/operations/alerts/activities';
 import { InvalidInputError, NotFoundError } from '../../../src/client/errors';
 import { loadClientWebhookConfig } from '../../../src/config/client-webhooks';
 import {
@@ -17,13 +20,18 @@ import {
   type RunningOutcomeReceiver,
   startOutcomeReceiver,
 } from '../../../src/demo/outcome-receiver';
-import { endUserWorkflowId, offRampWorkflowId, onRampWorkflowId } from '../../../src/domain/ids';
+import {
+  DEFAULT_PROCESS_IDS,
+  endUserWorkflowId,
+  offRampWorkflowId,
+  onRampWorkflowId,
+} from '../../../src/domain/ids';
 import type { OutcomeDeliveryTimings } from '../../../src/domain/timings';
-import type { OutcomeRedeliveryResult } from '../../../workflows/outcomes/redelivery/workflow';
-import type { OffRampState } from '../../../workflows/ramps/offramp/types';
-import type { OnRampState } from '../../../workflows/ramps/onramp/types';
+import { type RunningDispatcher, startDispatcher } from '../../../src/outcomes/dispatcher';
+import { dispatcherIncidents, dispatcherOrigin } from '../../../src/outcomes/incidents';
+import { testActivityConfig } from '../../helpers/activities';
+import { eventsOf } from '../../helpers/database';
 import { recordHistory } from '../../helpers/histories';
-import { connectTestClient } from '../../helpers/temporal';
 import { findInJson } from '../../helpers/history-scan';
 import {
   depositCrypto,
@@ -35,6 +43,7 @@ import {
   startRampStack,
   waitFor,
 } from '../../helpers/ramp-stack';
+import { connectTestClient } from '../../helpers/temporal';
 
 const FAST_DELIVERY: OutcomeDeliveryTimings = {
   attemptTimeoutMs: 3_000,
@@ -52,24 +61,23 @@ const ids = (deliveries: ReceivedDelivery[]) => deliveries.map((delivery) => del
 const isConfirmed = (delivery: ReceivedDelivery) =>
   delivery.answered !== undefined && delivery.answered >= 200 && delivery.answered < 300;
 
-/** The workflow's result once it closed (a ramp closes only once its outbox is drained). */
-const closed = <T>(client: Client, workflowId: string): Promise<T> =>
-  client.workflow.getHandle(workflowId).result() as Promise<T>;
-
 async function historyJson(client: Client, workflowId: string): Promise<unknown> {
   return JSON.parse(historyToJSON(await client.workflow.getHandle(workflowId).fetchHistory())) as unknown;
 }
 
-describe('outcome events to the client backend (sandbox + receiver + dev server)', () => {
+describe('outcome events to the client backend (sandbox + receiver + dev server + ledger)', () => {
   let client: Client;
   let connection: Connection;
   let stack: RampStack | undefined;
+  let dispatcher: RunningDispatcher | undefined;
   const receivers: RunningOutcomeReceiver[] = [];
 
   beforeAll(async () => {
     ({ client, connection } = await connectTestClient());
   });
   afterEach(async () => {
+    await dispatcher?.stop();
+    dispatcher = undefined;
     await stack?.close();
     stack = undefined;
     await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
@@ -83,6 +91,14 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
     receivers.push(started);
     return started;
   }
+  /** Waits until every event the process raised is delivered; answers them as the ledger holds them. */
+  const allDelivered = (workflowId: string, count: number) =>
+    waitFor(`the ${count} events of ${workflowId} to be delivered`, async () => {
+      const events = await eventsOf(stack!.database.db, workflowId);
+      return events.length === count && events.every((event) => event.delivery === 'delivered')
+        ? events
+        : undefined;
+    });
 
   test('every transition arrives once per webhook-id, in order, verified; redelivery sends the same id and body; secrets stay out', async () => {
     const backend = await receiver();
@@ -99,6 +115,7 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
       }),
       timings: { outcomeDelivery: FAST_DELIVERY },
     });
+    const db = stack.database.db;
 
     const user = await endUserWithWallet(stack);
     const depositId = await depositCrypto(stack, user.address, '50');
@@ -106,14 +123,13 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
     await stack.ramp.startOnRamp(user.endUserId, reference);
     await depositFiat(stack, reference);
     // The receiver starts the off-ramp (from the deposit's event): wait until it exists and settled.
-    await offRampEnded(stack, depositId);
-    await onRampEnded(stack, reference);
-    const offRamp = await closed<OffRampState>(client, offRampWorkflowId(depositId));
-    const onRamp = await closed<OnRampState>(client, onRampWorkflowId(reference));
-    const endUser = await waitFor('the end user to deliver its event', async () => {
-      const state = await stack!.ramp.getEndUser(user.endUserId);
-      return state.outcomes?.events.every((record) => record.delivery === 'delivered') ? state : undefined;
-    });
+    const offRamp = await offRampEnded(stack, depositId);
+    const onRamp = await onRampEnded(stack, reference);
+    const recorded = {
+      offRamp: await allDelivered(offRampWorkflowId(depositId), 2),
+      onRamp: await allDelivered(onRampWorkflowId(reference), 2),
+      endUser: await allDelivered(endUserWorkflowId(user.endUserId), 1),
+    };
 
     // Off-ramp: created, then settled, numbered by the process.
     const offRampEvents = ofProcess(backend, offRampWorkflowId(depositId));
@@ -174,31 +190,35 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
     expect(impostor.deliveries.length).toBeGreaterThanOrEqual(5);
     expect(impostor.deliveries.some((delivery) => delivery.verified)).toBe(false);
 
-    // Each process lists its events with how their delivery stands, and each body is the recorded event.
-    for (const state of [offRamp, onRamp, endUser]) {
-      expect(state.outcomes?.events.map((record) => record.delivery)).toEqual(
-        state.outcomes?.events.map(() => 'delivered'),
-      );
-      for (const record of state.outcomes.events) {
+    // The ledger holds each event delivered at its first attempt, and each body sent is the recorded event; the
+    // processes keep only their count.
+    for (const events of Object.values(recorded))
+      for (const record of events) {
+        expect(record.attempts).toBe(1);
         const sent = backend.deliveries.find((delivery) => delivery.webhookId === record.webhookId)!;
         expect(JSON.parse(sent.body)).toEqual(record.event);
       }
-    }
+    expect([offRamp.outcomes, onRamp.outcomes]).toEqual([
+      { sequence: 2, events: [] },
+      { sequence: 2, events: [] },
+    ]);
+    expect((await stack.endUserState(user.endUserId)).outcomes).toEqual({ sequence: 1, events: [] });
 
-    // Redelivery, on the closed off-ramp: the same id and the same body, verified again.
+    // Redelivery, of the closed off-ramp's event: the same id and the same body, verified again.
     const settledId = `evt_offramp~${depositId}~2`;
-    const started = await stack.ramp.redeliverEvent(settledId);
-    expect(started).toEqual({
-      webhookId: settledId,
-      workflowId: offRampWorkflowId(depositId),
-      redeliveryWorkflowId: expect.stringMatching(/^outcome-redelivery\/evt_offramp~.+~2\/.+/),
+    const requeued = await stack.ramp.redeliverEvent(settledId);
+    expect(requeued).toMatchObject({ webhookId: settledId, event: recorded.offRamp[1]!.event });
+    expect(['pending', 'delivered']).toContain(requeued.delivery);
+    const both = await waitFor('the redelivery', () => {
+      const sent = backend.deliveries.filter((delivery) => delivery.webhookId === settledId);
+      return sent.length === 2 && sent.every(isConfirmed) ? sent : undefined;
     });
-    const result = await closed<OutcomeRedeliveryResult>(client, started.redeliveryWorkflowId);
-    expect(result).toEqual({ webhookId: settledId, delivery: 'delivered' });
-    const both = backend.deliveries.filter((delivery) => delivery.webhookId === settledId);
-    expect(both).toHaveLength(2);
     expect(both[1]!.body).toBe(both[0]!.body);
     expect(both[1]!.verified).toBe(true);
+    await waitFor('the redelivery recorded', async () => {
+      const view = await stack!.ramp.getEvent(settledId);
+      return view.delivery === 'delivered' && view.attempts === 2 ? view : undefined;
+    });
     await expect(stack.ramp.redeliverEvent('not-an-event')).rejects.toBeInstanceOf(InvalidInputError);
     await expect(stack.ramp.redeliverEvent(`evt_offramp~${depositId}~9`)).rejects.toBeInstanceOf(
       NotFoundError,
@@ -207,43 +227,70 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
       NotFoundError,
     );
 
-    // No URL, credential or secret in any history or log line.
+    // No URL, credential or secret in any history, log line or ledger row.
     const secretBytes = backend.secret.slice('whsec_'.length);
     const needles = [urlPassword, urlToken, backend.url, impostor.url, backend.secret, secretBytes];
     for (const workflowId of [
       offRampWorkflowId(depositId),
       onRampWorkflowId(reference),
       endUserWorkflowId(user.endUserId),
-      started.redeliveryWorkflowId,
     ]) {
       const history = await historyJson(client, workflowId);
       for (const needle of needles) expect(findInJson(history, needle)).toEqual([]);
     }
-    // With RECORD_HISTORIES=1: the shape of processes with outcome events, for the replay test.
-    await recordHistory(client, offRampWorkflowId(depositId), 'offramp-outcome-events');
-    await recordHistory(client, onRampWorkflowId(reference), 'onramp-outcome-events');
-    await recordHistory(client, endUserWorkflowId(user.endUserId), 'end-user-outcome-events', {
+    const rows = JSON.stringify([
+      await db.selectFrom('outcome_events').selectAll().execute(),
+      await db.selectFrom('delivery_attempts').selectAll().execute(),
+      await db.selectFrom('endpoint_health').selectAll().execute(),
+    ]);
+    const logs = JSON.stringify(stack.logLines());
+    for (const needle of needles) {
+      expect(rows).not.toContain(needle);
+      expect(logs).not.toContain(needle);
+    }
+    // With RECORD_HISTORIES=1: the shape of processes that record their events into the ledger, for the replay test.
+    await recordHistory(client, offRampWorkflowId(depositId), 'offramp-ledger-outcome-events');
+    await recordHistory(client, onRampWorkflowId(reference), 'onramp-ledger-outcome-events');
+    await recordHistory(client, endUserWorkflowId(user.endUserId), 'end-user-ledger-outcome-events', {
       running: true,
     });
-    await recordHistory(client, started.redeliveryWorkflowId, 'outcome-redelivery');
-    const logs = JSON.stringify(stack.logLines());
-    expect(logs).toContain('outcome event delivered');
-    for (const needle of needles) expect(logs).not.toContain(needle);
   }, 120_000);
 
-  test('a backend answering 500 for a while loses nothing and keeps the ids; one never confirmed is recorded failed and raised', async () => {
+  test('a backend answering 500 for a while loses nothing and keeps the ids; one never confirmed is failed and opens an incident', async () => {
     let failing = true;
     const backend = await receiver({ respond: (delivery) => (failing || !delivery.verified ? 500 : 204) });
     // A second endpoint that always confirms: retries of an event must not go to it again.
     const steady = await receiver({ secret: backend.secret });
-    stack = await startRampStack(client, connection, {
-      clientWebhooks: loadClientWebhookConfig({
-        CLIENT_WEBHOOK_URLS: `${backend.url},${steady.url}`,
-        CLIENT_WEBHOOK_SECRET: backend.secret,
-        CLIENT_WEBHOOK_TIMEOUT: '2s',
-      }),
-      timings: { outcomeDelivery: { ...FAST_DELIVERY, retryForMs: 8_000 } },
+    const clientWebhooks = loadClientWebhookConfig({
+      CLIENT_WEBHOOK_URLS: `${backend.url},${steady.url}`,
+      CLIENT_WEBHOOK_SECRET: backend.secret,
+      CLIENT_WEBHOOK_TIMEOUT: '2s',
     });
+    const backendLabel = clientWebhooks.endpoints[0]!.label;
+    const outcomeDelivery = { ...FAST_DELIVERY, retryForMs: 8_000 };
+    stack = await startRampStack(client, connection, { clientWebhooks, timings: { outcomeDelivery } });
+    // The dispatcher as a worker runs it: raising and resolving its incidents in the stack's incident store.
+    await stack.dispatcher.stop();
+    const logger = pino({ level: 'silent' });
+    dispatcher = startDispatcher({
+      database: stack.database,
+      clientWebhooks,
+      timings: outcomeDelivery,
+      logger,
+      incidents: dispatcherIncidents(
+        createAlertActivities(
+          {
+            logger,
+            temporal: client,
+            config: testActivityConfig({
+              processIds: { ...DEFAULT_PROCESS_IDS, alertsWorkflowId: stack.alertsWorkflowId },
+            }),
+          },
+          dispatcherOrigin(stack.worker.taskQueue),
+        ),
+      ),
+    });
+
     const user = await endUserWithWallet(stack);
     const depositId = await depositCrypto(stack, user.address);
     const offRampId = offRampWorkflowId(depositId);
@@ -252,14 +299,22 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
         ? true
         : undefined,
     );
+    // Listed while it waits, with why.
+    const waiting = await stack.ramp.listEvents({ endUserId: user.endUserId, status: 'pending' });
+    expect(waiting.data.find((view) => view.webhookId === `evt_offramp~${depositId}~1`)).toMatchObject({
+      delivery: 'pending',
+      error: `${backendLabel} answered HTTP 500`,
+    });
     failing = false;
-    await offRampEnded(stack, depositId);
-    const offRamp = await closed<OffRampState>(client, offRampId);
+    const offRamp = await offRampEnded(stack, depositId);
     expect(offRamp.status).toBe('settled');
+    const recorded = await allDelivered(offRampId, 2);
 
     const attempts = backend.deliveries.filter((delivery) => delivery.event?.data.workflowId === offRampId);
     const confirmedIds = ids(ofProcess(backend, offRampId));
     expect(confirmedIds).toEqual([`evt_offramp~${depositId}~1`, `evt_offramp~${depositId}~2`]);
+    expect(recorded.map((event) => event.webhookId)).toEqual(confirmedIds);
+    expect(recorded[0]!.attempts).toBeGreaterThan(1);
     // Retries carry the ids and bodies of their event, and nothing but these ids ever came.
     expect([...new Set(ids(attempts))]).toEqual(confirmedIds);
     for (const webhookId of confirmedIds) {
@@ -275,40 +330,49 @@ describe('outcome events to the client backend (sandbox + receiver + dev server)
     );
     const secondFirstTried = attempts.findIndex((attempt) => attempt.webhookId === confirmedIds[1]);
     expect(secondFirstTried).toBeGreaterThan(firstConfirmed);
-    expect(offRamp.outcomes?.events.map((record) => record.delivery)).toEqual(['delivered', 'delivered']);
     const steadyIds = ids(
       steady.deliveries.filter((delivery) => delivery.event?.data.workflowId === offRampId),
     );
     expect(steadyIds).toEqual(confirmedIds);
 
-    // A backend down for longer than CLIENT_WEBHOOK_RETRY_FOR: the event is recorded failed and raised.
+    // A backend down for longer than CLIENT_WEBHOOK_RETRY_FOR: the event is recorded failed and its endpoint's
+    // incident opens.
     failing = true;
     const reference = `ref-${randomUUID()}`;
     await stack.ramp.startOnRamp(user.endUserId, reference);
     const failed = await waitFor(
       'the on-ramp event to be given up',
       async () => {
-        const state = await stack!.ramp.getOnRamp(reference);
-        return state.outcomes?.events[0]?.delivery === 'failed' ? state.outcomes.events[0] : undefined;
+        const view = await stack!.ramp.getEvent(`evt_onramp~${reference}~1`).catch(() => undefined);
+        return view?.delivery === 'failed' ? view : undefined;
       },
       30_000,
     );
-    expect(failed).toMatchObject({ webhookId: `evt_onramp~${reference}~1`, delivery: 'failed' });
-    // The last attempt's answer, or only the timeout when the retry time ran out while an attempt was under way.
-    expect(failed.error).toMatch(/HTTP 500|ScheduleToClose/);
-    expect(failed.error).not.toContain(backend.url);
+    expect(failed.error).toBe(`${backendLabel} answered HTTP 500`);
+    const incidentKey = `outcome-event-undelivered/endpoint/${backendLabel}`;
     const incident = await waitFor('the incident', async () => {
       const alerts = await stack!.ramp.listAlerts({ workflowId: stack!.alertsWorkflowId });
-      return alerts.open.find((open) => open.kind === 'outcome-event-undelivered');
+      return alerts.open.find(
+        (open) => open.key === incidentKey && open.workflowId === onRampWorkflowId(reference),
+      );
     });
     expect(incident).toMatchObject({
-      key: `outcome-event-undelivered/event/evt_onramp~${reference}~1`,
-      workflowId: onRampWorkflowId(reference),
-      details: { webhookId: `evt_onramp~${reference}~1`, type: 'on_ramp.created', endUserId: user.endUserId },
+      kind: 'outcome-event-undelivered',
+      details: { endpoint: backendLabel },
     });
-    await recordHistory(client, onRampWorkflowId(reference), 'onramp-outcome-event-given-up', {
-      running: true,
+    expect(incident.message).toContain(`evt_onramp~${reference}~1`);
+    expect(incident.message).not.toContain(backend.url);
+    const alerts = await stack.ramp.listAlerts({ workflowId: stack.alertsWorkflowId });
+    expect(alerts.open.filter((open) => open.kind === 'outcome-event-undelivered')).toHaveLength(1);
+
+    // The endpoint answers again: a test event it confirms resolves the incident.
+    failing = false;
+    const ping = await stack.ramp.sendTestEvent();
+    await waitFor('the incident to be resolved', async () => {
+      const state = await stack!.ramp.listAlerts({ workflowId: stack!.alertsWorkflowId });
+      return state.open.some((open) => open.key === incidentKey) ? undefined : state;
     });
+    expect((await stack.ramp.getEvent(ping.webhookId)).delivery).toBe('delivered');
     await client.workflow.getHandle(onRampWorkflowId(reference)).terminate('test over');
   }, 120_000);
 });
