@@ -1,4 +1,6 @@
 import {
+  frontendDelta,
+  parseFrontendRequests,
   parsePersistenceMetrics,
   persistenceDelta,
   persistenceLine,
@@ -74,5 +76,25 @@ describe("the dev server's persistence work from its metrics", () => {
     );
     expect(persistencePerUnit(undefined, after, 10, 'wallet')).toBe('');
     expect(persistencePerUnit(before, after, 0, 'wallet')).toBe('');
+  });
+
+  test("the frontend's requests of one namespace by operation, those answered NotFound, and their difference", () => {
+    const exposition = (queries: number, notFound: number) => `
+service_requests{namespace="bench",operation="QueryWorkflow",service_name="frontend"} ${queries}
+service_requests{namespace="bench",operation="QueryWorkflow",service_name="history"} 99
+service_requests{namespace="other",operation="QueryWorkflow",service_name="frontend"} 50
+service_requests{operation="ListWorkflowExecutions",namespace="bench",service_name="frontend"} 4
+service_error_with_type{error_type="serviceerror_NotFound",namespace="bench",operation="QueryWorkflow",service_name="frontend"} ${notFound}
+service_error_with_type{error_type="serviceerror_Internal",namespace="bench",operation="QueryWorkflow",service_name="frontend"} 5
+service_latency_count{namespace="bench",operation="QueryWorkflow",service_name="frontend"} 12
+`;
+    const before = parseFrontendRequests(exposition(10, 1), 'bench');
+    expect(before).toEqual({
+      QueryWorkflow: { requests: 10, notFound: 1 },
+      ListWorkflowExecutions: { requests: 4, notFound: 0 },
+    });
+    expect(frontendDelta(before, parseFrontendRequests(exposition(17, 3), 'bench'))).toEqual({
+      QueryWorkflow: { requests: 7, notFound: 2 },
+    });
   });
 });
