@@ -17,8 +17,9 @@
  * - local activities: one per workflow task that recorded any marker other than a patch marker, plus the later
  *   attempts the task's metering reports (at most 100);
  * - the workflow execution options updated.
- * Outside histories: queries a worker received (the frontend's QueryWorkflow requests less those refused as not
- * found, which reach no worker) and activity heartbeats that reached the server. Visibility calls (list, count, scan)
+ * Outside histories: queries a worker received (the frontend's QueryWorkflow requests less those it refused itself,
+ * such as a workflow not found; a query the worker failed was received) and activity heartbeats that reached the
+ * server. Visibility calls (list, count, scan)
  * are not billable but are rate-limited per namespace; they are counted beside.
  */
 import type { temporal } from '@temporalio/proto';
@@ -160,8 +161,8 @@ export function addCounts(...all: ActionCounts[]): ActionCounts {
 /** What the frontend counted for one operation between two scrapes of a namespace's metrics. */
 export interface FrontendOperation {
   requests: number;
-  /** Requests answered NotFound (for a query: no such workflow, so no worker received it). */
-  notFound: number;
+  /** The requests it answered with an error, by the error's type (serviceerror_NotFound, ...). */
+  errors: Record<string, number>;
 }
 
 export type FrontendRequests = Record<string, FrontendOperation>;
@@ -183,10 +184,17 @@ export interface OutsideHistories {
   visibilityCalls: number;
 }
 
+/** A query failed by the worker's own answer: it was received, so it bills. */
+const QUERY_FAILED_BY_WORKER = 'serviceerror_QueryFailed';
+
 /** The billable work and visibility calls the frontend counted, which no history shows. */
 export function outsideHistories(requests: FrontendRequests): OutsideHistories {
-  const of = (operation: string) => requests[operation] ?? { requests: 0, notFound: 0 };
-  const queries = of('QueryWorkflow').requests - of('QueryWorkflow').notFound;
+  const of = (operation: string) => requests[operation] ?? { requests: 0, errors: {} };
+  const query = of('QueryWorkflow');
+  const refused = Object.entries(query.errors)
+    .filter(([type]) => type !== QUERY_FAILED_BY_WORKER)
+    .reduce((sum, [, count]) => sum + count, 0);
+  const queries = query.requests - refused;
   const heartbeats = HEARTBEAT_OPERATIONS.reduce((sum, operation) => sum + of(operation).requests, 0);
   const actions: ActionCounts = {};
   if (queries > 0) actions.query = queries;

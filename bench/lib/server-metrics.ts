@@ -45,7 +45,7 @@ export function parsePersistenceMetrics(text: string): PersistenceCounts {
 const FRONTEND_SAMPLE = /^(service_requests|service_error_with_type)\{([^}]*)\}\s+(\S+)$/;
 const label = (labels: string, name: string) => new RegExp(`(?:^|,)${name}="([^"]*)"`).exec(labels)?.[1];
 
-/** The frontend's requests of `namespace` by operation, and those it answered NotFound, from an exposition. */
+/** The frontend's requests of `namespace` by operation, and its errors by type, from an exposition. */
 export function parseFrontendRequests(text: string, namespace: string): FrontendRequests {
   const requests: FrontendRequests = {};
   for (const line of text.split('\n')) {
@@ -56,9 +56,12 @@ export function parseFrontendRequests(text: string, namespace: string): Frontend
     const value = Number(valueText);
     if (label(labels, 'service_name') !== 'frontend' || label(labels, 'namespace') !== namespace) continue;
     if (!operation || !Number.isFinite(value)) continue;
-    const counted = (requests[operation] ??= { requests: 0, notFound: 0 });
+    const counted = (requests[operation] ??= { requests: 0, errors: {} });
     if (metric === 'service_requests') counted.requests += value;
-    else if (label(labels, 'error_type') === 'serviceerror_NotFound') counted.notFound += value;
+    else {
+      const type = label(labels, 'error_type') ?? 'unknown';
+      counted.errors[type] = (counted.errors[type] ?? 0) + value;
+    }
   }
   return requests;
 }
@@ -67,9 +70,15 @@ export function parseFrontendRequests(text: string, namespace: string): Frontend
 export function frontendDelta(before: FrontendRequests, after: FrontendRequests): FrontendRequests {
   const delta: FrontendRequests = {};
   for (const [operation, counted] of Object.entries(after)) {
-    const earlier = before[operation] ?? { requests: 0, notFound: 0 };
+    const earlier = before[operation] ?? { requests: 0, errors: {} };
     const requests = counted.requests - earlier.requests;
-    if (requests > 0) delta[operation] = { requests, notFound: counted.notFound - earlier.notFound };
+    if (requests <= 0) continue;
+    const errors: Record<string, number> = {};
+    for (const [type, count] of Object.entries(counted.errors)) {
+      const more = count - (earlier.errors[type] ?? 0);
+      if (more > 0) errors[type] = more;
+    }
+    delta[operation] = { requests, errors };
   }
   return delta;
 }

@@ -169,15 +169,19 @@ describe('billable work outside histories', () => {
   test('queries a worker received, heartbeats that reached the server, and visibility calls beside', () => {
     expect(
       outsideHistories({
-        QueryWorkflow: { requests: 7, notFound: 2 },
-        RecordActivityTaskHeartbeat: { requests: 3, notFound: 0 },
-        RecordActivityTaskHeartbeatById: { requests: 1, notFound: 0 },
-        ListWorkflowExecutions: { requests: 4, notFound: 0 },
-        CountWorkflowExecutions: { requests: 2, notFound: 0 },
-        ScanWorkflowExecutions: { requests: 1, notFound: 0 },
-        SignalWorkflowExecution: { requests: 9, notFound: 0 },
+        // Two refused by the frontend itself (no such workflow, no worker in time); one the worker failed, received.
+        QueryWorkflow: {
+          requests: 8,
+          errors: { serviceerror_NotFound: 1, serviceerror_DeadlineExceeded: 1, serviceerror_QueryFailed: 1 },
+        },
+        RecordActivityTaskHeartbeat: { requests: 3, errors: { serviceerror_NotFound: 1 } },
+        RecordActivityTaskHeartbeatById: { requests: 1, errors: {} },
+        ListWorkflowExecutions: { requests: 4, errors: {} },
+        CountWorkflowExecutions: { requests: 2, errors: {} },
+        ScanWorkflowExecutions: { requests: 1, errors: {} },
+        SignalWorkflowExecution: { requests: 9, errors: {} },
       }),
-    ).toEqual({ actions: { query: 5, 'activity heartbeat': 4 }, visibilityCalls: 7 });
+    ).toEqual({ actions: { query: 6, 'activity heartbeat': 4 }, visibilityCalls: 7 });
     expect(outsideHistories({})).toEqual({ actions: {}, visibilityCalls: 0 });
   });
 });

@@ -78,7 +78,7 @@ describe("the dev server's persistence work from its metrics", () => {
     expect(persistencePerUnit(before, after, 0, 'wallet')).toBe('');
   });
 
-  test("the frontend's requests of one namespace by operation, those answered NotFound, and their difference", () => {
+  test("the frontend's requests of one namespace by operation, its errors by type, and their difference", () => {
     const exposition = (queries: number, notFound: number) => `
 service_requests{namespace="bench",operation="QueryWorkflow",service_name="frontend"} ${queries}
 service_requests{namespace="bench",operation="QueryWorkflow",service_name="history"} 99
@@ -90,11 +90,11 @@ service_latency_count{namespace="bench",operation="QueryWorkflow",service_name="
 `;
     const before = parseFrontendRequests(exposition(10, 1), 'bench');
     expect(before).toEqual({
-      QueryWorkflow: { requests: 10, notFound: 1 },
-      ListWorkflowExecutions: { requests: 4, notFound: 0 },
+      QueryWorkflow: { requests: 10, errors: { serviceerror_NotFound: 1, serviceerror_Internal: 5 } },
+      ListWorkflowExecutions: { requests: 4, errors: {} },
     });
     expect(frontendDelta(before, parseFrontendRequests(exposition(17, 3), 'bench'))).toEqual({
-      QueryWorkflow: { requests: 7, notFound: 2 },
+      QueryWorkflow: { requests: 7, errors: { serviceerror_NotFound: 2 } },
     });
   });
 });
