@@ -47,6 +47,8 @@ const label = (labels: string, name: string) => new RegExp(`(?:^|,)${name}="([^"
 
 /** The frontend's requests of `namespace` by operation, and its errors by type, from an exposition. */
 export function parseFrontendRequests(text: string, namespace: string): FrontendRequests {
+  // The server's reporter writes every other character of a label value as '_' (ramp-cost: ramp_cost).
+  const namespaceLabel = namespace.replace(/[^A-Za-z0-9_]/g, '_');
   const requests: FrontendRequests = {};
   for (const line of text.split('\n')) {
     const sample = FRONTEND_SAMPLE.exec(line.trim());
@@ -54,7 +56,8 @@ export function parseFrontendRequests(text: string, namespace: string): Frontend
     const [, metric, labels = '', valueText] = sample;
     const operation = label(labels, 'operation');
     const value = Number(valueText);
-    if (label(labels, 'service_name') !== 'frontend' || label(labels, 'namespace') !== namespace) continue;
+    if (label(labels, 'service_name') !== 'frontend' || label(labels, 'namespace') !== namespaceLabel)
+      continue;
     if (!operation || !Number.isFinite(value)) continue;
     const counted = (requests[operation] ??= { requests: 0, errors: {} });
     if (metric === 'service_requests') counted.requests += value;
