@@ -3,10 +3,10 @@
  * to end, one at a time (bench/lib/ramp-journeys.ts): Temporal Cloud's billable actions counted from the histories of
  * every workflow the leg caused (bench/lib/billable-actions.ts), queries and heartbeats from the server's own counts,
  * history events, and visibility calls. On the whole stack (bench/lib/ramp-stack.ts: the sandbox delivering to the
- * receiver with its events at least 100 ms apart, a worker process with the product's default timings, so no step
- * deadline passes within a chain), the HTTP API in this process and a stand-in for the client's endpoint that
- * receives every outcome event, on a dev server launched as npm start launches it that also serves its metrics, for
- * this leg alone (so that only this leg's requests are counted).
+ * receiver with its steps 100 ms apart, a worker process with the product's default timings, so no step deadline
+ * passes within a chain), the HTTP API in this process and a stand-in for the client's endpoint that receives
+ * every outcome event, on a dev server launched as npm start launches it that also serves its metrics, for this leg
+ * alone (so that only this leg's requests are counted).
  *
  * Figures, per deposit wallet and per settled ramp of each direction: billable actions beside those in its own
  * workflow (the ratio says how much it costs outside it), history events the same way, and visibility calls.

@@ -50,9 +50,10 @@ export const OWN_WORKFLOW_TYPES: Record<CostPhase, string> = {
 };
 
 /**
- * The sandbox's time scale: its events at least 100 ms apart (a step of 2 s scaled), so that each reaches its ramp
- * in a workflow task of its own, as events minutes apart do against an operator. With events closer together a
- * workflow applies several in one task, and writes fewer timers and search attribute upserts.
+ * The sandbox's time scale: its steps 100 ms apart (2 s scaled), so that each webhook reaches its ramp in a workflow
+ * task of its own, as webhooks minutes apart do against an operator. With webhooks closer together a workflow applies
+ * several in one task, and writes fewer timers and search attribute upserts (a first deposit and its gas top-up move
+ * at the same moment, so their webhooks may still meet now and then).
  */
 export const COST_TIME_SCALE = 0.05;
 /**
