@@ -11,9 +11,11 @@
  *   sandbox's schedule for the chain;
  * - concurrent-offramps: many off-ramps through the sandbox (time scale 0.01), all settled once, their rate against
  *   what the receiver's rate allows;
- * - statement: the settlement statement of a period with many seeded ended ramps, exported and reconciled.
- * The first four hand deliveries to Temporal with no worker; the last three run the whole stack (the sandbox
- * delivering to the receiver, routers and off-ramps on a worker process: bench/lib/ramp-stack.ts).
+ * - statement: the settlement statement of a period with many seeded ended ramps, exported and reconciled;
+ * - cost: off-ramps and on-ramps settled end to end as a client runs them, and what each cost in Temporal Cloud's
+ *   billable actions, history events and visibility calls (on a metered server of its own).
+ * The first four hand deliveries to Temporal with no worker; bursts, concurrent-offramps and cost run the whole
+ * stack (the sandbox delivering to the receiver, routers and ramps on a worker process: bench/lib/ramp-stack.ts).
  * A quick profile by default (about ten minutes on an idle 2-core machine), `--profile full` for the long one.
  * Writes bench/results/latest.json and bench/results/latest.md (figure, baseline, ratio, target, and the machine)
  * and prints the table. Bounded: each leg stops at its count or its time limit, and the whole run at its deadline.
@@ -37,6 +39,7 @@ import { type BenchReport, markdown } from './lib/report';
 import { persistenceDelta, summarizePersistence } from './lib/server-metrics';
 import { receiverBreakdown } from './receiver-breakdown';
 import { signalPath } from './signal-path';
+import { rampCost } from './ramp-cost';
 import { statementExport } from './statement';
 
 const MEASUREMENTS: Measurement[] = [
@@ -48,6 +51,7 @@ const MEASUREMENTS: Measurement[] = [
   bursts,
   concurrentOffRamps,
   statementExport,
+  rampCost,
 ];
 
 interface Profile extends BenchSettings {
@@ -76,6 +80,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     offRampUsers: 40,
     settleTimeLimitMs: 5 * 60_000,
     statementRamps: 2_000,
+    costRamps: 5,
     deadlineMs: 30 * 60_000,
   },
   full: {
@@ -98,6 +103,7 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     offRampUsers: 1000,
     settleTimeLimitMs: 20 * 60_000,
     statementRamps: 10_000,
+    costRamps: 20,
     deadlineMs: 90 * 60_000,
   },
 };
@@ -185,6 +191,11 @@ const COMMAND = defineCommand({
       valueName: 'n',
       description: "ended ramps in the statement's period (quick 2000, full 10000)",
     },
+    'cost-ramps': {
+      type: 'string',
+      valueName: 'n',
+      description: 'off-ramps, and as many on-ramps, whose cost is counted (quick 5, full 20)',
+    },
     deadline: {
       type: 'string',
       valueName: 'duration',
@@ -258,6 +269,7 @@ function benchSettings(
     offRamps: positiveInteger('--offramps', flags.offramps, base.offRamps),
     offRampUsers: positiveInteger('--offramp-users', flags['offramp-users'], base.offRampUsers),
     statementRamps: positiveInteger('--statement-ramps', flags['statement-ramps'], base.statementRamps),
+    costRamps: positiveInteger('--cost-ramps', flags['cost-ramps'], base.costRamps),
     settleTimeLimitMs: flags['settle-time-limit']
       ? parseDurationMs(flags['settle-time-limit'])
       : base.settleTimeLimitMs,
@@ -319,6 +331,7 @@ async function main(): Promise<number> {
         'sandbox delivery concurrency': settings.deliveryConcurrency,
         'concurrent off-ramps': `${settings.offRamps} for ${settings.offRampUsers} end users`,
         'statement ramps': settings.statementRamps,
+        'cost ramps': `${settings.costRamps} off-ramps and ${settings.costRamps} on-ramps`,
         'baseline server': describeTuning(context.baseline.tuning),
         'npm-start server': describeTuning(context.subject.tuning),
         'router shards': String(ROUTER_SHARDS),

@@ -6,7 +6,8 @@
  * - `subject`: a dev server exactly as `npm start` launches it (DEV_SERVER_TUNING, a data file, the Web UI),
  *   with the product's HTTPS receiver in front of it, logging as under `npm start` (warn) to /dev/null.
  * No worker runs: what is measured is the hand-off into Temporal (signal-with-start) that precedes every 200.
- * With `serverMetrics`, the subject also serves its Prometheus metrics on a loopback port, read per leg.
+ * With `serverMetrics`, the subject also serves its Prometheus metrics on a loopback port, read per leg. A leg that
+ * counts requests starts a metered server of its own (`startMeteredServer`), so that no other leg's work is counted.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -35,7 +36,8 @@ import { connectTemporal, type TemporalConnection } from '../../src/temporal/wir
 import { type RunningReceiver, startReceiver } from '../../src/webhooks/receiver';
 import { webhookDeliveriesSignal } from '../../workflows/ramps/router/messages';
 import type { WebhookEventSignal } from '../../workflows/ramps/router/types';
-import { type PersistenceCounts, parsePersistenceMetrics } from './server-metrics';
+import type { FrontendRequests } from './billable-actions';
+import { type PersistenceCounts, parseFrontendRequests, parsePersistenceMetrics } from './server-metrics';
 
 export const BENCH_NAMESPACE = 'bench';
 export const BENCH_TASK_QUEUE = 'bench-no-worker';
@@ -48,6 +50,12 @@ export interface BenchServer {
   temporal: TemporalConnection;
 }
 
+export interface MeteredServer extends BenchServer {
+  /** The frontend's requests of the bench namespace so far, by operation (throws when the scrape fails). */
+  frontendRequests(): Promise<FrontendRequests>;
+  stop(): Promise<void>;
+}
+
 export interface BenchContext {
   baseline: BenchServer;
   subject: BenchServer;
@@ -55,6 +63,11 @@ export interface BenchContext {
   timings: WorkflowTimings;
   /** The subject server's persistence counters so far (undefined when the scrape failed); only with `serverMetrics`. */
   subjectPersistence?: () => Promise<PersistenceCounts | undefined>;
+  /**
+   * Another dev server launched as `npm start` launches it, that also serves its metrics, for a leg that counts the
+   * requests its namespace received; the leg stops it (or the context does, when it closes first).
+   */
+  startMeteredServer(label: string): Promise<MeteredServer>;
   /**
    * POSTs a body over HTTPS or HTTP (keep-alive, self-signed certificate accepted); resolves the status. `onAnswer`,
    * when given, gets the answer's body (otherwise it is not kept).
@@ -171,12 +184,12 @@ export async function startBenchContext(options: {
     const cli = await ensureTemporalCli({ log: () => undefined, env: options.env });
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ramp-bench-'));
     stoppers.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
-    const start = async (
+    const launch = async (
       label: string,
       tuning: DevServerTuning,
       ui: boolean,
       extraArgs: string[] = [],
-    ): Promise<BenchServer> => {
+    ): Promise<BenchServer & { stop: () => Promise<void> }> => {
       const server = await startDevServer({
         cliPath: cli.path,
         namespace: BENCH_NAMESPACE,
@@ -185,14 +198,29 @@ export async function startBenchContext(options: {
         tuning,
         extraArgs,
       });
-      stoppers.push(() => server.stop());
       const temporal = await connectTemporal({
         temporal: { namespace: BENCH_NAMESPACE, connection: {} },
         address: server.address,
+      }).catch(async (error: unknown) => {
+        await server.stop();
+        throw error;
       });
-      stoppers.push(() => temporal.close());
       options.log(`[bench] ${label} dev server ${server.address}: ${describeTuning(tuning)}`);
-      return { label, tuning, server, temporal };
+      let stopped: Promise<void> | undefined;
+      const stop = () => (stopped ??= temporal.close().finally(() => server.stop()));
+      return { label, tuning, server, temporal, stop };
+    };
+    const start = async (...args: Parameters<typeof launch>): Promise<BenchServer> => {
+      const { stop, ...started } = await launch(...args);
+      stoppers.push(stop);
+      return started;
+    };
+    const scrape = async (port: number): Promise<string> => {
+      const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response.text();
     };
     const baseline = await start('baseline', { sqlitePragmas: BASELINE_PRAGMAS, dynamicConfig: [] }, false);
     const metricsPort = options.serverMetrics ? await freePort() : undefined;
@@ -206,11 +234,7 @@ export async function startBenchContext(options: {
     const subjectPersistence = metricsPort
       ? async () => {
           try {
-            const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, {
-              signal: AbortSignal.timeout(10_000),
-            });
-            if (!response.ok) throw new Error(`HTTP ${response.status}`);
-            return parsePersistenceMetrics(await response.text());
+            return parsePersistenceMetrics(await scrape(metricsPort));
           } catch (error) {
             options.log(
               `[bench] dev server metrics not read: ${error instanceof Error ? error.message : String(error)}`,
@@ -219,6 +243,15 @@ export async function startBenchContext(options: {
           }
         }
       : undefined;
+    const startMeteredServer = async (label: string): Promise<MeteredServer> => {
+      const port = await freePort();
+      const launched = await launch(label, DEV_SERVER_TUNING, true, ['--metrics-port', String(port)]);
+      stoppers.push(launched.stop);
+      return {
+        ...launched,
+        frontendRequests: async () => parseFrontendRequests(await scrape(port), BENCH_NAMESPACE),
+      };
+    };
     // The product's default timings.
     const timings = loadWorkflowTimings({});
     // The operator the receiver re-reads from, as under npm start: it knows none of these legs' resources, so every
@@ -264,6 +297,7 @@ export async function startBenchContext(options: {
       receiver,
       timings,
       ...(subjectPersistence ? { subjectPersistence } : {}),
+      startMeteredServer,
       post,
       close,
     };

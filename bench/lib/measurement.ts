@@ -36,6 +36,8 @@ export interface BenchSettings {
   settleTimeLimitMs: number;
   /** statement: ended ramps in the statement's period. */
   statementRamps: number;
+  /** cost: off-ramps, and as many on-ramps, settled end to end. */
+  costRamps: number;
 }
 
 /**

@@ -22,7 +22,13 @@ import type { RunningSandbox } from '../../src/sandbox/server';
 import { freePort } from '../../src/http/free-port';
 import type { RunningReceiver } from '../../src/webhooks/receiver';
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
-import { BENCH_NAMESPACE, type BenchContext, startBenchOperator, startBenchReceiver } from './context';
+import {
+  BENCH_NAMESPACE,
+  type BenchContext,
+  type BenchServer,
+  startBenchOperator,
+  startBenchReceiver,
+} from './context';
 import { closedLoop } from './load';
 import { RUN_TAG } from './measurement';
 import type { HistoryEvents } from './task-waits';
@@ -41,6 +47,10 @@ export interface RampStackOptions {
   deliveryConcurrency?: number;
   /** How long the worker may take to start (it bundles the workflows first). */
   startTimeoutMs: number;
+  /** The server to run on (default: the context's npm-start server). */
+  server?: BenchServer;
+  /** More of the worker's environment, e.g. the client's outcome endpoints. */
+  workerEnv?: Record<string, string>;
   log: (line: string) => void;
 }
 
@@ -71,6 +81,7 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
     stoppers.length = 0;
   };
   const taskQueue = `bench-${options.label}-${RUN_TAG}`;
+  const server = options.server ?? context.subject;
   try {
     const { sandbox, operator, email, passcode } = await startBenchOperator({
       timeScale: options.timeScale,
@@ -78,7 +89,7 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
     });
     stoppers.push(() => sandbox.close());
     // The receiver re-reads and forwards with an operator client of its own, as `npm run receiver` does.
-    const receiver = await startBenchReceiver(context.subject.temporal.client, taskQueue, options.timings, {
+    const receiver = await startBenchReceiver(server.temporal.client, taskQueue, options.timings, {
       operator,
     });
     stoppers.push(() => receiver.close());
@@ -97,7 +108,8 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
     const startedAt = performance.now();
     const worker = await startWorkerProcess({
       env: {
-        TEMPORAL_ADDRESS: context.subject.server.address,
+        ...options.workerEnv,
+        TEMPORAL_ADDRESS: server.server.address,
         TEMPORAL_NAMESPACE: BENCH_NAMESPACE,
         TEMPORAL_TASK_QUEUE: taskQueue,
         OPERATOR_BASE_URL: sandbox.url,
@@ -115,7 +127,7 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
     );
 
     const ramp = new RampClient({
-      connection: context.subject.temporal.connection,
+      connection: server.temporal.connection,
       namespace: BENCH_NAMESPACE,
       taskQueue,
       timings: options.timings,

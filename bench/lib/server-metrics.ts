@@ -1,8 +1,11 @@
 /**
  * The dev server's persistence work during a leg, read from its Prometheus metrics (`--metrics-port`): requests and
  * time in flight per persistence operation, as the difference of two scrapes. On the dev server every one of them goes
- * through its SQLite file, so this is what a leg costs the server, in its own words. Pure: parsing and arithmetic.
+ * through its SQLite file, so this is what a leg costs the server, in its own words. Also the frontend's requests of
+ * one namespace by operation (queries, heartbeats, visibility calls: what no history records). Pure: parsing and
+ * arithmetic.
  */
+import type { FrontendRequests } from './billable-actions';
 
 export interface OperationCost {
   requests: number;
@@ -37,6 +40,50 @@ export function parsePersistenceMetrics(text: string): PersistenceCounts {
     else cost.seconds += value;
   }
   return counts;
+}
+
+const FRONTEND_SAMPLE = /^(service_requests|service_error_with_type)\{([^}]*)\}\s+(\S+)$/;
+const label = (labels: string, name: string) => new RegExp(`(?:^|,)${name}="([^"]*)"`).exec(labels)?.[1];
+
+/** The frontend's requests of `namespace` by operation, and its errors by type, from an exposition. */
+export function parseFrontendRequests(text: string, namespace: string): FrontendRequests {
+  // The server's reporter writes every other character of a label value as '_' (ramp-cost: ramp_cost).
+  const namespaceLabel = namespace.replace(/[^A-Za-z0-9_]/g, '_');
+  const requests: FrontendRequests = {};
+  for (const line of text.split('\n')) {
+    const sample = FRONTEND_SAMPLE.exec(line.trim());
+    if (!sample) continue;
+    const [, metric, labels = '', valueText] = sample;
+    const operation = label(labels, 'operation');
+    const value = Number(valueText);
+    if (label(labels, 'service_name') !== 'frontend' || label(labels, 'namespace') !== namespaceLabel)
+      continue;
+    if (!operation || !Number.isFinite(value)) continue;
+    const counted = (requests[operation] ??= { requests: 0, errors: {} });
+    if (metric === 'service_requests') counted.requests += value;
+    else {
+      const type = label(labels, 'error_type') ?? 'unknown';
+      counted.errors[type] = (counted.errors[type] ?? 0) + value;
+    }
+  }
+  return requests;
+}
+
+/** The frontend's requests between two scrapes of the same server, by operation. */
+export function frontendDelta(before: FrontendRequests, after: FrontendRequests): FrontendRequests {
+  const delta: FrontendRequests = {};
+  for (const [operation, counted] of Object.entries(after)) {
+    const earlier = before[operation] ?? { requests: 0, errors: {} };
+    const requests = counted.requests - earlier.requests;
+    if (requests <= 0) continue;
+    const errors: Record<string, number> = {};
+    for (const [type, count] of Object.entries(counted.errors)) {
+      const more = count - (earlier.errors[type] ?? 0);
+      if (more > 0) errors[type] = more;
+    }
+    delta[operation] = { requests, errors };
+  }
+  return delta;
 }
 
 /** What happened between two scrapes of the same server (operations first seen in `after` count from zero). */

@@ -10,12 +10,14 @@ import type {
   AccountSetupState,
   Alerts,
   ApiErrorBody,
+  DepositQuote,
   DepositWallet,
   EndUser,
   EventListFilter,
   EventPage,
   EventRecord,
   OffRamp,
+  OffRampQuoteRequest,
   OnRamp,
   Quote,
   QuoteRequest,
@@ -67,6 +69,13 @@ export class RampHttpClient {
   async ensureDepositWallet(endUserId: string): Promise<DepositWallet> {
     return (await this.#send<DepositWallet>('POST', `/v1/end-users/${segment(endUserId)}/deposit-wallet`))
       .data;
+  }
+
+  /** Asks for an off-ramp quote and records it as shown to the end user: their next deposit is compared with it. */
+  async showDepositQuote(endUserId: string, request: OffRampQuoteRequest): Promise<DepositQuote> {
+    return (
+      await this.#send<DepositQuote>('POST', `/v1/end-users/${segment(endUserId)}/deposit-quote`, request)
+    ).data;
   }
 
   /** The end user's state and newest ramps. */

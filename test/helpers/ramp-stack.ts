@@ -33,6 +33,7 @@ import type { WorkflowTimings } from '../../src/domain/timings';
 import {
   connectTestClient,
   fastTimings,
+  type OtherServer,
   type RunningTestWorker,
   startTestWorker,
   testServer,
@@ -104,6 +105,8 @@ export interface StackOptions {
   directForward?: boolean;
   /** The worker's workflow bundle, in place of the run's (the trace test's holds the tracing interceptors). */
   workflowBundle?: { code: string };
+  /** A dev server of the test's own, in place of the run's (`client` and `connection` must be its). */
+  server?: OtherServer;
 }
 
 /**
@@ -197,6 +200,7 @@ export async function startRampStack(
   const workerOptions = {
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : {}),
+    ...(options.server ? { server: options.server } : {}),
   };
   let worker = await startTestWorker(activities, undefined, workerOptions);
   const taskQueue = worker.taskQueue;
@@ -222,7 +226,7 @@ export async function startRampStack(
   const ramp = new RampClient({
     connection,
     database,
-    namespace: testServer().namespace,
+    namespace: options.server?.namespace ?? testServer().namespace,
     taskQueue,
     timings,
     processIds,

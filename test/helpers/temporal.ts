@@ -68,12 +68,18 @@ const quietDefaults: Pick<RampActivities, 'deliverOutcomeEvent' | 'recordRamp' |
   recordEndUser: () => Promise.resolve(),
 };
 
+/** A dev server other than the run's (a test that starts its own), by its address and namespace. */
+export interface OtherServer {
+  address: string;
+  namespace: string;
+}
+
 export async function startTestWorker(
   activities: RampActivities,
   taskQueue = `test-${randomUUID()}`,
-  options: { dataConverter?: DataConverter; workflowBundle?: { code: string } } = {},
+  options: { dataConverter?: DataConverter; workflowBundle?: { code: string }; server?: OtherServer } = {},
 ): Promise<RunningTestWorker> {
-  const { address, namespace, bundlePath } = testServer();
+  const { address, namespace, bundlePath } = { ...testServer(), ...options.server };
   const connection = await NativeConnection.connect({ address });
   const worker = await createRampWorker({
     connection,

@@ -1,4 +1,6 @@
 import {
+  frontendDelta,
+  parseFrontendRequests,
   parsePersistenceMetrics,
   persistenceDelta,
   persistenceLine,
@@ -74,5 +76,26 @@ describe("the dev server's persistence work from its metrics", () => {
     );
     expect(persistencePerUnit(undefined, after, 10, 'wallet')).toBe('');
     expect(persistencePerUnit(before, after, 0, 'wallet')).toBe('');
+  });
+
+  test("the frontend's requests of one namespace by operation, its errors by type, and their difference", () => {
+    const exposition = (queries: number, notFound: number) => `
+service_requests{namespace="bench_eu",operation="QueryWorkflow",service_name="frontend"} ${queries}
+service_requests{namespace="bench_eu",operation="QueryWorkflow",service_name="history"} 99
+service_requests{namespace="other",operation="QueryWorkflow",service_name="frontend"} 50
+service_requests{operation="ListWorkflowExecutions",namespace="bench_eu",service_name="frontend"} 4
+service_error_with_type{error_type="serviceerror_NotFound",namespace="bench_eu",operation="QueryWorkflow",service_name="frontend"} ${notFound}
+service_error_with_type{error_type="serviceerror_Internal",namespace="bench_eu",operation="QueryWorkflow",service_name="frontend"} 5
+service_latency_count{namespace="bench_eu",operation="QueryWorkflow",service_name="frontend"} 12
+`;
+    // The exposition writes the namespace bench-eu as bench_eu.
+    const before = parseFrontendRequests(exposition(10, 1), 'bench-eu');
+    expect(before).toEqual({
+      QueryWorkflow: { requests: 10, errors: { serviceerror_NotFound: 1, serviceerror_Internal: 5 } },
+      ListWorkflowExecutions: { requests: 4, errors: {} },
+    });
+    expect(frontendDelta(before, parseFrontendRequests(exposition(17, 3), 'bench-eu'))).toEqual({
+      QueryWorkflow: { requests: 7, errors: { serviceerror_NotFound: 2 } },
+    });
   });
 });

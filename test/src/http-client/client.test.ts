@@ -119,6 +119,29 @@ describe('RampHttpClient', () => {
     expect(server.seen.filter((seen) => seen.url.startsWith('/v1/ramps'))).toHaveLength(1);
   });
 
+  test("showDepositQuote POSTs the quote request to the end user's deposit-quote path, with a key", async () => {
+    const server = await started((_seen, _count, res) =>
+      json(res, 200, { data: { amountFrom: '50', targetAmount: '858.1' } }),
+    );
+    const request = {
+      direction: 'off-ramp',
+      coinFrom: 'USDT',
+      chainFrom: 'TRX',
+      coinTo: 'MXN',
+      amountFrom: '50',
+    } as const;
+    await expect(server.client.showDepositQuote('user 1', request)).resolves.toEqual({
+      amountFrom: '50',
+      targetAmount: '858.1',
+    });
+    expect(server.seen[0]).toMatchObject({
+      method: 'POST',
+      url: '/v1/end-users/user%201/deposit-quote',
+      body: JSON.stringify(request),
+    });
+    expect(server.seen[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   test('a 5xx that lasts is thrown after the retries; path values are one encoded segment', async () => {
     const server = await started((_seen, _count, res) =>
       json(res, 502, { error: { code: 'upstream_failed', message: 'x' } }),
