@@ -5,6 +5,7 @@
  * process ended; with RECORD_HISTORIES=1 it also records its history, which the replay test then checks against
  * every later version of the workflow code. Existing files are kept (test/helpers/histories.ts).
  */
+import type { RaisedEvent } from '../../src/domain/outcome-events';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client, Connection } from '@temporalio/client';
@@ -185,9 +186,9 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     expect(state).toMatchObject({ status: 'settled', endUserId: 'user-golden', orderId: swap.id, polls: 0 });
     expect(state.step).toBe(`Settled: 858.18 MXN (order ${swap.id})`);
     expect(linked).toEqual([{ walletId: 'wallet-golden', depositTransactionId: depositId }]);
-    // One round trip before its first step (the outcome events to the client's backend aside).
+    // One round trip before its first step (its ledger writes aside).
     const scheduled = await activitiesScheduled(handle.workflowId);
-    expect(scheduled.filter((name) => name !== 'deliverOutcomeEvent')).toEqual([
+    expect(scheduled.filter((name) => name !== 'recordRamp')).toEqual([
       'attributeOffRamp',
       'readOrderSnapshot',
     ]);
@@ -240,7 +241,7 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     expect(state).toMatchObject({ status: 'settled', fiatAmount: '858.18', orderId: opened.id, polls: 0 });
     expect(state.lastFailure).toBeUndefined();
     const scheduled = await activitiesScheduled(handle.workflowId);
-    expect(scheduled.filter((name) => name !== 'deliverOutcomeEvent')).toEqual(['attributeOffRamp']);
+    expect(scheduled.filter((name) => name !== 'recordRamp')).toEqual(['attributeOffRamp']);
     await recordHistory(client, handle.workflowId, 'offramp-order-in-forward-settled');
   });
 
@@ -430,7 +431,12 @@ describe('golden histories: scripted runs of paths the other recorded histories 
   test('on-ramp: no event at all and no end user; it times out, nobody claims it, it closes unclaimed', async () => {
     const reference = `ref-${randomUUID()}`;
     const alerts: AlertInput[] = [];
+    const recorded: RaisedEvent[] = [];
     const taskQueue = await worker({
+      recordRamp: (record: { raised: RaisedEvent[] }) => {
+        recorded.push(...record.raised);
+        return Promise.resolve();
+      },
       pollOnRamp: () => Promise.reject(new Error('not expected: without an order there is nothing to poll')),
       raiseAlert: (alert: AlertInput) => {
         alerts.push(alert);
@@ -460,10 +466,11 @@ describe('golden histories: scripted runs of paths the other recorded histories 
       polls: 0,
       unclaimedIncident: `unclaimed-on-ramp/onramp/${reference}`,
     });
-    expect(state.outcomes.events.map((record) => record.event.type)).toEqual([
-      'on_ramp.created',
-      'on_ramp.timed_out',
-      'on_ramp.unclaimed',
+    // Each raised once, in order, written to the ledger with the view.
+    expect(recorded.map((record) => [record.sequence, record.event.type])).toEqual([
+      [1, 'on_ramp.created'],
+      [2, 'on_ramp.timed_out'],
+      [3, 'on_ramp.unclaimed'],
     ]);
     expect(alerts).toEqual([
       expect.objectContaining({

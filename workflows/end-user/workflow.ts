@@ -33,6 +33,10 @@ import type { DepositWallet, EndUserInput } from './types';
 export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   const { endUserId } = input;
   const state = newEndUserState(input, new Date().toISOString());
+  // A run before the ledger may have handed over events it had not sent, and a wallet the ledger does not hold.
+  const unrecorded =
+    state.outcomes.events.some((record) => record.delivery === 'pending') ||
+    (state.wallet !== undefined && state.recordedRevision === undefined);
   // Its view, wallet and events go to the ledger; a run from a 1.0 history sends from its own outbox (events still
   // pending at a continue-as-new are sent by the next run, with their ids).
   const ledger = recordsIntoLedger() ? endUserLedger(state, input) : undefined;
@@ -69,8 +73,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   const extraWalletsToRaise = () =>
     state.walletStatus !== 'creating' && extraWalletsDue(extraWallets(state), state.extraWalletsReported);
   run.publish();
-  // Carried events a run from before the ledger did not send, and the first view of a user who has a wallet.
-  if (ledger) await ledger.sync();
+  if (ledger && unrecorded) await ledger.sync();
   for (;;) {
     await condition(
       () =>

@@ -57,19 +57,21 @@ describe('end-user workflow on the real Temporal dev server', () => {
   let client: Client;
   let connection: Connection;
   let running: RunningTestWorker | undefined;
-
   let database: TestDatabase;
 
   beforeAll(async () => {
     ({ client, connection } = await connectTestClient());
+  });
+  // Each test its own ledger: the stub operator names every test's wallet wallet-1, and a wallet has one owner.
+  beforeEach(async () => {
     database = await freshTestDatabase();
   });
   afterEach(async () => {
     await running?.stop();
     running = undefined;
+    await database.close();
   });
   afterAll(async () => {
-    await database.close();
     await connection.close();
   });
 

@@ -102,10 +102,10 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     }
     // The order transaction completed with the sweep's confirmation: no further event comes, read the order now.
     if (!orderId && orderReadOverdue(status, state)) continue;
-    if (ledger) await ledger.sync();
     const step = await clock.waitForEventOrDeadline(
       () => run.revision,
       () => true,
+      ledger && (() => ledger.sync()),
     );
     if (!step.poll) continue;
     // The next event is late: ask the operator.

@@ -114,10 +114,10 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
       break;
     }
     // Without an order ID there is nothing to poll: wait for an event (or the process timeout).
-    if (ledger) await ledger.sync();
     const step = await clock.waitForEventOrDeadline(
       () => revision,
       () => canPoll(state),
+      ledger && (() => ledger.sync()),
     );
     const request = pollRequest(state);
     if (!step.poll || !request) continue;

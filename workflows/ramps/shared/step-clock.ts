@@ -35,14 +35,20 @@ export class StepClock {
   /**
    * Waits for an event (the revision moves), the step's deadline, or a poll interval once the step is late.
    * `canPoll` is read before and after the wait: between the two it can only change through an event.
+   * `beforeWait` (the ledger's write) runs after the revision is taken, so an event it overlaps still ends the wait.
    */
-  async waitForEventOrDeadline(revision: () => number, canPoll: () => boolean): Promise<StepWaitOutcome> {
+  async waitForEventOrDeadline(
+    revision: () => number,
+    canPoll: () => boolean,
+    beforeWait?: () => Promise<void>,
+  ): Promise<StepWaitOutcome> {
     const { deadlineMs, late, waitMs } = nextStepWait(
       this.timings,
       { startedAtMs: this.startedAtMs, stepStartedMs: this.stepStartedMs, pollDelayMs: this.pollDelayMs },
       { canPoll: canPoll() },
     );
     const seen = revision();
+    if (beforeWait) await beforeWait();
     if (await condition(() => revision() !== seen, waitMs)) return { poll: false };
     if (!canPoll() || Date.now() < deadlineMs) return { poll: false };
     return { poll: true, late };
