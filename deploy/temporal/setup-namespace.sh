@@ -27,8 +27,7 @@ done
 
 # The same list as src/temporal/search-attributes.ts (a unit test keeps the two equal).
 for attribute in RampEndUserId=Keyword RampDirection=Keyword RampStatus=Keyword RampOrderReference=Keyword \
-  RampDepositTransactionId=Keyword RampWalletId=Keyword RampNetworks=KeywordList RampEventType=Keyword \
-  RampEventDelivery=Keyword RampEventAt=Datetime; do
+  RampDepositTransactionId=Keyword RampWalletId=Keyword RampNetworks=KeywordList; do
   name=${attribute%%=*}
   type=${attribute##*=}
   if printf '%s' "$existing" | grep -q "\"$name\""; then

@@ -504,3 +504,22 @@ export async function redeliveryProgress(db: Ledger, jobId: string): Promise<Red
     completedAt: pending > 0 ? null : (last ?? job.started_at),
   };
 }
+
+// ---------------------------------------------------------------------------------------------- counts
+
+export interface OutcomeEventCounts {
+  pending: number;
+  failed: number;
+}
+
+/** Events waiting to be delivered and events given up (both by index: the delivered bulk is never counted). */
+export async function countOutcomeEvents(db: Ledger): Promise<OutcomeEventCounts> {
+  const rows = await db
+    .selectFrom('outcome_events')
+    .select(['delivery', sql<number>`count(*)::int`.as('count')])
+    .where('delivery', 'in', ['pending', 'failed'])
+    .groupBy('delivery')
+    .execute();
+  const of = (delivery: DeliveryState) => rows.find((row) => row.delivery === delivery)?.count ?? 0;
+  return { pending: of('pending'), failed: of('failed') };
+}

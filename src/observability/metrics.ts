@@ -7,6 +7,8 @@
  *   receiver/API replica reports the same numbers, nothing is lost on restart, and terminal statuses (settled,
  *   failed, expired, timed-out) are the ramps ended by outcome.
  * - ramp_processes_started{direction}: every ramp of that direction in the ledger (open and ended).
+ * - ramp_outcome_events{delivery}: outcome events waiting to be delivered (pending) and given up (failed).
+ * - ramp_database_up: 1 when the scrape could read the ledger, 0 when it could not (the rest is still served).
  * - ramp_incidents_open{kind, acknowledged}: open incidents of the incident store by kind, and whether someone on call
  *   acknowledged them, when an `openIncidents` source is wired (the API does).
  * - ramp_routers_unknown_resource: resources the routers gave up on because the operator answered 404 for them (a
@@ -28,6 +30,7 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Ledger } from '../database/connection';
 import { WORKFLOW_TYPES } from '../domain/ids';
+import { countOutcomeEvents, type OutcomeEventCounts } from '../ledger/outcome-events';
 import { countRampsByStatus } from '../ledger/ramps';
 import { RESOURCE_KIND_OF_PATH, type RampDirection } from '../domain/vocabulary';
 import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
@@ -69,7 +72,9 @@ export interface RampMetricsOptions {
 }
 
 interface TemporalFigures {
-  counts: Array<{ direction: string; status: string | null; count: number }>;
+  /** Null when the ledger could not be read (ramp_database_up 0). */
+  counts: Array<{ direction: string; status: string | null; count: number }> | null;
+  outcomes: OutcomeEventCounts | null;
   routers: { unknownResources: number; deliveriesWaiting: number } | null;
   incidents: ReadonlyArray<Pick<Incident, 'kind' | 'acknowledged'>> | null;
 }
@@ -86,6 +91,8 @@ export class RampMetrics {
   readonly #options: RampMetricsOptions;
   readonly #processes: Gauge<'direction' | 'status'> | undefined;
   readonly #started: Gauge<'direction'> | undefined;
+  readonly #databaseUp: Gauge | undefined;
+  readonly #outcomeEvents: Gauge<'delivery'> | undefined;
   readonly #unknownResources: Gauge | undefined;
   readonly #routerWaiting: Gauge | undefined;
   readonly #incidentsOpen: Gauge<'kind' | 'acknowledged'> | undefined;
@@ -119,6 +126,17 @@ export class RampMetrics {
         name: 'ramp_processes_started',
         help: 'Ramps started, open and ended, by direction (the ledger)',
         labelNames: ['direction'],
+        registers: [this.registry],
+      });
+      this.#databaseUp = new Gauge({
+        name: 'ramp_database_up',
+        help: 'Whether the last scrape could read the ledger (PostgreSQL) within its deadline: 1 or 0',
+        registers: [this.registry],
+      });
+      this.#outcomeEvents = new Gauge({
+        name: 'ramp_outcome_events',
+        help: 'Outcome events waiting to be delivered (pending) and given up (failed), in the ledger',
+        labelNames: ['delivery'],
         registers: [this.registry],
       });
     }
@@ -176,7 +194,11 @@ export class RampMetrics {
   async render(): Promise<{ contentType: string; body: string }> {
     if (this.readsTemporal) {
       const figures = await this.#temporalFigures();
-      for (const entry of figures.counts) {
+      this.#databaseUp?.set(figures.counts === null ? 0 : 1);
+      if (figures.outcomes)
+        for (const [delivery, count] of Object.entries(figures.outcomes))
+          this.#outcomeEvents?.set({ delivery }, count);
+      for (const entry of figures.counts ?? []) {
         if (entry.status === null) this.#started?.set({ direction: entry.direction }, entry.count);
         else this.#processes?.set({ direction: entry.direction, status: entry.status }, entry.count);
       }
@@ -228,17 +250,24 @@ export class RampMetrics {
       this.timeoutMs,
       async () => {
         const { ledger } = this.#options;
-        const [counts, routers, incidents] = await Promise.all([
-          ledger ? rampCounts(ledger) : Promise.resolve([]),
+        // The ledger away is a figure of its own (ramp_database_up 0), not a failed scrape.
+        const fromLedger = <T>(read: (db: Ledger) => Promise<T>) =>
+          ledger ? withTemporalDeadline(LEDGER_READ_TIMEOUT_MS, () => read(ledger)).catch(() => null) : null;
+        const [counts, outcomes, routers, incidents] = await Promise.all([
+          fromLedger(rampCounts),
+          fromLedger(countOutcomeEvents),
           temporal ? routerFigures(temporal) : Promise.resolve(null),
           openIncidents ? openIncidents() : Promise.resolve(null),
         ]);
-        return { counts, routers, incidents };
+        return { counts, outcomes, routers, incidents };
       },
       temporal,
     );
   }
 }
+
+/** How long a scrape waits for the ledger before it reports it down: well inside the scrape's own deadline. */
+const LEDGER_READ_TIMEOUT_MS = 2_000;
 
 /** Ramps by direction and status (every status of each direction, zeros included), and started per direction. */
 async function rampCounts(ledger: Ledger): Promise<TemporalFigures['counts']> {

@@ -125,11 +125,11 @@ describe('the compiled worker (node dist/src/entry/worker.js)', () => {
     writeFileSync(
       consumer,
       [
-        "import { ConflictError, RampClient, type OnRampState, type RampPage } from 'ramp-orchestrator/client';",
-        'export async function onRamp(ramp: RampClient): Promise<[OnRampState, RampPage]> {',
+        "import { ConflictError, RampClient, type OnRampView, type RampPage } from 'ramp-orchestrator/client';",
+        'export async function onRamp(ramp: RampClient): Promise<[OnRampView, RampPage]> {',
         "  const started = await ramp.startOnRamp('user-1', 'order-1', { quoteRequest: { direction: 'on-ramp', coinFrom: 'MXN', coinTo: 'USDT', chainTo: 'TRX', amountFrom: '100' } });",
         "  if (!started.created) throw new ConflictError('already there');",
-        "  const state: OnRampState = await ramp.waitForOutcome({ orderReference: 'order-1' }, { timeoutMs: 1_000 });",
+        "  const state: OnRampView = await ramp.waitForOutcome({ orderReference: 'order-1' }, { timeoutMs: 1_000 });",
         "  return [state, await ramp.listRamps({ endUserId: 'user-1', limit: 20 })];",
         '}',
         '',

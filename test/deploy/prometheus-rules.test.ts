@@ -4,6 +4,7 @@
  * rules and the Grafana dashboard name is one the product serves. (promtool checks and unit-tests the rules in .ci/run;
  * the real Prometheus run, npm run test:alerts, checks the SDK's metrics too.)
  */
+import type { Ledger } from '../../src/database/connection';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
@@ -87,7 +88,8 @@ describe('deploy/prometheus', () => {
       'ramp_processes',
       'ramp_settle_time_bucket',
       'ramp_webhook_deliveries_total',
-      'deliverOutcomeEvent',
+      'ramp_outcome_events',
+      'ramp_database_up',
       'ramp_incidents_open',
       'temporal_worker_task_slots_used',
       'temporal_sticky_cache_size',
@@ -97,6 +99,7 @@ describe('deploy/prometheus', () => {
 
   test('every product metric the rules and the dashboard name is one the product serves', async () => {
     const metrics = new RampMetrics({
+      ledger: {} as Ledger,
       temporal: {} as Client,
       openIncidents: () => Promise.resolve([]),
     });

@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { freshTestDatabase, type TestDatabase } from '../../helpers/database';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import type { ActivityDeps } from '../../../activities/deps';
@@ -103,6 +104,35 @@ describe('pollOnRamp', () => {
 });
 
 describe('attributeOffRamp', () => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await freshTestDatabase();
+  });
+  afterEach(async () => {
+    await database.close();
+  });
+  /** The off-ramp activities over this test's ledger (empty unless a test records an end user). */
+  const offRampActivities = (client: unknown) =>
+    createOffRampActivities(deps({ temporal: client, ledger: database.db }));
+
+  test('the ledger names the owner of the wallet: no visibility query, then the link', async () => {
+    const t = temporal([], () => Promise.resolve(null));
+    await database.db
+      .insertInto('end_users')
+      .values({
+        end_user_id: 'user-3',
+        workflow_id: 'end-user/user-3',
+        wallet_id: 'w-3',
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      })
+      .execute();
+    await expect(
+      offRampActivities(t.client).attributeOffRamp({ walletId: 'w-3', depositTransactionId: 'dep-3' }),
+    ).resolves.toEqual({ endUserId: 'user-3', endUserSearchValue: 'user-3', linked: true });
+    expect(t.calls).toEqual(['link end-user/user-3']);
+  });
+
   function temporal(owners: string[], link: () => Promise<unknown>, searchAttributeEndUserId?: string) {
     const calls: string[] = [];
     return {
@@ -130,13 +160,13 @@ describe('attributeOffRamp', () => {
     };
   }
 
-  test('finds the owner, then tells end-user/<id> about the deposit, in one activity', async () => {
+  test('a wallet the ledger does not know (an end user from before it): found by visibility, then told, in one activity', async () => {
     const updates: unknown[] = [];
     const t = temporal(['end-user/user-1'], (...args: unknown[]) => {
       updates.push(args);
       return Promise.resolve(null);
     });
-    const activities = createOffRampActivities(deps({ temporal: t.client }));
+    const activities = offRampActivities(t.client);
     await expect(
       activities.attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' }),
     ).resolves.toEqual({ endUserId: 'user-1', endUserSearchValue: 'user-1', linked: true });
@@ -159,7 +189,7 @@ describe('attributeOffRamp', () => {
     };
     const t = temporal(['end-user/user-1'], () => Promise.resolve(shown));
     await expect(
-      createOffRampActivities(deps({ temporal: t.client })).attributeOffRamp({
+      offRampActivities(t.client).attributeOffRamp({
         walletId: 'w-1',
         depositTransactionId: 'dep-1',
       }),
@@ -168,7 +198,7 @@ describe('attributeOffRamp', () => {
 
   test('another workflow ID falls back to RampEndUserId', async () => {
     const t = temporal(['not-an-end-user-id'], () => Promise.resolve(null), 'user-2');
-    const activities = createOffRampActivities(deps({ temporal: t.client }));
+    const activities = offRampActivities(t.client);
     await expect(
       activities.attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' }),
     ).resolves.toMatchObject({ endUserId: 'user-2' });
@@ -176,7 +206,7 @@ describe('attributeOffRamp', () => {
 
   test('no owner yet: retryable, and nobody is signalled; a wallet ID a query cannot carry is not retried', async () => {
     const t = temporal([], () => Promise.reject(new Error('not expected')));
-    const activities = createOffRampActivities(deps({ temporal: t.client }));
+    const activities = offRampActivities(t.client);
     await expect(
       activities.attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' }),
     ).rejects.toMatchObject({ type: 'WalletOwnerNotFound', nonRetryable: false });
@@ -195,14 +225,14 @@ describe('attributeOffRamp', () => {
       Promise.reject(new WorkflowNotFoundError('not found', 'end-user/user-1', undefined)),
     );
     await expect(
-      createOffRampActivities(deps({ temporal: gone.client })).attributeOffRamp({
+      offRampActivities(gone.client).attributeOffRamp({
         walletId: 'w-1',
         depositTransactionId: 'dep-1',
       }),
     ).resolves.toEqual({ endUserId: 'user-1', endUserSearchValue: 'user-1', linked: false });
 
     const failed = temporal(['end-user/user-1'], () => Promise.reject(new TypeError('boom')));
-    const retried: unknown = await createOffRampActivities(deps({ temporal: failed.client }))
+    const retried: unknown = await offRampActivities(failed.client)
       .attributeOffRamp({ walletId: 'w-1', depositTransactionId: 'dep-1' })
       .catch((e: unknown) => e);
     expect(retried).toMatchObject({

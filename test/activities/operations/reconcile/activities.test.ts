@@ -1,4 +1,5 @@
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { freshTestDatabase, type TestDatabase } from '../../../helpers/database';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import type { ActivityDeps } from '../../../../activities/deps';
@@ -68,6 +69,14 @@ function tx(id: string, overrides: Partial<Transaction> = {}): Transaction {
   return { id, status: 'confirmed', type: 'Deposit', walletId: 'w-1', ...overrides };
 }
 
+let database: TestDatabase;
+beforeEach(async () => {
+  database = await freshTestDatabase();
+});
+afterEach(async () => {
+  await database.close();
+});
+
 function setup(
   processes: Record<string, FakeProcess>,
   operator: Record<string, unknown>,
@@ -75,7 +84,7 @@ function setup(
 ) {
   const fake = fakeTemporal(processes);
   const logger = pino({ level: 'silent' });
-  const deps = { operator, temporal: fake.temporal, logger } as unknown as ActivityDeps;
+  const deps = { operator, temporal: fake.temporal, logger, ledger: database.db } as unknown as ActivityDeps;
   const env = new MockActivityEnvironment({ taskQueue });
   /** Runs one call in the activity context, keeping its result type. */
   const run = <T>(call: () => Promise<T>) => env.run<[], T, () => Promise<T>>(call);
@@ -267,6 +276,17 @@ describe('reconciling the deposit wallets', () => {
   });
 });
 
+/** What every running ramp's state holds besides its snapshots. */
+const RUNNING = {
+  step: 'step',
+  unattributed: false,
+  eventsApplied: 0,
+  duplicates: 0,
+  polls: 0,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  outcomes: { sequence: 0, events: [] },
+};
+
 describe('reconciling the open processes', () => {
   const snapshot = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
     id,
@@ -296,9 +316,13 @@ describe('reconciling the open processes', () => {
           type: 'offRampWorkflow',
           queries: {
             offRampState: {
+              ...RUNNING,
+              status: 'awaiting-deposit-confirmation',
               depositTransactionId: 'tx-1',
               endUserId: 'alice',
+              alertsRaised: 0,
               deposit: snapshot('tx-1', 'published'),
+              recordedRevision: 3,
             },
           },
         },
@@ -306,7 +330,11 @@ describe('reconciling the open processes', () => {
           type: 'onRampWorkflow',
           queries: {
             onRampState: {
+              ...RUNNING,
+              status: 'awaiting-execution',
+              orderReference: 'ref',
               endUserId: null,
+              unattributed: true,
               order: { id: 'o-2', status: 'awaiting_funds' },
               deposit: snapshot('dep-9', 'confirmed'),
             },
@@ -343,5 +371,15 @@ describe('reconciling the open processes', () => {
     expect(result.findings[2]!.action).toBe(
       'reported (the process reads the order when it reaches settlement)',
     );
+    // The ledger had neither ramp: both views are written as their processes hold them.
+    const rows = await database.db
+      .selectFrom('ramps')
+      .select(['workflow_id', 'status', 'revision'])
+      .orderBy('workflow_id')
+      .execute();
+    expect(rows).toEqual([
+      { workflow_id: 'offramp/tx-1', status: 'awaiting-deposit-confirmation', revision: 3 },
+      { workflow_id: 'onramp/ref', status: 'awaiting-execution', revision: 0 },
+    ]);
   });
 });
