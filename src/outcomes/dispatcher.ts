@@ -191,10 +191,19 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
   };
 }
 
-/** A connection that LISTENs for new events and wakes the loop; reconnects after the database comes back. */
+/**
+ * A connection of its own that LISTENs for new events and wakes the loop; after the database dropped it, another
+ * one is taken once it answers. It never goes back to the pool (its LISTEN would go with it).
+ */
 function listen(pool: pg.Pool, wake: () => void, stopped: () => boolean): { close(): Promise<void> } {
   let client: pg.PoolClient | undefined;
   let retry: NodeJS.Timeout | undefined;
+  const drop = (held: pg.PoolClient) => {
+    if (client !== held) return;
+    client = undefined;
+    held.removeAllListeners('notification');
+    held.release(true);
+  };
   const connect = async () => {
     if (stopped()) return;
     try {
@@ -202,24 +211,23 @@ function listen(pool: pg.Pool, wake: () => void, stopped: () => boolean): { clos
       client = connected;
       connected.on('notification', wake);
       connected.on('error', () => {
-        connected.release(true);
-        if (client === connected) client = undefined;
-        retry = setTimeout(() => void connect(), DISPATCH_POLL_MS);
+        drop(connected);
+        if (!stopped()) retry = setTimeout(() => void connect(), DISPATCH_POLL_MS);
       });
       await connected.query(`listen ${EVENTS_CHANNEL}`);
     } catch {
-      retry = setTimeout(() => void connect(), DISPATCH_POLL_MS);
+      if (client) drop(client);
+      if (!stopped()) retry = setTimeout(() => void connect(), DISPATCH_POLL_MS);
     }
   };
   void connect();
   return {
     async close() {
       clearTimeout(retry);
-      if (!client) return;
       const held = client;
-      client = undefined;
+      if (!held) return;
       await held.query(`unlisten ${EVENTS_CHANNEL}`).catch(() => undefined);
-      held.release();
+      drop(held);
     },
   };
 }
