@@ -65,7 +65,10 @@ const CURSOR_KEYS = ['occurredAt', 'webhookId'] as const;
 function parseFilter(filter: Omit<EventListFilter, 'limit' | 'pageToken'>, issues: string[]): EventQuery {
   if (filter.type !== undefined && !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(filter.type))
     issues.push(`type: must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`);
-  if (filter.status !== undefined && !(OUTCOME_DELIVERY_STATUSES as readonly string[]).includes(filter.status))
+  if (
+    filter.status !== undefined &&
+    !(OUTCOME_DELIVERY_STATUSES as readonly string[]).includes(filter.status)
+  )
     issues.push(`status: must be one of ${OUTCOME_DELIVERY_STATUSES.join(', ')}`);
   const endUserId = parseFilterEndUserId(filter.endUserId, issues);
   const since = parseInstant('since', filter.since, issues);
@@ -92,7 +95,8 @@ export async function listEvents(context: ClientContext, filter: EventListFilter
   if (filter.pageToken !== undefined && !PAGE_TOKEN.test(filter.pageToken))
     issues.push('pageToken: must be a nextPageToken this API answered');
   if (issues.length > 0) throw new InvalidInputError('Invalid event filter', issues);
-  const after = filter.pageToken === undefined ? undefined : openPageToken(filter.pageToken, query, CURSOR_KEYS);
+  const after =
+    filter.pageToken === undefined ? undefined : openPageToken(filter.pageToken, query, CURSOR_KEYS);
   const page = await listEventViews(context.ledger, query, limit, after);
   return { data: page.data, nextPageToken: page.next ? sealPageToken({ ...page.next }, query) : null };
 }
@@ -116,7 +120,12 @@ export async function sendTestEvent(context: ClientContext): Promise<EventView> 
       message: 'A test event from ramp-orchestrator: your endpoint receives and verifies our webhooks.',
     },
   };
-  await insertRaisedEvents(context.ledger, `test/${uuid}`, [{ webhookId, sequence: 1, event }], TEST_EVENT_RETRY_FOR_MS);
+  await insertRaisedEvents(
+    context.ledger,
+    `test/${uuid}`,
+    [{ webhookId, sequence: 1, event }],
+    TEST_EVENT_RETRY_FOR_MS,
+  );
   return (await readEventView(context.ledger, webhookId))!;
 }
 
@@ -133,7 +142,9 @@ export async function startRedeliveryJob(
   const query = parseFilter(filter, issues);
   if (issues.length > 0) throw new InvalidInputError('Invalid redelivery filter', issues);
   const jobFilter = Object.fromEntries(
-    Object.entries({ ...filter, since: query.since, until: query.until }).filter(([, value]) => value !== undefined),
+    Object.entries({ ...filter, since: query.since, until: query.until }).filter(
+      ([, value]) => value !== undefined,
+    ),
   ) as Record<string, string>;
   const job = await startRedelivery(context.ledger, { jobId: randomUUID(), filter: jobFilter, query });
   return getRedeliveryJob(context, job.jobId);

@@ -29,7 +29,10 @@ export function openPageToken<K extends string>(
   keys: readonly K[],
 ): Record<K, string> {
   const bytes = Buffer.from(pageToken, 'base64url');
-  if (bytes.length <= FILTER_DIGEST_BYTES || !bytes.subarray(0, FILTER_DIGEST_BYTES).equals(filterDigest(filter)))
+  if (
+    bytes.length <= FILTER_DIGEST_BYTES ||
+    !bytes.subarray(0, FILTER_DIGEST_BYTES).equals(filterDigest(filter))
+  )
     throw new NotFoundError(PAGE_NOT_FOUND);
   let cursor: unknown;
   try {

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { quoteWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
+import { RampDirection } from '../domain/search-attributes';
 import type { quoteWorkflow } from '../../workflows/quote/workflow';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
 import type { ClientContext } from './context';
@@ -31,6 +32,7 @@ export async function quote(
       taskQueue: context.taskQueue,
       args: [{ request: parsed, timings: context.timings }],
       workflowExecutionTimeout: context.timings.activityScheduleToCloseMs,
+      typedSearchAttributes: [{ key: RampDirection, value: parsed.direction }],
     });
     if (isQuoteValid(context, last, options.minValidityMs)) return last;
   }

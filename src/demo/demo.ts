@@ -372,7 +372,9 @@ async function bobSellsWithoutGas(
     'off-ramp demo-bob (no gas)',
     'stuck + alert',
     offRamp && `${offRamp.status}${incident ? ' + alert' : ''}`,
-    details ? `gas ${String(details.asset)} balance ${String(details.balance ?? '?')} < ${String(details.minimum)}` : '',
+    details
+      ? `gas ${String(details.asset)} balance ${String(details.balance ?? '?')} < ${String(details.minimum)}`
+      : '',
   );
   return { result, depositId };
 }

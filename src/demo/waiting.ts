@@ -47,7 +47,9 @@ export async function outcomesSent(waiting: () => Promise<string[]>, options: Wa
     const left = await waiting().catch(() => ['(the ledger could not be read)']);
     if (left.length === 0) return;
     if (Date.now() >= deadline) {
-      options.say(`    outcome events still being sent after ${options.scenarioTimeoutMs} ms: ${left.join(', ')}`);
+      options.say(
+        `    outcome events still being sent after ${options.scenarioTimeoutMs} ms: ${left.join(', ')}`,
+      );
       return;
     }
     await pause(options);

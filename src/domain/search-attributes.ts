@@ -16,6 +16,16 @@ export const DepositTransactionId = defineSearchAttributeKey(
 export const WalletId = defineSearchAttributeKey('RampWalletId', SearchAttributeType.KEYWORD);
 export const Networks = defineSearchAttributeKey('RampNetworks', SearchAttributeType.KEYWORD_LIST);
 
+/**
+ * The RampStatus a ramp shows in visibility. Its ordinary steps (`awaiting-*`) all show `in-progress`: the step
+ * itself is in the ledger and in the Web UI's current details, and an upsert per step is a billable action per step.
+ * What a person searches for (stuck, exception, how it ended) shows as itself.
+ */
+export function searchedRampStatus(status: string): string {
+  return status.startsWith('awaiting-') ? RAMP_IN_PROGRESS : status;
+}
+export const RAMP_IN_PROGRESS = 'in-progress';
+
 export const ALL_SEARCH_ATTRIBUTES = [
   EndUserId,
   RampDirection,

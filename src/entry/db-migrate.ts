@@ -22,7 +22,10 @@ const COMMAND = defineCommand({
 async function main(): Promise<number> {
   const check = commandFlags(COMMAND).check === true;
   const url = requiredDatabaseUrl(loadDatabaseConfig(process.env), 'migration');
-  const database = openDatabase(url.reveal(), { applicationName: 'ramp-orchestrator db:migrate', poolSize: 1 });
+  const database = openDatabase(url.reveal(), {
+    applicationName: 'ramp-orchestrator db:migrate',
+    poolSize: 1,
+  });
   try {
     if (check) {
       const pending = await pendingMigrations(database.db);

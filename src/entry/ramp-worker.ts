@@ -98,7 +98,10 @@ export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<
     timings: settings.timings.outcomeDelivery,
     logger,
     incidents: dispatcherIncidents(
-      createAlertActivities({ logger, config, temporal: connected.client }, dispatcherOrigin(temporal.taskQueue)),
+      createAlertActivities(
+        { logger, config, temporal: connected.client },
+        dispatcherOrigin(temporal.taskQueue),
+      ),
     ),
   });
   const stop = async () => {

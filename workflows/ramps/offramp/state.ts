@@ -311,12 +311,13 @@ export function currentDetails(state: OffRampState): string {
 /** The search attributes an off-ramp publishes, in the order it always has. */
 export function searchAttributes(
   state: OffRampState,
-  status: OffRampStatus,
+  /** The value RampStatus shows: the status itself, or its searchedRampStatus. */
+  rampStatus: string,
   endUserSearchValue: string | null,
 ): SearchAttributeUpdatePair[] {
   return [
     { key: RampDirection, value: 'off-ramp' },
-    { key: RampStatus, value: status },
+    { key: RampStatus, value: rampStatus },
     { key: DepositTransactionId, value: state.depositTransactionId },
     ...(endUserSearchValue ? [{ key: EndUserId, value: endUserSearchValue }] : []),
     ...(state.deposit ? [{ key: WalletId, value: state.deposit.walletId }] : []),

@@ -47,10 +47,11 @@ import type { OffRampInput, OffRampState, OffRampStatus } from './types';
 
 export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState> {
   const { depositTransactionId, timings } = input;
-  const clock = new StepClock(timings, Date.now());
-  const state = newOffRampState(depositTransactionId, new Date(clock.startedAtMs).toISOString());
   // Its view and events go to the ledger before each wait; a run from a 1.0 history sends from its own outbox.
-  const ledger = recordsIntoLedger() ? rampLedger({ direction: 'off-ramp', state }, timings) : undefined;
+  const recorded = recordsIntoLedger();
+  const clock = new StepClock(timings, Date.now(), { keepsTimers: recorded });
+  const state = newOffRampState(depositTransactionId, new Date(clock.startedAtMs).toISOString());
+  const ledger = recorded ? rampLedger({ direction: 'off-ramp', state }, timings) : undefined;
   const outcomes = ledger ?? startOutcomeSender(state.outcomes, timings);
   const run = new OffRampRun(state, timings, outcomes);
   const publish = statusPublisher(
@@ -58,6 +59,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     { settlementOf, stepText, currentDetails, searchAttributes, outcomes: offRampOutcomes },
     outcomes,
     () => run.endUserSearchValue,
+    recorded,
   );
 
   // ---- messages
@@ -69,7 +71,9 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
 
   // ---- first snapshot and owner
   // Only ever started by a snapshot; it usually is the deposit itself, otherwise (reordered events) read it.
-  await condition(() => run.revision > 0, timings.activityStartToCloseMs);
+  // (A 1.0 run starts this wait's timer even when that snapshot is already in.)
+  if (!recorded || run.revision === 0)
+    await condition(() => run.revision > 0, timings.activityStartToCloseMs);
   if (!state.deposit) await run.tolerate('deposit read', () => run.poll());
   if (state.deposit) await run.attribute(state.deposit.walletId);
 

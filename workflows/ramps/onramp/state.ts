@@ -324,13 +324,14 @@ export function currentDetails(state: OnRampState): string {
 /** The search attributes an on-ramp publishes, in the order it always has. */
 export function searchAttributes(
   state: OnRampState,
-  status: OnRampStatus,
+  /** The value RampStatus shows: the status itself, or its searchedRampStatus. */
+  rampStatus: string,
   endUserSearchValue: string | null,
 ): SearchAttributeUpdatePair[] {
   const network = networkOf(state);
   return [
     { key: RampDirection, value: 'on-ramp' },
-    { key: RampStatus, value: status },
+    { key: RampStatus, value: rampStatus },
     { key: OrderReference, value: state.orderReference },
     ...(state.endUserId && endUserSearchValue ? [{ key: EndUserId, value: endUserSearchValue }] : []),
     ...(network ? [{ key: Networks, value: [network] }] : []),

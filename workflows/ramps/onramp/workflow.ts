@@ -57,19 +57,21 @@ import type { OnRampInput, OnRampState } from './types';
 export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   const { timings } = input;
   const activities = proxyActivities<RampActivities>(operatorActivityOptions(timings));
-  const clock = new StepClock(timings, Date.now());
+  // Its view and events go to the ledger before each wait; a run from a 1.0 history sends from its own outbox.
+  const recorded = recordsIntoLedger();
+  const clock = new StepClock(timings, Date.now(), { keepsTimers: recorded });
   const state = newOnRampState(input, new Date(clock.startedAtMs).toISOString());
   let revision = 0;
   /** RampEndUserId: the end user ID, or its pseudonym with payload encryption (computed by the typed client). */
   let endUserSearchValue = initialSearchValue(input);
-  // Its view and events go to the ledger before each wait; a run from a 1.0 history sends from its own outbox.
-  const ledger = recordsIntoLedger() ? rampLedger({ direction: 'on-ramp', state }, timings) : undefined;
+  const ledger = recorded ? rampLedger({ direction: 'on-ramp', state }, timings) : undefined;
   const outcomes = ledger ?? startOutcomeSender(state.outcomes, timings);
   const publish = statusPublisher(
     state,
     { settlementOf, stepText, currentDetails, searchAttributes, outcomes: onRampOutcomes },
     outcomes,
     () => endUserSearchValue,
+    recorded,
   );
   const steps = new OnRampSteps(state, timings, outcomes, ledger);
 

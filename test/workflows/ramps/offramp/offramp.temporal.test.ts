@@ -17,6 +17,16 @@ import { recordHistory } from '../../../helpers/histories';
 describe('off-ramp process (sandbox + receiver + dev server)', () => {
   const stacks = useRampStacks();
 
+  /** The RampStatus values a run upserted, in order. */
+  async function rampStatusesUpserted(workflowId: string): Promise<string[]> {
+    const history = await stacks.client.workflow.getHandle(workflowId).fetchHistory();
+    return (history.events ?? []).flatMap((event) => {
+      const payload =
+        event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.RampStatus;
+      return payload?.data ? [JSON.parse(Buffer.from(payload.data).toString('utf8')) as string] : [];
+    });
+  }
+
   async function runCount(workflowId: string): Promise<number> {
     let count = 0;
     for await (const execution of stacks.client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
@@ -53,6 +63,8 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
       direction: 'off-ramp',
       depositTransactionId: depositId,
     });
+    // Its ordinary steps are in the ledger: visibility shows them as one value, an upsert when it changes.
+    expect(await rampStatusesUpserted(offRampWorkflowId(depositId))).toEqual(['in-progress', 'settled']);
     await recordHistory(stacks.client, offRampWorkflowId(depositId), 'offramp-settled');
   });
 
