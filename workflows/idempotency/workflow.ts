@@ -12,6 +12,7 @@ import {
 } from './messages';
 import { claimKey, recordAnswer, releaseKey } from './state';
 import type { IdempotencyKeyInput, IdempotencyKeyState } from './types';
+import { declareReleaseBehaviour } from '../shared/versioning';
 
 export async function idempotencyKeyWorkflow(input: IdempotencyKeyInput): Promise<void> {
   const state: IdempotencyKeyState = {};
@@ -24,3 +25,5 @@ export async function idempotencyKeyWorkflow(input: IdempotencyKeyInput): Promis
   if (await condition(() => state.answer !== undefined, input.retentionMs)) await sleep(input.retentionMs);
   await condition(allHandlersFinished);
 }
+
+declareReleaseBehaviour(idempotencyKeyWorkflow, 'pinned');

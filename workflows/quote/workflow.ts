@@ -8,6 +8,7 @@ import { RampDirection, RampStatus } from '../../src/domain/search-attributes';
 import { operatorActivityOptions } from '../shared/activity-options';
 import { quoteActivityBudget } from './state';
 import type { QuoteResult, QuoteWorkflowInput } from './types';
+import { declareReleaseBehaviour } from '../shared/versioning';
 
 export async function quoteWorkflow(input: QuoteWorkflowInput): Promise<QuoteResult> {
   const { timings, request } = input;
@@ -23,3 +24,5 @@ export async function quoteWorkflow(input: QuoteWorkflowInput): Promise<QuoteRes
   upsertSearchAttributes([{ key: RampStatus, value: 'quoted' }]);
   return quote;
 }
+
+declareReleaseBehaviour(quoteWorkflow, 'pinned');

@@ -8,8 +8,11 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { RampActivities } from '../../activities';
 import { operatorActivityOptions } from '../shared/activity-options';
 import type { ResourceRead, StatementReadInput } from './types';
+import { declareReleaseBehaviour } from '../shared/versioning';
 
 export async function statementReadWorkflow(input: StatementReadInput): Promise<ResourceRead[]> {
   const { readOperatorResources } = proxyActivities<RampActivities>(operatorActivityOptions(input.timings));
   return readOperatorResources(input.resources);
 }
+
+declareReleaseBehaviour(statementReadWorkflow, 'pinned');

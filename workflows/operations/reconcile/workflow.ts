@@ -14,6 +14,7 @@ import type { RampActivities } from '../../../activities';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import { currentDetails, unaccountedFundsAlert } from './findings';
 import type { ReconcileInput, ReconcileResult } from './types';
+import { declareReleaseBehaviour } from '../../shared/versioning';
 
 export async function reconcileWorkflow(input: ReconcileInput): Promise<ReconcileResult> {
   const activities = proxyActivities<RampActivities>(
@@ -42,3 +43,5 @@ export async function reconcileWorkflow(input: ReconcileInput): Promise<Reconcil
   setCurrentDetails(currentDetails(result));
   return result;
 }
+
+declareReleaseBehaviour(reconcileWorkflow, 'pinned');

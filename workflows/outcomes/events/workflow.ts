@@ -25,6 +25,7 @@ import {
   newEventRecord,
 } from './record';
 import type { OutcomeEventRecordInput } from './types';
+import { declareReleaseBehaviour } from '../../shared/versioning';
 
 export async function outcomeEventWorkflow(input: OutcomeEventRecordInput): Promise<void> {
   const record = newEventRecord(input);
@@ -57,3 +58,5 @@ export async function outcomeEventWorkflow(input: OutcomeEventRecordInput): Prom
   }
   await condition(allHandlersFinished);
 }
+
+declareReleaseBehaviour(outcomeEventWorkflow, 'pinned');

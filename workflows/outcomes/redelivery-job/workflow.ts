@@ -21,6 +21,7 @@ import { shouldContinueAsNew } from '../../shared/continue-as-new';
 import { outcomeRedeliveryWorkflow } from '../redelivery/workflow';
 import { redeliveryJobProgressQuery } from './messages';
 import type { RedeliveryJobInput, RedeliveryJobProgress } from './types';
+import { declareReleaseBehaviour } from '../../shared/versioning';
 
 /** Events redelivered at once: a page of records, each its own child workflow. */
 export const REDELIVERY_PAGE_SIZE = 50;
@@ -73,3 +74,5 @@ export async function outcomeRedeliveryJobWorkflow(
   await condition(allHandlersFinished);
   return progress;
 }
+
+declareReleaseBehaviour(outcomeRedeliveryJobWorkflow, 'pinned');

@@ -42,6 +42,7 @@ import {
 } from './state';
 import { OffRampRun } from './steps';
 import type { OffRampInput, OffRampState, OffRampStatus } from './types';
+import { declareReleaseBehaviour } from '../../shared/versioning';
 
 export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState> {
   const { depositTransactionId, timings } = input;
@@ -117,3 +118,5 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   await outcomes.drained();
   return state;
 }
+
+declareReleaseBehaviour(offRampWorkflow, 'pinned');
