@@ -13,6 +13,7 @@ import type { ReceiverConfig } from '../config/receiver';
 import type { TemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import { loadWorkerConfig, type WorkerConfig } from '../config/worker';
+import { type WorkerVersion, workerVersion } from '../config/worker-version';
 import { DEFAULT_PROCESS_IDS } from '../domain/ids';
 import type { WorkflowTimings } from '../domain/timings';
 import type { OperatorClient } from '../operator/client';
@@ -51,16 +52,22 @@ export interface BuildRampWorkerOptions {
   receiver: () => ReceiverConfig;
   /** Where outcome events go, when the caller adds endpoints of its own (npm start's demo backend). */
   clientWebhooks?: ClientWebhookConfig;
+  /** The release's build ID (`--build-id`); the package version when absent. */
+  buildId?: string;
 }
 
 export interface BuiltRampWorker {
   worker: RampWorker;
+  /** The Worker Deployment version it polls as. */
+  version: WorkerVersion;
   schedules: AppliedSchedule[];
 }
 
 export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<BuiltRampWorker> {
   const { settings, temporal, connected, logger } = options;
+  const version = workerVersion(temporal.taskQueue, options.buildId);
   const worker = await connectRampWorker({
+    version,
     temporal,
     address: options.address,
     dataConverter: connected.dataConverter,
@@ -86,7 +93,7 @@ export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<
       timings: settings.timings,
       ops: settings.operations.schedules,
     });
-    return { worker, schedules };
+    return { worker, version, schedules };
   } catch (error) {
     await worker.stop();
     throw error;

@@ -22,8 +22,16 @@ import { connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
 const COMMAND = defineCommand({
   usage: 'node dist/src/entry/worker.js',
   summary:
-    'Runs a worker (every workflow and activity) on TEMPORAL_TASK_QUEUE against TEMPORAL_ADDRESS, until SIGINT or SIGTERM.',
-  flags: {},
+    'Runs a worker (every workflow and activity) on TEMPORAL_TASK_QUEUE against TEMPORAL_ADDRESS, until SIGINT or SIGTERM. ' +
+    "It polls as a version of the task queue's Worker Deployment: it gets work once that version is made current " +
+    '(npm run release -- --make-current <build-id>), and keeps the runs pinned to it after a newer one is.',
+  flags: {
+    'build-id': {
+      type: 'string',
+      valueName: 'build-id',
+      description: "the release's build ID, e.g. its image tag (default: the package version)",
+    },
+  },
   notes: ['WORKER_HEALTH_PORT serves /healthz (200 while the worker runs) for container health checks.'],
 });
 
@@ -44,7 +52,7 @@ function serveHealth(worker: Worker, port: number) {
 }
 
 async function main(): Promise<void> {
-  commandFlags(COMMAND);
+  const buildId = commandFlags(COMMAND)['build-id'];
   const env = process.env;
   const logger = createLogger({ name: 'worker', level: loadLogLevel(env) });
   const observability = loadObservabilityConfig(env);
@@ -59,7 +67,11 @@ async function main(): Promise<void> {
   // Loaded on first use: a worker that never runs the account setup needs no receiver secrets.
   let receiver: ReceiverConfig | undefined;
   const connected = await connectTemporal({ temporal, encryption: settings.encryption, address });
-  const { worker: rampWorker, schedules } = await buildRampWorker({
+  const {
+    worker: rampWorker,
+    version,
+    schedules,
+  } = await buildRampWorker({
     settings,
     temporal,
     address,
@@ -67,8 +79,12 @@ async function main(): Promise<void> {
     operator,
     logger,
     receiver: () => (receiver ??= loadReceiverConfig(env)),
+    ...(buildId === undefined ? {} : { buildId }),
   });
-  logger.info({ taskQueue: temporal.taskQueue, namespace: temporal.namespace }, 'Worker started');
+  logger.info(
+    { taskQueue: temporal.taskQueue, namespace: temporal.namespace, buildId: version.buildId },
+    'Worker started',
+  );
   logger.info({ schedules }, 'Schedules applied');
   const { healthPort } = settings.worker;
   const health = healthPort === undefined ? undefined : await serveHealth(rampWorker.worker, healthPort);

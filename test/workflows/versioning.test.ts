@@ -4,7 +4,8 @@
  */
 import * as workflows from '../../workflows';
 import { LONG_LIVED_WORKFLOW_TYPES, WORKFLOW_TYPES } from '../../src/domain/ids';
-import { type DeclaredWorkflow, moveToCurrentVersionSignal } from '../../workflows/shared/versioning';
+import { moveToCurrentVersionSignal } from '../../workflows/shared/messages';
+import type { DeclaredWorkflow } from '../../workflows/shared/versioning';
 
 const declared = Object.entries(workflows).map(([name, workflow]) => ({
   name,

@@ -7,13 +7,13 @@
  * idle ones that would otherwise keep an old version running for good.
  */
 import {
-  defineSignal,
   makeContinueAsNewFunc,
   setHandler,
   setWorkflowOptions,
   type Workflow,
   workflowInfo,
 } from '@temporalio/workflow';
+import { moveToCurrentVersionSignal } from './messages';
 
 export type ReleaseBehaviour = 'pinned' | 'pinned, moves at continue-as-new';
 
@@ -21,9 +21,6 @@ export type ReleaseBehaviour = 'pinned' | 'pinned, moves at continue-as-new';
 export interface DeclaredWorkflow {
   releaseBehaviour?: ReleaseBehaviour;
 }
-
-/** Sent by a release to each long-lived run left on an older version (src/temporal/worker-deployment.ts). */
-export const moveToCurrentVersionSignal = defineSignal('moveToCurrentVersion');
 
 /**
  * Declares a workflow type's behaviour, beside the workflow. Temporal refuses a versioning behaviour from a worker that
