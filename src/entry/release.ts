@@ -7,6 +7,7 @@ import { commandFlags, defineCommand } from './args';
 import { runMain } from './run';
 import { loadEncryptionConfig } from '../config/encryption';
 import { loadTemporalConfig } from '../config/temporal';
+import { parseDurationMs } from '../config/duration';
 import { workerVersion } from '../config/worker-version';
 import {
   type DeploymentReport,
@@ -35,12 +36,15 @@ const COMMAND = defineCommand({
       valueName: 'build-id',
       description: 'whether that version may stop: neither current nor ramping, and no workflow runs on it',
     },
+    wait: {
+      type: 'string',
+      valueName: 'duration',
+      description:
+        'with --make-current: the longest wait for its workers to poll, then for the long-lived runs to move (default 10m)',
+    },
     json: { type: 'boolean', description: 'print the versions as JSON' },
   },
-  notes: [
-    'Waits up to 10 minutes for the workers of --make-current to poll, and as long for the long-lived runs to move.',
-    'Exit status: 0 done (--drained: drained), 3 --drained: not drained yet, 1 failure.',
-  ],
+  notes: ['Exit status: 0 done (--drained: drained), 3 --drained: not drained yet, 1 failure.'],
 });
 
 export function formatReport(report: DeploymentReport): string {
@@ -62,9 +66,17 @@ export function formatReport(report: DeploymentReport): string {
 
 async function main(): Promise<number | void> {
   const flags = commandFlags(COMMAND);
-  if (flags['make-current'] !== undefined && flags.drained !== undefined) {
-    process.stderr.write(`${COMMAND.usage}: --make-current and --drained do not go together\n`);
+  const usage = (problem: string) => {
+    process.stderr.write(`${COMMAND.usage}: ${problem}\nRun with --help for the options.\n`);
     return 2;
+  };
+  if (flags['make-current'] !== undefined && flags.drained !== undefined)
+    return usage('--make-current and --drained do not go together');
+  let waitMs: number | undefined;
+  try {
+    waitMs = flags.wait === undefined ? undefined : parseDurationMs(flags.wait);
+  } catch (error) {
+    return usage(`--wait: ${(error as Error).message}`);
   }
   const env = process.env;
   const temporal = loadTemporalConfig(env);
@@ -86,6 +98,7 @@ async function main(): Promise<number | void> {
     if (flags['make-current'] !== undefined) {
       await makeCurrent(connected.client, workerVersion(temporal.taskQueue, flags['make-current']), {
         log: say,
+        ...(waitMs === undefined ? {} : { workersWaitMs: waitMs, handOverWaitMs: waitMs }),
       });
     }
     const report = await deploymentReport(connected.client, temporal.taskQueue);
