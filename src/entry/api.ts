@@ -38,6 +38,7 @@ async function main(): Promise<void> {
         temporal: ramp.temporal,
         metrics: new RampMetrics({
           temporal: ramp.temporal,
+          workerDeployment: loadTemporalConfig(env).taskQueue,
           openIncidents: async () => (await ramp.listAlerts()).open,
           logger,
         }),

@@ -194,7 +194,15 @@ async function startEdges(
     config: settings.api,
     ramp,
     logger,
-    health: { ...health, metrics: new RampMetrics({ openIncidents, logger, temporal }) },
+    health: {
+      ...health,
+      metrics: new RampMetrics({
+        openIncidents,
+        logger,
+        temporal,
+        workerDeployment: settings.temporal.taskQueue,
+      }),
+    },
   });
   started.add(() => api.close());
   // The dev key is public (sandbox mode only); a configured API_KEY is never printed.

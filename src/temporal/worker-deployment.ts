@@ -14,6 +14,8 @@ const { WorkerDeploymentVersionStatus: Status, VersionDrainageStatus: Drainage }
 /** gRPC status codes Temporal answers with. */
 const NOT_FOUND = 5;
 const FAILED_PRECONDITION = 9;
+const grpcCode = (error: unknown): number | undefined =>
+  isGrpcServiceError(error) ? Number(error.code) : undefined;
 
 /** How a release command names itself to Temporal (the deployment's routing changes record it). */
 export const RELEASE_IDENTITY = 'ramp-orchestrator release';
@@ -69,7 +71,7 @@ async function describeDeployment(client: Client, deploymentName: string) {
     });
     return workerDeploymentInfo ?? undefined;
   } catch (error) {
-    if (isGrpcServiceError(error) && error.code === NOT_FOUND) return undefined;
+    if (grpcCode(error) === NOT_FOUND) return undefined;
     throw error;
   }
 }
@@ -150,9 +152,8 @@ export async function makeCurrent(
       break;
     } catch (error) {
       // Not found: no worker of the deployment or version polled yet; failed precondition: none polls now.
-      const notYet =
-        isGrpcServiceError(error) &&
-        (error.code === NOT_FOUND || error.code === FAILED_PRECONDITION);
+      const code = grpcCode(error);
+      const notYet = code === NOT_FOUND || code === FAILED_PRECONDITION;
       if (!notYet || Date.now() > workersDeadline) throw error;
       if (!waiting) log(`waiting for the workers of ${version.buildId} to poll ${version.deploymentName}`);
       await sleep(RETRY_EVERY_MS);
@@ -196,7 +197,9 @@ async function handOverLongLived(
     if (untold.length > 0) log(`told ${untold.length} long-lived runs on other versions to hand over`);
     if (runs.length === 0 || Date.now() > deadline) {
       if (runs.length > 0)
-        log(`${runs.length} long-lived runs are still on other versions; each moves once its current step ends`);
+        log(
+          `${runs.length} long-lived runs are still on other versions; each moves once its current step ends`,
+        );
       return { told: told.size, stillElsewhere: runs.length };
     }
     await sleep(RETRY_EVERY_MS);
@@ -221,8 +224,7 @@ export async function drainage(
     return { drained: false, reason: `${version.buildId} is ${state}` };
   const { count } = await client.workflow.count(runningOn(version));
   if (count > 0) return { drained: false, reason: `${count} workflows still run on ${version.buildId}` };
-  const drained =
-    state === 'inactive' || summary.drainageStatus === Drainage.VERSION_DRAINAGE_STATUS_DRAINED;
+  const drained = state === 'inactive' || summary.drainageStatus === Drainage.VERSION_DRAINAGE_STATUS_DRAINED;
   return {
     drained,
     reason: drained

@@ -18,8 +18,8 @@ import type { WorkerVersion } from '../../../src/config/worker-version';
 import { endUserWorkflowId, onRampWorkflowId, WORKFLOW_TYPES } from '../../../src/domain/ids';
 import { deploymentReport, drainage, makeCurrent } from '../../../src/temporal/worker-deployment';
 import { WORKFLOWS_PATH } from '../../../src/temporal/worker';
+import { RampMetrics } from '../../../src/observability/metrics';
 import { endUserStateQuery, offRampLinkedSignal } from '../../../workflows/end-user/messages';
-import type { EndUserState } from '../../../workflows/end-user/types';
 import { onRampOrderSignal, onRampTransactionSignal } from '../../../workflows/ramps/onramp/messages';
 import type { OnRampState } from '../../../workflows/ramps/onramp/types';
 import type { ReleaseBActivities } from '../../fixtures/workflows/release-b';
@@ -254,5 +254,11 @@ describe('a release beside the old version, and a rollback', () => {
       state: 'drained',
       running: 0,
     });
+    // What the dashboard's versions panel shows: the end user on A, nothing left on B.
+    const exposition = (
+      await new RampMetrics({ temporal: client, workerDeployment: taskQueue, cacheTtlMs: 0 }).render()
+    ).body;
+    expect(exposition).toContain('ramp_worker_version_workflows{build_id="a",state="current"} 1');
+    expect(exposition).toContain('ramp_worker_version_workflows{build_id="b",state="drained"} 0');
   });
 });
