@@ -30,6 +30,7 @@ export const READERS = [
   'reconcile',
   'statement',
   'demo',
+  'release',
   'sandbox',
   'codec-server',
   'temporal:install',
