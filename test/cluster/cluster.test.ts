@@ -329,7 +329,8 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
     rmSync(tmp, { recursive: true, force: true });
   }, 120_000);
 
-  test('both compiled workers poll the one task queue', async () => {
+  test('both compiled workers poll the one task queue, as the version compose names', async () => {
+    const buildId = composeArgs('worker').at(-1)!;
     const described = await run(
       tools.TEMPORAL_CLI_PATH!,
       [
@@ -337,6 +338,9 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
         'describe',
         '--task-queue',
         TASK_QUEUE,
+        // Temporal names a version <deployment>:<build ID>; the deployment is the task queue's.
+        '--select-build-id',
+        `${TASK_QUEUE}:${buildId}`,
         '--namespace',
         NAMESPACE,
         '--address',
