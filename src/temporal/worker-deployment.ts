@@ -155,7 +155,10 @@ export async function makeCurrent(
       const code = grpcCode(error);
       const notYet = code === NOT_FOUND || code === FAILED_PRECONDITION;
       if (!notYet || Date.now() > workersDeadline) throw error;
-      if (!waiting) log(`waiting for the workers of ${version.buildId} to poll ${version.deploymentName}`);
+      if (!waiting)
+        log(
+          `waiting for the workers of ${version.buildId} to poll ${version.deploymentName} (Temporal: ${(error as Error).message})`,
+        );
       await sleep(RETRY_EVERY_MS);
     }
   }
