@@ -19,10 +19,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { loadWorkerConfig, type WorkerTuning } from '../src/config/worker';
+import { workerVersion } from '../src/config/worker-version';
 import { endUserWorkflowId } from '../src/domain/ids';
 import type { OperatorClient } from '../src/operator/client';
+import { makeCurrent } from '../src/temporal/worker-deployment';
 import {
   type ActionCounts,
   addCounts,
@@ -106,9 +110,17 @@ export const depositWallets: Measurement = {
           RECONCILE_INTERVAL: '24h',
         },
       });
+    // A checkout with Worker Versioning polls as its package version, which gets work once it is current.
+    const versioned = existsSync(path.join(root, 'src/temporal/worker-deployment.ts'));
+    const buildId = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string })
+      .version;
     try {
       let worker: ProductProcess = await startWorker();
       stoppers.push(() => worker.stop());
+      if (versioned)
+        await makeCurrent(context.subject.temporal.client, workerVersion(taskQueue, buildId), {
+          workersWaitMs: PROCESS_START_TIMEOUT_MS,
+        });
       const api = await startProductProcess({
         root,
         entry: 'src/entry/api.ts',

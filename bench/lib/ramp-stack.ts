@@ -12,6 +12,8 @@
  * - the account done as the operator's account contact would: master and gas wallets, the account step, the gas
  *   wallet credited (or not), both recipient kinds; and the typed client on the leg's task queue.
  */
+import { workerVersion } from '../../src/config/worker-version';
+import { makeCurrent } from '../../src/temporal/worker-deployment';
 import { RampClient } from '../../src/client/ramp-client';
 import { simulate } from '../../src/demo/simulate';
 import { DEFAULT_PROCESS_IDS, offRampWorkflowId, WORKFLOW_TYPES } from '../../src/domain/ids';
@@ -127,6 +129,10 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
     options.log(
       `[${options.label}] worker process ${worker.pid} serving after ${(workerStartMs / 1000).toFixed(1)} s`,
     );
+    // The worker polls as its package version, which gets work once it is current (as a release makes it).
+    await makeCurrent(server.temporal.client, workerVersion(taskQueue), {
+      workersWaitMs: options.startTimeoutMs,
+    });
 
     const ramp = new RampClient({
       connection: server.temporal.connection,

@@ -74,7 +74,7 @@ export const encryptionEnv = z.object({
       '`<id>:<base64 of 32 bytes>`, comma-separated, active key first: AES-256-GCM encryption of every payload. Keep ' +
       'an old key (second or later) until no open process or retained history needs it.',
     secret: true,
-    readBy: [...TEMPORAL_CLIENTS, 'codec-server'],
+    readBy: [...TEMPORAL_CLIENTS, 'release', 'codec-server'],
   }),
   CODEC_SERVER_HOST: setting(z.string().min(1).default('127.0.0.1'), {
     ...codecServer,

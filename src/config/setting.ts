@@ -31,6 +31,7 @@ export const READERS = [
   'statement',
   'demo',
   'db:migrate',
+  'release',
   'sandbox',
   'codec-server',
   'temporal:install',

@@ -6,7 +6,7 @@ import { type ClientConnectConfig, loadClientConfigProfile, toClientOptions } fr
 import type { NativeConnectionOptions, TLSConfig } from '@temporalio/worker';
 import { type Env, parseSection, port } from './env';
 import { withSecretFiles } from './secret-files';
-import { setting, type SettingMeta, TEMPORAL_CLIENTS } from './setting';
+import { type Reader, setting, type SettingMeta, TEMPORAL_CLIENTS } from './setting';
 
 export const DEFAULT_NAMESPACE = 'ramp-orchestrator';
 const DEFAULT_TASK_QUEUE = 'ramp-orchestrator';
@@ -18,8 +18,11 @@ const DEFAULT_TASK_QUEUE = 'ramp-orchestrator';
  * the _DATA forms of the TLS files, TEMPORAL_GRPC_META_* and TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE (a profile of
  * a temporal.toml file). Without an address (neither variable nor profile) npm start runs its own dev server.
  */
+/** The release command (npm run release) reads the connection and the task queue, whose Worker Deployment it shows. */
+const WITH_RELEASE: readonly Reader[] = [...TEMPORAL_CLIENTS, 'release'];
+
 const envconfig = (meta: Omit<SettingMeta, 'group' | 'readBy'>) =>
-  setting(z.string().optional(), { group: 'production', readBy: TEMPORAL_CLIENTS, ...meta });
+  setting(z.string().optional(), { group: 'production', readBy: WITH_RELEASE, ...meta });
 
 export const temporalEnv = z.object({
   TEMPORAL_ADDRESS: envconfig({
@@ -62,7 +65,7 @@ export const temporalEnv = z.object({
     group: 'production',
     default: DEFAULT_TASK_QUEUE,
     meaning: 'The task queue the workers poll and every process starts workflows on.',
-    readBy: TEMPORAL_CLIENTS,
+    readBy: WITH_RELEASE,
     example: DEFAULT_TASK_QUEUE,
   }),
   TEMPORAL_DEV_IP: setting(z.string().default('127.0.0.1'), {
@@ -70,13 +73,13 @@ export const temporalEnv = z.object({
     default: '127.0.0.1',
     meaning:
       "Where npm start's dev server and its Web UI listen; a process without TEMPORAL_ADDRESS connects there.",
-    readBy: TEMPORAL_CLIENTS,
+    readBy: WITH_RELEASE,
   }),
   TEMPORAL_DEV_PORT: setting(port(7233), {
     group: 'local development',
     default: '7233',
     meaning: "The dev server's gRPC port; a process without TEMPORAL_ADDRESS connects there.",
-    readBy: TEMPORAL_CLIENTS,
+    readBy: WITH_RELEASE,
   }),
   TEMPORAL_UI_PORT: setting(port(8233), {
     group: 'local development',

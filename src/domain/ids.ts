@@ -21,6 +21,18 @@ export const WORKFLOW_TYPES = {
 } as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES];
 
+/**
+ * The types whose runs outlive releases: each run stays pinned to its worker version, and the next one starts on the
+ * current version (workflows/shared/versioning.ts). Every other type ends within days where it started.
+ */
+export const LONG_LIVED_WORKFLOW_TYPES: readonly WorkflowType[] = [
+  WORKFLOW_TYPES.endUser,
+  WORKFLOW_TYPES.accountSetup,
+  WORKFLOW_TYPES.webhookRouter,
+  WORKFLOW_TYPES.unknownEvents,
+  WORKFLOW_TYPES.alerts,
+];
+
 // ---------------------------------------------------------------------------------------------- processes
 
 /** What follows `prefix` in a workflow ID, or undefined for an ID without that prefix or with nothing after it. */

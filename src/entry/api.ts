@@ -43,6 +43,7 @@ async function main(): Promise<void> {
         metrics: new RampMetrics({
           ledger: ramp.ledger,
           temporal: ramp.temporal,
+          workerDeployment: loadTemporalConfig(env).taskQueue,
           openIncidents: async () => (await ramp.listAlerts()).open,
           logger,
         }),

@@ -18,6 +18,7 @@ import type { ReceiverConfig } from '../config/receiver';
 import type { TemporalConfig } from '../config/temporal';
 import { loadWorkflowTimings } from '../config/timings';
 import { loadWorkerConfig, type WorkerConfig } from '../config/worker';
+import { type WorkerVersion, workerVersion } from '../config/worker-version';
 import { DEFAULT_PROCESS_IDS } from '../domain/ids';
 import type { WorkflowTimings } from '../domain/timings';
 import type { OperatorClient } from '../operator/client';
@@ -58,12 +59,16 @@ export interface BuildRampWorkerOptions {
   clientWebhooks?: ClientWebhookConfig;
   /** The product's database: the activities write the processes' records there, the dispatcher delivers from it. */
   database: Database;
+  /** The release's build ID (`--build-id`); the package version when absent. */
+  buildId?: string;
 }
 
 export interface BuiltRampWorker {
   worker: RampWorker;
   /** Delivers the outcome events the ledger holds; runs from build until stop(). */
   dispatcher: RunningDispatcher;
+  /** The Worker Deployment version it polls as. */
+  version: WorkerVersion;
   schedules: AppliedSchedule[];
   /** Stops the worker, then the dispatcher. */
   stop(): Promise<void>;
@@ -71,6 +76,7 @@ export interface BuiltRampWorker {
 
 export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<BuiltRampWorker> {
   const { settings, temporal, connected, logger, database } = options;
+  const version = workerVersion(temporal.taskQueue, options.buildId);
   const config = {
     receiver: options.receiver,
     gas: settings.operations.gas,
@@ -80,6 +86,7 @@ export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<
     clientWebhooks: options.clientWebhooks ?? settings.clientWebhooks,
   };
   const worker = await connectRampWorker({
+    version,
     temporal,
     address: options.address,
     dataConverter: connected.dataConverter,
@@ -115,7 +122,7 @@ export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<
       timings: settings.timings,
       ops: settings.operations.schedules,
     });
-    return { worker, dispatcher, schedules, stop };
+    return { worker, version, dispatcher, schedules, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -41,6 +41,7 @@ import { RampMetrics } from '../observability/metrics';
 import { startTracing } from '../observability/tracing';
 import { type RunningSandbox, startSandbox } from '../sandbox/server';
 import { startEnvironment } from './environment';
+import { currentBuildId, makeCurrent } from '../temporal/worker-deployment';
 import { buildRampWorker, loadWorkerSettings, type WorkerSettings } from './ramp-worker';
 import { runMain, untilStopSignal } from './run';
 import { devServerCodecArgs, startCodecServer } from '../temporal/codec-server';
@@ -208,7 +209,16 @@ async function startEdges(
     ramp,
     ledger: ramp.ledger,
     logger,
-    health: { ...health, metrics: new RampMetrics({ openIncidents, logger, temporal, ledger: ramp.ledger }) },
+    health: {
+      ...health,
+      metrics: new RampMetrics({
+        openIncidents,
+        logger,
+        temporal,
+        ledger: ramp.ledger,
+        workerDeployment: settings.temporal.taskQueue,
+      }),
+    },
   });
   started.add(() => api.close());
   // The dev key is public (sandbox mode only); a configured API_KEY is never printed.
@@ -251,7 +261,7 @@ async function startWorker(
   logger: Logger,
 ): Promise<void> {
   const { clientWebhooks } = settings.worker;
-  const { worker, schedules, stop } = await buildRampWorker({
+  const { worker, version, schedules, stop } = await buildRampWorker({
     database: deps.database,
     settings: settings.worker,
     temporal: settings.temporal,
@@ -265,7 +275,20 @@ async function startWorker(
   started.add(stop);
   void worker.run();
   const { taskQueue, namespace } = settings.temporal;
-  say(`[worker] running on task queue ${taskQueue} (namespace ${namespace})`);
+  say(`[worker] running on task queue ${taskQueue} (namespace ${namespace}), version ${version.buildId}`);
+  // Its own dev server has no other worker to wait for; a shared server's current version is the release's to change.
+  const current = deps.server.local ? null : await currentBuildId(deps.connected.client, taskQueue);
+  if (current !== null && current !== version.buildId) {
+    say(
+      `[worker] version ${current} is current, so this worker gets no new work: npm run release -- --make-current ${version.buildId}`,
+    );
+  } else {
+    // Long-lived runs of an older version in .data are told to move, not waited for: that version's worker is gone.
+    await makeCurrent(deps.connected.client, version, {
+      handOverWaitMs: 0,
+      log: (line) => say(`[worker] ${line}`),
+    });
+  }
   for (const schedule of schedules)
     say(`[schedules] ${schedule.scheduleId} ${schedule.action} (every ${schedule.intervalMs / 1000} s)`);
 }

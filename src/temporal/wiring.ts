@@ -54,7 +54,10 @@ export async function connectTemporal(options: ConnectTemporalOptions): Promise<
   return { connection, client, dataConverter, close: () => connection.close() };
 }
 
-export interface ConnectRampWorkerOptions extends Pick<RampWorkerOptions, 'activities' | 'identity'> {
+export interface ConnectRampWorkerOptions extends Pick<
+  RampWorkerOptions,
+  'activities' | 'identity' | 'version'
+> {
   temporal: Pick<TemporalConfig, 'connection' | 'namespace' | 'taskQueue'>;
   address: string;
   /** The client connection's converter (connectTemporal), so that both ends read the same payloads. */
@@ -84,6 +87,7 @@ export async function connectRampWorker(options: ConnectRampWorkerOptions): Prom
       activities: options.activities,
       ...(options.identity ? { identity: options.identity } : {}),
       tuning: options.tuning,
+      ...(options.version ? { version: options.version } : {}),
       ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     });
   } catch (error) {

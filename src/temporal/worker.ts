@@ -5,6 +5,7 @@ import type { RampActivities } from '../../activities';
 import type { Logger } from 'pino';
 import { activeTracing } from '../observability/tracing';
 import { cacheSizing, type WorkerTuning } from '../config/worker';
+import type { WorkerVersion } from '../config/worker-version';
 
 /** True when this module runs compiled (dist/src/temporal/worker.js), false under tsx from src/. */
 const COMPILED = path.extname(__filename) === '.js';
@@ -55,6 +56,11 @@ export interface RampWorkerOptions {
   shutdownForceTime?: WorkerOptions['shutdownForceTime'];
   /** Cache and slots (src/config/worker.ts); without it, the SDK's defaults (tests). */
   tuning?: WorkerTuning;
+  /**
+   * The Worker Deployment version it polls as (src/config/worker-version.ts): it then takes only the tasks Temporal
+   * routes to that version. Without it, an unversioned worker (the tests').
+   */
+  version?: WorkerVersion;
 }
 
 /** The longest wait for in-flight tasks on shutdown, so that Ctrl-C and SIGTERM always end the process. */
@@ -68,6 +74,14 @@ const STICKY_QUEUE_TIMEOUT_MS = 10_000;
 
 /** Long polls kept open per task type: the SDK's default of 10, fewer when there are fewer slots to fill. */
 const pollersFor = (slots: number) => Math.min(10, slots);
+
+/**
+ * A versioned worker's options. Every workflow type declares itself pinned (workflows/shared/versioning.ts); the
+ * default only covers a type that forgot, and pinned is the safe side: it never replays on another version.
+ */
+export const versionedWorkerOptions = (version: WorkerVersion): Partial<WorkerOptions> => ({
+  workerDeploymentOptions: { version, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' },
+});
 
 /** The worker options a tuning stands for; every one explicit, so no SDK default decides them. */
 export function workerTuningOptions(tuning: WorkerTuning): Partial<WorkerOptions> {
@@ -116,6 +130,7 @@ export function createRampWorker(options: RampWorkerOptions): Promise<Worker> {
     activities: options.activities,
     shutdownForceTime: options.shutdownForceTime ?? SHUTDOWN_FORCE_TIME_MS,
     ...(options.tuning ? workerTuningOptions(options.tuning) : {}),
+    ...(options.version ? versionedWorkerOptions(options.version) : {}),
     ...(options.identity ? { identity: options.identity } : {}),
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...source,

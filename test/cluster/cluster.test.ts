@@ -1,11 +1,11 @@
 /**
- * The production shape on a real cluster, as its operators run it, without a container engine: PostgreSQL from
- * Debian's packages, the Temporal server release docker-compose.yml pins (built from source by
- * scripts/provision-cluster.sh) with compose's own environment, configuration file, dynamic config and setup jobs
- * (deploy/temporal), then the compiled build with plain node: two workers on one task queue, the receiver, the API
- * and a sandbox operator in the operator's place. It plays the `npm start -- --once` story against them, SIGKILLs one
- * worker mid-story (the other must finish every scenario), checks the API and the logs, and stops everything with
- * SIGTERM, each service draining and exiting 0.
+ * The production shape on a real cluster, as its operators run it, without a container engine: PostgreSQL from Debian's
+ * packages, the Temporal server release docker-compose.yml pins (built from source by scripts/provision-cluster.sh)
+ * with compose's own environment, configuration file, dynamic config and setup jobs (deploy/temporal), then the
+ * compiled build with plain node: two workers of one version on one task queue, made current by compose's release job,
+ * the receiver, the API and a sandbox operator in the operator's place. It plays the `npm start -- --once` story
+ * against them, SIGKILLs one worker mid-story (the other must finish every scenario), checks the API and the logs, and
+ * stops everything with SIGTERM, each service draining and exiting 0.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -32,6 +32,7 @@ const NAMESPACE = 'ramp-orchestrator';
 const TASK_QUEUE = 'ramp-cluster';
 
 interface ComposeService {
+  command?: string[];
   environment?: Record<string, string | number>;
   volumes?: string[];
 }
@@ -120,6 +121,9 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
   };
   const node = (name: string, script: string, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}) =>
     start(name, process.execPath, [path.join(ROOT, 'dist', script), ...args], { ...serviceEnv, ...extraEnv });
+  /** A compose service's own arguments after `node <entry>`, as compose gives them (its default image tag). */
+  const composeArgs = (service: string) =>
+    (compose.services[service]?.command ?? []).slice(2).map((arg) => interpolate(arg, {}));
 
   beforeAll(async () => {
     // 1. Provision (cached under .cache/ after the first run) and the compiled build.
@@ -293,14 +297,23 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
     await sandbox.waitForOutput(/listening on/, 30_000);
     receiver = node('receiver', 'src/entry/receiver.js');
     api = node('api', 'src/entry/api.js');
-    workerA = node('worker-a', 'src/entry/worker.js', [], { WORKER_HEALTH_PORT: String(ports.healthA) });
-    workerB = node('worker-b', 'src/entry/worker.js', [], { WORKER_HEALTH_PORT: String(ports.healthB) });
+    workerA = node('worker-a', 'src/entry/worker.js', composeArgs('worker'), {
+      WORKER_HEALTH_PORT: String(ports.healthA),
+    });
+    workerB = node('worker-b', 'src/entry/worker.js', composeArgs('worker'), {
+      WORKER_HEALTH_PORT: String(ports.healthB),
+    });
     await Promise.all([
       waitForHttp200(`https://127.0.0.1:${ports.receiver}/healthz`, receiver, 60_000),
       waitForHttp200(`http://127.0.0.1:${ports.api}/healthz`, api, 60_000),
       waitForHttp200(`http://127.0.0.1:${ports.healthA}/healthz`, workerA, 60_000),
       waitForHttp200(`http://127.0.0.1:${ports.healthB}/healthz`, workerB, 60_000),
     ]);
+    // 7. compose's release job: the workers' version becomes current, so they get work.
+    const release = node('release', 'src/entry/release.js', composeArgs('release'));
+    const released = await release.ended;
+    expect({ released, output: release.output }).toMatchObject({ released: { code: 0 } });
+    expect(release.output).toMatch(/Worker Deployment ramp-cluster: current local\n/);
   }, 45 * 60_000);
 
   afterAll(async () => {
@@ -316,7 +329,8 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
     rmSync(tmp, { recursive: true, force: true });
   }, 120_000);
 
-  test('both compiled workers poll the one task queue', async () => {
+  test('both compiled workers poll the one task queue, as the version compose names', async () => {
+    const buildId = composeArgs('worker').at(-1)!;
     const described = await run(
       tools.TEMPORAL_CLI_PATH!,
       [
@@ -324,6 +338,9 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
         'describe',
         '--task-queue',
         TASK_QUEUE,
+        // Temporal names a version <deployment>:<build ID>; the deployment is the task queue's.
+        '--select-build-id',
+        `${TASK_QUEUE}:${buildId}`,
         '--namespace',
         NAMESPACE,
         '--address',

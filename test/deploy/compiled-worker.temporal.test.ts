@@ -1,13 +1,14 @@
 /**
  * The compiled build as production runs it: `npm run build`, then `node dist/src/entry/worker.js` (plain node, no tsx)
- * with the workflow bundle made at build time, against the run's Temporal server and a sandbox operator. A
- * reconciliation runs on it to its end, after an account setup through the typed client. The same build is the
- * typed client's package: `ramp-orchestrator/client` resolves to it, for node and for the compiler.
+ * with the workflow bundle made at build time, against the run's Temporal server and a sandbox operator, its version
+ * made current by the compiled release command. A reconciliation runs on it to its end, after an account setup
+ * through the typed client. The same build is the typed client's package: `ramp-orchestrator/client` resolves to it,
+ * for node and for the compiler.
  */
 import { freshTestDatabase, type TestDatabase } from '../helpers/database';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -36,6 +37,13 @@ describe('the compiled worker (node dist/src/entry/worker.js)', () => {
     sandbox = await startTestSandbox();
     database = await freshTestDatabase();
     const { address, namespace } = testServer();
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_NAMESPACE: namespace,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+    };
     worker = new Proc(
       'compiled-worker',
       process.execPath,
@@ -44,11 +52,7 @@ describe('the compiled worker (node dist/src/entry/worker.js)', () => {
         cwd: ROOT,
         logFile: path.join(mkdtempSync(path.join(os.tmpdir(), 'compiled-worker-')), 'worker.log'),
         env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          TEMPORAL_ADDRESS: address,
-          TEMPORAL_NAMESPACE: namespace,
-          TEMPORAL_TASK_QUEUE: taskQueue,
+          ...env,
           DATABASE_URL: database.url,
           OPERATOR_BASE_URL: sandbox.url,
           OPERATOR_EMAIL: EMAIL,
@@ -61,6 +65,17 @@ describe('the compiled worker (node dist/src/entry/worker.js)', () => {
       },
     );
     await worker.waitForOutput(/"msg":"Worker started"/, 60_000);
+    // The worker polls as the package's version, which gets work once the release makes it current.
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const released = await promisify(execFile)(
+      process.execPath,
+      [path.join(ROOT, 'dist', 'src', 'entry', 'release.js'), '--make-current', version],
+      { cwd: ROOT, env },
+    );
+    expect(released.stdout).toContain(`${version} is current`);
+    expect(released.stdout).toMatch(new RegExp(`Worker Deployment ${taskQueue}: current ${version}\\n`));
   }, 180_000);
 
   afterAll(async () => {

@@ -17,6 +17,7 @@ import { loadOperatorConfig } from '../../src/config/operator';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadTemporalConfig } from '../../src/config/temporal';
 import { ALL_SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
+import { buildIdProblem } from '../../src/config/worker-version';
 import {
   HEALTHCHECKED_PROCESSES,
   type HealthcheckedProcess,
@@ -36,6 +37,7 @@ const composeText = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
 
 interface ComposeService {
   image?: string;
+  profiles?: string[];
   build?: unknown;
   command?: string[];
   entrypoint?: string[];
@@ -153,7 +155,7 @@ describe('docker-compose.yml', () => {
     }
     // Every long-running service says when it is healthy (the one-shot jobs end instead; the UI image has no probe).
     const longRunning = Object.entries(compose.services).filter(
-      ([name]) => !['temporal-schema', 'temporal-namespace', 'temporal-ui'].includes(name),
+      ([name]) => !['temporal-schema', 'temporal-namespace', 'release', 'temporal-ui'].includes(name),
     );
     expect(
       longRunning.filter(([, service]) => service.healthcheck === undefined).map(([name]) => name),
@@ -208,6 +210,37 @@ describe('docker-compose.yml', () => {
       expect(extraConfig[script!]).toBeDefined();
       expect(() => extraConfig[script!]!(resolved)).not.toThrow();
     }
+  });
+
+  test('each worker polls as the version its image tag names, and the release job makes that version current', () => {
+    const tagged = (tag: string | undefined) => (text: string) =>
+      interpolate(text, tag === undefined ? {} : { RAMP_IMAGE_TAG: tag, RAMP_NEXT_IMAGE_TAG: tag });
+    const { worker, release, 'worker-next': next } = compose.services;
+    for (const tag of [undefined, '1.1.0']) {
+      const resolve = tagged(tag);
+      const buildId = resolve(worker!.command!.at(-1)!);
+      expect(buildIdProblem(buildId)).toBeUndefined();
+      expect(worker!.command!.map(resolve)).toEqual([
+        'node',
+        'dist/src/entry/worker.js',
+        '--build-id',
+        buildId,
+      ]);
+      expect(resolve(worker!.image!)).toBe(`ramp-orchestrator:${buildId}`);
+      expect(release!.command!.map(resolve)).toEqual([
+        'node',
+        'dist/src/entry/release.js',
+        '--make-current',
+        buildId,
+      ]);
+      expect(resolve(release!.image!)).toBe(`ramp-orchestrator:${buildId}`);
+      // The next release's worker, beside it, names its own tag the same way.
+      const nextId = resolve(next!.command!.at(-1)!);
+      expect(buildIdProblem(nextId)).toBeUndefined();
+      expect(resolve(next!.image!)).toBe(`ramp-orchestrator:${nextId}`);
+    }
+    expect(release!.depends_on?.worker?.condition).toBe('service_healthy');
+    expect(next!.profiles).toEqual(['release']);
   });
 
   test("each health check reaches its process at the port the service's settings give", () => {

@@ -62,9 +62,10 @@ const resourcesOf = (file: string) =>
   parseAllDocuments(readFileSync(file, 'utf8')).map((document) => document.toJS() as Resource);
 const all = yamlFiles(K8S).flatMap(resourcesOf);
 const workloads = all.filter((resource) => resource.spec?.template);
-/** Our containers: Temporal's admin tools run a job of their own, with their own variables. */
+/** Our containers (a worker version's image has a placeholder of its own): Temporal's admin tools run a job of their own. */
+const OUR_IMAGES = new Set(['ramp-orchestrator', 'ramp-orchestrator-worker']);
 const ours = workloads.flatMap((resource) =>
-  resource.spec!.template!.spec.containers.filter((container) => container.image === 'ramp-orchestrator'),
+  resource.spec!.template!.spec.containers.filter((container) => OUR_IMAGES.has(container.image)),
 );
 
 /** KEY=VALUE lines of the base's settings, and an overlay's literals on top (configMapGenerator, behavior merge). */

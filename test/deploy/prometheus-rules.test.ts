@@ -82,7 +82,7 @@ describe('deploy/prometheus', () => {
     expect(ALERT_KINDS.filter((kind) => !anchors.has(kind))).toEqual([]);
   });
 
-  test('the dashboard shows ramps by status, settle time, deliveries, outcome events, incidents, slots and cache', () => {
+  test('the dashboard shows ramps by status, settle time, deliveries, outcome events, incidents, slots, cache and versions', () => {
     const text = JSON.stringify(dashboard.panels.map((panel) => [panel.title, panel.targets]));
     for (const metric of [
       'ramp_processes',
@@ -93,6 +93,7 @@ describe('deploy/prometheus', () => {
       'ramp_incidents_open',
       'temporal_worker_task_slots_used',
       'temporal_sticky_cache_size',
+      'ramp_worker_version_workflows',
     ])
       expect(text).toContain(metric);
   });
@@ -102,6 +103,7 @@ describe('deploy/prometheus', () => {
       ledger: {} as Ledger,
       temporal: {} as Client,
       openIncidents: () => Promise.resolve([]),
+      workerDeployment: 'ramp-orchestrator',
     });
     const served = new Set([
       ...(await metrics.registry.getMetricsAsJSON()).map((metric) => metric.name),

@@ -15,6 +15,7 @@ import {
 import type { RampActivities } from '../../activities';
 import { createRampWorker } from '../../src/temporal/worker';
 import type { WorkflowTimings } from '../../src/domain/timings';
+import type { WorkerVersion } from '../../src/config/worker-version';
 
 // Keep the SDK's own logging to warnings so test output stays readable; once per jest module registry.
 try {
@@ -77,7 +78,13 @@ export interface OtherServer {
 export async function startTestWorker(
   activities: RampActivities,
   taskQueue = `test-${randomUUID()}`,
-  options: { dataConverter?: DataConverter; workflowBundle?: { code: string }; server?: OtherServer } = {},
+  options: {
+    dataConverter?: DataConverter;
+    workflowBundle?: { code: string };
+    server?: OtherServer;
+    /** A versioned worker: it gets work once its version is current (src/temporal/worker-deployment.ts). */
+    version?: WorkerVersion;
+  } = {},
 ): Promise<RunningTestWorker> {
   const { address, namespace, bundlePath } = { ...testServer(), ...options.server };
   const connection = await NativeConnection.connect({ address });
@@ -90,6 +97,7 @@ export async function startTestWorker(
     workflowBundle: options.workflowBundle ?? { codePath: bundlePath },
     shutdownForceTime: '10s',
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
+    ...(options.version ? { version: options.version } : {}),
   });
   const running = worker.run();
   let stopped: Promise<void> | undefined;

@@ -8,19 +8,14 @@
  * re-checks the recipients, so running the setup twice creates nothing new. Wallet creation journals the
  * operator's answer (walletCreated signal carrying the role) exactly like the end user's deposit wallet.
  */
-import {
-  allHandlersFinished,
-  ApplicationFailure,
-  condition,
-  continueAsNew,
-  setHandler,
-} from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
 import { shouldContinueAsNew } from '../shared/continue-as-new';
 import { extraWalletsDue } from '../wallet-creation/journal';
 import { accountStateQuery, setupAccountUpdate } from './messages';
 import { carriedState, extraAccountWallets, newAccountSetupState } from './state';
 import { AccountSetupRun } from './steps';
 import type { AccountSetupInput, AccountSetupResult } from './types';
+import { continueOnCurrentVersion, declareReleaseBehaviour, watchReleases } from '../shared/versioning';
 
 export async function accountSetupWorkflow(input: AccountSetupInput): Promise<void> {
   const { timings } = input;
@@ -31,6 +26,7 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
 
   // ---- handlers (the wallet journal's are the run's)
   const run = new AccountSetupRun(state, timings);
+  const newerVersion = watchReleases();
   setHandler(accountStateQuery, () => state);
   setHandler(setupAccountUpdate, async (): Promise<AccountSetupResult> => {
     const mine = ++requested;
@@ -42,11 +38,14 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
     });
   });
 
-  // ---- the loop: one pass per batch of requests, report extra wallets, hand over to a new run when history grows.
+  // ---- the loop: one pass per batch of requests, report extra wallets, hand over to a new run when history grows or a
+  // newer version is current.
   const extraWalletsToRaise = () => extraWalletsDue(extraAccountWallets(state), state.extraWalletsReported);
   run.publish();
   for (;;) {
-    await condition(() => requested > covered || extraWalletsToRaise() || shouldContinueAsNew());
+    await condition(
+      () => requested > covered || extraWalletsToRaise() || shouldContinueAsNew() || newerVersion(),
+    );
     if (requested > covered) {
       const passFor = requested;
       await run.runSetup();
@@ -55,7 +54,12 @@ export async function accountSetupWorkflow(input: AccountSetupInput): Promise<vo
     else {
       // Let running handlers finish, then carry the state over.
       await condition(allHandlersFinished);
-      await continueAsNew<typeof accountSetupWorkflow>({ timings, carried: carriedState(state) });
+      await continueOnCurrentVersion<typeof accountSetupWorkflow>()({
+        timings,
+        carried: carriedState(state),
+      });
     }
   }
 }
+
+declareReleaseBehaviour(accountSetupWorkflow, 'pinned, moves at continue-as-new');

@@ -7,13 +7,7 @@
  * dies at any instant leads neither to a second wallet nor to one nobody knows of; docs/architecture.md has the
  * argument.
  */
-import {
-  allHandlersFinished,
-  ApplicationFailure,
-  condition,
-  continueAsNew,
-  setHandler,
-} from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
 import { recordsIntoLedger } from '../outcomes/ledger';
 import { startOutcomeSender } from '../outcomes/sender';
 import { MAX_HISTORY_EVENTS, shouldContinueAsNew } from '../shared/continue-as-new';
@@ -29,6 +23,7 @@ import { endUserLedger } from './ledger';
 import { continuedInput, extraWallets, linkOffRamp, newEndUserState, quoteOfDeposit } from './state';
 import { EndUserRun } from './steps';
 import type { DepositWallet, EndUserInput } from './types';
+import { continueOnCurrentVersion, declareReleaseBehaviour, watchReleases } from '../shared/versioning';
 
 export async function endUserWorkflow(input: EndUserInput): Promise<void> {
   const { endUserId } = input;
@@ -47,6 +42,7 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
 
   // ---- handlers (the wallet journal's are the run's)
   const run = new EndUserRun(state, input, outcomes);
+  const newerVersion = watchReleases();
   setHandler(endUserStateQuery, () => state);
   setHandler(offRampLinkedSignal, ({ depositTransactionId }) => linkOffRamp(state, depositTransactionId));
   setHandler(linkOffRampUpdate, ({ depositTransactionId }) => {
@@ -68,7 +64,8 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     });
   });
 
-  // ---- the loop: create the wallet when asked, report extra wallets, hand over to a new run when history grows.
+  // ---- the loop: create the wallet when asked, report extra wallets, hand over to a new run when history grows or a
+  // newer version is current.
   const wantsWallet = () => walletRequested && !state.wallet;
   const extraWalletsToRaise = () =>
     state.walletStatus !== 'creating' && extraWalletsDue(extraWallets(state), state.extraWalletsReported);
@@ -79,7 +76,8 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
       () =>
         wantsWallet() ||
         extraWalletsToRaise() ||
-        shouldContinueAsNew(input.continueAsNewAfterEvents ?? MAX_HISTORY_EVENTS),
+        shouldContinueAsNew(input.continueAsNewAfterEvents ?? MAX_HISTORY_EVENTS) ||
+        newerVersion(),
     );
     if (wantsWallet()) {
       await run.createWallet();
@@ -92,7 +90,9 @@ export async function endUserWorkflow(input: EndUserInput): Promise<void> {
     else {
       // Let running handlers finish, then carry the state over.
       await condition(allHandlersFinished);
-      await continueAsNew<typeof endUserWorkflow>(continuedInput(input, state));
+      await continueOnCurrentVersion<typeof endUserWorkflow>()(continuedInput(input, state));
     }
   }
 }
+
+declareReleaseBehaviour(endUserWorkflow, 'pinned, moves at continue-as-new');

@@ -9,6 +9,7 @@ import { RampDirection, RampStatus } from '../../src/domain/search-attributes';
 import { operatorActivityOptions } from '../shared/activity-options';
 import { quoteActivityBudget } from './state';
 import type { QuoteResult, QuoteWorkflowInput } from './types';
+import { declareReleaseBehaviour } from '../shared/versioning';
 
 export const QUOTE_ATTRIBUTES_AT_START_PATCH = 'quote-attributes-at-start';
 
@@ -28,3 +29,5 @@ export async function quoteWorkflow(input: QuoteWorkflowInput): Promise<QuoteRes
   upsertSearchAttributes([{ key: RampStatus, value: 'quoted' }]);
   return quote;
 }
+
+declareReleaseBehaviour(quoteWorkflow, 'pinned');

@@ -1,8 +1,9 @@
 /**
  * The short chaos profile (`npm test`; `npm run chaos` runs the long one): the product as separate processes on
  * loopback (its own dev server, the sandbox, the worker, the receiver, the API), end-user traffic while the worker
- * and the receiver are SIGKILLed, the dev server restarts on its data file and deliveries and operator calls
- * misbehave; then the invariants, checked from the outside. CHAOS_SEED replays a run (every run prints its seed).
+ * and the receiver are SIGKILLed, the dev server restarts on its data file, a new worker version is released and
+ * deliveries and operator calls misbehave; then the invariants, checked from the outside. CHAOS_SEED replays a run
+ * (every run prints its seed).
  */
 import { logTails } from './harness';
 import { formatReport, PROFILES, runChaos } from './scenario';
@@ -10,7 +11,7 @@ import { formatReport, PROFILES, runChaos } from './scenario';
 const profile = { ...PROFILES.short, seed: Number(process.env.CHAOS_SEED ?? Date.now()) >>> 0 };
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-describe('chaos, short profile (separate processes, kills, a dev-server restart, delivery and operator faults)', () => {
+describe('chaos, short profile (separate processes, kills, a dev-server restart, a release, delivery and operator faults)', () => {
   test(
     'no process lost, no duplicate run, no unrecorded wallet, no misattributed process',
     async () => {
@@ -21,6 +22,28 @@ describe('chaos, short profile (separate processes, kills, a dev-server restart,
       expect(report.counts.workerKills).toBe(profile.workerKills);
       expect(report.counts.receiverKills).toBe(profile.receiverKills);
       expect(report.counts.devServerRestarts).toBe(profile.devServerRestarts);
+      // The release came while ramps flowed: ramps ran on the old version and on the new one, which is current.
+      expect(report.counts.releases).toBe(profile.releases);
+      expect(report.counts.versions.map(({ buildId, state }) => [buildId, state])[0]).toEqual([
+        `chaos-${profile.releases}`,
+        'current',
+      ]);
+      for (const version of report.counts.versions)
+        expect({ version: version.buildId, ranRamps: version.ramps > 0 }).toEqual({
+          version: version.buildId,
+          ranRamps: true,
+        });
+      // Every ramp pinned to an older version ended there, and every long-lived workflow moved to the current one.
+      for (const version of report.counts.versions.slice(1))
+        expect({
+          version: version.buildId,
+          ramps: version.rampsRunning,
+          longLived: version.longLived,
+        }).toEqual({
+          version: version.buildId,
+          ramps: 0,
+          longLived: 0,
+        });
       // Some on-ramps were announced only after their order events: attributing them is part of "0 misattributed".
       expect(report.counts.lateAnnouncements).toBeGreaterThan(0);
       expect(report.figures).toEqual({ lost: 0, duplicateRuns: 0, unrecordedWallets: 0, misattributed: 0 });

@@ -1,7 +1,10 @@
 /**
  * Process orchestration of the chaos suite: the Temporal dev server, the ledger's PostgreSQL, the sandbox operator,
- * the worker, the webhook receiver and the HTTP API, each its own OS process started from the project's own entry point, configured only
- * through environment variables, with its output in a log file of a temporary folder.
+ * the worker, the webhook receiver and the HTTP API, each its own OS process started from the project's own entry
+ * point, configured only through environment variables, with its output in a log file of a temporary folder. The
+ * worker is a version of the task queue's Worker Deployment, made current by the release command (`npm run
+ * release`); a release starts the next version's worker beside the others and makes it current, every earlier one
+ * staying up for the runs pinned to it.
  *
  * The harness kills these processes (SIGKILL; the dev server with the signal the profile names) and starts them
  * again on the same ports and the same SQLite file, so the operator's recipients and the clients' addresses stay valid. A child
@@ -35,6 +38,7 @@ import {
   postgresCommand,
 } from '../../../src/database/embedded-server';
 import { migrateToLatest } from '../../../src/database/migrate';
+import { packageVersion } from '../../../src/config/worker-version';
 import { freePort } from '../../../src/http/free-port';
 import { DEV_SERVER_TUNING, devServerTuningArgs } from '../../../src/temporal/dev-server';
 import { ensureTemporalCli } from '../../../src/temporal/install-cli';
@@ -348,18 +352,22 @@ export class ChaosStack {
   readonly devServer: ManagedProcess;
   readonly postgres: ManagedProcess;
   readonly sandbox: ManagedProcess;
-  readonly worker: ManagedProcess;
+  /** A worker per version, oldest first; the last one's version is current. */
+  readonly workers: Array<{ buildId: string; process: ManagedProcess }> = [];
   readonly receiver: ManagedProcess;
   readonly api: ManagedProcess;
   readonly dbFile: string;
   devServerRestarts = 0;
+  /** Starts a worker process of `buildId` (not yet started). */
+  private readonly workerOf: (buildId: string) => ManagedProcess;
 
   private constructor(fields: {
     dir: string;
     endpoints: StackEndpoints;
     env: Record<string, string>;
     apiKey: string;
-    processes: Record<'devServer' | 'postgres' | 'sandbox' | 'worker' | 'receiver' | 'api', ManagedProcess>;
+    processes: Record<'devServer' | 'postgres' | 'sandbox' | 'receiver' | 'api', ManagedProcess>;
+    workerOf: (buildId: string) => ManagedProcess;
     dbFile: string;
   }) {
     this.dir = fields.dir;
@@ -370,14 +378,26 @@ export class ChaosStack {
     this.devServer = fields.processes.devServer;
     this.postgres = fields.processes.postgres;
     this.sandbox = fields.processes.sandbox;
-    this.worker = fields.processes.worker;
+    this.workerOf = fields.workerOf;
     this.receiver = fields.processes.receiver;
     this.api = fields.processes.api;
     this.dbFile = fields.dbFile;
   }
 
+  /** The worker of the current version: where new workflows go. */
+  get worker(): ManagedProcess {
+    return this.workers[this.workers.length - 1]!.process;
+  }
+
   get processes(): ManagedProcess[] {
-    return [this.devServer, this.postgres, this.sandbox, this.worker, this.receiver, this.api];
+    return [
+      this.devServer,
+      this.postgres,
+      this.sandbox,
+      ...this.workers.map(({ process }) => process),
+      this.receiver,
+      this.api,
+    ];
   }
 
   /** Provisions the CLI with the project's own script, picks free loopback ports, writes the TLS pair, starts all. */
@@ -498,12 +518,18 @@ export class ChaosStack {
       supervise: false,
       niceness: options.niceness,
     });
-    const node = (name: string, file: string, ready: ProcessSpec['ready'], supervise = true) => {
+    const node = (
+      name: string,
+      file: string,
+      ready: ProcessSpec['ready'],
+      supervise = true,
+      flags: string[] = [],
+    ) => {
       const [command, args] = tsEntry(file);
       return new ManagedProcess({
         name,
         command,
-        args: [...args],
+        args: [...args, ...flags],
         env: childEnv,
         logFile: logFile(name),
         ready,
@@ -520,13 +546,19 @@ export class ChaosStack {
         waitUntil('the sandbox to answer', () => httpOk(`${endpoints.sandboxUrl}/sandbox/v1`), child),
       false,
     );
-    const worker = node('worker', 'src/entry/worker.ts', (child, since) =>
-      waitUntil(
-        '"Worker started"',
-        () => Promise.resolve(child.logText(since).includes('"msg":"Worker started"')),
-        child,
-      ),
-    );
+    const workerOf = (buildId: string) =>
+      node(
+        `worker-${buildId}`,
+        'src/entry/worker.ts',
+        (child, since) =>
+          waitUntil(
+            '"Worker started"',
+            () => Promise.resolve(child.logText(since).includes('"msg":"Worker started"')),
+            child,
+          ),
+        true,
+        ['--build-id', buildId],
+      );
     const receiver = node('receiver', 'src/entry/receiver.ts', (child) =>
       waitUntil(
         'the receiver to answer',
@@ -543,7 +575,8 @@ export class ChaosStack {
       endpoints,
       env,
       apiKey,
-      processes: { devServer, postgres, sandbox, worker, receiver, api },
+      processes: { devServer, postgres, sandbox, receiver, api },
+      workerOf,
       dbFile,
     });
     try {
@@ -554,18 +587,57 @@ export class ChaosStack {
       await migrateToLatest(migrator.db).finally(() => migrator.close());
       // The worker's start is mostly bundling the workflows; the others start one after the other meanwhile.
       await Promise.all([
-        worker.start(),
+        stack.startWorkerVersion(packageVersion()),
         (async () => {
           await sandbox.start();
           await receiver.start();
           await api.start();
         })(),
       ]);
+      await stack.release(packageVersion());
     } catch (error) {
       await stack.stopAll();
       throw error;
     }
     return stack;
+  }
+
+  /** Starts a worker of another version beside the running ones; it gets work once a release makes it current. */
+  async startWorkerVersion(buildId: string): Promise<void> {
+    const process = this.workerOf(buildId);
+    this.workers.push({ buildId, process });
+    await process.start();
+  }
+
+  /**
+   * `npm run release -- --make-current <buildId>` in a process of its own: new workflows go to that version at once,
+   * and the long-lived runs elsewhere move to it (the command waits at most `waitMs` for each).
+   */
+  async release(buildId: string, waitMs = 60_000): Promise<void> {
+    const [command, args] = [
+      process.execPath,
+      ['--import', 'tsx', path.join(PROJECT_ROOT, 'src/entry/release.ts')],
+    ];
+    const logFile = path.join(this.logDir, 'release.log');
+    writeFileSync(logFile, `=== [chaos harness] ${new Date().toISOString()} release ${buildId}\n`, {
+      flag: 'a',
+    });
+    const fd = openSync(logFile, 'a');
+    let child: ChildProcess;
+    try {
+      child = spawn(command, [...args, '--make-current', buildId, '--wait', `${waitMs}ms`], {
+        cwd: PROJECT_ROOT,
+        env: { ...inheritedEnv(), ...this.env },
+        stdio: ['ignore', fd, fd],
+      });
+    } finally {
+      closeSync(fd);
+    }
+    liveChildren.add(child);
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    liveChildren.delete(child);
+    if (code !== 0)
+      throw new Error(`the release of ${buildId} exited with ${code}:\n${readFileSync(logFile, 'utf8')}`);
   }
 
   /** Stops the dev server (SIGTERM or SIGKILL); `devServer.start()` brings it back on the same port and file. */
@@ -582,7 +654,14 @@ export class ChaosStack {
 
   async stopAll(): Promise<void> {
     // Clients first, the server last, so nothing logs a burst of reconnection errors into the tails.
-    for (const child of [this.api, this.receiver, this.worker, this.sandbox, this.postgres, this.devServer])
+    for (const child of [
+      this.api,
+      this.receiver,
+      ...this.workers.map(({ process }) => process),
+      this.sandbox,
+      this.postgres,
+      this.devServer,
+    ])
       await child.stop();
   }
 

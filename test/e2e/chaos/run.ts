@@ -23,6 +23,7 @@ Options:
   --dev-server-restarts <n>  restarts of the dev server on the same data file
   --dev-server-signal <s>    SIGKILL or SIGTERM for those restarts
   --token-expiries <n>       moments at which every operator token expires
+  --releases <n>             releases during the traffic (a worker version started and made current)
   --window <duration>        how long traffic arrives and faults are injected (e.g. 90s, 5m)
   --late-delay <duration>    delay of the delayed deliveries (longer than a flow: they arrive after it ended)
   --deadline <duration>      hard limit of the whole run; every child is killed when it passes
@@ -59,6 +60,7 @@ function profileFromArgs(
       'dev-server-restarts': { type: 'string' },
       'dev-server-signal': { type: 'string' },
       'token-expiries': { type: 'string' },
+      releases: { type: 'string' },
       window: { type: 'string' },
       'late-delay': { type: 'string' },
       deadline: { type: 'string' },
@@ -87,6 +89,7 @@ function profileFromArgs(
     ),
     devServerSignal: pick(signal, preset.devServerSignal),
     tokenExpiries: pick(count(values['token-expiries'], 'token-expiries'), preset.tokenExpiries),
+    releases: pick(count(values.releases, 'releases'), preset.releases),
     trafficWindowMs: pick(duration(values.window), preset.trafficWindowMs),
     lateDeliveryMs: pick(duration(values['late-delay']), preset.lateDeliveryMs),
     deadlineMs: pick(duration(values.deadline), preset.deadlineMs),

@@ -12,7 +12,8 @@
  * Faults: webhook deliveries dropped, duplicated, reordered and delayed (by longer than a whole flow, so that some
  * arrive after their process has ended), operator 503s, expired tokens; SIGKILL of the worker and the receiver at
  * seeded random moments (some while CreateWallet requests are held in flight), and one restart of the dev server
- * on the same data file.
+ * on the same data file. Meanwhile a release: a new worker version starts beside the old and is made current while
+ * ramps flow (the old keeps the ramps pinned to it; the long-lived workflows move).
  *
  * Invariants: one run per process ID; one operator wallet per end user or every extra one recorded in its state;
  * every process at its expected end; each process attributed to the right end user.
@@ -23,6 +24,7 @@ import { Client, Connection, type WorkflowExecutionInfo } from '@temporalio/clie
 import { RampClient } from '../../../src/client/ramp-client';
 import { loadWorkflowTimings } from '../../../src/config/timings';
 import { RampStatus } from '../../../src/domain/search-attributes';
+import { deploymentReport, type VersionReport } from '../../../src/temporal/worker-deployment';
 import { ChaosStack, killEveryChild, type ManagedProcess } from './harness';
 import {
   describeRuns,
@@ -58,6 +60,8 @@ export interface ChaosProfile {
   devServerRestarts: number;
   devServerSignal: 'SIGTERM' | 'SIGKILL';
   tokenExpiries: number;
+  /** Releases during the traffic: a new worker version started beside the running ones and made current. */
+  releases: number;
   /** Traffic arrives and faults are injected over this long. */
   trafficWindowMs: number;
   /** How long traffic still in progress may take after the window. */
@@ -90,6 +94,7 @@ const BASE_PROFILE = {
   walletCallsPerUser: 3,
   devServerRestarts: 1,
   devServerSignal: 'SIGKILL' as const,
+  releases: 1,
   deliveryFaults: { drop: 0.08, duplicate: 0.15, reorder: 0.1, delay: 0.2 },
   operator503: 0.04,
   createWalletHoldMs: 1_500,
@@ -182,6 +187,9 @@ export interface ChaosReport {
     workerKillsWithCreateWalletHeld: number;
     receiverKills: number;
     devServerRestarts: number;
+    releases: number;
+    /** Every version at the end, newest first, with the ramps that ran on it (open or closed) and those still open. */
+    versions: Array<VersionReport & { ramps: number; rampsRunning: number }>;
     unexpectedExits: Record<string, number>;
     tokenExpiriesForced: number;
     tokenExpiredAnswers: number;
@@ -237,6 +245,12 @@ export function formatReport(report: ChaosReport, maxFindings = 15): string {
       )
         .map(([name, n]) => `${name} ${n}`)
         .join(', ')}`,
+    `-- releases: ${counts.releases}; worker versions at the end: ${counts.versions
+      .map(
+        (version) =>
+          `${version.buildId} ${version.state} (${version.ramps} ramps ran on it, ${version.rampsRunning} still open; ${version.running} workflows running, ${version.longLived} long-lived)`,
+      )
+      .join(', ')}`,
     `-- deliveries: ${counts.events} events; delivered ${d.delivered}, dropped ${d.dropped}, duplicated ${d.duplicated}, delayed ${d.delayed}, reordered ${d.reordered}, failed attempts ${d.failedAttempts}, given up ${d.gaveUp}`,
     `-- delivered after their process had ended: ${late.afterProcessEnded} (${late.delayedByFault} delayed by the fault, ${late.retries} retries)`,
     ...late.examples.slice(0, 5).map((line) => `     ${line}`),
@@ -405,7 +419,8 @@ type ChaosAction =
   | { atMs: number; kind: 'worker-kill'; holdCreateWalletMs: number; downtimeMs: number }
   | { atMs: number; kind: 'receiver-kill'; downtimeMs: number }
   | { atMs: number; kind: 'dev-server-restart'; downtimeMs: number; killWorkerWhileDown: boolean }
-  | { atMs: number; kind: 'token-expiry' };
+  | { atMs: number; kind: 'token-expiry' }
+  | { atMs: number; kind: 'release'; buildId: string };
 
 export interface RunOptions {
   log?: (line: string) => void;
@@ -660,6 +675,10 @@ async function scenario(
       });
     for (let i = 0; i < profile.tokenExpiries; i += 1)
       actions.push({ atMs: prng.between(0.05, 0.95) * window, kind: 'token-expiry' });
+    // Drawn last, so that the seed's other actions stay where they were without a release; early enough that most
+    // users arrive after it, so ramps run on both versions.
+    for (let i = 0; i < profile.releases; i += 1)
+      actions.push({ atMs: prng.between(0.1, 0.3) * window, kind: 'release', buildId: `chaos-${i + 1}` });
     actions.sort((a, b) => a.atMs - b.atMs);
 
     // ---- traffic and chaos, together
@@ -675,6 +694,7 @@ async function scenario(
       tokenExpiries: 0,
       lateAnnouncements: 0,
       lateClaims: 0,
+      releases: 0,
     };
     /** From each worker kill until its successor serves: an operator answer in there reached no one. */
     const workerDownWindows: { from: number; to: number }[] = [];
@@ -844,6 +864,16 @@ async function scenario(
             await sandbox('POST', '/faults', { ...currentFaults, expireTokensNow: true });
             counts.tokenExpiries += 1;
             mark('every operator token expired now');
+            break;
+          }
+          case 'release': {
+            await stack.worker.settled();
+            const previous = stack.workers[stack.workers.length - 1]!.buildId;
+            await stack.startWorkerVersion(action.buildId);
+            mark(`worker ${action.buildId} started beside ${previous} (pid ${stack.worker.pid})`);
+            await stack.release(action.buildId);
+            counts.releases += 1;
+            mark(`release: ${action.buildId} is current; ${previous} keeps what is pinned to it`);
             break;
           }
         }
@@ -1058,6 +1088,20 @@ async function scenario(
     const unexpectedExits = Object.fromEntries(
       stack.processes.map((child: ManagedProcess) => [child.name, child.unexpectedExits]),
     );
+    const taskQueue = stack.env.TEMPORAL_TASK_QUEUE!;
+    const rampsOn = async (buildId: string, clause = '') =>
+      (
+        await client.workflow.count(
+          `WorkflowType IN ('offRampWorkflow', 'onRampWorkflow') AND TemporalWorkerDeploymentVersion = '${taskQueue}:${buildId}'${clause}`,
+        )
+      ).count;
+    const versions = await Promise.all(
+      (await deploymentReport(client, taskQueue)).versions.map(async (version) => ({
+        ...version,
+        ramps: await rampsOn(version.buildId),
+        rampsRunning: await rampsOn(version.buildId, " AND ExecutionStatus = 'Running'"),
+      })),
+    );
 
     return {
       profile: profile.name,
@@ -1081,6 +1125,8 @@ async function scenario(
         workerKillsWithCreateWalletHeld: counts.held,
         receiverKills: counts.receiverKills,
         devServerRestarts: stack.devServerRestarts,
+        releases: counts.releases,
+        versions,
         unexpectedExits,
         tokenExpiriesForced: counts.tokenExpiries,
         tokenExpiredAnswers: calls.filter((call) => call.errorCode === 'token_expired').length,

@@ -5,11 +5,13 @@ describe('the dev server as the product launches it', () => {
     expect(DEV_SERVER_TUNING.sqlitePragmas).toEqual(['journal_mode=WAL', 'synchronous=OFF']);
   });
 
-  test('the search attribute cache on, one write partition and eager activities', () => {
+  test('the search attribute cache on, one write partition, eager activities and drainage seen in seconds', () => {
     expect(DEV_SERVER_TUNING.dynamicConfig).toEqual([
       'system.forceSearchAttributesCacheRefreshOnRead=false',
       'matching.numTaskqueueWritePartitions=1',
       'system.enableActivityEagerExecution=true',
+      'matching.wv.VersionDrainageStatusVisibilityGracePeriod="5s"',
+      'matching.wv.VersionDrainageStatusRefreshInterval="5s"',
     ]);
   });
 

@@ -14,7 +14,6 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  continueAsNew,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -39,6 +38,7 @@ import {
   resolveIncidentUpdate,
 } from './messages';
 import type { AlertsInput, IncidentAction, RaiseAlertRequest } from './types';
+import { continueOnCurrentVersion, declareReleaseBehaviour, watchReleases } from '../../shared/versioning';
 
 export async function alertsWorkflow(input: AlertsInput = {}): Promise<void> {
   const state = newAlertsState(input.carried, new Date().toISOString());
@@ -101,10 +101,12 @@ export async function alertsWorkflow(input: AlertsInput = {}): Promise<void> {
     { validator: validAction },
   );
 
-  // ---- main loop: publish each revision; hand over to a new run when the history grows
+  // ---- main loop: publish each revision; hand over to a new run when the history grows or a newer version is current
+
+  const newerVersion = watchReleases();
 
   for (;;) {
-    await condition(() => revision !== published || shouldContinueAsNew());
+    await condition(() => revision !== published || shouldContinueAsNew() || newerVersion());
     if (revision !== published) {
       published = revision;
       setCurrentDetails(currentDetails(state));
@@ -112,6 +114,8 @@ export async function alertsWorkflow(input: AlertsInput = {}): Promise<void> {
       continue;
     }
     await condition(allHandlersFinished);
-    await continueAsNew<typeof alertsWorkflow>({ carried: carriedState(state) });
+    await continueOnCurrentVersion<typeof alertsWorkflow>()({ carried: carriedState(state) });
   }
 }
+
+declareReleaseBehaviour(alertsWorkflow, 'pinned, moves at continue-as-new');

@@ -9,6 +9,7 @@ import type { RampActivities } from '../../../activities';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import { currentDetails, gasAlertDetails, gasAlertMessage, gasResolution } from './rules';
 import { DEFAULT_GAS_NETWORKS, type GasMonitorInput, type GasMonitorResult } from './types';
+import { declareReleaseBehaviour } from '../../shared/versioning';
 
 export async function gasMonitorWorkflow(input: GasMonitorInput): Promise<GasMonitorResult> {
   const activities = proxyActivities<RampActivities>(operatorActivityOptions(input.timings));
@@ -41,3 +42,5 @@ export async function gasMonitorWorkflow(input: GasMonitorInput): Promise<GasMon
   setCurrentDetails(currentDetails(result));
   return result;
 }
+
+declareReleaseBehaviour(gasMonitorWorkflow, 'pinned');

@@ -16,6 +16,7 @@ import type { RampActivities } from '../../../activities';
 import { operatorActivityOptions } from '../../shared/activity-options';
 import { currentDetails, unaccountedFundsAlert } from './findings';
 import type { ReconcileInput, ReconcileResult } from './types';
+import { declareReleaseBehaviour } from '../../shared/versioning';
 
 /** The patch that gave reconciliation its ledger pass (closed ramps booked, booked rows read again). */
 export const RECONCILE_LEDGER_PATCH = 'reconcile-ledger';
@@ -54,3 +55,5 @@ export async function reconcileWorkflow(input: ReconcileInput): Promise<Reconcil
   setCurrentDetails(currentDetails(result));
   return result;
 }
+
+declareReleaseBehaviour(reconcileWorkflow, 'pinned');

@@ -9,6 +9,7 @@ import type { OutcomeDeliveryStatus, WebhookEvent } from '../../../src/domain/ou
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import { failureReason } from '../../../src/domain/errors';
 import { outcomeDeliveryOptions } from '../sender';
+import { declareReleaseBehaviour } from '../../shared/versioning';
 
 export interface OutcomeRedeliveryInput {
   webhookId: string;
@@ -35,3 +36,5 @@ export async function outcomeRedeliveryWorkflow(
     return { webhookId: input.webhookId, delivery: 'failed', error: failureReason(error) };
   }
 }
+
+declareReleaseBehaviour(outcomeRedeliveryWorkflow, 'pinned');

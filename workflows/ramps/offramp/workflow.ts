@@ -44,6 +44,7 @@ import {
 } from './state';
 import { OffRampRun } from './steps';
 import type { OffRampInput, OffRampState, OffRampStatus } from './types';
+import { declareReleaseBehaviour } from '../../shared/versioning';
 
 export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState> {
   const { depositTransactionId, timings } = input;
@@ -126,3 +127,5 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   await outcomes.drained();
   return state;
 }
+
+declareReleaseBehaviour(offRampWorkflow, 'pinned');

@@ -53,6 +53,7 @@ import {
 } from './state';
 import { OnRampSteps } from './steps';
 import type { OnRampInput, OnRampState } from './types';
+import { declareReleaseBehaviour } from '../../shared/versioning';
 
 export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   const { timings } = input;
@@ -146,3 +147,5 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   await outcomes.drained();
   return state;
 }
+
+declareReleaseBehaviour(onRampWorkflow, 'pinned');

@@ -10,12 +10,13 @@
  * people looking in). When the history grows long the router stops starting hops, lets the running ones finish,
  * and continues as new with the lanes that still have deliveries or a retry to make.
  */
-import { condition, continueAsNew, setHandler } from '@temporalio/workflow';
+import { condition, setHandler } from '@temporalio/workflow';
 import { shouldContinueAsNew } from '../../shared/continue-as-new';
 import { routerStateQuery, webhookDeliveriesSignal } from './messages';
 import { ROUTER_HISTORY_EVENTS } from './state';
 import { RouterRun } from './steps';
 import type { RouterInput } from './types';
+import { continueOnCurrentVersion, declareReleaseBehaviour, watchReleases } from '../../shared/versioning';
 
 export async function webhookRouterWorkflow(input: RouterInput): Promise<void> {
   const maxEvents = input.continueAsNewAfterEvents ?? ROUTER_HISTORY_EVENTS;
@@ -29,11 +30,13 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<void> {
     run.publishMemo();
   });
   setHandler(routerStateQuery, () => run.view());
+  const newerVersion = watchReleases();
+  const handOver = () => shouldContinueAsNew(maxEvents) || newerVersion();
 
   // ---- the loop
   for (;;) {
-    await condition(() => run.hasLaneToStart() || run.hops.pending || shouldContinueAsNew(maxEvents));
-    if (shouldContinueAsNew(maxEvents)) break;
+    await condition(() => run.hasLaneToStart() || run.hops.pending || handOver());
+    if (handOver()) break;
     run.startReadyLanes();
     run.hops.flush();
     run.describe();
@@ -45,5 +48,7 @@ export async function webhookRouterWorkflow(input: RouterInput): Promise<void> {
     if (run.lanesRunning === 0) break;
     run.hops.flush();
   }
-  await continueAsNew<typeof webhookRouterWorkflow>(run.continuedInput());
+  await continueOnCurrentVersion<typeof webhookRouterWorkflow>()(run.continuedInput());
 }
+
+declareReleaseBehaviour(webhookRouterWorkflow, 'pinned, moves at continue-as-new');
