@@ -7,6 +7,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { type Kysely, type MigrationResultSet, Migrator } from 'kysely';
 import { MIGRATIONS } from './migrations';
+import { errorMessage } from '../domain/errors';
 
 function migrator(db: Kysely<any>): Migrator {
   return new Migrator({ db, provider: { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) } });
@@ -17,9 +18,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const result: MigrationResultSet = await migrator(db).migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((step) => step.status === 'Error')?.migrationName;
-    throw new Error(
-      `Migration ${failed ?? '(unknown)'} failed: ${result.error instanceof Error ? result.error.message : String(result.error)}`,
-    );
+    throw new Error(`Migration ${failed ?? '(unknown)'} failed: ${errorMessage(result.error)}`);
   }
   return (result.results ?? []).filter((step) => step.status === 'Success').map((step) => step.migrationName);
 }
