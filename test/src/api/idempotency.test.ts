@@ -37,7 +37,9 @@ describe('Idempotency-Key', () => {
   });
 
   test('the same body with its keys in another order is the same request; another body is not', async () => {
-    const { app, ramp, keys } = stubApp({ startOnRamp: jest.fn().mockRejectedValue(new Error('not reached')) });
+    const { app, ramp, keys } = stubApp({
+      startOnRamp: jest.fn().mockRejectedValue(new Error('not reached')),
+    });
     keys.claim.mockResolvedValue({ outcome: 'mismatch' });
     const post = (body: object) =>
       request(app)
@@ -47,9 +49,7 @@ describe('Idempotency-Key', () => {
     await post({ endUserId: 'u', orderReference: 'r' });
     await post({ orderReference: 'r', endUserId: 'u' });
     await post({ endUserId: 'u', orderReference: 'r2' });
-    const prints = keys.claim.mock.calls.map(
-      (call) => (call[0] as { fingerprint: string }).fingerprint,
-    );
+    const prints = keys.claim.mock.calls.map((call) => (call[0] as { fingerprint: string }).fingerprint);
     expect(prints[0]).toBe(prints[1]);
     expect(prints[2]).not.toBe(prints[0]);
   });
