@@ -9,8 +9,8 @@ import {
   OpenTelemetryInboundInterceptor,
   OpenTelemetryInternalsInterceptor,
   OpenTelemetryOutboundInterceptor,
-} from '@temporalio/interceptors-opentelemetry/lib/workflow';
-import { TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
+  TRACE_HEADER,
+} from '../../src/temporal/sdk-internals';
 import type { WorkflowInterceptors } from '@temporalio/workflow';
 
 export const interceptors = (): WorkflowInterceptors => {
