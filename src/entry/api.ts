@@ -10,7 +10,7 @@ import { loadTemporalConfig } from '../config/temporal';
 import { loadLogLevel } from '../config/logging';
 import { createLogger } from '../logging';
 import { RampMetrics } from '../observability/metrics';
-import { startTracing } from '../observability/tracing';
+import { startTracing } from '../temporal/tracing';
 import { requiredTemporalAddress } from '../temporal/wiring';
 import { commandFlags, defineCommand } from './args';
 import { runMain, untilStopSignal } from './run';
