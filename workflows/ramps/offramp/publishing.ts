@@ -11,15 +11,9 @@ import {
   RampStatus,
   WalletId,
 } from '../../../src/domain/search-attributes';
-import type { RampException } from '../../../src/domain/markets';
-import { compactData, type OutcomeEventData, type RaisedOutcome } from '../../../src/domain/outcome-events';
+import type { OutcomeEventData } from '../../../src/domain/outcome-events';
 import { exceptionStepText } from '../shared/exceptions';
-import {
-  exceptionOutcomeOf,
-  exceptionsCarried,
-  publishedOutcomes,
-  type RampOutcomeTypes,
-} from '../shared/outcomes';
+import { outcomeRules, rampEventData, type RampOutcomeTypes } from '../shared/outcomes';
 import { snapshotStatus, STEP_TEXT } from './state';
 import type { OffRampState, OffRampStatus } from './types';
 
@@ -73,34 +67,12 @@ export const OFF_RAMP_OUTCOME_TYPES: RampOutcomeTypes<OffRampStatus> = {
   exception: 'off_ramp.exception',
 };
 
-/** The outcome events of a published status; reads the state after the status was published. */
-export const offRampOutcomes = (
-  state: OffRampState,
-  workflowId: string,
-  previous: OffRampStatus | undefined,
-  next: OffRampStatus,
-): RaisedOutcome[] =>
-  publishedOutcomes(OFF_RAMP_OUTCOME_TYPES, previous, next, () => outcomeData(state, workflowId, next));
-
-/** `off_ramp.exception`: the exception just recorded, with everything else the off-ramp knows. */
-export const exceptionOutcome = (
-  state: OffRampState,
-  workflowId: string,
-  exception: RampException,
-): RaisedOutcome =>
-  exceptionOutcomeOf(
-    OFF_RAMP_OUTCOME_TYPES.exception,
-    outcomeData(state, workflowId, state.status),
-    exception,
-  );
+/** The outcome events of a published status, and of an exception just recorded. */
+export const { outcomes, exceptionOutcome } = outcomeRules(OFF_RAMP_OUTCOME_TYPES, outcomeData);
 
 function outcomeData(state: OffRampState, workflowId: string, status: OffRampStatus): OutcomeEventData {
   const deposit = state.deposit;
-  return compactData({
-    workflowId,
-    endUserId: state.endUserId,
-    status,
-    step: state.step,
+  return rampEventData(state, workflowId, status, {
     depositTransactionId: state.depositTransactionId,
     orderId: state.orderId ?? state.order?.id ?? deposit?.orderId ?? undefined,
     network: deposit?.network ?? undefined,
@@ -113,6 +85,5 @@ function outcomeData(state: OffRampState, workflowId: string, status: OffRampSta
       : undefined,
     amounts: state.amounts,
     gas: state.gas,
-    exceptions: exceptionsCarried(state.exceptions),
   });
 }

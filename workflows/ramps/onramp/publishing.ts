@@ -3,7 +3,6 @@
  * events. Pure and workflow-safe.
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import type { RampException } from '../../../src/domain/markets';
 import { compactData, type OutcomeEventData, type RaisedOutcome } from '../../../src/domain/outcome-events';
 import {
   EndUserId,
@@ -13,12 +12,7 @@ import {
   RampStatus,
 } from '../../../src/domain/search-attributes';
 import { exceptionStepText } from '../shared/exceptions';
-import {
-  exceptionOutcomeOf,
-  exceptionsCarried,
-  publishedOutcomes,
-  type RampOutcomeTypes,
-} from '../shared/outcomes';
+import { outcomeRules, rampEventData, type RampOutcomeTypes } from '../shared/outcomes';
 import { networkOf, snapshotStatus, STEP_TEXT } from './state';
 import type { OnRampState, OnRampStatus } from './types';
 
@@ -69,26 +63,8 @@ export const ON_RAMP_OUTCOME_TYPES: RampOutcomeTypes<OnRampStatus> = {
   exception: 'on_ramp.exception',
 };
 
-/** The outcome events of a published status; reads the state after the status was published. */
-export const onRampOutcomes = (
-  state: OnRampState,
-  workflowId: string,
-  previous: OnRampStatus | undefined,
-  next: OnRampStatus,
-): RaisedOutcome[] =>
-  publishedOutcomes(ON_RAMP_OUTCOME_TYPES, previous, next, () => outcomeData(state, workflowId, next));
-
-/** `on_ramp.exception`: the exception just recorded, with everything else the on-ramp knows. */
-export const exceptionOutcome = (
-  state: OnRampState,
-  workflowId: string,
-  exception: RampException,
-): RaisedOutcome =>
-  exceptionOutcomeOf(
-    ON_RAMP_OUTCOME_TYPES.exception,
-    outcomeData(state, workflowId, state.status),
-    exception,
-  );
+/** The outcome events of a published status, and of an exception just recorded. */
+export const { outcomes, exceptionOutcome } = outcomeRules(ON_RAMP_OUTCOME_TYPES, outcomeData);
 
 /** `on_ramp.claimed`: the end user named after the on-ramp ended, with everything it ended with. */
 export function claimedOutcome(state: OnRampState, workflowId: string): RaisedOutcome {
@@ -100,11 +76,7 @@ export function claimedOutcome(state: OnRampState, workflowId: string): RaisedOu
 
 function outcomeData(state: OnRampState, workflowId: string, status: OnRampStatus): OutcomeEventData {
   const order = state.order;
-  return compactData({
-    workflowId,
-    endUserId: state.endUserId,
-    status,
-    step: state.step,
+  return rampEventData(state, workflowId, status, {
     orderReference: state.orderReference,
     orderId: order?.id,
     network: networkOf(state),
@@ -114,6 +86,5 @@ function outcomeData(state: OnRampState, workflowId: string, status: OnRampStatu
     fiatCurrency: order?.coinFrom ?? undefined,
     failure: state.failure ? { ...state.failure } : undefined,
     amounts: state.amounts,
-    exceptions: exceptionsCarried(state.exceptions),
   });
 }

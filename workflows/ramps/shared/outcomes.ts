@@ -37,6 +37,26 @@ export function publishedOutcomes<Status extends string>(
   return raised.map((type) => ({ type, data: shared }));
 }
 
+/**
+ * A ramp's outcome rules (RampRules' `outcomes` and `exceptionOutcome`) from its event types and what its events
+ * carry, read from the state after a status was published.
+ */
+export function outcomeRules<State extends { status: Status }, Status extends string>(
+  types: RampOutcomeTypes<Status>,
+  data: (state: State, workflowId: string, status: Status) => OutcomeEventData,
+) {
+  return {
+    outcomes: (
+      state: State,
+      workflowId: string,
+      previous: Status | undefined,
+      next: Status,
+    ): RaisedOutcome[] => publishedOutcomes(types, previous, next, () => data(state, workflowId, next)),
+    exceptionOutcome: (state: State, workflowId: string, exception: RampException): RaisedOutcome =>
+      exceptionOutcomeOf(types.exception, data(state, workflowId, state.status), exception),
+  };
+}
+
 /** The `.exception` event: the exception just recorded, with everything else the ramp knows. */
 export function exceptionOutcomeOf(
   type: OutcomeEventType,
@@ -49,8 +69,30 @@ export function exceptionOutcomeOf(
   };
 }
 
-/** Every exception the ramp met, as its events carry them (absent while there is none). */
-export const exceptionsCarried = (
-  exceptions: readonly RampException[] | undefined,
-): RampException[] | undefined =>
-  exceptions?.length ? exceptions.map((exception) => ({ ...exception })) : undefined;
+/** What the ramp's own events carry besides what every ramp's does. */
+export type RampEventFields = Omit<
+  OutcomeEventData,
+  'workflowId' | 'endUserId' | 'status' | 'step' | 'exceptions'
+>;
+
+/**
+ * What an event of a ramp carries: the process, its end user, status and step, the ramp's own fields, and every
+ * exception it met so far; fields it does not know are left out.
+ */
+export function rampEventData(
+  state: { endUserId: string | null; step: string; exceptions?: readonly RampException[] },
+  workflowId: string,
+  status: string,
+  fields: RampEventFields,
+): OutcomeEventData {
+  return compactData({
+    workflowId,
+    endUserId: state.endUserId,
+    status,
+    step: state.step,
+    ...fields,
+    exceptions: state.exceptions?.length
+      ? state.exceptions.map((exception) => ({ ...exception }))
+      : undefined,
+  });
+}

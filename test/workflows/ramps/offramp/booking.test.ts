@@ -2,7 +2,11 @@
 import { parseMarkets } from '../../../../src/config/markets';
 import { exceptionAlert } from '../../../../workflows/ramps/offramp/alerts';
 import { newExceptions, refreshBooking } from '../../../../workflows/ramps/offramp/booking';
-import { exceptionOutcome, offRampOutcomes, stepText } from '../../../../workflows/ramps/offramp/publishing';
+import {
+  exceptionOutcome,
+  outcomes as offRampOutcomes,
+  stepText,
+} from '../../../../workflows/ramps/offramp/publishing';
 import { evaluate, newOffRampState } from '../../../../workflows/ramps/offramp/state';
 import type { OffRampQuoteShown, OffRampState } from '../../../../workflows/ramps/offramp/types';
 import { recordException } from '../../../../workflows/ramps/shared/exceptions';

@@ -1,5 +1,5 @@
 import { settlementOf } from '../../../../workflows/ramps/offramp/booking';
-import { offRampOutcomes, stepText } from '../../../../workflows/ramps/offramp/publishing';
+import { outcomes as offRampOutcomes, stepText } from '../../../../workflows/ramps/offramp/publishing';
 import { applyOrder, applyTransaction, newOffRampState } from '../../../../workflows/ramps/offramp/state';
 import { evaluateInto } from '../../../../workflows/ramps/shared/rules';
 import { offRampRules } from '../../../../workflows/ramps/offramp/rules';

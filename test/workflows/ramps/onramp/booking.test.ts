@@ -5,7 +5,7 @@ import { newExceptions, refreshBooking } from '../../../../workflows/ramps/onram
 import {
   claimedOutcome,
   currentDetails,
-  onRampOutcomes,
+  outcomes as onRampOutcomes,
 } from '../../../../workflows/ramps/onramp/publishing';
 import {
   applyAttribution,

@@ -1,5 +1,5 @@
 import { settlementOf } from '../../../../workflows/ramps/onramp/booking';
-import { onRampOutcomes, stepText } from '../../../../workflows/ramps/onramp/publishing';
+import { outcomes as onRampOutcomes, stepText } from '../../../../workflows/ramps/onramp/publishing';
 import { applyDeposit, applyOrder, newOnRampState } from '../../../../workflows/ramps/onramp/state';
 import { evaluateInto } from '../../../../workflows/ramps/shared/rules';
 import { onRampRules } from '../../../../workflows/ramps/onramp/rules';
