@@ -11,7 +11,7 @@ import { loadLogLevel } from '../config/logging';
 import { assertMigrated } from '../database/migrate';
 import { createLogger } from '../logging';
 import { RampMetrics } from '../observability/metrics';
-import { startTracing } from '../observability/tracing';
+import { startTracing } from '../temporal/tracing';
 import { requiredTemporalAddress } from '../temporal/wiring';
 import { commandFlags, defineCommand } from './args';
 import { runMain, untilStopSignal } from './run';

@@ -37,7 +37,9 @@ describe('Idempotency-Key', () => {
   });
 
   test('the same body with its keys in another order is the same request; another body is not', async () => {
-    const { app, keys } = stubApp({ startOnRamp: jest.fn().mockRejectedValue(new Error('not reached')) });
+    const { app, keys } = stubApp({
+      startOnRamp: jest.fn().mockRejectedValue(new Error('not reached')),
+    });
     keys.claim.mockResolvedValue({ outcome: 'mismatch' });
     const post = (body: object) =>
       request(app)

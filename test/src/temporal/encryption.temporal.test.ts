@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { historyToJSON } from '../../helpers/histories';
 import { parseEncryptionKeys } from '../../../src/config/encryption';
 import { startCodecServer, type RunningCodecServer } from '../../../src/temporal/codec-server';
 import { dataConverterFromConfig } from '../../../src/temporal/data-converter';
