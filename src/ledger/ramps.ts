@@ -9,7 +9,8 @@ import type { RampDirection } from '../domain/vocabulary';
 import type { Ledger } from '../database/connection';
 import type { RaisedEvent } from '../domain/outcome-events';
 import { insertRaisedEvents } from './outcome-events';
-import { bookedResources, bookedRow, type RampState, rampView } from './ramp-views';
+import { markActive } from './end-users';
+import { bookedResources, bookedRow, heldResources, type RampState, rampView } from './ramp-views';
 import type { OffRampView, OnRampView, RampSummary } from './views';
 
 export interface RampRecord {
@@ -42,6 +43,7 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
         status: ramp.state.status,
         revision,
         view: JSON.stringify(view),
+        resources: JSON.stringify(heldResources(ramp)),
         started_at: ramp.state.startedAt,
         updated_at: at,
         ended_at: ramp.state.endedAt ?? null,
@@ -54,6 +56,7 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
             status: eb.ref('excluded.status'),
             revision: eb.ref('excluded.revision'),
             view: eb.ref('excluded.view'),
+            resources: eb.ref('excluded.resources'),
             updated_at: eb.ref('excluded.updated_at'),
             ended_at: eb.ref('excluded.ended_at'),
           }))
@@ -61,6 +64,9 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
       )
       .execute();
     await insertRaisedEvents(trx, ramp.workflowId, record.raised, record.retryForMs, record.traceParent);
+    // A deposit makes its wallet one reconciliation checks first.
+    if (ramp.direction === 'off-ramp' && ramp.state.endUserId)
+      await markActive(trx, ramp.state.endUserId, ramp.state.startedAt);
     if (record.closedAt === undefined) return;
     const webhookIds = await trx
       .selectFrom('outcome_events')
