@@ -17,11 +17,13 @@
  * - events: GET /v1/events at 1,000,000 outcome events, first, filtered and deep pages, against the same pages read
  *   straight from the ledger;
  * - cost: off-ramps and on-ramps settled end to end as a client runs them, and what each cost in Temporal Cloud's
- *   billable actions, history events and visibility calls (on a metered server of its own).
+ *   billable actions, history events and visibility calls (on a metered server of its own);
+ * - scale: one reconciliation run over 5,000 open ramps and 5,000 wallets against an operator 200 ms late, its worker
+ *   process SIGKILLed mid-run: its duration against RECONCILE_INTERVAL, its operator calls against its budget.
  * The first three hand deliveries to Temporal with no worker; bursts, concurrent-offramps and cost run the whole
  * stack (the sandbox delivering to the receiver, routers and ramps on a worker process: bench/lib/ramp-stack.ts);
  * the stacks, statement and events each have a database of their own on the run's embedded PostgreSQL.
- * A quick profile by default (about ten minutes on an idle 2-core machine), `--profile full` for the long one.
+ * A quick profile by default (about fifteen minutes on an idle 2-core machine), `--profile full` for the long one.
  * Writes bench/results/latest.json and bench/results/latest.md (figure, baseline, ratio, target, and the machine)
  * and prints the table. Bounded: each leg stops at its count or its time limit, and the whole run at its deadline.
  */
@@ -46,6 +48,7 @@ import { persistenceDelta, summarizePersistence } from './lib/server-metrics';
 import { receiverBreakdown } from './receiver-breakdown';
 import { signalPath } from './signal-path';
 import { rampCost } from './ramp-cost';
+import { scaleLeg } from './scale';
 import { statementExport } from './statement';
 
 const MEASUREMENTS: Measurement[] = [
@@ -59,6 +62,7 @@ const MEASUREMENTS: Measurement[] = [
   statementExport,
   eventsList,
   rampCost,
+  scaleLeg,
 ];
 
 interface Profile extends BenchSettings {
@@ -89,6 +93,9 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     statementRamps: 100_000,
     events: 1_000_000,
     costRamps: 5,
+    // The issue's installed base, in both profiles: the leg's claim is about that volume.
+    scaleRamps: 5_000,
+    scaleWallets: 5_000,
     deadlineMs: 30 * 60_000,
   },
   full: {
@@ -113,6 +120,8 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     statementRamps: 100_000,
     events: 1_000_000,
     costRamps: 20,
+    scaleRamps: 5_000,
+    scaleWallets: 5_000,
     deadlineMs: 90 * 60_000,
   },
 };
@@ -122,14 +131,15 @@ const COMMAND = defineCommand({
   summary:
     'Measures the signal path (the receiver against a raw signalWithStart loop), the open-loop ack latency, the ' +
     "receiver's latency layer by layer, deposit wallets, event to state, bursts of off-ramps, concurrent " +
-    'off-ramps, the statement, the events API and the cost of a ramp, each against a baseline from the same run, ' +
+    'off-ramps, the statement, the events API, the cost of a ramp and a reconciliation at scale, each against a ' +
+    'baseline from the same run, ' +
     'on dev servers and a PostgreSQL of its own on loopback; writes ' +
     'bench/results/latest.json and latest.md.',
   flags: {
     profile: {
       type: 'string',
       valueName: 'quick|full',
-      description: 'quick (default, about ten minutes) or full',
+      description: 'quick (default, about fifteen minutes) or full',
     },
     only: {
       type: 'string',
@@ -211,6 +221,16 @@ const COMMAND = defineCommand({
       valueName: 'n',
       description: 'off-ramps, and as many on-ramps, whose cost is counted (quick 5, full 20)',
     },
+    'scale-ramps': {
+      type: 'string',
+      valueName: 'n',
+      description: 'open ramps the scale leg reconciles (5000)',
+    },
+    'scale-wallets': {
+      type: 'string',
+      valueName: 'n',
+      description: "end users' deposit wallets the scale leg reconciles (5000)",
+    },
     deadline: {
       type: 'string',
       valueName: 'duration',
@@ -284,6 +304,8 @@ function benchSettings(
     statementRamps: positiveInteger('--statement-ramps', flags['statement-ramps'], base.statementRamps),
     events: positiveInteger('--events', flags.events, base.events),
     costRamps: positiveInteger('--cost-ramps', flags['cost-ramps'], base.costRamps),
+    scaleRamps: positiveInteger('--scale-ramps', flags['scale-ramps'], base.scaleRamps),
+    scaleWallets: positiveInteger('--scale-wallets', flags['scale-wallets'], base.scaleWallets),
     settleTimeLimitMs: flags['settle-time-limit']
       ? parseDurationMs(flags['settle-time-limit'])
       : base.settleTimeLimitMs,
@@ -348,6 +370,7 @@ async function main(): Promise<number> {
         'outcome events': settings.events,
         ...(settings.checkout ? { 'deposit-wallets checkout': settings.checkout } : {}),
         'cost ramps': `${settings.costRamps} off-ramps and ${settings.costRamps} on-ramps`,
+        scale: `${settings.scaleRamps} open ramps and ${settings.scaleWallets} wallets reconciled`,
         'baseline server': describeTuning(context.baseline.tuning),
         'npm-start server': describeTuning(context.subject.tuning),
         'router shards': String(ROUTER_SHARDS),

@@ -41,6 +41,9 @@ export interface BenchSettings {
   events: number;
   /** cost: off-ramps, and as many on-ramps, settled end to end. */
   costRamps: number;
+  /** scale: open ramps and end users' deposit wallets one reconciliation run checks. */
+  scaleRamps: number;
+  scaleWallets: number;
 }
 
 /**

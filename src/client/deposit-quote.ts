@@ -4,6 +4,7 @@
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { endUserWorkflowId } from '../domain/ids';
+import { markActive } from '../ledger/end-users';
 import { parseEndUserId } from '../validation/identifiers';
 import { depositQuoteShownSignal } from '../../workflows/end-user/messages';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
@@ -41,6 +42,8 @@ export async function showDepositQuote(
     ...(given.quoteId ? { quoteId: given.quoteId } : {}),
     shownAt: new Date(context.now()).toISOString(),
   };
+  // A deposit is coming: reconciliation checks this wallet every interval from now on.
+  await markActive(context.ledger, id, shown.shownAt);
   try {
     await context.temporal.workflow.getHandle(endUserWorkflowId(id)).signal(depositQuoteShownSignal, shown);
   } catch (error) {

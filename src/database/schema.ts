@@ -21,6 +21,8 @@ export interface RampsTable {
   /** The process's own count of its writes: a write never replaces a newer one. */
   revision: number;
   view: Json<unknown>;
+  /** The operator resources the ramp holds and their statuses (reconciliation compares them with the operator's). */
+  resources: ColumnType<unknown, string | null | undefined, string | null>;
   started_at: Timestamp;
   updated_at: Timestamp;
   ended_at: NullableTimestamp;
@@ -50,6 +52,10 @@ export interface EndUsersTable {
   view: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The end user's latest activity (wallet made, deposit quote shown, off-ramp started): reconciliation's order. */
+  active_at: ColumnType<string, string | undefined, string>;
+  /** When reconciliation last checked the wallet against the operator. */
+  wallet_checked_at: NullableTimestamp;
 }
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'no-endpoint';
@@ -124,6 +130,28 @@ export interface IdempotencyKeysTable {
   expires_at: Timestamp;
 }
 
+/** A reconciliation run (the chain of its continue-as-new runs): its budget, and its progress as last recorded. */
+export interface ReconcileRunsTable {
+  /** The run's workflow ID. */
+  run_id: string;
+  started_at: Timestamp;
+  /** Operator calls the run may make: what its interval's budget had left when it began. */
+  budget: number;
+  operator_calls: Generated<number>;
+  progress: Json<unknown>;
+  updated_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+/** One finding of a run: a process behind the operator, an unknown deposit, unaccounted funds, ... */
+export interface ReconcileFindingsTable {
+  run_id: string;
+  kind: string;
+  subject: string;
+  finding: Json<unknown>;
+  found_at: Generated<string>;
+}
+
 export interface LedgerSchema {
   ramps: RampsTable;
   bookings: BookingsTable;
@@ -133,4 +161,6 @@ export interface LedgerSchema {
   delivery_attempts: DeliveryAttemptsTable;
   endpoint_health: EndpointHealthTable;
   idempotency_keys: IdempotencyKeysTable;
+  reconcile_runs: ReconcileRunsTable;
+  reconcile_findings: ReconcileFindingsTable;
 }

@@ -99,3 +99,16 @@ export async function ownerOfWallet(
     .executeTakeFirst();
   return row ? { endUserId: row.end_user_id, workflowId: row.workflow_id } : undefined;
 }
+
+/**
+ * Marks the end user active at `at` (a deposit quote shown, an off-ramp started), unless a later activity is already
+ * recorded: reconciliation checks the wallets of active end users first, and every interval.
+ */
+export async function markActive(db: Ledger, endUserId: string, at: string): Promise<void> {
+  await db
+    .updateTable('end_users')
+    .set({ active_at: at })
+    .where('end_user_id', '=', endUserId)
+    .where('active_at', '<', at)
+    .execute();
+}

@@ -10,7 +10,8 @@ import type { Ledger } from '../database/connection';
 import type { LedgerSchema } from '../database/schema';
 import type { RaisedEvent } from '../domain/outcome-events';
 import { insertRaisedEvents } from './outcome-events';
-import { bookedResources, bookedRow, type RampState, rampView } from './ramp-views';
+import { markActive } from './end-users';
+import { bookedResources, bookedRow, heldResources, type RampState, rampView } from './ramp-views';
 import type { OffRampView, OnRampView, RampSummary } from './views';
 
 export interface RampRecord {
@@ -43,6 +44,7 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
         status: ramp.state.status,
         revision,
         view: JSON.stringify(view),
+        resources: JSON.stringify(heldResources(ramp)),
         started_at: ramp.state.startedAt,
         updated_at: at,
         ended_at: ramp.state.endedAt ?? null,
@@ -55,6 +57,7 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
             status: eb.ref('excluded.status'),
             revision: eb.ref('excluded.revision'),
             view: eb.ref('excluded.view'),
+            resources: eb.ref('excluded.resources'),
             updated_at: eb.ref('excluded.updated_at'),
             ended_at: eb.ref('excluded.ended_at'),
           }))
@@ -66,6 +69,9 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await upsert(trx);
     await insertRaisedEvents(trx, ramp.workflowId, record.raised, record.retryForMs, record.traceParent);
+    // A deposit makes its wallet one reconciliation checks first.
+    if (ramp.direction === 'off-ramp' && ramp.state.endUserId)
+      await markActive(trx, ramp.state.endUserId, ramp.state.startedAt);
     if (record.closedAt === undefined) return;
     const webhookIds = await trx
       .selectFrom('outcome_events')

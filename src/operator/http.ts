@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { OperatorProfile, RouteName } from '../domain/operator-profile';
 import { encodeRouteParameter, RouteParameterError } from '../validation/identifiers';
 import { deadlineClockMs } from './deadline-clock';
+import { countOperatorCall } from './call-meter';
 import {
   deadlinePassed,
   errorFromFetchFailure,
@@ -109,6 +110,7 @@ export class OperatorTransport {
       init.body = JSON.stringify(request.body);
     }
 
+    countOperatorCall();
     const startedAt = performance.now();
     const elapsed = () => Math.round(performance.now() - startedAt);
     let response: Response;

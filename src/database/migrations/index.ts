@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely';
 import * as ledger from './0001-ledger';
+import * as reconcilePages from './0002-reconcile-pages';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-ledger': ledger,
+  '0002-reconcile-pages': reconcilePages,
 };
