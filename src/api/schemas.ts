@@ -493,9 +493,10 @@ export const redeliveryRequestSchema = component(
   'RedeliveryRequest',
   z.strictObject({
     type: eventType.optional(),
-    status: deliveryStatus
-      .optional()
-      .meta({ description: 'For instance failed: the events a client outage cost' }),
+    status: deliveryStatus.optional().meta({
+      description:
+        'Only events in this state; leave it out after an outage: since alone reaches every unconfirmed event',
+    }),
     endUserId: endUserIdSchema.optional(),
     since: instant('Events that happened at or after this (required: a redelivery is always bounded)'),
     until: instant('Events that happened before this').optional(),

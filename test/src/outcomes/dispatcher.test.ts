@@ -74,7 +74,7 @@ const claimed = (overrides: Partial<ClaimedEvent> = {}): ClaimedEvent => ({
 });
 
 describe('the retry rules', () => {
-  test('waits double from CLIENT_WEBHOOK_RETRY_INITIAL after each attempt, capped at _MAXIMUM', () => {
+  test('waits double from the first retry wait after each attempt, capped at the longest', () => {
     const rules = timings({ retryInitialMs: 1_000, retryMaximumMs: 5_000 });
     expect([1, 2, 3, 4, 5, 30].map((attempt) => retryDelayMs(rules, attempt))).toEqual([
       1_000, 2_000, 4_000, 5_000, 5_000, 5_000,
