@@ -15,7 +15,7 @@ export const amountSchema = z
   .string({ error: 'must be a decimal string such as "100.50"' })
   .max(40, { error: 'must be at most 40 characters', abort: true })
   .regex(/^(0|[1-9]\d{0,29})(\.\d{1,18})?$/, {
-    error: 'must be a non-negative decimal string such as "100.50" (at most 18 decimals)',
+    error: 'must be a decimal string greater than zero such as "100.50" (no sign, at most 18 decimals)',
     abort: true,
   })
   // A pattern (not a refinement) so that the OpenAPI document publishes it: the format holds, so any digit

@@ -207,6 +207,13 @@ describe('sandbox resources', () => {
         .post(`/sandbox/v1/wallets/${created.id}/balances`)
         .send({ asset: 'ETH', amount: 1 })
         .expect(400);
+      const negative = await request(sandbox.url)
+        .post(`/sandbox/v1/wallets/${created.id}/balances`)
+        .send({ asset: 'TRX', amount: '-5' })
+        .expect(400);
+      expect(negative.body.error.message).toBe(
+        'Invalid request body: amount: must be a decimal string greater than zero such as "100.50"',
+      );
       const page = walletAddressesPage.parse(
         (
           await request(sandbox.url)
