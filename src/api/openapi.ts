@@ -90,7 +90,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/v1/end-users/{id}/deposit-quote',
     operationId: 'showDepositQuote',
     summary:
-      "Asks for an off-ramp quote and records it as the one shown to the end user for their next deposit: that deposit's off-ramp compares its execution with it.",
+      "Asks for an off-ramp quote and records it as the one shown to the end user for their next deposit: that deposit's off-ramp compares its execution with it. The body is the quote request itself, as POST /v1/quotes takes it (POST /v1/on-ramps wraps it in quoteRequest, beside its other fields)",
     tag: 'End users',
     params: newEndUserParams,
     body: 'OffRampQuoteRequest',

@@ -26,21 +26,38 @@ const fiat = z.enum(FIAT_CURRENCIES, { error: `must be one of ${FIAT_CURRENCIES.
 const token = z.enum(TOKENS, { error: `must be one of ${TOKENS.join(', ')}` });
 const chain = z.enum(CHAIN_CODES, { error: `must be one of ${CHAIN_CODES.join(', ')}` });
 
-export const onRampQuoteRequestSchema = z.strictObject({
-  direction: z.literal('on-ramp'),
-  coinFrom: fiat,
-  coinTo: token,
-  chainTo: chain,
-  amountFrom: amountSchema,
-});
+/**
+ * A quote request sent wrapped, as POST /v1/on-ramps takes it beside its other fields, where the request itself is
+ * the body (POST /v1/quotes, POST /v1/end-users/{id}/deposit-quote): the issue says so.
+ */
+const notWrapped = {
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys' && issue.keys?.includes('quoteRequest')
+      ? 'send the quote request itself (direction, coinFrom, ..., amountFrom), not wrapped in quoteRequest'
+      : undefined,
+};
 
-export const offRampQuoteRequestSchema = z.strictObject({
-  direction: z.literal('off-ramp'),
-  coinFrom: token,
-  chainFrom: chain,
-  coinTo: fiat,
-  amountFrom: amountSchema,
-});
+export const onRampQuoteRequestSchema = z.strictObject(
+  {
+    direction: z.literal('on-ramp'),
+    coinFrom: fiat,
+    coinTo: token,
+    chainTo: chain,
+    amountFrom: amountSchema,
+  },
+  notWrapped,
+);
+
+export const offRampQuoteRequestSchema = z.strictObject(
+  {
+    direction: z.literal('off-ramp'),
+    coinFrom: token,
+    chainFrom: chain,
+    coinTo: fiat,
+    amountFrom: amountSchema,
+  },
+  notWrapped,
+);
 
 export const quoteRequestSchema = z.discriminatedUnion(
   'direction',
