@@ -35,16 +35,13 @@ describe('end-users router', () => {
     });
     const email = encodeURIComponent('alice@example.com');
     for (const path of [`/v1/end-users/${email}/deposit-wallet`, `/v1/end-users/${email}/deposit-quote`]) {
-      const response = await request(app)
-        .post(path)
-        .set(AUTH)
-        .send({
-          direction: 'off-ramp',
-          coinFrom: 'USDT',
-          chainFrom: 'TRX',
-          coinTo: 'MXN',
-          amountFrom: '100',
-        });
+      const response = await request(app).post(path).set(AUTH).send({
+        direction: 'off-ramp',
+        coinFrom: 'USDT',
+        chainFrom: 'TRX',
+        coinTo: 'MXN',
+        amountFrom: '100',
+      });
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_input');
       expect(response.body.error.issues).toEqual([
