@@ -4,7 +4,7 @@
  * completed and how many a wallet ran, the workflow tasks (how many, and started to completed), the signals, and the
  * history's events and bytes.
  */
-import { tsToMs } from '@temporalio/common/lib/time';
+import { tsToMs } from '../../src/temporal/sdk-internals';
 import { temporal } from '@temporalio/proto';
 import { type LatencySummary, summarize } from './stats';
 

@@ -22,14 +22,7 @@ export {
   parseOrderReference,
   RampClient,
 } from './ramp-client';
-export {
-  ClaimWindowClosedError,
-  ConflictError,
-  InvalidInputError,
-  NotFoundError,
-  ProcessEndedError,
-  QuoteExpiredError,
-} from './errors';
+export * from './errors';
 export { OutcomeTimeoutError } from './ramp-outcome';
 export { RAMP_STATUSES } from './ramp-list';
 export { parseQuoteRequest } from './quote-input';

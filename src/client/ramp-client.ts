@@ -46,7 +46,7 @@ import * as onRamps from './on-ramp';
 import type { OnRampStart, StartOnRampOptions } from './on-ramp';
 import * as rampList from './ramp-list';
 import type { ProcessFilter, RampListFilter, RampPage, RampProcessSummary } from './ramp-list';
-import { activeTracing } from '../observability/tracing';
+import { activeTracing } from '../temporal/tracing';
 import * as rampOutcome from './ramp-outcome';
 import * as statements from './statement';
 import type { StatementItem, StatementPeriod } from './statement';

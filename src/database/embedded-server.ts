@@ -12,6 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { childStopper } from '../child-process';
 import { freePort } from '../http/free-port';
 
 /** The database and role npm start and the tests use on the embedded server. */
@@ -202,20 +203,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   child.stdout?.on('data', capture);
   child.stderr?.on('data', capture);
 
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => {
-        clearTimeout(killTimer);
-        resolve();
-      });
-      // SIGINT: PostgreSQL's fast shutdown (rolls back open transactions, then exits cleanly).
-      child.kill('SIGINT');
-    });
-    return stopping;
-  };
+  // SIGINT: PostgreSQL's fast shutdown (rolls back open transactions, then exits cleanly).
+  const stop = childStopper(child, 'SIGINT');
 
   try {
     await waitUntilServing(port, child, options.startTimeoutMs ?? 60_000, () => captured);

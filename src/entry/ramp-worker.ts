@@ -71,7 +71,7 @@ export interface BuiltRampWorker {
   version: WorkerVersion;
   schedules: AppliedSchedule[];
   /** Stops the worker, then the dispatcher. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<BuiltRampWorker> {

@@ -38,7 +38,7 @@ import {
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { RampMetrics } from '../observability/metrics';
-import { startTracing } from '../observability/tracing';
+import { startTracing } from '../temporal/tracing';
 import { type RunningSandbox, startSandbox } from '../sandbox/server';
 import { startEnvironment } from './environment';
 import { currentBuildId, makeCurrent } from '../temporal/worker-deployment';

@@ -21,26 +21,33 @@ export async function insertRaisedEvents(
   traceParent?: string,
 ): Promise<void> {
   if (events.length === 0) return;
+  // One statement: the rows, and the dispatcher's wake-up (sent at commit) when any row is new.
   await db
-    .insertInto('outcome_events')
-    .values(
-      events.map(({ webhookId, sequence, event }) => ({
-        webhook_id: webhookId,
-        process_id: processId,
-        sequence,
-        type: event.type,
-        end_user_id: event.type === 'test.ping' ? null : event.data.endUserId,
-        occurred_at: event.timestamp,
-        body: JSON.stringify(event),
-        delivery: 'pending' as const,
-        next_attempt_at: sql<string>`now()`,
-        retry_for_ms: retryForMs,
-        trace_parent: traceParent ?? null,
-      })),
+    .with('inserted', (query) =>
+      query
+        .insertInto('outcome_events')
+        .values(
+          events.map(({ webhookId, sequence, event }) => ({
+            webhook_id: webhookId,
+            process_id: processId,
+            sequence,
+            type: event.type,
+            end_user_id: event.type === 'test.ping' ? null : event.data.endUserId,
+            occurred_at: event.timestamp,
+            body: JSON.stringify(event),
+            delivery: 'pending' as const,
+            next_attempt_at: sql<string>`now()`,
+            retry_for_ms: retryForMs,
+            trace_parent: traceParent ?? null,
+          })),
+        )
+        .onConflict((conflict) => conflict.column('webhook_id').doNothing())
+        .returning('webhook_id'),
     )
-    .onConflict((conflict) => conflict.column('webhook_id').doNothing())
+    .selectFrom('inserted')
+    .select(sql`pg_notify(${EVENTS_CHANNEL}, '')`.as('notified'))
+    .limit(1)
     .execute();
-  await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(db);
 }
 
 /** A filter of the events API, its values checked by the caller. */
@@ -228,54 +235,55 @@ export async function recordAttempt(
   claimed: ClaimedEvent,
   outcome: AttemptOutcome,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('delivery_attempts')
-      .values({
-        webhook_id: claimed.webhookId,
-        attempt: claimed.attempt,
-        started_at: claimed.startedAt,
-        ended_at: sql<string>`now()`,
-        outcome: outcome.kind === 'given-up' ? 'refused' : outcome.kind,
-        error: outcome.kind === 'refused' || outcome.kind === 'given-up' ? outcome.error : null,
-      })
-      .onConflict((conflict) => conflict.columns(['webhook_id', 'attempt']).doNothing())
-      .execute();
-    const confirmed = 'confirmed' in outcome ? outcome.confirmed : [];
-    const update = trx
-      .updateTable('outcome_events')
-      .where('webhook_id', '=', claimed.webhookId)
-      .where('attempts', '=', claimed.attempt)
-      .where('delivery', '=', 'pending');
-    const next =
-      outcome.kind === 'refused'
-        ? {
-            confirmed_endpoints: sql<
-              string[]
-            >`array(select distinct unnest(confirmed_endpoints || ${confirmed}::text[]))`,
-            // Hurried while under way (its endpoint answered again, or a redelivery asked for it): at once.
-            next_attempt_at: sql<string>`case when next_attempt_at <= now() then now()
-              else now() + ${outcome.retryInMs} * interval '1 millisecond' end`,
-            leased_until: null,
-            error: outcome.error,
-          }
-        : {
-            delivery: (outcome.kind === 'confirmed'
-              ? 'delivered'
-              : outcome.kind === 'no-endpoint'
-                ? 'no-endpoint'
-                : 'failed') as DeliveryState,
-            confirmed_endpoints: sql<
-              string[]
-            >`array(select distinct unnest(confirmed_endpoints || ${confirmed}::text[]))`,
-            next_attempt_at: null,
-            leased_until: null,
-            delivered_at: sql<string>`now()`,
-            error: outcome.kind === 'given-up' ? outcome.error : null,
-          };
-    const result = await update.set(next).executeTakeFirst();
-    return result.numUpdatedRows > 0n;
-  });
+  const confirmed = 'confirmed' in outcome ? outcome.confirmed : [];
+  const next =
+    outcome.kind === 'refused'
+      ? {
+          confirmed_endpoints: sql<
+            string[]
+          >`array(select distinct unnest(confirmed_endpoints || ${confirmed}::text[]))`,
+          // Hurried while under way (its endpoint answered again, or a redelivery asked for it): at once.
+          next_attempt_at: sql<string>`case when next_attempt_at <= now() then now()
+            else now() + ${outcome.retryInMs} * interval '1 millisecond' end`,
+          leased_until: null,
+          error: outcome.error,
+        }
+      : {
+          delivery: (outcome.kind === 'confirmed'
+            ? 'delivered'
+            : outcome.kind === 'no-endpoint'
+              ? 'no-endpoint'
+              : 'failed') as DeliveryState,
+          confirmed_endpoints: sql<
+            string[]
+          >`array(select distinct unnest(confirmed_endpoints || ${confirmed}::text[]))`,
+          next_attempt_at: null,
+          leased_until: null,
+          delivered_at: sql<string>`now()`,
+          error: outcome.kind === 'given-up' ? outcome.error : null,
+        };
+  // One statement: the attempt's row and the event's next step.
+  const result = await db
+    .with('attempt', (query) =>
+      query
+        .insertInto('delivery_attempts')
+        .values({
+          webhook_id: claimed.webhookId,
+          attempt: claimed.attempt,
+          started_at: claimed.startedAt,
+          ended_at: sql<string>`now()`,
+          outcome: outcome.kind === 'given-up' ? 'refused' : outcome.kind,
+          error: outcome.kind === 'refused' || outcome.kind === 'given-up' ? outcome.error : null,
+        })
+        .onConflict((conflict) => conflict.columns(['webhook_id', 'attempt']).doNothing()),
+    )
+    .updateTable('outcome_events')
+    .set(next)
+    .where('webhook_id', '=', claimed.webhookId)
+    .where('attempts', '=', claimed.attempt)
+    .where('delivery', '=', 'pending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /**

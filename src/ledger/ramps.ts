@@ -4,9 +4,10 @@
  * status without its event), and its booked row when it ends. Reads are the API's and the typed client's: one ramp,
  * a page of ramps newest first.
  */
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { RampDirection } from '../domain/vocabulary';
 import type { Ledger } from '../database/connection';
+import type { LedgerSchema } from '../database/schema';
 import type { RaisedEvent } from '../domain/outcome-events';
 import { insertRaisedEvents } from './outcome-events';
 import { bookedResources, bookedRow, type RampState, rampView } from './ramp-views';
@@ -32,8 +33,8 @@ export interface RampRecord {
 export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
   const { ramp, revision, at } = record;
   const view = rampView(ramp, at);
-  await db.transaction().execute(async (trx) => {
-    await trx
+  const upsert = (into: Ledger | Transaction<LedgerSchema>) =>
+    into
       .insertInto('ramps')
       .values({
         workflow_id: ramp.workflowId,
@@ -60,6 +61,10 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
           .where('ramps.revision', '<=', revision),
       )
       .execute();
+  // A write with nothing but the view is its one statement; events and the booked row join it in a transaction.
+  if (record.raised.length === 0 && record.closedAt === undefined) return void (await upsert(db));
+  await db.transaction().execute(async (trx) => {
+    await upsert(trx);
     await insertRaisedEvents(trx, ramp.workflowId, record.raised, record.retryForMs, record.traceParent);
     if (record.closedAt === undefined) return;
     const webhookIds = await trx

@@ -212,9 +212,10 @@ export class RampMetrics {
     if (this.readsTemporal) {
       const figures = await this.#temporalFigures();
       this.#databaseUp?.set(figures.counts === null ? 0 : 1);
-      if (figures.outcomes)
-        for (const [delivery, count] of Object.entries(figures.outcomes))
-          this.#outcomeEvents?.set({ delivery }, count);
+      const { outcomes } = figures;
+      if (outcomes)
+        for (const delivery of ['pending', 'failed'] as const)
+          this.#outcomeEvents?.set({ delivery }, outcomes[delivery]);
       for (const entry of figures.counts ?? []) {
         if (entry.status === null) this.#started?.set({ direction: entry.direction }, entry.count);
         else this.#processes?.set({ direction: entry.direction, status: entry.status }, entry.count);

@@ -3,7 +3,7 @@
  * timeout, return the status and the parsed body, and turn failures into classified OperatorErrors.
  * It knows nothing about login; the session manager hands it the authentication headers.
  */
-import { inClientSpan } from '../observability/spans';
+import { inClientSpan } from '../http/spans';
 import type { Logger } from 'pino';
 import type { OperatorProfile, RouteName } from '../domain/operator-profile';
 import { encodeRouteParameter, RouteParameterError } from '../validation/identifiers';

@@ -27,7 +27,7 @@ import {
   recordAttempt,
   releaseAttempt,
 } from '../ledger/outcome-events';
-import { underTraceParent } from '../observability/spans';
+import { underTraceParent } from '../http/spans';
 import { attemptDelivery } from './send';
 
 /** How often a dispatcher looks for due events when nothing woke it: a retry falls due without a notification. */

@@ -19,7 +19,7 @@
  * Issues name the rule, never the value: they may reach logs, answers and workflow history.
  */
 import { z } from 'zod';
-import { InvalidInputError } from '../client/errors';
+import { InvalidInputError } from './errors';
 
 /** `resource ID`: any ID the operator issues (webhook payload IDs); a deposit transaction ID is one of them. */
 export type IdentifierKind = 'end user ID' | 'order reference' | 'resource ID' | 'deposit transaction ID';

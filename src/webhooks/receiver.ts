@@ -34,7 +34,7 @@ import { RESOURCE_KIND_OF_PATH, type ResourceKind } from '../domain/vocabulary';
 import { jsonErrorHandler, sendAnswer, sendError, temporalUnavailableAnswer } from '../http/errors';
 import { healthRouter, type HealthRouterOptions, warnIfMetricsClosed } from '../observability/health';
 import { RampMetrics } from '../observability/metrics';
-import { serverSpans } from '../observability/spans';
+import { serverSpans } from '../http/spans';
 import { sameSecret } from '../secrets/compare';
 import { createHop } from '../../activities/ramps/router/hop';
 import type { OperatorClient } from '../operator/client';

@@ -241,7 +241,8 @@ export async function startRampStack(
       client.workflow.getHandle(offRampWorkflowId(depositTransactionId)).query(offRampStateQuery),
     onRampState: (orderReference) =>
       client.workflow.getHandle(onRampWorkflowId(orderReference)).query(onRampStateQuery),
-    endUserState: (endUserId) => client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery),
+    endUserState: (endUserId) =>
+      client.workflow.getHandle(endUserWorkflowId(endUserId)).query(endUserStateQuery),
     operator,
     get worker() {
       return worker;

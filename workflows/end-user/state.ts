@@ -7,7 +7,13 @@ import { compactData, type RaisedOutcome } from '../../src/domain/outcome-events
 import { EndUserId, Networks, RampStatus, WalletId } from '../../src/domain/search-attributes';
 import { newOutbox } from '../outcomes/outbox';
 import { extraWalletCount, newWalletJournal } from '../wallet-creation/journal';
-import type { DepositWallet, EndUserCarriedState, EndUserInput, EndUserState } from './types';
+import type {
+  DepositWallet,
+  EndUserCarriedState,
+  EndUserInput,
+  EndUserState,
+  RecordedEndUser,
+} from './types';
 
 /** The state a run starts from: fresh, or carried over from the previous run. */
 export function newEndUserState(input: EndUserInput, now: string): EndUserState {
@@ -54,6 +60,19 @@ export function continuedInput(input: EndUserInput, state: EndUserState): EndUse
 }
 
 /** Every wallet the operator may hold for this user besides the one shown. */
+/** The part of the state the ledger keeps (its view's inputs). */
+export const recordedEndUser = ({
+  endUserId,
+  walletStatus,
+  wallet,
+  createdAt,
+}: EndUserState): RecordedEndUser => ({
+  endUserId,
+  walletStatus,
+  wallet,
+  createdAt,
+});
+
 export const extraWallets = (state: EndUserState): number =>
   extraWalletCount(state.orphanWallets, state.walletJournal.unconfirmed);
 

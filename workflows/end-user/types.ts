@@ -53,6 +53,12 @@ export interface EndUserState extends EndUserCarriedState {
   lastError?: string;
 }
 
+/**
+ * What the ledger keeps of an end user's state: its view's inputs only, so that the record activity's input (in the
+ * history at every write) carries no wallet journal, outbox or off-ramp list.
+ */
+export type RecordedEndUser = Pick<EndUserState, 'endUserId' | 'walletStatus' | 'wallet' | 'createdAt'>;
+
 /** A deposit and the quote its end user had been shown for it. */
 export interface QuotedDeposit {
   depositTransactionId: string;

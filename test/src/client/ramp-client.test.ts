@@ -53,7 +53,13 @@ describe('process IDs of the typed client', () => {
 
   test('the constructor keeps its options and exposes the IDs it uses', () => {
     const connection = {} as Connection;
-    const options = { connection, database: { db: {} } as Database, namespace: 'ns', taskQueue: 'q', timings };
+    const options = {
+      connection,
+      database: { db: {} } as Database,
+      namespace: 'ns',
+      taskQueue: 'q',
+      timings,
+    };
     expect(new RampClient(options).processIds).toEqual(DEFAULT_PROCESS_IDS);
     expect(
       new RampClient({ ...options, processIds: { ...DEFAULT_PROCESS_IDS, accountSetupWorkflowId: 'a3' } })

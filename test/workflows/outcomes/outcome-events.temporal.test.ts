@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { historyToJSON } from '../../helpers/histories';
 import pino from 'pino';
 import { createAlertActivities } from '../../../activities/operations/alerts/activities';
 import { InvalidInputError, NotFoundError } from '../../../src/client/errors';

@@ -25,23 +25,10 @@ import { rampLedger } from '../shared/ledger';
 import { statusPublisher } from '../shared/publish';
 import { StepClock } from '../shared/step-clock';
 import { offRampStateQuery, offRampTransactionSignal } from './messages';
-import {
-  applyTransaction,
-  currentDetails,
-  evaluateInto,
-  isTerminal,
-  newExceptions,
-  newOffRampState,
-  offRampOutcomes,
-  orderReadOverdue,
-  orderToRead,
-  refreshBooking,
-  searchAttributes,
-  settlementOf,
-  shouldMarkStuck,
-  stepText,
-  timedOutAlert,
-} from './state';
+import { evaluateInto } from '../shared/rules';
+import { offRampRules as rules } from './rules';
+import { applyTransaction, newOffRampState, orderReadOverdue, orderToRead, shouldMarkStuck } from './state';
+import { timedOutAlert } from './alerts';
 import { OffRampRun } from './steps';
 import type { OffRampInput, OffRampState, OffRampStatus } from './types';
 import { declareReleaseBehaviour } from '../../shared/versioning';
@@ -55,13 +42,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   const ledger = recorded ? rampLedger({ direction: 'off-ramp', state }, timings) : undefined;
   const outcomes = ledger ?? startOutcomeSender(state.outcomes, timings);
   const run = new OffRampRun(state, timings, outcomes);
-  const publish = statusPublisher(
-    state,
-    { settlementOf, stepText, currentDetails, searchAttributes, outcomes: offRampOutcomes },
-    outcomes,
-    () => run.endUserSearchValue,
-    recorded,
-  );
+  const publish = statusPublisher(state, rules, outcomes, () => run.endUserSearchValue, recorded);
 
   // ---- messages
   setHandler(offRampTransactionSignal, ({ role, transaction, order }) => {
@@ -79,24 +60,24 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   if (state.deposit) await run.attribute(state.deposit.walletId);
 
   // ---- the loop
-  let status: OffRampStatus = evaluateInto(state);
+  let status: OffRampStatus = evaluateInto(rules, state);
   publish(status);
   clock.stepStarted();
   for (;;) {
     const orderId = orderToRead(status, state);
     if (orderId) await run.takeOrder(orderId);
-    refreshBooking(state);
+    rules.refreshBooking(state);
     // Exceptions are raised when seen, not at a deadline; the process keeps following the operator.
-    await run.raiseExceptions(newExceptions(state, timings.markets));
-    const next = evaluateInto(state);
-    if (next === 'settled') Object.assign(state, settlementOf(state));
+    await run.raiseExceptions(rules.newExceptions(state, timings.markets));
+    const next = evaluateInto(rules, state);
+    if (next === 'settled') Object.assign(state, rules.settlementOf(state));
     // Publishes on status changes only.
     if (next !== status) {
       status = next;
       clock.stepStarted();
       publish(status);
     }
-    if (isTerminal(status)) break;
+    if (rules.isTerminal(status)) break;
     // An exception nothing converted ends as it is: its incident is already open.
     if (clock.processTimedOut() && status === 'exception') break;
     if (clock.processTimedOut()) {
@@ -116,7 +97,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     // The next event is late: ask the operator.
     await run.tolerate('poll', () => run.poll());
     clock.afterPoll(step.late);
-    if (shouldMarkStuck(evaluateInto(state), state)) await run.markStuck();
+    if (shouldMarkStuck(evaluateInto(rules, state), state)) await run.markStuck();
   }
   if (status === 'settled') {
     await run.resolveStuckAlert();

@@ -1,26 +1,27 @@
 import {
+  stuckAlert,
+  stuckNetwork,
+  stuckResolution,
+  timedOutAlert,
+  unavailableGasCheck,
+} from '../../../../workflows/ramps/offramp/alerts';
+import { settlementOf } from '../../../../workflows/ramps/offramp/booking';
+import { currentDetails, searchAttributes, stepText } from '../../../../workflows/ramps/offramp/publishing';
+import {
   applyOrder,
   applyPoll,
   applyTransaction,
-  currentDetails,
   evaluate,
-  evaluateInto,
   isTerminal,
   newOffRampState,
   orderReadOverdue,
   orderToRead,
   orderToSettleFrom,
   pollRequest,
-  searchAttributes,
-  settlementOf,
   shouldMarkStuck,
-  stepText,
-  stuckAlert,
-  stuckNetwork,
-  stuckResolution,
-  timedOutAlert,
-  unavailableGasCheck,
 } from '../../../../workflows/ramps/offramp/state';
+import { evaluateInto } from '../../../../workflows/ramps/shared/rules';
+import { offRampRules } from '../../../../workflows/ramps/offramp/rules';
 import type { OffRampState } from '../../../../workflows/ramps/offramp/types';
 import type { GasCheck } from '../../../../workflows/operations/gas-monitor/types';
 import { order, tx } from '../../../helpers/ramp-fixtures';
@@ -224,7 +225,7 @@ describe('evaluate', () => {
     const state = withTx(['deposit', deposit('declined')]);
     expect(evaluate(state).status).toBe('failed');
     expect(state.failure).toBeUndefined();
-    expect(evaluateInto(state)).toBe('failed');
+    expect(evaluateInto(offRampRules, state)).toBe('failed');
     expect(state.failure).toEqual({ transactionId: 'dep-1', role: 'deposit', status: 'declined' });
   });
 

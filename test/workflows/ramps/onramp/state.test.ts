@@ -1,21 +1,20 @@
+import { settlementOf } from '../../../../workflows/ramps/onramp/booking';
+import { currentDetails, searchAttributes, stepText } from '../../../../workflows/ramps/onramp/publishing';
 import {
   applyAttribution,
   applyDeposit,
   applyOrder,
   applyPoll,
   canPoll,
-  currentDetails,
   evaluate,
-  evaluateInto,
   initialSearchValue,
   isTerminal,
   networkOf,
   newOnRampState,
   pollRequest,
-  searchAttributes,
-  settlementOf,
-  stepText,
 } from '../../../../workflows/ramps/onramp/state';
+import { evaluateInto } from '../../../../workflows/ramps/shared/rules';
+import { onRampRules } from '../../../../workflows/ramps/onramp/rules';
 import type { OnRampInput, OnRampState } from '../../../../workflows/ramps/onramp/types';
 import { order as anyOrder, timings, tx } from '../../../helpers/ramp-fixtures';
 
@@ -214,7 +213,7 @@ describe('evaluate', () => {
     applyOrder(state, order('expired'), true);
     evaluate(state);
     expect(state.failure).toBeUndefined();
-    expect(evaluateInto(state)).toBe('expired');
+    expect(evaluateInto(onRampRules, state)).toBe('expired');
     expect(state.failure).toEqual({ resource: 'order', id: 'o-1', status: 'expired' });
   });
 

@@ -2,7 +2,7 @@
  * The spans of our HTTP edges, named and attributed by us so that no secret reaches a trace: a request to the
  * receiver is named by its route (`/webhooks/:kind/:secret`, never the secret itself), an operator call by the
  * operation and its route template, an outcome webhook by the event type and the endpoint's label. Without tracing
- * started (src/observability/tracing.ts) none is made and nothing is injected.
+ * started (src/temporal/tracing.ts) none is made and nothing is injected.
  */
 import {
   context,
@@ -17,7 +17,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 const tracer = () => trace.getTracer('ramp-orchestrator');
 
-/** Set by src/observability/tracing.ts while tracing runs: this module stays free of the SDK it loads. */
+/** Set by src/temporal/tracing.ts while tracing runs: this module stays free of the SDK it loads. */
 let tracing = false;
 export function setTracingActive(active: boolean): void {
   tracing = active;

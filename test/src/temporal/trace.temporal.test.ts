@@ -13,7 +13,7 @@ import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
 import { listen } from '../../../src/http/listen';
 import { startOutcomeReceiver, withDemoBackend } from '../../../src/demo/outcome-receiver';
 import { offRampWorkflowId } from '../../../src/domain/ids';
-import { startTracing, WORKFLOW_TRACING_MODULE, type Tracing } from '../../../src/observability/tracing';
+import { startTracing, WORKFLOW_TRACING_MODULE, type Tracing } from '../../../src/temporal/tracing';
 import { WORKFLOWS_PATH } from '../../../src/temporal/worker';
 import {
   depositCrypto,

@@ -1,5 +1,5 @@
 /**
- * The workflow side of tracing (src/observability/tracing.ts): Temporal's OpenTelemetry workflow interceptors, for a
+ * The workflow side of tracing (src/temporal/tracing.ts): Temporal's OpenTelemetry workflow interceptors, for a
  * workflow started with a trace context only. One started without one (before tracing was turned on, or by a process
  * that does not trace) runs exactly as it was recorded, with no interceptor in its way: the interceptors' own
  * compatibility path for such histories yields where the recorded run did not, which replay would reject. Bundled
@@ -9,8 +9,8 @@ import {
   OpenTelemetryInboundInterceptor,
   OpenTelemetryInternalsInterceptor,
   OpenTelemetryOutboundInterceptor,
-} from '@temporalio/interceptors-opentelemetry/lib/workflow';
-import { TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
+  TRACE_HEADER,
+} from './sdk-internals';
 import type { WorkflowInterceptors } from '@temporalio/workflow';
 
 export const interceptors = (): WorkflowInterceptors => {

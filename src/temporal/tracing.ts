@@ -2,7 +2,7 @@
  * One trace per ramp: OpenTelemetry across the receiver, its signal, the workflow, its activities (the operator
  * calls) and the outcome webhook. An entry point starts it when OTEL_EXPORTER_OTLP_ENDPOINT is set; spans are
  * exported over OTLP/HTTP (protobuf) to `<endpoint>/v1/traces`. Unset, nothing is started: no tracer provider, no
- * interceptor on any client or worker, and the spans of src/observability/spans.ts are the API's no-ops.
+ * interceptor on any client or worker, and the spans of src/http/spans.ts are the API's no-ops.
  *
  * The context travels in Temporal's headers (@temporalio/interceptors-opentelemetry): the receiver's request span is
  * the parent of the signal that starts an off-ramp, whose workflow span is the parent of every activity it schedules,
@@ -24,15 +24,11 @@ import {
 } from '@temporalio/interceptors-opentelemetry';
 import type { WorkerOptions } from '@temporalio/worker';
 import type { ObservabilityConfig } from '../config/observability';
-import { setTracingActive } from './spans';
+import { setTracingActive } from '../http/spans';
 
 /** The workflow interceptors' module (Temporal's, for workflows started traced), bundled when tracing is on. */
 export const WORKFLOW_TRACING_MODULE = path.resolve(
   __dirname,
-  '..',
-  '..',
-  'workflows',
-  'shared',
   `tracing-interceptors${path.extname(__filename)}`,
 );
 
