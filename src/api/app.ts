@@ -1,7 +1,8 @@
 /**
- * The HTTP API over the typed client, for backends in other languages. Every route needs the API key (but
- * GET /openapi.json, the API's description, generated from the routes' own schemas: src/api/openapi.ts); every
- * answer, errors included, is JSON; every Temporal call behind a route has a deadline (503 with Retry-After past it).
+ * The HTTP API over the typed client, for backends in other languages: the endpoints declared in src/api/routes,
+ * each once. Every route needs the API key (but GET /openapi.json, the API's description, generated from the same
+ * declarations: src/api/openapi.ts); every answer, errors included, is JSON; every Temporal call behind a route has a
+ * deadline (503 with Retry-After past it).
  */
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
@@ -12,16 +13,11 @@ import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
 import { healthRouter, type HealthRouterOptions } from '../observability/health';
 import { requireApiKey } from './auth';
 import { errorHandler, notFoundRoute } from './errors';
-import { accountRouter } from './routes/account';
-import { alertsRouter } from './routes/alerts';
 import { idempotency, type IdempotencyStore } from './idempotency';
 import { methodNotAllowed } from './methods';
-import { openApiDocument } from './openapi';
-import { endUsersRouter } from './routes/end-users';
-import { eventsRouter } from './routes/events';
-import { quotesRouter } from './routes/quotes';
-import { rampsRouter } from './routes/ramps';
-import { statementRouter } from './routes/statement';
+import { mountEndpoints } from './mount';
+import { DOCUMENT_PATH, openApiDocument } from './openapi';
+import { ENDPOINTS } from './routes';
 import type { RampApi, TemporalCall } from './types';
 
 export interface ApiDeps {
@@ -54,29 +50,20 @@ export function createApiApp(deps: ApiDeps): Express {
   app.use(requestLogger(deps.logger));
   app.use(healthRouter({ logger: deps.logger, ...deps.health }));
   // The API's description is public: it holds no data.
-  app.get('/openapi.json', (_req, res) => {
+  app.get(DOCUMENT_PATH, (_req, res) => {
     res.status(200).json(openApiDocument());
   });
   // Before the key: which methods a path serves is in the public document anyway.
-  app.use(methodNotAllowed(openApiDocument().paths as Record<string, Record<string, unknown>>));
+  app.use(methodNotAllowed([...ENDPOINTS, { method: 'get', path: DOCUMENT_PATH }]));
   app.use(requireApiKey(deps.apiKey));
   app.use(express.json({ limit: '64kb', strict: true }));
-  app.use(
-    idempotency({
-      store: deps.idempotency,
-      call,
-      retentionMs: deps.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS,
-      logger: deps.logger,
-      paths: openApiDocument().paths as Record<string, Record<string, unknown>>,
-    }),
-  );
-  app.use(endUsersRouter(deps.ramp, call));
-  app.use(quotesRouter(deps.ramp, call));
-  app.use(accountRouter(deps.ramp, call));
-  app.use(alertsRouter(deps.ramp, call));
-  app.use(rampsRouter(deps.ramp, call));
-  app.use(eventsRouter(deps.ramp, call));
-  app.use(statementRouter(deps.ramp, call, deps.logger));
+  const idempotent = idempotency({
+    store: deps.idempotency,
+    call,
+    retentionMs: deps.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS,
+    logger: deps.logger,
+  });
+  app.use(mountEndpoints(ENDPOINTS, { ramp: deps.ramp, call, idempotent, logger: deps.logger }));
   app.use(notFoundRoute);
   app.use(errorHandler(deps.logger, timeoutMs));
   return app;

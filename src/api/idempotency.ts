@@ -18,7 +18,6 @@ import {
   releaseIdempotencyKey,
 } from '../ledger/idempotency';
 import { ApiError } from './errors';
-import { pathPattern } from './methods';
 import type { TemporalCall } from './types';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -44,8 +43,6 @@ export interface IdempotencyOptions {
   call: TemporalCall;
   retentionMs: number;
   logger: Logger;
-  /** The document's paths: the POST operations and their names. */
-  paths: Record<string, Record<string, unknown>>;
 }
 
 /** JSON with sorted keys: the same request body however its keys are ordered or spaced. */
@@ -62,24 +59,17 @@ function canonicalJson(value: unknown): string {
 /** Kept answers: what the request did, success or refusal; not invalid input (nothing ran) nor a failure to retry. */
 const isKept = (status: number) => status < 500 && status !== 400;
 
-export function idempotency(options: IdempotencyOptions): RequestHandler {
+/** The Idempotency-Key handling of one POST route, by its name (its operationId): keys are kept per route. */
+export function idempotency(options: IdempotencyOptions): (route: string) => RequestHandler {
   const { store, call, logger, retentionMs } = options;
-  const routes = Object.entries(options.paths)
-    .filter(([, operations]) => operations.post)
-    .map(([template, operations]) => ({
-      pattern: pathPattern(template),
-      name: (operations.post as { operationId: string }).operationId,
-    }));
-
-  return async (req, res, next) => {
+  return (route) => async (req, res, next) => {
     const key = req.get(IDEMPOTENCY_KEY_HEADER);
-    const route = req.method === 'POST' ? routes.find((known) => known.pattern.test(req.path)) : undefined;
-    if (key === undefined || !route) return next();
+    if (key === undefined) return next();
     if (!IDEMPOTENCY_KEY_PATTERN.test(key))
       throw new ApiError(400, 'invalid_input', `Invalid ${IDEMPOTENCY_KEY_HEADER}`, [
         `${IDEMPOTENCY_KEY_HEADER}: must be 1-255 printable ASCII characters without spaces`,
       ]);
-    const request = { route: route.name, key, requestId: randomUUID() };
+    const request = { route, key, requestId: randomUUID() };
     const fingerprint = createHash('sha256')
       .update(`${req.method} ${req.path}\n${canonicalJson(req.body)}`)
       .digest('base64url');
@@ -113,10 +103,7 @@ export function idempotency(options: IdempotencyOptions): RequestHandler {
       )
         .catch((error: unknown) => {
           // The answer still goes out; the key stays claimed until its lease ends, then a repeat runs afresh.
-          logger.warn(
-            { err: { name: (error as Error).name }, route: route.name },
-            'idempotency key not settled',
-          );
+          logger.warn({ err: { name: (error as Error).name }, route }, 'idempotency key not settled');
         })
         .finally(() => send(body));
       return res;

@@ -1,4 +1,4 @@
-/** `npm run openapi`: writes docs/openapi.json, the HTTP API's OpenAPI 3.1 document, from the routes' zod schemas. */
+/** `npm run openapi`: writes docs/openapi.json, the HTTP API's OpenAPI 3.1 document, from the declared endpoints. */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openApiText } from '../api/openapi';
@@ -6,7 +6,7 @@ import { commandFlags, defineCommand } from './args';
 
 const COMMAND = defineCommand({
   usage: 'npm run openapi',
-  summary: 'Writes docs/openapi.json from the HTTP API schemas (src/api/schemas.ts); commit the result.',
+  summary: 'Writes docs/openapi.json from the HTTP API endpoints (src/api/routes); commit the result.',
   flags: {},
 });
 

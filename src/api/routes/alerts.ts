@@ -1,25 +1,108 @@
-import { Router } from 'express';
-import { parseInput } from '../errors';
-import { incidentActionSchema } from '../schemas';
-import type { RampApi, TemporalCall } from '../types';
-
 /**
- * GET /v1/alerts: the open incidents (kind, network, first/last seen, details, who acknowledged them) and the
- * recently resolved ones. POST /v1/alerts/acknowledge and /v1/alerts/resolve: someone on call takes an open incident,
- * or closes it by hand, with who and why (`{ key, by, reason }`; the key as GET lists it, slashes and all).
+ * The incidents: GET /v1/alerts the open ones (kind, network, first/last seen, details, who acknowledged them) and the
+ * recently resolved ones; POST /v1/alerts/acknowledge and /v1/alerts/resolve: someone on call takes an open incident,
+ * or closes it by hand, with who and why (`{ key, by, reason }`, the key as GET lists it, slashes and all).
  */
-export function alertsRouter(ramp: RampApi, call: TemporalCall): Router {
-  const router = Router();
-  router.get('/v1/alerts', async (_req, res) => {
-    res.status(200).json({ data: await call(() => ramp.listAlerts()) });
-  });
-  router.post('/v1/alerts/acknowledge', async (req, res) => {
-    const action = parseInput(incidentActionSchema, req.body, 'incident action');
-    res.status(200).json({ data: await call(() => ramp.acknowledgeIncident(action)) });
-  });
-  router.post('/v1/alerts/resolve', async (req, res) => {
-    const action = parseInput(incidentActionSchema, req.body, 'incident action');
-    res.status(200).json({ data: await call(() => ramp.resolveIncident(action)) });
-  });
-  return router;
-}
+import { z } from 'zod';
+import { isoDateTime, nullableText, text } from '../../ledger/views';
+import { ACTION_LIMITS } from '../../../workflows/operations/alerts/incidents';
+import {
+  ALERT_KINDS,
+  type AlertsState,
+  type Incident,
+  type ResolvedIncident,
+} from '../../../workflows/operations/alerts/types';
+import { component, describes } from '../components';
+import { endpoint, input } from '../endpoint';
+
+const incidentShape = {
+  key: text,
+  kind: z.enum(ALERT_KINDS),
+  network: nullableText,
+  depositTransactionId: nullableText,
+  message: text,
+  workflowId: text,
+  lastWorkflowId: text,
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  firstSeen: isoDateTime,
+  lastSeen: isoDateTime,
+  occurrences: z.number(),
+  openedBy: text,
+  acknowledged: z
+    .strictObject({ by: text, reason: text, at: isoDateTime })
+    .optional()
+    .meta({ description: 'Who took it on call, why and when' }),
+};
+const incident = component(
+  'Incident',
+  describes<Incident>()(z.strictObject(incidentShape)),
+  'An open incident',
+);
+const resolvedIncident = component(
+  'ResolvedIncident',
+  describes<ResolvedIncident>()(
+    z.strictObject({ ...incidentShape, resolvedAt: isoDateTime, resolution: text, resolvedBy: text }),
+  ),
+  'A resolved incident: resolvedBy is `person/<who>` when someone closed it by hand',
+);
+
+/** The incident, who acts and why. */
+const incidentAction = component(
+  'IncidentAction',
+  z.strictObject({
+    key: text.min(1).max(500).meta({ description: "The incident's key, as GET /v1/alerts lists it" }),
+    by: text.trim().min(1).max(ACTION_LIMITS.by).meta({ description: 'Who acts (a name or handle)' }),
+    reason: text.trim().min(1).max(ACTION_LIMITS.reason).meta({ description: 'Why' }),
+  }),
+);
+
+const alerts = component(
+  'Alerts',
+  describes<AlertsState>()(
+    z.strictObject({
+      open: z.array(incident),
+      recentlyResolved: z.array(resolvedIncident),
+      raisedTotal: z.number(),
+      resolvedTotal: z.number(),
+      runs: z.number(),
+      since: isoDateTime,
+    }),
+  ),
+);
+
+const action = input('incident action', incidentAction);
+
+export const alertEndpoints = [
+  endpoint({
+    method: 'get',
+    path: '/v1/alerts',
+    operationId: 'listAlerts',
+    summary: 'Open incidents and the recently resolved ones',
+    tag: 'Alerts',
+    answers: { 200: { schema: alerts, description: 'The incidents' } },
+    errors: [],
+    handle: (_request, ramp) => ramp.listAlerts(),
+  }),
+  endpoint({
+    method: 'post',
+    path: '/v1/alerts/acknowledge',
+    operationId: 'acknowledgeIncident',
+    summary: 'Someone on call takes an open incident: who and why',
+    tag: 'Alerts',
+    body: action,
+    answers: { 200: { schema: incident, description: 'The incident, acknowledged' } },
+    errors: [404],
+    handle: ({ body }, ramp) => ramp.acknowledgeIncident(body),
+  }),
+  endpoint({
+    method: 'post',
+    path: '/v1/alerts/resolve',
+    operationId: 'resolveIncident',
+    summary: 'Someone closes an open incident by hand: who and why',
+    tag: 'Alerts',
+    body: action,
+    answers: { 200: { schema: resolvedIncident, description: 'The incident, resolved' } },
+    errors: [404],
+    handle: ({ body }, ramp) => ramp.resolveIncident(body),
+  }),
+];

@@ -1,0 +1,80 @@
+/**
+ * The named components of the OpenAPI document and what the endpoints' schemas share: each schema registered with
+ * `component` is one entry of `components.schemas`, referred to wherever it is used. An answer that describes a
+ * TypeScript type is tied to it with `describes`: its output must be that type and name every key of it (a field
+ * added to the type without its schema does not compile).
+ */
+import { z } from 'zod';
+import { nullableText, text } from '../ledger/views';
+
+/** Every schema registered here is a named component of the OpenAPI document. */
+export const apiRegistry = z.registry<{ id: string; description?: string }>();
+
+export function component<S extends z.ZodType>(id: string, schema: S, description?: string): S {
+  apiRegistry.add(schema, { id, ...(description ? { description } : {}) });
+  return schema;
+}
+
+/** The component name of a registered schema. */
+export function componentId(schema: z.ZodType): string {
+  const id = apiRegistry.get(schema)?.id;
+  if (id === undefined) throw new Error('A schema the document refers to is not a registered component');
+  return id;
+}
+
+/** Keys of T the schema's output lacks. */
+type MissingKeys<T, S extends z.ZodType> = Exclude<keyof T, keyof z.output<S>>;
+
+/** Ties a schema to the type it describes: its output is a T, and it has every key of T. */
+export function describes<T>() {
+  return <S extends z.ZodType<T>>(
+    schema: S & ([MissingKeys<T, S>] extends [never] ? unknown : { missingKeys: MissingKeys<T, S> }),
+  ): S => schema;
+}
+
+export const errorSchema = component(
+  'Error',
+  z.strictObject({
+    error: z.strictObject({
+      code: text.meta({
+        description: 'Stable machine-readable code, e.g. invalid_input, not_found, conflict',
+      }),
+      message: text,
+      issues: z.array(text).optional().meta({ description: 'One line per problem of the input' }),
+    }),
+  }),
+  'Every error answer: a 4xx is the request, a 5xx our side or Temporal (503 comes with Retry-After)',
+);
+
+/** A paged list's answer: `{ data, pagination: { nextPageToken } }`. */
+export const pageOf = <S extends z.ZodType>(item: S) =>
+  z.strictObject({
+    data: z.array(item),
+    pagination: z.strictObject({
+      nextPageToken: nullableText.meta({
+        description: 'Pass as pageToken for the next page; null on the last',
+      }),
+    }),
+  });
+
+/** The page a list answers, as its paged answer. */
+export const pageAnswer = <T>(page: { data: T[]; nextPageToken: string | null }) => ({
+  data: page.data,
+  pagination: { nextPageToken: page.nextPageToken },
+});
+
+/** A list's `limit` and `pageToken` (query values are strings; limit is converted). */
+export const paging = {
+  limit: z
+    .string()
+    .regex(/^(?:[1-9][0-9]?|100)$/, 'must be an integer from 1 to 100')
+    .transform(Number)
+    .optional(),
+  pageToken: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,8192}$/, 'must be a nextPageToken this API answered')
+    .optional(),
+};
+
+/** An instant in a query or body, with what it bounds. */
+export const instant = (description: string) => z.iso.datetime({ offset: true }).meta({ description });
