@@ -25,6 +25,9 @@ import type {
   RampPage,
   RedeliveryJob,
   RedeliveryRequest,
+  RequestOf,
+  Route,
+  AnswerOf,
   StartOnRampRequest,
 } from './types';
 
@@ -42,11 +45,6 @@ export interface RampHttpClientOptions {
 }
 
 const MAX_RETRY_DELAY_MS = 5_000;
-
-interface Answer<T> {
-  status: number;
-  data: T;
-}
 
 export class RampHttpClient {
   readonly #base: string;
@@ -67,96 +65,103 @@ export class RampHttpClient {
 
   /** The end user's deposit wallet, created on the first call (any number of calls give one wallet). */
   async ensureDepositWallet(endUserId: string): Promise<DepositWallet> {
-    return (await this.#send<DepositWallet>('POST', `/v1/end-users/${segment(endUserId)}/deposit-wallet`))
+    return (await this.#send('POST /v1/end-users/{id}/deposit-wallet', { params: { id: endUserId } })).body
       .data;
   }
 
   /** Asks for an off-ramp quote and records it as shown to the end user: their next deposit is compared with it. */
   async showDepositQuote(endUserId: string, request: OffRampQuoteRequest): Promise<DepositQuote> {
-    return (
-      await this.#send<DepositQuote>('POST', `/v1/end-users/${segment(endUserId)}/deposit-quote`, request)
-    ).data;
+    const route = 'POST /v1/end-users/{id}/deposit-quote';
+    return (await this.#send(route, { params: { id: endUserId }, body: request })).body.data;
   }
 
   /** The end user's state and newest ramps. */
   async getEndUser(endUserId: string): Promise<EndUser> {
-    return (await this.#send<EndUser>('GET', `/v1/end-users/${segment(endUserId)}`)).data;
+    return (await this.#send('GET /v1/end-users/{id}', { params: { id: endUserId } })).body.data;
   }
 
   // ------------------------------------------------------------------------------------------ quotes and ramps
 
   /** A quote from the operator, never one already expired. */
   async quote(request: QuoteRequest): Promise<Quote> {
-    return (await this.#send<Quote>('POST', '/v1/quotes', request)).data;
+    return (await this.#send('POST /v1/quotes', { body: request })).body.data;
   }
 
   /** Starts (or attributes) an on-ramp; `created` is false when it already was this end user's. */
   async startOnRamp(request: StartOnRampRequest): Promise<{ created: boolean; state: OnRamp }> {
-    const answer = await this.#send<OnRamp>('POST', '/v1/on-ramps', request);
-    return { created: answer.status === 201, state: answer.data };
+    const answer = await this.#send('POST /v1/on-ramps', { body: request });
+    return { created: answer.status === 201, state: answer.body.data };
   }
 
   async getOnRamp(orderReference: string): Promise<OnRamp> {
-    return (await this.#send<OnRamp>('GET', `/v1/on-ramps/${segment(orderReference)}`)).data;
+    return (await this.#send('GET /v1/on-ramps/{orderReference}', { params: { orderReference } })).body.data;
   }
 
   async getOffRamp(depositTransactionId: string): Promise<OffRamp> {
-    return (await this.#send<OffRamp>('GET', `/v1/off-ramps/${segment(depositTransactionId)}`)).data;
+    const route = 'GET /v1/off-ramps/{depositTransactionId}';
+    return (await this.#send(route, { params: { depositTransactionId } })).body.data;
   }
 
   /** One page of ramps, newest first; pass `pagination.nextPageToken` back as `pageToken`. */
   async listRamps(filter: RampListFilter = {}): Promise<RampPage> {
-    return (await this.#send<RampPage>('GET', `/v1/ramps${query(filter)}`, undefined, true)).data;
+    return (await this.#send('GET /v1/ramps', { query: filter })).body;
   }
 
   // ------------------------------------------------------------------------------------------ outcome events
 
   /** One page of outcome events with their delivery, newest first. */
   async listEvents(filter: EventListFilter = {}): Promise<EventPage> {
-    return (await this.#send<EventPage>('GET', `/v1/events${query(filter)}`, undefined, true)).data;
+    return (await this.#send('GET /v1/events', { query: filter })).body;
   }
 
   async getEvent(webhookId: string): Promise<EventRecord> {
-    return (await this.#send<EventRecord>('GET', `/v1/events/${segment(webhookId)}`)).data;
+    return (await this.#send('GET /v1/events/{webhookId}', { params: { webhookId } })).body.data;
   }
 
   /** Sends one event again, with its webhook-id and body. */
   async redeliverEvent(webhookId: string): Promise<EventRecord> {
-    return (await this.#send<EventRecord>('POST', `/v1/events/${segment(webhookId)}/redeliver`)).data;
+    return (await this.#send('POST /v1/events/{webhookId}/redeliver', { params: { webhookId } })).body.data;
   }
 
   /** Redelivers every event a filter matches (e.g. every failed one since T) as one job. */
   async redeliverEvents(filter: RedeliveryRequest): Promise<RedeliveryJob> {
-    return (await this.#send<RedeliveryJob>('POST', '/v1/events/redeliver', filter)).data;
+    return (await this.#send('POST /v1/events/redeliver', { body: filter })).body.data;
   }
 
   async getRedeliveryJob(jobId: string): Promise<RedeliveryJob> {
-    return (await this.#send<RedeliveryJob>('GET', `/v1/events/redeliveries/${segment(jobId)}`)).data;
+    return (await this.#send('GET /v1/events/redeliveries/{jobId}', { params: { jobId } })).body.data;
   }
 
   /** Sends a signed test.ping to every endpoint; read its delivery with getEvent. */
   async sendTestEvent(): Promise<EventRecord> {
-    return (await this.#send<EventRecord>('POST', '/v1/events/test')).data;
+    return (await this.#send('POST /v1/events/test')).body.data;
   }
 
   // ------------------------------------------------------------------------------------------ account and alerts
 
   async setupAccount(): Promise<AccountSetupResult> {
-    return (await this.#send<AccountSetupResult>('POST', '/v1/account/setup')).data;
+    return (await this.#send('POST /v1/account/setup')).body.data;
   }
 
   async getAccount(): Promise<AccountSetupState> {
-    return (await this.#send<AccountSetupState>('GET', '/v1/account')).data;
+    return (await this.#send('GET /v1/account')).body.data;
   }
 
   async listAlerts(): Promise<Alerts> {
-    return (await this.#send<Alerts>('GET', '/v1/alerts')).data;
+    return (await this.#send('GET /v1/alerts')).body.data;
   }
 
   // ------------------------------------------------------------------------------------------ transport
 
-  /** One call: its attempts share one Idempotency-Key. `bare`: the answer is the body itself, not `{ data }`. */
-  async #send<T>(method: 'GET' | 'POST', path: string, body?: unknown, bare = false): Promise<Answer<T>> {
+  /** One call of a route the server declares: its attempts share one Idempotency-Key. */
+  async #send<R extends Route>(
+    route: R,
+    // Optional where nothing of it is required.
+    ...[request]: Record<string, never> extends RequestOf<R> ? [RequestOf<R>?] : [RequestOf<R>]
+  ): Promise<{ status: number; body: AnswerOf<R> }> {
+    const [method, template] = route.split(' ') as ['GET' | 'POST', string];
+    const { params = {}, query = {}, body } = (request ?? {}) as Parts;
+    const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(params[name]!));
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#apiKey}`,
       accept: 'application/json',
@@ -166,7 +171,7 @@ export class RampHttpClient {
     for (let attempt = 0; ; attempt += 1) {
       let response: Response;
       try {
-        response = await fetch(`${this.#base}${path}`, {
+        response = await fetch(`${this.#base}${path}${queryString(query)}`, {
           method,
           headers,
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -178,9 +183,7 @@ export class RampHttpClient {
         continue;
       }
       const json: unknown = await response.json().catch(() => undefined);
-      if (response.ok) {
-        return { status: response.status, data: (bare ? json : (json as { data: T }).data) as T };
-      }
+      if (response.ok) return { status: response.status, body: json as AnswerOf<R> };
       const error = (json as ApiErrorBody | undefined)?.error;
       const retryable = response.status >= 500 || error?.code === 'idempotency_key_in_use';
       if (!retryable || attempt >= this.#retries)
@@ -200,10 +203,16 @@ export class RampHttpClient {
   }
 }
 
-const segment = (value: string) => encodeURIComponent(value);
+/** A request's parts as the transport reads them. */
+interface Parts {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function query(filter: Record<string, string | number | undefined>): string {
+function queryString(filter: Record<string, string | number | undefined>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filter)) if (value !== undefined) params.set(key, String(value));
   const text = params.toString();
