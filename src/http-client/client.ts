@@ -65,8 +65,8 @@ export class RampHttpClient {
 
   /** The end user's deposit wallet, created on the first call (any number of calls give one wallet). */
   async ensureDepositWallet(endUserId: string): Promise<DepositWallet> {
-    return (await this.#send('POST /v1/end-users/{id}/deposit-wallet', { params: { id: endUserId } })).body
-      .data;
+    const route = 'POST /v1/end-users/{id}/deposit-wallet';
+    return (await this.#send(route, { params: { id: endUserId } })).body.data;
   }
 
   /** Asks for an off-ramp quote and records it as shown to the end user: their next deposit is compared with it. */
