@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely';
 import * as ledger from './0001-ledger';
+import * as incidents from './0002-incidents';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-ledger': ledger,
+  '0002-incidents': incidents,
 };
