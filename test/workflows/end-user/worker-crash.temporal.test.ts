@@ -211,8 +211,8 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
 
         // Raised once as an incident for the operations team (only when there is something to close).
         const incidents = await waitFor(async () => {
-          const alerts = await ramp.listAlerts({ workflowId: setup.processIds.alertsWorkflowId });
-          const open = alerts.open.filter(
+          const alerts = await ramp.listAlerts({ kind: 'extra-wallet', limit: 100 });
+          const open = alerts.data.filter(
             (incident) => incident.key === `extra-wallet/end-user/${endUserId}`,
           );
           return EXPECTED[point].extras === 0 || open.length > 0 ? open : undefined;
