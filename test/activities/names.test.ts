@@ -22,6 +22,10 @@ describe('activity names', () => {
       'deleteWebhookRecipient',
       'deliverOutcomeEvent',
       'ensureWebhookRecipient',
+      'forwardAcknowledgeIncident',
+      'forwardRaiseAlert',
+      'forwardResolveAlert',
+      'forwardResolveIncident',
       'getWalletAddresses',
       'listWebhookRecipients',
       'pollOffRamp',
@@ -35,6 +39,7 @@ describe('activity names', () => {
       'recordRamp',
       'resolveAlert',
       'routeEvents',
+      'takeOverIncidents',
     ]);
   });
 });
