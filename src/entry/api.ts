@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const tracing = startTracing(observability, 'ramp-api');
   const ramp = await RampClient.connect({ env });
   try {
-    // /readyz checks Temporal; /metrics counts the processes, the routers' backlog and the open incidents.
+    // /readyz checks Temporal; /metrics counts the ramps, outcome events and open incidents in the ledger.
     const api = await startApiServer({
       config,
       ramp,
@@ -44,7 +44,6 @@ async function main(): Promise<void> {
           ledger: ramp.ledger,
           temporal: ramp.temporal,
           workerDeployment: loadTemporalConfig(env).taskQueue,
-          openIncidents: async () => (await ramp.listAlerts()).open,
           logger,
         }),
         metricsToken: observability.metricsToken,
