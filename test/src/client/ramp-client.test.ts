@@ -15,7 +15,7 @@ describe('process IDs of the typed client', () => {
   });
 
   test('processIds win over the base', () => {
-    const processIds = { accountSetupWorkflowId: 'a2', alertsWorkflowId: 'ops/alerts-2' };
+    const processIds = { accountSetupWorkflowId: 'a2' };
     expect(processIdsOf({ processIds })).toEqual(processIds);
     expect(processIdsOf({}, processIds)).toEqual(processIds);
   });

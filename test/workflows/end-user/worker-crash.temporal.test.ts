@@ -52,7 +52,7 @@ async function walletTestSetup(name: string, timings: WorkflowTimings) {
   const { client, connection } = await connectTestClient();
   const database = await freshTestDatabase();
   const taskQueue = `${name}-${randomUUID()}`;
-  const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId: `ops/alerts-${randomUUID()}` };
+  const processIds = { ...DEFAULT_PROCESS_IDS };
   const ramp = new RampClient({
     database,
     connection,
