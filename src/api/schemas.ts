@@ -285,11 +285,9 @@ export const incidentActionSchema = component(
 export const incidentPageSchema = component(
   'IncidentPage',
   z.strictObject({
-    data: z
-      .array(z.union([resolvedIncident, incident]))
-      .meta({
-        description: 'Newest first: open ones by when they opened, resolved ones by when they were resolved',
-      }),
+    data: z.array(z.union([resolvedIncident, incident])).meta({
+      description: 'Newest first: open ones by when they opened, resolved ones by when they were resolved',
+    }),
     pagination: z.strictObject({
       nextPageToken: nullableText.meta({
         description: 'Pass as pageToken for the next page; null on the last',

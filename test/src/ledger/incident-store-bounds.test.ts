@@ -92,7 +92,10 @@ describe('the incident store, bounded whatever the count', () => {
       timings: { attemptTimeoutMs: 2_000, retryInitialMs: 1_000, retryMaximumMs: 1_000, retryForMs: 1 },
       logger,
       incidents: dispatcherIncidents(
-        createAlertActivities({ logger, config: testActivityConfig(), ledger: database.db }, dispatcherRequestId),
+        createAlertActivities(
+          { logger, config: testActivityConfig(), ledger: database.db },
+          dispatcherRequestId,
+        ),
       ),
     });
     try {

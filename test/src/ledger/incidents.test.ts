@@ -25,7 +25,11 @@ beforeEach(async () => {
 });
 afterEach(() => database.close());
 
-const request = (key: string, requestId: string, extra: Partial<RaiseAlertRequest> = {}): RaiseAlertRequest => ({
+const request = (
+  key: string,
+  requestId: string,
+  extra: Partial<RaiseAlertRequest> = {},
+): RaiseAlertRequest => ({
   key,
   requestId,
   kind: 'ramp-exception',
@@ -49,7 +53,10 @@ describe('raising and resolving', () => {
       notify: false,
       occurrences: 2,
     });
-    expect(await raiseIncident(database.db, request('k1', 'r1'))).toMatchObject({ isNew: false, notify: true });
+    expect(await raiseIncident(database.db, request('k1', 'r1'))).toMatchObject({
+      isNew: false,
+      notify: true,
+    });
     const [incident] = (await listAlerts(context)).data;
     expect(incident).toMatchObject({
       key: 'k1',
@@ -59,9 +66,9 @@ describe('raising and resolving', () => {
       openedBy: 'r1',
     });
 
-    expect(await resolveInLedger(database.db, { key: 'k1', requestId: 's1', resolution: 'settled' })).toMatchObject(
-      { wasOpen: true, notify: true, incident: { key: 'k1', occurrences: 3 } },
-    );
+    expect(
+      await resolveInLedger(database.db, { key: 'k1', requestId: 's1', resolution: 'settled' }),
+    ).toMatchObject({ wasOpen: true, notify: true, incident: { key: 'k1', occurrences: 3 } });
     // Its retry notifies again; anyone else's resolve finds nothing open.
     expect(
       await resolveInLedger(database.db, { key: 'k1', requestId: 's1', resolution: 'settled' }),
@@ -70,7 +77,10 @@ describe('raising and resolving', () => {
       await resolveInLedger(database.db, { key: 'k1', requestId: 's2', resolution: 'settled' }),
     ).toMatchObject({ wasOpen: false, notify: false });
     // Raised again: a new incident.
-    expect(await raiseIncident(database.db, request('k1', 'r3'))).toMatchObject({ isNew: true, occurrences: 1 });
+    expect(await raiseIncident(database.db, request('k1', 'r3'))).toMatchObject({
+      isNew: true,
+      occurrences: 1,
+    });
     expect((await listAlerts(context, { status: 'resolved' })).data).toEqual([
       expect.objectContaining({ key: 'k1', resolution: 'settled', resolvedBy: 's1', occurrences: 3 }),
     ]);
@@ -84,9 +94,9 @@ describe('raising and resolving', () => {
     const [incident] = (await listAlerts(context)).data;
     expect(incident!.message).toHaveLength(INCIDENT_LIMITS.message);
     expect(Object.keys(incident!.details)).toHaveLength(INCIDENT_LIMITS.detailKeys);
-    expect(Object.values(incident!.details).every((value) => String(value).length <= INCIDENT_LIMITS.detailText)).toBe(
-      true,
-    );
+    expect(
+      Object.values(incident!.details).every((value) => String(value).length <= INCIDENT_LIMITS.detailText),
+    ).toBe(true);
   });
 
   test('a person acknowledges and resolves an open incident; one not open is NotFoundError', async () => {
@@ -117,7 +127,9 @@ describe('listing', () => {
         database.db,
         request(`k${String(index).padStart(3, '0')}`, `r${index}`, {
           message: 'm'.repeat(5_000),
-          details: Object.fromEntries(Array.from({ length: 40 }, (_, field) => [`f${field}`, 'v'.repeat(400)])),
+          details: Object.fromEntries(
+            Array.from({ length: 40 }, (_, field) => [`f${field}`, 'v'.repeat(400)]),
+          ),
         }),
       );
     const seen: Incident[] = [];
@@ -125,7 +137,9 @@ describe('listing', () => {
     let pages = 0;
     do {
       const page = await listAlerts(context, { limit: 100, ...(pageToken ? { pageToken } : {}) });
-      const bytes = Buffer.byteLength(JSON.stringify({ data: page.data, pagination: { nextPageToken: page.nextPageToken } }));
+      const bytes = Buffer.byteLength(
+        JSON.stringify({ data: page.data, pagination: { nextPageToken: page.nextPageToken } }),
+      );
       expect(bytes).toBeLessThan(64 * 1024);
       expect(Buffer.byteLength(JSON.stringify(page.data))).toBeLessThanOrEqual(PAGE_BUDGET_BYTES + 2);
       expect(page.data.length).toBeGreaterThan(0);
@@ -147,15 +161,19 @@ describe('listing', () => {
     expect(gas.data.map((incident) => incident.key)).toEqual(['g2']);
     const next = await listAlerts(context, { kind: 'gas-low', limit: 1, pageToken: gas.nextPageToken! });
     expect(next).toEqual({ data: [expect.objectContaining({ key: 'g1' })], nextPageToken: null });
-    await expect(listAlerts(context, { pageToken: gas.nextPageToken! })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(listAlerts(context, { pageToken: gas.nextPageToken! })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
     await expect(listAlerts(context, { pageToken: 'bm90LW91cnM' })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(listAlerts(context, { kind: 'nonsense', status: 'closed', limit: 0 })).rejects.toMatchObject({
-      issues: [
-        'status: must be one of open, resolved',
-        expect.stringMatching(/^kind: must be one of /),
-        'limit: must be an integer from 1 to 100',
-      ],
-    });
+    await expect(listAlerts(context, { kind: 'nonsense', status: 'closed', limit: 0 })).rejects.toMatchObject(
+      {
+        issues: [
+          'status: must be one of open, resolved',
+          expect.stringMatching(/^kind: must be one of /),
+          'limit: must be an integer from 1 to 100',
+        ],
+      },
+    );
   });
 });
 
@@ -179,7 +197,10 @@ describe('the hand-over of an incident store workflow', () => {
   test('its incidents are taken as they were, once however often it hands over; an open key adds its occurrences', async () => {
     await raiseIncident(database.db, request('gas-low/b', 'r1', { kind: 'gas-low' }));
     const store = {
-      open: [held('gas-low/a', '2025-06-01T00:00:00.000Z', 4), held('gas-low/b', '2025-06-01T00:00:00.000Z', 2)],
+      open: [
+        held('gas-low/a', '2025-06-01T00:00:00.000Z', 4),
+        held('gas-low/b', '2025-06-01T00:00:00.000Z', 2),
+      ],
       recentlyResolved: [
         {
           ...held('gas-low/a', '2025-05-01T00:00:00.000Z', 1),

@@ -20,11 +20,7 @@ import {
   type RunningOutcomeReceiver,
   startOutcomeReceiver,
 } from '../../../src/demo/outcome-receiver';
-import {
-  endUserWorkflowId,
-  offRampWorkflowId,
-  onRampWorkflowId,
-} from '../../../src/domain/ids';
+import { endUserWorkflowId, offRampWorkflowId, onRampWorkflowId } from '../../../src/domain/ids';
 import type { OutcomeDeliveryTimings } from '../../../src/domain/timings';
 import { type RunningDispatcher, startDispatcher } from '../../../src/outcomes/dispatcher';
 import { dispatcherIncidents, dispatcherRequestId } from '../../../src/outcomes/incidents';
