@@ -61,6 +61,9 @@ export const METRICS_CACHE_TTL_MS = 15_000;
 /** How often the worker versions' figures are read from Temporal, in the background, whatever the scrapes. */
 export const VERSION_FIGURES_EVERY_MS = 60_000;
 
+/** How often they are read while the deployment has no version yet (no worker of it polled). */
+const VERSION_FIGURES_FIRST_MS = 5_000;
+
 /** Deadline of one background read of the worker versions' figures. */
 const VERSION_READ_TIMEOUT_MS = 10_000;
 
@@ -73,8 +76,6 @@ export interface RampMetricsOptions {
   workerDeployment?: string;
   /** How long the ledger's figures are reused; default METRICS_CACHE_TTL_MS (tests shorten it). */
   cacheTtlMs?: number;
-  /** How often the version figures are read; default VERSION_FIGURES_EVERY_MS (tests change it). */
-  versionFiguresEveryMs?: number;
   logger?: Logger;
 }
 
@@ -271,10 +272,10 @@ export class RampMetrics {
       })
       .finally(() => {
         if (this.#closed) return;
-        this.#versionTimer = setTimeout(
-          () => this.#readVersions(temporal, deployment),
-          this.#options.versionFiguresEveryMs ?? VERSION_FIGURES_EVERY_MS,
-        );
+        // Before its first worker polls, the deployment has no version: looked at again soon, as an API that starts
+        // beside its workers would otherwise show none for a whole interval.
+        const nextMs = this.#versions?.length ? VERSION_FIGURES_EVERY_MS : VERSION_FIGURES_FIRST_MS;
+        this.#versionTimer = setTimeout(() => this.#readVersions(temporal, deployment), nextMs);
         this.#versionTimer.unref();
       });
   }
