@@ -2,6 +2,7 @@ import { createAccountSetupActivities } from './account-setup/activities';
 import type { ActivityDeps } from './deps';
 import { createEndUserActivities } from './end-user/activities';
 import { createAlertActivities } from './operations/alerts/activities';
+import { createIncidentHandOverActivities } from './operations/alerts/hand-over';
 import { createGasMonitorActivities } from './operations/gas-monitor/activities';
 import { createReconcileActivities } from './operations/reconcile/activities';
 import { createQuoteActivities } from './quote/activities';
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createOffRampActivities(deps),
     ...createOnRampActivities(deps),
     ...createAlertActivities(deps),
+    ...createIncidentHandOverActivities(deps),
     ...createGasMonitorActivities(deps),
     ...createReconcileActivities(deps),
     ...createLedgerActivities(deps),

@@ -38,12 +38,7 @@ import type {
   WalletJournal,
 } from '../../workflows/wallet-creation/journal';
 import { ACTION_LIMITS } from '../../workflows/operations/alerts/incidents';
-import {
-  ALERT_KINDS,
-  type AlertsState,
-  type Incident,
-  type ResolvedIncident,
-} from '../../workflows/operations/alerts/types';
+import { ALERT_KINDS, type Incident, type ResolvedIncident } from '../../workflows/operations/alerts/types';
 import type { QuoteResult } from '../../workflows/quote/types';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
@@ -287,18 +282,19 @@ export const incidentActionSchema = component(
   }),
 );
 
-export const alertsSchema = component(
-  'Alerts',
-  describes<AlertsState>()(
-    z.strictObject({
-      open: z.array(incident),
-      recentlyResolved: z.array(resolvedIncident),
-      raisedTotal: z.number(),
-      resolvedTotal: z.number(),
-      runs: z.number(),
-      since: isoDateTime,
+export const incidentPageSchema = component(
+  'IncidentPage',
+  z.strictObject({
+    data: z.array(z.union([resolvedIncident, incident])).meta({
+      description: 'Newest first: open ones by when they opened, resolved ones by when they were resolved',
     }),
-  ),
+    pagination: z.strictObject({
+      nextPageToken: nullableText.meta({
+        description: 'Pass as pageToken for the next page; null on the last',
+      }),
+    }),
+  }),
+  'One page of incidents, under 64 kB however many there are (a page of long incidents holds fewer than limit)',
 );
 
 // ---------------------------------------------------------------------------------------------- ramps
@@ -487,6 +483,14 @@ export const eventListQuerySchema = z.strictObject({
   endUserId: endUserIdSchema.optional(),
   since: instant('Events that happened at or after this').optional(),
   until: instant('Events that happened before this').optional(),
+  limit: rampListQuerySchema.shape.limit,
+  pageToken: rampListQuerySchema.shape.pageToken,
+});
+
+/** The query of GET /v1/alerts (query values are strings; limit is converted). */
+export const incidentListQuerySchema = z.strictObject({
+  status: z.enum(['open', 'resolved']).optional().meta({ description: 'open (the default) or resolved' }),
+  kind: z.enum(ALERT_KINDS).optional(),
   limit: rampListQuerySchema.shape.limit,
   pageToken: rampListQuerySchema.shape.pageToken,
 });

@@ -73,11 +73,9 @@ export function createReconcileActivities(deps: ActivityDeps) {
       const found = await recordFindings(deps.ledger, runId, findings);
       for (const finding of findings) {
         if (finding.kind !== 'unaccounted-funds') continue;
-        const taskQueue = Context.current().info.taskQueue;
-        await createAlertActivities(deps, {
-          taskQueue: () => taskQueue,
-          requestId: () => `${runId}/${finding.subject}`,
-        }).raiseAlert(unaccountedFundsAlert(finding, runId));
+        await createAlertActivities(deps, () => `${runId}/${finding.subject}`).raiseAlert(
+          unaccountedFundsAlert(finding, runId),
+        );
       }
       return found;
     };
