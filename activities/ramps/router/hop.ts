@@ -12,10 +12,9 @@ import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { OperatorClient } from '../../../src/operator/client';
 import { type ProcessSignalOutcome, signalWithStartProcess } from '../../../src/temporal/process-start';
 import { offRampTransactionSignal } from '../../../workflows/ramps/offramp/messages';
-import { orderToSettleFrom } from '../../../workflows/ramps/offramp/state';
 import type { OffRampTransactionSignal } from '../../../workflows/ramps/offramp/types';
 import { onRampOrderSignal, onRampTransactionSignal } from '../../../workflows/ramps/onramp/messages';
-import { OFF_RAMP_ORDER_UNROUTABLE, routeTransaction } from '../../../workflows/ramps/router/lane-state';
+import { orderToSettleFrom, routeOrder, routeTransaction } from '../../../workflows/ramps/router/owner';
 import type { ForwardOutcome, RoutedEvent, RouteEventInput } from '../../../workflows/ramps/router/types';
 import type { OrderSnapshot, TransactionSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import { readOrder, readTransaction } from '../../shared/snapshots';
@@ -134,10 +133,10 @@ export function createHop({ operator, temporal, logger }: HopDeps) {
       if (kind === 'order') {
         const order = await readOrder(operator, resourceId, readOptions(at));
         if (order.status === lastStatus) return { status: order.status, duplicate: true };
-        if (order.direction === 'off-ramp')
-          return { status: order.status, unroutable: OFF_RAMP_ORDER_UNROUTABLE };
+        const route = routeOrder(order);
+        if (route.kind === 'unroutable') return { status: order.status, unroutable: route.reason };
         const outcome = await hop.forwardToOnRamp(
-          { orderReference: order.orderReference, order, timings },
+          { orderReference: route.orderReference, order, timings },
           at,
         );
         return { status: order.status, outcome };

@@ -7,7 +7,7 @@ import { createOffRampActivities } from '../../../activities/ramps/offramp/activ
 import { createOnRampActivities } from '../../../activities/ramps/onramp/activities';
 import { createRouterActivities } from '../../../activities/ramps/router/activities';
 import { createHop, forwardOutcome } from '../../../activities/ramps/router/hop';
-import { OFF_RAMP_ORDER_UNROUTABLE } from '../../../workflows/ramps/router/lane-state';
+import { OFF_RAMP_ORDER_UNROUTABLE } from '../../../workflows/ramps/router/owner';
 import { OperatorError } from '../../../src/operator/errors';
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import { EndUserId } from '../../../src/domain/search-attributes';
