@@ -1,16 +1,17 @@
 /**
  * The webhook router's activity: the hops of the lanes that were ready together, in one activity task (each hop
  * re-reads its resource by ID, a webhook being only a trigger, and forwards the fresh snapshot to the process that
- * owns it: hop.ts, which the receiver's own hop shares).
+ * owns it: src/routing/hop.ts, which the receiver's own hop shares).
  */
 import { Context } from '@temporalio/activity';
 import type { HopResult, RouteEventsInput } from '../../../workflows/ramps/router/types';
 import type { ActivityDeps } from '../../deps';
 import { HOP_DEADLINE_SHARE, routeEachHop } from './hop-batch';
-import { createHop } from './hop';
+import { createHop } from '../../../src/routing/hop';
+import { snapshotReads } from '../../shared/snapshots';
 
 export function createRouterActivities({ operator, temporal, logger }: ActivityDeps) {
-  const hop = createHop({ operator, temporal, logger });
+  const hop = createHop({ reads: snapshotReads(operator), temporal, logger });
   return {
     /**
      * Every hop is the whole hop (re-read, route, forward), side by side with the others, and its failure is in the

@@ -6,7 +6,8 @@ import type { ActivityDeps } from '../../../activities/deps';
 import { createOffRampActivities } from '../../../activities/ramps/offramp/activities';
 import { createOnRampActivities } from '../../../activities/ramps/onramp/activities';
 import { createRouterActivities } from '../../../activities/ramps/router/activities';
-import { createHop, forwardOutcome } from '../../../activities/ramps/router/hop';
+import { snapshotReads } from '../../../activities/shared/snapshots';
+import { createHop, forwardOutcome } from '../../../src/routing/hop';
 import { OFF_RAMP_ORDER_UNROUTABLE } from '../../../workflows/ramps/router/owner';
 import { OperatorError } from '../../../src/operator/errors';
 import type { WorkflowTimings } from '../../../src/domain/timings';
@@ -260,6 +261,8 @@ describe("the router's hop", () => {
     };
   }
   const timings = {} as WorkflowTimings;
+  const hopOf = ({ operator, temporal, logger }: ActivityDeps) =>
+    createHop({ reads: snapshotReads(operator), temporal, logger });
 
   async function forward(
     role: OffRampRole,
@@ -268,7 +271,7 @@ describe("the router's hop", () => {
     logger: unknown = pino({ level: 'silent' }),
   ) {
     const t = temporal();
-    const hop = createHop(deps({ operator: op.client, temporal: t.client, logger }));
+    const hop = hopOf(deps({ operator: op.client, temporal: t.client, logger }));
     const signal = { role, transaction: transaction as unknown as TransactionSnapshot };
     const outcome = await hop.forwardToOffRamp(
       { depositTransactionId: 'dep-1', signal, timings },
@@ -310,7 +313,7 @@ describe("the router's hop", () => {
     op: ReturnType<typeof operator>,
   ) {
     const t = temporal();
-    const hop = createHop(deps({ operator: op.client, temporal: t.client }));
+    const hop = hopOf(deps({ operator: op.client, temporal: t.client }));
     const routed = await hop.routeEvent({ ...input, timings }, { taskQueue: 'q' });
     return { routed, reads: op.reads, started: t.started };
   }
