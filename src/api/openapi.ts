@@ -11,6 +11,7 @@ import {
   apiRegistry,
   endUserParams,
   eventListQuerySchema,
+  newEndUserParams,
   redeliveryJobParams,
   offRampParams,
   onRampParams,
@@ -73,7 +74,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'ensureDepositWallet',
     summary: "Creates (once) and answers the end user's deposit wallet",
     tag: 'End users',
-    params: endUserParams,
+    params: newEndUserParams,
     answers: { 200: ['DepositWallet', 'The deposit wallet and its addresses'] },
     errors: [400, 409, 422],
     links: {
@@ -89,9 +90,9 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/v1/end-users/{id}/deposit-quote',
     operationId: 'showDepositQuote',
     summary:
-      "Asks for an off-ramp quote and records it as the one shown to the end user for their next deposit: that deposit's off-ramp compares its execution with it",
+      "Asks for an off-ramp quote and records it as the one shown to the end user for their next deposit: that deposit's off-ramp compares its execution with it. The body is the quote request itself, as POST /v1/quotes takes it (POST /v1/on-ramps wraps it in quoteRequest, beside its other fields)",
     tag: 'End users',
-    params: endUserParams,
+    params: newEndUserParams,
     body: 'OffRampQuoteRequest',
     answers: { 200: ['DepositQuote', 'The quote, as recorded for the next deposit'] },
     errors: [400, 404, 409, 422],

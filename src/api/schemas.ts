@@ -23,7 +23,7 @@ import {
 } from '../domain/outcome-events';
 import { ACCOUNT_WALLET_ROLES, RAMP_DIRECTIONS, RESOURCE_KINDS } from '../domain/vocabulary';
 import * as views from '../ledger/views';
-import { endUserIdSchema, identifierSchema } from '../validation/identifiers';
+import { endUserIdSchema, identifierSchema, newEndUserIdSchema } from '../validation/identifiers';
 import type {
   AccountRecipient,
   AccountSetupResult,
@@ -353,6 +353,8 @@ export const endUserOverviewSchema = component(
 // ---------------------------------------------------------------------------------------------- requests
 
 export const endUserParams = z.strictObject({ id: endUserIdSchema });
+/** The end user a POST creates or names for something new: never an e-mail address. */
+export const newEndUserParams = z.strictObject({ id: newEndUserIdSchema });
 export const onRampParams = z.strictObject({ orderReference: identifierSchema('order reference') });
 export const offRampParams = z.strictObject({
   depositTransactionId: identifierSchema('deposit transaction ID'),
@@ -371,7 +373,7 @@ export const webhookIdParams = z.strictObject({ webhookId: webhookIdSchema });
 export const startOnRampRequestSchema = component(
   'StartOnRampRequest',
   z.strictObject({
-    endUserId: endUserIdSchema,
+    endUserId: newEndUserIdSchema,
     orderReference: identifierSchema('order reference'),
     quoteRequest: onRampQuoteRequestComponent
       .optional()
@@ -493,9 +495,10 @@ export const redeliveryRequestSchema = component(
   'RedeliveryRequest',
   z.strictObject({
     type: eventType.optional(),
-    status: deliveryStatus
-      .optional()
-      .meta({ description: 'For instance failed: the events a client outage cost' }),
+    status: deliveryStatus.optional().meta({
+      description:
+        'Only events in this state; leave it out after an outage: since alone reaches every unconfirmed event',
+    }),
     endUserId: endUserIdSchema.optional(),
     since: instant('Events that happened at or after this (required: a redelivery is always bounded)'),
     until: instant('Events that happened before this').optional(),

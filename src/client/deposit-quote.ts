@@ -5,7 +5,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { endUserWorkflowId } from '../domain/ids';
 import { markActive } from '../ledger/end-users';
-import { parseEndUserId } from '../validation/identifiers';
+import { parseNewEndUserId } from '../validation/identifiers';
 import { depositQuoteShownSignal } from '../../workflows/end-user/messages';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
 import type { OffRampQuoteShown } from '../../workflows/ramps/offramp/types';
@@ -25,7 +25,7 @@ export async function showDepositQuote(
   endUserId: string,
   input: DepositQuoteInput,
 ): Promise<OffRampQuoteShown> {
-  const id = parseEndUserId(endUserId);
+  const id = parseNewEndUserId(endUserId);
   const given =
     'quoteRequest' in input
       ? await quote(context, parseQuoteRequest({ ...input.quoteRequest, direction: 'off-ramp' }))

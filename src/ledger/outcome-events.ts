@@ -140,13 +140,15 @@ function eventView(row: {
   waiting_for: number;
 }): EventView {
   const pending = row.delivery === 'pending';
+  const waiting = pending ? row.waiting_for : 0;
   return {
     webhookId: row.webhook_id,
     event: row.body as EventView['event'],
     delivery: row.delivery,
     attempts: row.attempts,
-    waitingFor: pending ? row.waiting_for : 0,
-    nextAttemptAt: pending ? row.next_attempt_at : null,
+    waitingFor: waiting,
+    // Behind earlier events of its process it has no time of its own: it goes right after them.
+    nextAttemptAt: pending && waiting === 0 ? row.next_attempt_at : null,
     lastAttemptAt: row.last_attempt_at,
     deliveredAt: row.delivered_at,
     error: row.error,
@@ -240,7 +242,9 @@ export async function recordAttempt(
           confirmed_endpoints: sql<
             string[]
           >`array(select distinct unnest(confirmed_endpoints || ${confirmed}::text[]))`,
-          next_attempt_at: sql<string>`now() + ${outcome.retryInMs} * interval '1 millisecond'`,
+          // Hurried while under way (its endpoint answered again, or a redelivery asked for it): at once.
+          next_attempt_at: sql<string>`case when next_attempt_at <= now() then now()
+            else now() + ${outcome.retryInMs} * interval '1 millisecond' end`,
           leased_until: null,
           error: outcome.error,
         }
@@ -282,6 +286,12 @@ export async function recordAttempt(
   return result.numUpdatedRows > 0n;
 }
 
+/**
+ * What makes a pending event due now. Its lease, if an attempt is under way, stays: that attempt's result is
+ * recorded, and a refusal is then retried at once (recordAttempt sees the hurried time).
+ */
+const hurried = { next_attempt_at: sql<string>`now()` };
+
 /** An attempt cut off by its dispatcher stopping: the event is due again at once, for whichever dispatcher runs. */
 export async function releaseAttempt(db: Ledger, claimed: ClaimedEvent): Promise<void> {
   await db
@@ -295,18 +305,17 @@ export async function releaseAttempt(db: Ledger, claimed: ClaimedEvent): Promise
 
 /**
  * An endpoint answered again: every event waiting for a retry that it has not confirmed is due now, so what queued
- * up during an outage goes out at once (each process's order kept), not on its backoff. Answers how many.
+ * up during an outage goes out at once (each process's order kept), not on its backoff. An attempt under way keeps
+ * its lease (no other dispatcher sends the event meanwhile); refused, it is retried at once. Answers how many.
  */
 export async function retryNowFor(db: Ledger, endpoint: string): Promise<number> {
   const result = await db
     .updateTable('outcome_events')
-    .set({ next_attempt_at: sql<string>`now()` })
+    .set(hurried)
     .where('delivery', '=', 'pending')
     .where('attempts', '>', 0)
     .where('next_attempt_at', '>', sql<string>`now()`)
     .where(sql<boolean>`not (${endpoint} = any(confirmed_endpoints))`)
-    // An attempt under way keeps its lease: its result decides.
-    .where('leased_until', 'is', null)
     .executeTakeFirst();
   const count = Number(result.numUpdatedRows);
   if (count > 0) await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(db);
@@ -404,15 +413,14 @@ export async function requeueEvent(
     .where('webhook_id', '=', webhookId)
     .where('delivery', '!=', 'pending')
     .executeTakeFirst();
-  const hurried = await db
+  const hurry = await db
     .updateTable('outcome_events')
-    .set({ next_attempt_at: sql<string>`now()` })
+    .set(hurried)
     .where('webhook_id', '=', webhookId)
     .where('delivery', '=', 'pending')
-    .where('leased_until', 'is', null)
     .where('next_attempt_at', '>', sql<string>`now()`)
     .executeTakeFirst();
-  if (result.numUpdatedRows + hurried.numUpdatedRows > 0n)
+  if (result.numUpdatedRows + hurry.numUpdatedRows > 0n)
     await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(db);
   if (insert) return true;
   const found = await db
@@ -431,8 +439,9 @@ export interface RedeliveryJob {
 }
 
 /**
- * A bulk redelivery: every event the filter matches that is not pending goes back in its queue now (a pending one
- * is already on its way and is hurried instead), all marked with the job.
+ * A bulk redelivery: every event the filter matches that is not pending goes back in its queue now; a pending one is
+ * already on its way and is hurried instead (due now, keeping the endpoints that confirmed it and its give-up time);
+ * all are marked with the job. Each process's queue keeps its order: an event requeued goes before the later ones.
  */
 export async function startRedelivery(
   db: Ledger,
@@ -441,7 +450,19 @@ export async function startRedelivery(
   return db.transaction().execute(async (trx) => {
     let update = trx
       .updateTable('outcome_events')
-      .set({ ...requeued, redelivery_job: job.jobId })
+      .set({
+        // Every right-hand side reads the row as it was: a pending event keeps its delivery so far.
+        delivery: 'pending',
+        next_attempt_at: sql<string>`case when delivery = 'pending' and next_attempt_at <= now()
+          then next_attempt_at else now() end`,
+        leased_until: requeued.leased_until,
+        give_up_at: sql<string | null>`case when delivery = 'pending' then give_up_at end`,
+        delivered_at: null,
+        confirmed_endpoints: sql<
+          string[]
+        >`case when delivery = 'pending' then confirmed_endpoints else '{}'::text[] end`,
+        redelivery_job: job.jobId,
+      })
       .where('type', '!=', 'test.ping');
     const { query } = job;
     if (query.type !== undefined) update = update.where('type', '=', query.type);

@@ -4,8 +4,8 @@
  * database (an event is leased to one dispatcher per attempt, and taken over when that dispatcher dies).
  *
  * - A new event wakes the dispatchers at once (LISTEN/NOTIFY); otherwise they look every DISPATCH_POLL_MS.
- * - A refused attempt is retried with doubling waits (CLIENT_WEBHOOK_RETRY_INITIAL to _MAXIMUM) until the event's
- *   retry time runs out: it is then `failed`, and its endpoints' `outcome-event-undelivered` incident (one per
+ * - A refused attempt is retried with doubling waits (the timings' retryInitialMs to retryMaximumMs) until the event's
+ *   retry time (CLIENT_WEBHOOK_RETRY_FOR) runs out: it is then `failed`, and its endpoints' `outcome-event-undelivered` incident (one per
  *   endpoint, counting what it missed) is raised.
  * - An endpoint that confirms an event gets everything that waits for it at once: the queues an outage built go out
  *   in seconds, not on their backoff; its incident is resolved.

@@ -1,6 +1,6 @@
 /**
  * The outcome dispatcher's incidents: one `outcome-event-undelivered` per client endpoint that misses events for
- * good (the events stay in the ledger, listed by GET /v1/events?status=failed and redelivered by filter), resolved
+ * good (the events stay in the ledger, listed by GET /v1/events?status=failed and redelivered by `since`), resolved
  * when the endpoint confirms an event again. Raised in the incident store like every alert.
  */
 import { randomUUID } from 'node:crypto';
@@ -20,8 +20,9 @@ export function dispatcherIncidents(alerts: AlertActivities): DispatcherIncident
         kind: 'outcome-event-undelivered',
         message:
           `The client's endpoint ${endpoint} did not confirm outcome events before their retry time ran out (the ` +
-          `first: ${event.event.type} ${event.webhookId}; ${error}). List them with GET /v1/events?status=failed ` +
-          `and redeliver them with POST /v1/events/redeliver once the endpoint answers.`,
+          `first: ${event.event.type} ${event.webhookId}; ${error}). List them with GET /v1/events?status=failed; ` +
+          `once the endpoint answers, POST /v1/events/redeliver with since the outage began sends every event it ` +
+          `has not confirmed.`,
         workflowId: event.processId,
         details: { endpoint },
       });

@@ -160,6 +160,7 @@ export class SandboxState {
     return this.wallet(walletId).balances.get(network)?.get(asset) ?? 0n;
   }
 
+  /** Adds `units` (negative: takes them away; the caller keeps the balance at zero or more). */
   credit(walletId: string, network: string, asset: string, units: bigint): void {
     const wallet = this.wallet(walletId);
     let assets = wallet.balances.get(network);

@@ -74,7 +74,7 @@ const claimed = (overrides: Partial<ClaimedEvent> = {}): ClaimedEvent => ({
 });
 
 describe('the retry rules', () => {
-  test('waits double from CLIENT_WEBHOOK_RETRY_INITIAL after each attempt, capped at _MAXIMUM', () => {
+  test('waits double from the first retry wait after each attempt, capped at the longest', () => {
     const rules = timings({ retryInitialMs: 1_000, retryMaximumMs: 5_000 });
     expect([1, 2, 3, 4, 5, 30].map((attempt) => retryDelayMs(rules, attempt))).toEqual([
       1_000, 2_000, 4_000, 5_000, 5_000, 5_000,
@@ -274,6 +274,12 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     expect([a1, a2, a3, b1, b2].map((id) => view(id).waitingFor)).toEqual([0, 1, 2, 0, 1]);
     expect(view(a1)).toMatchObject({ attempts: 1, error: `${flakyLabel} answered HTTP 500` });
     expect(Date.parse(view(a1).nextAttemptAt!)).toBeGreaterThan(Date.now() + 9 * 60_000);
+    // Those behind have no time of their own: they go right after the earlier ones.
+    expect([a2, a3, b2].map((id) => [view(id).attempts, view(id).nextAttemptAt])).toEqual([
+      [0, null],
+      [0, null],
+      [0, null],
+    ]);
     // The steady endpoint has each first event, and nothing later went anywhere: the rest wait behind them.
     expect(steady.deliveries.map((delivery) => delivery.webhookId).sort()).toEqual([a1, b1].sort());
     expect(flaky.deliveries.map((delivery) => delivery.webhookId).sort()).toEqual([a1, b1].sort());
@@ -368,6 +374,111 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
       [first, 204],
       [events[1]!.webhookId, 204],
     ]);
+  }, 30_000);
+
+  test('an attempt under way when its endpoint answers again, refused, is retried at once and not on its backoff', async () => {
+    let down = true;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = await recorded('offramp', ['off_ramp.created'], LONG_BACKOFF.retryForMs);
+    const [slowId] = idsOf(slow) as [string];
+    let slowAnswered = false;
+    const backend = await receiver({
+      respond: async (delivery) => {
+        // The slow event's first attempt is under way through the recovery, and refused in the end.
+        if (delivery.webhookId === slowId && !slowAnswered) {
+          slowAnswered = true;
+          await held;
+          return 500;
+        }
+        return down || !delivery.verified ? 500 : 204;
+      },
+    });
+    const quick = await recorded('onramp', ['on_ramp.created'], LONG_BACKOFF.retryForMs);
+    const clientWebhooks = loadClientWebhookConfig({
+      CLIENT_WEBHOOK_URLS: backend.url,
+      CLIENT_WEBHOOK_SECRET: backend.secret,
+      CLIENT_WEBHOOK_TIMEOUT: '5s',
+    });
+    dispatcher({ clientWebhooks, timings: LONG_BACKOFF, logger: captureLogger().logger });
+    const [quickId] = idsOf(quick) as [string];
+    await waitFor(
+      async () => slowAnswered && (await readEventView(database.db, quickId))?.error,
+      'the slow attempt under way and the other event refused',
+      10_000,
+      50,
+    );
+
+    down = false;
+    const pingId = await ping();
+    await waitFor(() => allDelivered(quick), 'the refused event, hurried by the test event', 10_000, 50);
+    expect((await readEventView(database.db, pingId))?.delivery).toBe('delivered');
+    release();
+    await waitFor(() => allDelivered(slow), 'the slow event (the backoff is ten minutes)', 10_000, 50);
+    expect(await attemptsOf(slowId)).toEqual([
+      { attempt: 1, outcome: 'refused', error: expect.stringContaining('answered HTTP 500') },
+      { attempt: 2, outcome: 'confirmed', error: null },
+    ]);
+  }, 30_000);
+
+  test('a redelivery since an outage reaches every event not confirmed, whatever its state, each process in its order', async () => {
+    let down = false;
+    const flaky = await receiver({ respond: (delivery) => (down || !delivery.verified ? 500 : 204) });
+    const steady = await receiver({ secret: flaky.secret });
+    const clientWebhooks = loadClientWebhookConfig({
+      CLIENT_WEBHOOK_URLS: `${flaky.url},${steady.url}`,
+      CLIENT_WEBHOOK_SECRET: flaky.secret,
+    });
+    const before = await recorded('onramp', ['on_ramp.created'], LONG_BACKOFF.retryForMs);
+    dispatcher({ clientWebhooks, timings: LONG_BACKOFF, logger: captureLogger().logger });
+    await waitFor(() => allDelivered(before), 'an event delivered before the outage', 10_000, 50);
+    down = true;
+    const outageBegan = new Date().toISOString();
+    // Waiting for its retry, with one behind it never tried; and one given up at its first refusal.
+    const waiting = await recorded(
+      'offramp',
+      ['off_ramp.created', 'off_ramp.settled'],
+      LONG_BACKOFF.retryForMs,
+    );
+    const givenUp = await recorded('onramp', ['on_ramp.created', 'on_ramp.expired'], 1);
+    const [w1, w2] = idsOf(waiting) as [string, string];
+    const [g1, g2] = idsOf(givenUp) as [string, string];
+    await waitFor(
+      async () =>
+        (await readEventView(database.db, w1))?.error !== null &&
+        (await readEventView(database.db, g2))?.delivery === 'failed',
+      'the outage to leave events pending and failed',
+      10_000,
+      50,
+    );
+    expect(
+      await Promise.all([w1, w2, g1, g2].map(async (id) => (await readEventView(database.db, id))?.delivery)),
+    ).toEqual(['pending', 'pending', 'failed', 'failed']);
+
+    down = false;
+    const job = await startRedelivery(database.db, {
+      jobId: randomUUID(),
+      filter: { since: outageBegan },
+      query: { since: outageBegan },
+    });
+    expect(job.matched).toBe(4);
+    const done = await waitFor(
+      async () => {
+        const progress = await redeliveryProgress(database.db, job.jobId);
+        return progress?.status === 'completed' ? progress : undefined;
+      },
+      'the redelivery to end (the backoff is ten minutes)',
+      10_000,
+      50,
+    );
+    expect(done).toMatchObject({ matched: 4, delivered: 4, failed: 0, noEndpoint: 0 });
+    // Each process in its order; the flaky endpoint has each event once, the one before the outage not again.
+    expect(confirmedIds(flaky, waiting)).toEqual([w1, w2]);
+    expect(confirmedIds(flaky, givenUp)).toEqual([g1, g2]);
+    expect(confirmedIds(flaky, before)).toEqual(idsOf(before));
+    // The steady endpoint keeps what it confirmed of a pending event; a given-up event goes to every endpoint again.
+    expect(confirmedIds(steady, waiting)).toEqual([w1, w2]);
+    expect(confirmedIds(steady, givenUp)).toEqual([g1, g2, g1, g2]);
   }, 30_000);
 
   test('an event never confirmed is failed; each endpoint opens one incident, resolved when it confirms again', async () => {

@@ -153,6 +153,15 @@ export function snapshotStatus(state: OffRampState): {
 }
 
 /**
+ * The order to read once more before settling: its transaction completed but the order was read before it executed
+ * (a sweep's forward carried it), so the booked row would show it awaiting funds where the operator says executed.
+ */
+export function orderToConfirm(state: OffRampState): string | undefined {
+  if (!state.order || state.order.status === 'executed') return undefined;
+  return snapshotStatus(state).status === 'settled' ? state.order.id : undefined;
+}
+
+/**
  * The order to read once the sweep is confirmed: the fiat amount is on the AutoSwap order, which no webhook of its
  * own brings. Its ID is on the order transaction (completion event) or the sweep.
  */

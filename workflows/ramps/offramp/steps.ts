@@ -75,6 +75,11 @@ export class OffRampRun {
       if (applyOrder(this.state, this.forwardedOrder).revised) this.revision += 1;
       return;
     }
+    await this.readOrder(orderId);
+  }
+
+  /** Reads the order from the operator (a failed read is noted; the loop goes on). */
+  async readOrder(orderId: string): Promise<void> {
     await this.tolerate('order read', async () => {
       const order = await this.activities.readOrderSnapshot({ id: orderId });
       if (applyOrder(this.state, order).revised) this.revision += 1;

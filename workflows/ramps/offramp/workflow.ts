@@ -27,7 +27,14 @@ import { StepClock } from '../shared/step-clock';
 import { offRampStateQuery, offRampTransactionSignal } from './messages';
 import { evaluateInto } from '../shared/rules';
 import { offRampRules as rules } from './rules';
-import { applyTransaction, newOffRampState, orderReadOverdue, orderToRead, shouldMarkStuck } from './state';
+import {
+  applyTransaction,
+  newOffRampState,
+  orderReadOverdue,
+  orderToConfirm,
+  orderToRead,
+  shouldMarkStuck,
+} from './state';
 import { timedOutAlert } from './alerts';
 import { OffRampRun } from './steps';
 import type { OffRampInput, OffRampState, OffRampStatus } from './types';
@@ -66,6 +73,9 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   for (;;) {
     const orderId = orderToRead(status, state);
     if (orderId) await run.takeOrder(orderId);
+    // Settling on an order read before it executed: read once more, so the row booked is what the operator says.
+    const unconfirmed = recorded ? orderToConfirm(state) : undefined;
+    if (unconfirmed) await run.readOrder(unconfirmed);
     rules.refreshBooking(state);
     // Exceptions are raised when seen, not at a deadline; the process keeps following the operator.
     await run.raiseExceptions(rules.newExceptions(state, timings.markets));

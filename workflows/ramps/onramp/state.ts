@@ -146,6 +146,15 @@ export function pollRequest(state: OnRampState): OnRampPollRequest | undefined {
 }
 
 /**
+ * The poll to make once more before settling: the deposit is confirmed but the order was read before it executed
+ * (its own event was late or lost), so the booked row would show it awaiting funds where the operator says executed.
+ */
+export function orderToConfirm(state: OnRampState): OnRampPollRequest | undefined {
+  if (!state.order || state.order.status === 'executed') return undefined;
+  return snapshotStatus(state).status === 'settled' ? pollRequest(state) : undefined;
+}
+
+/**
  * The status the snapshots add up to: an expired or failed order, then a failed deposit, then settled (deposit
  * confirmed), then `exception` while one is recorded, then the deposit, execution and order steps.
  */

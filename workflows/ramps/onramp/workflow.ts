@@ -42,10 +42,11 @@ import {
   canPoll,
   initialSearchValue,
   newOnRampState,
+  orderToConfirm,
   pollRequest,
 } from './state';
 import { OnRampSteps } from './steps';
-import type { OnRampInput, OnRampState } from './types';
+import type { OnRampInput, OnRampPollRequest, OnRampState } from './types';
 import { declareReleaseBehaviour } from '../../shared/versioning';
 
 export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
@@ -82,7 +83,24 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   publish(status);
   clock.stepStarted();
   let publishedRevision = revision;
+  const poll = async (request: OnRampPollRequest) => {
+    state.polls += 1;
+    try {
+      const found = await activities.pollOnRamp(request);
+      if (applyPoll(state, found).revised) revision += 1;
+    } catch (error) {
+      // A failed poll is noted and tried again at the next one: it never ends the process.
+      state.lastFailure = failureNote('poll', error);
+      log.warn('Operator poll failed; the on-ramp keeps waiting and polls again', {
+        orderReference: state.orderReference,
+        error: state.lastFailure.message,
+      });
+    }
+  };
   for (;;) {
+    // Settling with its order read before it executed: poll once more, so the row booked is what the operator says.
+    const unconfirmed = recorded ? orderToConfirm(state) : undefined;
+    if (unconfirmed) await poll(unconfirmed);
     rules.refreshBooking(state);
     // Exceptions are raised when seen, not at a deadline; the process keeps following the operator.
     await steps.raiseExceptions(rules.newExceptions(state, timings.markets));
@@ -111,18 +129,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
     );
     const request = pollRequest(state);
     if (!step.poll || !request) continue;
-    state.polls += 1;
-    try {
-      const found = await activities.pollOnRamp(request);
-      if (applyPoll(state, found).revised) revision += 1;
-    } catch (error) {
-      // A failed poll is noted and tried again at the next one: it never ends the process.
-      state.lastFailure = failureNote('poll', error);
-      log.warn('Operator poll failed; the on-ramp keeps waiting and polls again', {
-        orderReference: state.orderReference,
-        error: state.lastFailure.message,
-      });
-    }
+    await poll(request);
     clock.afterPoll(step.late);
   }
   state.endedAt = new Date().toISOString();

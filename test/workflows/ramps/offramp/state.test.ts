@@ -15,6 +15,7 @@ import {
   isTerminal,
   newOffRampState,
   orderReadOverdue,
+  orderToConfirm,
   orderToRead,
   pollRequest,
   shouldMarkStuck,
@@ -314,6 +315,18 @@ describe('the order read at settlement', () => {
     expect(orderReadOverdue('awaiting-settlement', state)).toBe(true);
     applyOrder(state, order('o-1'));
     expect(orderReadOverdue('awaiting-settlement', state)).toBe(false);
+  });
+
+  test('read once more before settling when the order was read before it executed', () => {
+    const state = fresh();
+    applyTransaction(state, 'sweep', sweep('confirmed', { orderId: 'o-1' }), true);
+    applyOrder(state, order('o-1', { status: 'awaiting_funds' }));
+    // Not settling yet: the order transaction has not completed.
+    expect(orderToConfirm(state)).toBeUndefined();
+    applyTransaction(state, 'orderTransaction', tx('otx-1', { orderId: 'o-1', status: 'completed' }), true);
+    expect(orderToConfirm(state)).toBe('o-1');
+    applyOrder(state, order('o-1', { status: 'executed' }));
+    expect(orderToConfirm(state)).toBeUndefined();
   });
 
   test('nothing to read when no transaction names the order', () => {

@@ -11,6 +11,7 @@ import {
   isTerminal,
   networkOf,
   newOnRampState,
+  orderToConfirm,
   pollRequest,
 } from '../../../../workflows/ramps/onramp/state';
 import { evaluateInto } from '../../../../workflows/ramps/shared/rules';
@@ -128,6 +129,18 @@ describe('applyOrder and applyDeposit', () => {
     expect(pollRequest(state)).toEqual({ orderId: 'o-1' });
     applyDeposit(state, deposit('published'), true);
     expect(pollRequest(state)).toEqual({ orderId: 'o-1', transactionId: 'dep-1' });
+  });
+
+  test('a deposit confirmed before the order was seen executed: poll once more before settling', () => {
+    const state = fresh();
+    applyOrder(state, order('awaiting_funds'), true);
+    applyDeposit(state, deposit('published'), true);
+    // Not settling yet: the deposit is not confirmed.
+    expect(orderToConfirm(state)).toBeUndefined();
+    applyDeposit(state, deposit('confirmed'), true);
+    expect(orderToConfirm(state)).toEqual({ orderId: 'o-1', transactionId: 'dep-1' });
+    applyOrder(state, order('executed'), true);
+    expect(orderToConfirm(state)).toBeUndefined();
   });
 });
 
