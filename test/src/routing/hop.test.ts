@@ -1,7 +1,7 @@
 /**
- * The router's hop as the receiver runs it, with a deadline: every operator read it makes carries the deadline,
- * and every Temporal call runs inside it, so a hop cut off by the receiver's budget leaves nothing running long.
- * Without a deadline (the router's activities) the reads carry none.
+ * The hop as the receiver runs it, with a deadline: every operator read it makes carries the deadline, and every
+ * Temporal call runs inside it, so a hop cut off by the receiver's budget leaves nothing running long. Without a
+ * deadline (the routers' activity, reconciliation) the reads carry none.
  */
 import type { Client } from '@temporalio/client';
 import pino from 'pino';
