@@ -8,21 +8,29 @@ import { createReconcileActivities } from './operations/reconcile/activities';
 import { createQuoteActivities } from './quote/activities';
 import { createOffRampActivities } from './ramps/offramp/activities';
 import { createOnRampActivities } from './ramps/onramp/activities';
-import { createRouterActivities } from './ramps/router/activities';
+import { createRouterActivities } from '../src/routing/activities';
+import { snapshotReads } from './shared/snapshots';
 import { createWalletAddressActivities } from './shared/wallets';
 import { createLedgerActivities } from './ledger/activities';
 import { createOutcomeActivities } from './outcomes/activities';
 
 export type { ActivityDeps } from './deps';
 
-/** Every activity the worker registers, built from injected dependencies; the keys are the activity type names. */
+/**
+ * Every activity the worker registers, built from injected dependencies; the keys are the activity type names. The
+ * routers' sits beside the hop it runs, in src/routing.
+ */
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createEndUserActivities(deps),
     ...createWalletAddressActivities(deps),
     ...createAccountSetupActivities(deps),
     ...createQuoteActivities(deps),
-    ...createRouterActivities(deps),
+    ...createRouterActivities({
+      reads: snapshotReads(deps.operator),
+      temporal: deps.temporal,
+      logger: deps.logger,
+    }),
     ...createOffRampActivities(deps),
     ...createOnRampActivities(deps),
     ...createAlertActivities(deps),

@@ -31,7 +31,8 @@ import type {
 } from '../../../workflows/operations/reconcile/types';
 import type { ActivityDeps } from '../../deps';
 import { createAlertActivities } from '../alerts/activities';
-import { createHop } from '../../ramps/router/hop';
+import { createHop } from '../../../src/routing/hop';
+import { snapshotReads } from '../../shared/snapshots';
 import { callBudget, walletsDue } from './checks';
 import { checkWallet, WALLET_CALLS_AT_MOST, type WalletCheck } from './deposit-wallets';
 import {
@@ -53,7 +54,11 @@ const resumed = () => Context.current().info.heartbeatDetails as PageHeartbeat |
 type RecordFindings = PageWork<unknown>['record'];
 
 export function createReconcileActivities(deps: ActivityDeps) {
-  const hop = createHop(deps);
+  const hop = createHop({
+    reads: snapshotReads(deps.operator),
+    temporal: deps.temporal,
+    logger: deps.logger,
+  });
   const place = () => ({ taskQueue: Context.current().info.taskQueue });
   const rampCheck = (timings: WorkflowTimings): RampCheck => ({ deps, hop, place: place(), timings });
   const walletCheck = (input: { timings: WorkflowTimings; startMissing: boolean }, transactions: boolean) =>

@@ -26,7 +26,7 @@ import type {
   RouterDeliveries,
   RouterState,
 } from '../../../../workflows/ramps/router/types';
-import { routeEachHop } from '../../../../activities/ramps/router/hop-batch';
+import { routeEachHop } from '../../../../src/routing/hop-batch';
 import { recordHistory } from '../../../helpers/histories';
 import { captureLines } from '../../../helpers/logs';
 import { testReceiverConfig } from '../../../helpers/receiver';
