@@ -166,17 +166,33 @@ export function pollRequest(state: OffRampState): OffRampPollRequest {
 }
 
 /**
- * The status the snapshots add up to: a failed transaction (in role order), then a failed order, then settled
- * (the order transaction completed or the order executed, and the order known), then `exception` while one is
- * recorded, then the sweep and deposit steps.
+ * How a run settles. A run that records into the ledger settles on its order executed, whose amounts it books and
+ * announces; a run from a 1.0 history settles on any snapshot of its order once the order transaction completed,
+ * as it always did, though a snapshot read before the order executed has no executed amounts.
  */
-export function evaluate(state: OffRampState): { status: OffRampStatus; failure?: OffRampState['failure'] } {
-  const found = snapshotStatus(state);
+export interface SettlementRule {
+  executedOrderOnly: boolean;
+}
+const ANY_ORDER: SettlementRule = { executedOrderOnly: false };
+
+/**
+ * The status the snapshots add up to: a failed transaction (in role order), then a failed order, then settled
+ * (the order transaction completed or the order executed, and the order known; executed, under that rule), then
+ * `exception` while one is recorded, then the sweep and deposit steps.
+ */
+export function evaluate(
+  state: OffRampState,
+  rule: SettlementRule = ANY_ORDER,
+): { status: OffRampStatus; failure?: OffRampState['failure'] } {
+  const found = snapshotStatus(state, rule);
   if (!isTerminal(found.status) && showsException(state.exceptions)) return { status: 'exception' };
   return found;
 }
 
-function snapshotStatus(state: OffRampState): { status: OffRampStatus; failure?: OffRampState['failure'] } {
+function snapshotStatus(
+  state: OffRampState,
+  rule: SettlementRule = ANY_ORDER,
+): { status: OffRampStatus; failure?: OffRampState['failure'] } {
   for (const role of OFF_RAMP_ROLES) {
     const tx = state[role];
     if (tx && isFailedTransaction(tx)) {
@@ -190,7 +206,8 @@ function snapshotStatus(state: OffRampState): { status: OffRampStatus; failure?:
     };
   }
   const orderDone = state.orderTransaction?.status === 'completed' || state.order?.status === 'executed';
-  if (orderDone && state.order) return { status: 'settled' };
+  const settles = rule.executedOrderOnly ? state.order?.status === 'executed' : orderDone && state.order;
+  if (settles) return { status: 'settled' };
   if (orderDone || isConfirmedOrLater(state.sweep)) return { status: 'awaiting-settlement' };
   if (state.sweep) return { status: 'awaiting-sweep-confirmation' };
   if (isConfirmedOrLater(state.deposit)) return { status: state.stuckSince ? 'stuck' : 'awaiting-sweep' };
@@ -198,8 +215,8 @@ function snapshotStatus(state: OffRampState): { status: OffRampStatus; failure?:
 }
 
 /** evaluate(), keeping a failure it finds on the state (a failure once seen is never cleared). */
-export function evaluateInto(state: OffRampState): OffRampStatus {
-  const { status, failure } = evaluate(state);
+export function evaluateInto(state: OffRampState, rule: SettlementRule = ANY_ORDER): OffRampStatus {
+  const { status, failure } = evaluate(state, rule);
   if (failure) state.failure = failure;
   return status;
 }
@@ -327,11 +344,22 @@ export function searchAttributes(
 
 /**
  * The order to read once the sweep is confirmed: the fiat amount is on the AutoSwap order, which no webhook of its
- * own brings. Its ID is on the order transaction (completion event) or the sweep.
+ * own brings. Its ID is on the order transaction (completion event) or the sweep. Under the executed-order rule, an
+ * order read before it executed (the sweep names it as soon as it exists) is read again once its transaction
+ * completed.
  */
-export function orderToRead(status: OffRampStatus, state: OffRampState): string | undefined {
+export function orderToRead(
+  status: OffRampStatus,
+  state: OffRampState,
+  rule: SettlementRule = ANY_ORDER,
+): string | undefined {
   if (status !== 'awaiting-settlement' && status !== 'settled') return undefined;
-  if (state.order) return undefined;
+  if (state.order)
+    return rule.executedOrderOnly &&
+      state.order.status !== 'executed' &&
+      state.orderTransaction?.status === 'completed'
+      ? state.order.id
+      : undefined;
   return state.orderTransaction?.orderId ?? state.sweep?.orderId ?? undefined;
 }
 
@@ -348,8 +376,12 @@ export function orderToSettleFrom(signal: OffRampTransactionSignal): string | un
  * The order transaction completed in the turn that reached awaiting-settlement (its event came with the sweep's
  * confirmation): the order is read at once rather than at the step deadline, since no further event will come.
  */
-export function orderReadOverdue(status: OffRampStatus, state: OffRampState): boolean {
-  return orderToRead(status, state) !== undefined && state.orderTransaction?.status === 'completed';
+export function orderReadOverdue(
+  status: OffRampStatus,
+  state: OffRampState,
+  rule: SettlementRule = ANY_ORDER,
+): boolean {
+  return orderToRead(status, state, rule) !== undefined && state.orderTransaction?.status === 'completed';
 }
 
 export function isTerminal(status: OffRampStatus): boolean {

@@ -75,8 +75,9 @@ export class OffRampRun {
 
   /** The order to settle from: the one a forward brought along, else read. */
   async takeOrder(orderId: string): Promise<void> {
-    if (this.forwardedOrder?.id === orderId) {
-      if (applyOrder(this.state, this.forwardedOrder).revised) this.revision += 1;
+    // A forward's order is taken when it moves the order on; one no newer than the order held is read afresh.
+    if (this.forwardedOrder?.id === orderId && applyOrder(this.state, this.forwardedOrder).revised) {
+      this.revision += 1;
       return;
     }
     await this.tolerate('order read', async () => {

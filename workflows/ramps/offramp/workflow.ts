@@ -50,6 +50,8 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   const { depositTransactionId, timings } = input;
   // Its view and events go to the ledger before each wait; a run from a 1.0 history sends from its own outbox.
   const recorded = recordsIntoLedger();
+  // It books and announces what its order executed, so it settles on the order executed (a 1.0 run as it did).
+  const settlement = { executedOrderOnly: recorded };
   const clock = new StepClock(timings, Date.now(), { keepsTimers: recorded });
   const state = newOffRampState(depositTransactionId, new Date(clock.startedAtMs).toISOString());
   const ledger = recorded ? rampLedger({ direction: 'off-ramp', state }, timings) : undefined;
@@ -79,16 +81,16 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   if (state.deposit) await run.attribute(state.deposit.walletId);
 
   // ---- the loop
-  let status: OffRampStatus = evaluateInto(state);
+  let status: OffRampStatus = evaluateInto(state, settlement);
   publish(status);
   clock.stepStarted();
   for (;;) {
-    const orderId = orderToRead(status, state);
+    const orderId = orderToRead(status, state, settlement);
     if (orderId) await run.takeOrder(orderId);
     refreshBooking(state);
     // Exceptions are raised when seen, not at a deadline; the process keeps following the operator.
     await run.raiseExceptions(newExceptions(state, timings.markets));
-    const next = evaluateInto(state);
+    const next = evaluateInto(state, settlement);
     if (next === 'settled') Object.assign(state, settlementOf(state));
     // Publishes on status changes only.
     if (next !== status) {
@@ -106,7 +108,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       break;
     }
     // The order transaction completed with the sweep's confirmation: no further event comes, read the order now.
-    if (!orderId && orderReadOverdue(status, state)) continue;
+    if (!orderId && orderReadOverdue(status, state, settlement)) continue;
     const step = await clock.waitForEventOrDeadline(
       () => run.revision,
       () => true,
@@ -116,7 +118,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     // The next event is late: ask the operator.
     await run.tolerate('poll', () => run.poll());
     clock.afterPoll(step.late);
-    if (shouldMarkStuck(evaluateInto(state), state)) await run.markStuck();
+    if (shouldMarkStuck(evaluateInto(state, settlement), state)) await run.markStuck();
   }
   if (status === 'settled') {
     await run.resolveStuckAlert();

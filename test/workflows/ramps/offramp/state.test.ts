@@ -208,6 +208,18 @@ describe('evaluate', () => {
     expect(evaluate(executed).status).toBe('settled');
   });
 
+  test('under the executed-order rule (runs that record into the ledger) settled needs the order executed', () => {
+    const rule = { executedOrderOnly: true };
+    // The sweep names its order as soon as it exists: read then, it has not executed yet.
+    const state = withTx(['sweep', sweep('confirmed', { orderId: 'o-1' })]);
+    applyOrder(state, order('o-1', { status: 'awaiting_funds', amountTo: null }));
+    applyTransaction(state, 'orderTransaction', tx('otx-1', { orderId: 'o-1', status: 'completed' }), true);
+    expect(evaluate(state).status).toBe('settled');
+    expect(evaluate(state, rule).status).toBe('awaiting-settlement');
+    applyOrder(state, order('o-1', { status: 'executed' }));
+    expect(evaluate(state, rule).status).toBe('settled');
+  });
+
   test('failures: the first failed role in role order wins, then a failed order', () => {
     const state = withTx(['sweep', sweep('failed')], ['gasTopUp', tx('gas-1', { status: 'dropped' })]);
     applyOrder(state, order('o-1', { status: 'expired' }));
@@ -314,6 +326,20 @@ describe('the order read at settlement', () => {
     expect(orderReadOverdue('awaiting-settlement', state)).toBe(true);
     applyOrder(state, order('o-1'));
     expect(orderReadOverdue('awaiting-settlement', state)).toBe(false);
+  });
+
+  test('under the executed-order rule, an order read before it executed is read again once its transaction completed', () => {
+    const rule = { executedOrderOnly: true };
+    const state = fresh();
+    applyTransaction(state, 'sweep', sweep('confirmed', { orderId: 'o-1' }), true);
+    applyOrder(state, order('o-1', { status: 'awaiting_funds' }));
+    expect(orderToRead('awaiting-settlement', state, rule)).toBeUndefined();
+    applyTransaction(state, 'orderTransaction', tx('otx-1', { orderId: 'o-1', status: 'completed' }), true);
+    expect(orderToRead('awaiting-settlement', state)).toBeUndefined();
+    expect(orderToRead('awaiting-settlement', state, rule)).toBe('o-1');
+    expect(orderReadOverdue('awaiting-settlement', state, rule)).toBe(true);
+    applyOrder(state, order('o-1', { status: 'executed' }));
+    expect(orderToRead('awaiting-settlement', state, rule)).toBeUndefined();
   });
 
   test('nothing to read when no transaction names the order', () => {
