@@ -30,7 +30,7 @@ import pino from 'pino';
 import { RampClient } from '../../../src/client/ramp-client';
 import { loadOperatorConfig } from '../../../src/config/operator';
 import { loadWorkflowTimings } from '../../../src/config/timings';
-import { endUserWorkflowId } from '../../../src/domain/ids';
+import { endUserWorkflowId, offRampWorkflowId } from '../../../src/domain/ids';
 import { RampStatus } from '../../../src/domain/search-attributes';
 import { OperatorClient } from '../../../src/operator/client';
 import { endUserStateQuery } from '../../../workflows/end-user/messages';
@@ -1196,7 +1196,7 @@ async function scenario(
     );
     const rampsOfTraffic: RampOfTraffic[] = [
       ...offRampRuns.map((run) => {
-        const workflowId = `offramp/${run.depositId}`;
+        const workflowId = offRampWorkflowId(run.depositId);
         return {
           workflowId,
           direction: 'off-ramp' as const,
