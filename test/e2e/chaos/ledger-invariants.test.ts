@@ -72,11 +72,12 @@ const booking = (extra: Partial<BookingRow> = {}): BookingRow => ({
   resources: bookedResources(ramp),
   ...extra,
 });
-const ended = new Map<string, RampInTemporal>([[WORKFLOW_ID, { ended: true, ramp }]]);
+const ended = new Map<string, RampInTemporal>([[WORKFLOW_ID, { ended: true, ramp, lastWrite: ramp }]]);
 
 const rampCheck = (
   input: Partial<Parameters<typeof checkRampRows>[0]> = {},
-): ReturnType<typeof checkRampRows> =>
+): ReturnType<typeof checkRampRows>['findings'] => rampCheckWithGaps(input).findings;
+const rampCheckWithGaps = (input: Partial<Parameters<typeof checkRampRows>[0]> = {}) =>
   checkRampRows({
     rampIds: new Set([WORKFLOW_ID]),
     temporal: ended,
@@ -96,6 +97,9 @@ describe('ramp rows against what Temporal says each ramp ended with', () => {
     expect(rampCheck({ bookings: [] }).lostRows).toEqual([
       `${WORKFLOW_ID}: ended settled with no booked row`,
     ]);
+    expect(
+      rampCheck({ temporal: new Map([[WORKFLOW_ID, { ended: true, ramp, lastWrite: undefined }]]) }).lostRows,
+    ).toEqual([`${WORKFLOW_ID}: ended settled with no ledger write in its history`]);
   });
 
   test("a row behind the run's last write is stale: status, revision, view, booked row", () => {
@@ -110,16 +114,42 @@ describe('ramp rows against what Temporal says each ramp ended with', () => {
     const view = { ...(rampRow().view as Record<string, unknown>), fiatAmount: '800' };
     expect(rampCheck({ rows: [rampRow({ view })] }).staleRows).toEqual([
       expect.stringContaining(
-        'view differs from its run\'s final state: fiatAmount "800" (expected "858.18")',
+        'view differs from what its last write carried: fiatAmount "800" (expected "858.18")',
       ),
     ]);
     // The booked row lists an event the ledger does not hold (or misses one it does).
     expect(rampCheck({ eventIds: new Map([[WORKFLOW_ID, [webhookId(WORKFLOW_ID, 1)]]]) }).staleRows).toEqual([
-      expect.stringContaining('booked row differs from what its final state books: webhookIds'),
+      expect.stringContaining('booked row differs from what its last write books: webhookIds'),
     ]);
     expect(rampCheck({ bookings: [booking({ status: 'failed' })] }).staleRows).toEqual([
       `${WORKFLOW_ID}: booked failed; its run ended settled`,
     ]);
+  });
+
+  test('a snapshot applied after the last write started is answered apart; the row is judged by that write', () => {
+    // The deposit's confirmation arrived while the final write ran: in the end state, in no write.
+    const endState = { ...offRampState, deposit: tx('dep-1', { status: 'confirmed', amount: '50' }) };
+    const lastWrite: RampState = {
+      ...ramp,
+      state: { ...offRampState, deposit: tx('dep-1', { status: 'mined', amount: '50' }) },
+    };
+    const rows = [rampRow({ view: JSON.parse(JSON.stringify(rampView(lastWrite, CLOSED))) as unknown })];
+    const bookings = [booking({ row: bookedRow(lastWrite, CLOSED, eventIds.get(WORKFLOW_ID)!) })];
+    const temporal = new Map<string, RampInTemporal>([
+      [WORKFLOW_ID, { ended: true, ramp: { ...ramp, state: endState }, lastWrite }],
+    ]);
+    expect(rampCheckWithGaps({ temporal, rows, bookings })).toEqual({
+      findings: { lostRows: [], staleRows: [], duplicateRows: [], bookingMismatches: [] },
+      afterFinalWrite: [expect.stringContaining(`${WORKFLOW_ID}: ended with deposit {`)],
+    });
+    // Had the last write carried the end state, the same row would be stale.
+    const ending: RampState = { ...ramp, state: endState };
+    expect(
+      rampCheck({
+        temporal: new Map([[WORKFLOW_ID, { ended: true, ramp: ending, lastWrite: ending }]]),
+        rows,
+      }).staleRows,
+    ).toEqual([expect.stringContaining('view differs from what its last write carried: deposit')]);
   });
 
   test('a running ramp may not be ended in the ledger', () => {

@@ -101,25 +101,30 @@ function differingKeys(ours: unknown, expected: unknown): string[] {
     .sort();
 }
 
-const describeDifference = (ours: unknown, expected: unknown, keys: readonly string[]) =>
+const describeDifference = (ours: unknown, expected: unknown, keys: readonly string[], label = 'expected') =>
   keys
     .map((key) => {
       const read = (value: unknown) =>
         JSON.stringify((value as Record<string, unknown> | null)?.[key]) ?? 'absent';
-      return `${key} ${read(ours)} (expected ${read(expected)})`;
+      return `${key} ${read(ours)} (${label} ${read(expected)})`;
     })
     .join(', ');
 
 // ------------------------------------------------------------------------------------------------ ramps
 
-/** What Temporal says of a ramp: the state its run ended with, or that it has not ended. */
-export type RampInTemporal = { ended: true; ramp: RampState } | { ended: false };
+/**
+ * What Temporal says of a ramp: the state its run ended with and the state its last ledger write carried (its
+ * history's last recordRamp; none when it never wrote), or that it has not ended.
+ */
+export type RampInTemporal =
+  { ended: true; ramp: RampState; lastWrite: RampState | undefined } | { ended: false };
 
 /**
  * Every ramp the client started or the operator saw has its row; an ended ramp's row is exactly what its run's
- * last write wrote (status, revision, the view computed from the state it returned) and it has its booked row, as
- * that state books it with its events in order; a running ramp's row is not ended; no row is of a ramp nobody
- * started, and no operator order or deposit is booked by two ramps.
+ * last write wrote (the status and revision it ended with, the view of the state that write carried) and it has its
+ * booked row, as that state books it with its events in order; a running ramp's row is not ended; no row is of a
+ * ramp nobody started, and no operator order or deposit is booked by two ramps. Apart: ramps whose end state
+ * differs from what their last write carried (a snapshot applied while that write ran), which no row can show.
  */
 export function checkRampRows(input: {
   /** Every ramp that must have a row: those the client started, those the operator ran, those Temporal lists. */
@@ -129,8 +134,9 @@ export function checkRampRows(input: {
   bookings: readonly BookingRow[];
   /** Each process's event webhook-ids in the ledger, in sequence order. */
   eventIds: ReadonlyMap<string, readonly string[]>;
-}): LedgerFindings {
+}): { findings: LedgerFindings; afterFinalWrite: string[] } {
   const findings = noLedgerFindings();
+  const afterFinalWrite: string[] = [];
   const rows = new Map(input.rows.map((row) => [row.workflowId, row]));
   const bookings = new Map(input.bookings.map((booking) => [booking.workflowId, booking]));
   for (const workflowId of [...input.rampIds].sort()) {
@@ -145,8 +151,12 @@ export function checkRampRows(input: {
         findings.staleRows.push(`${workflowId}: ended in the ledger (${row.status}) while its run has not`);
       continue;
     }
-    const { ramp } = temporal;
+    const { ramp, lastWrite: written } = temporal;
     const { state } = ramp;
+    if (!written) {
+      findings.lostRows.push(`${workflowId}: ended ${state.status} with no ledger write in its history`);
+      continue;
+    }
     const booking = bookings.get(workflowId);
     if (!booking) findings.lostRows.push(`${workflowId}: ended ${state.status} with no booked row`);
     if (row.status !== state.status || row.endedAt === null)
@@ -157,22 +167,28 @@ export function checkRampRows(input: {
       findings.staleRows.push(
         `${workflowId}: row at revision ${row.revision}; its run's last write was ${state.recordedRevision ?? 0}`,
       );
-    const view = asStored(rampView(ramp, row.updatedAt));
+    const view = asStored(rampView(written, row.updatedAt));
     const viewKeys = differingKeys(row.view, view);
     if (viewKeys.length > 0)
       findings.staleRows.push(
-        `${workflowId}: view differs from its run's final state: ${describeDifference(row.view, view, viewKeys)}`,
+        `${workflowId}: view differs from what its last write carried: ${describeDifference(row.view, view, viewKeys)}`,
+      );
+    const endView = asStored(rampView(ramp, row.updatedAt));
+    const laterKeys = differingKeys(view, endView);
+    if (laterKeys.length > 0)
+      afterFinalWrite.push(
+        `${workflowId}: ended with ${describeDifference(endView, view, laterKeys, 'last written')}`,
       );
     if (!booking) continue;
     if (booking.status !== state.status)
       findings.staleRows.push(`${workflowId}: booked ${booking.status}; its run ended ${state.status}`);
     const booked = asStored(
-      bookedRow(ramp, booking.row.closedAt, [...(input.eventIds.get(workflowId) ?? [])]),
+      bookedRow(written, booking.row.closedAt, [...(input.eventIds.get(workflowId) ?? [])]),
     );
     const bookedKeys = differingKeys(booking.row, booked);
     if (bookedKeys.length > 0)
       findings.staleRows.push(
-        `${workflowId}: booked row differs from what its final state books: ${describeDifference(booking.row, booked, bookedKeys)}`,
+        `${workflowId}: booked row differs from what its last write books: ${describeDifference(booking.row, booked, bookedKeys)}`,
       );
   }
   for (const row of input.rows)
@@ -190,7 +206,7 @@ export function checkRampRows(input: {
   for (const [key, workflowIds] of bookedBy)
     if (workflowIds.length > 1)
       findings.duplicateRows.push(`${key} booked by ${workflowIds.length} ramps: ${workflowIds.join(', ')}`);
-  return findings;
+  return { findings, afterFinalWrite };
 }
 
 // ------------------------------------------------------------------------------------------------ end users

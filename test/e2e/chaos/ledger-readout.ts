@@ -5,11 +5,13 @@
  * client endpoint received. Answers the findings and what was read.
  */
 import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { readOrder, readTransaction } from '../../../activities/shared/snapshots';
 import type { Ledger } from '../../../src/database/connection';
 import { endUserWorkflowId, WORKFLOW_TYPES } from '../../../src/domain/ids';
 import type { OperatorClient } from '../../../src/operator/client';
 import type { BookedResource } from '../../../src/ledger/ramp-views';
+import type { RampRecord } from '../../../src/ledger/ramps';
 import type { BookedRow } from '../../../src/ledger/views';
 import type { EndUserState } from '../../../workflows/end-user/types';
 import type { OffRampState } from '../../../workflows/ramps/offramp/types';
@@ -51,6 +53,8 @@ export interface LedgerReadout {
    * status, the gas): a ramp books what it last heard when its order completes. Reported, not yet a violation.
    */
   bookedBehindOperator: string[];
+  /** Ramps whose end state differs from what their last write carried: a snapshot applied while it ran. Reported. */
+  appliedAfterFinalWrite: string[];
   counts: {
     rampRows: number;
     bookings: number;
@@ -128,21 +132,30 @@ async function operatorRecords(operator: OperatorClient, ramp: RampOfTraffic): P
   };
 }
 
-/** What Temporal says of each ramp: the state its completed run returned, or that it has not ended. */
+/**
+ * What Temporal says of each ramp: the state its completed run returned and what its last ledger write carried, or
+ * that it has not ended.
+ */
 async function rampsInTemporal(
   client: Client,
   rampIds: readonly string[],
   runsById: ReadonlyMap<string, RunInfo[]>,
+  writes: ReadonlyMap<string, LedgerWrites>,
 ): Promise<Map<string, RampInTemporal>> {
   const ends = await mapLimit(rampIds, 6, async (workflowId): Promise<[string, RampInTemporal]> => {
     const last = runsById.get(workflowId)?.at(-1);
     if (!last || last.status !== 'COMPLETED') return [workflowId, { ended: false }];
+    const lastWrite = writes.get(workflowId)?.last?.ramp;
     const state = await client.workflow.getHandle(workflowId, last.runId, { followRuns: false }).result();
     return [
       workflowId,
       last.type === WORKFLOW_TYPES.onRamp
-        ? { ended: true, ramp: { direction: 'on-ramp', workflowId, state: state as OnRampState } }
-        : { ended: true, ramp: { direction: 'off-ramp', workflowId, state: state as OffRampState } },
+        ? { ended: true, ramp: { direction: 'on-ramp', workflowId, state: state as OnRampState }, lastWrite }
+        : {
+            ended: true,
+            ramp: { direction: 'off-ramp', workflowId, state: state as OffRampState },
+            lastWrite,
+          },
     ];
   });
   return new Map(ends);
@@ -150,28 +163,38 @@ async function rampsInTemporal(
 
 const LEDGER_ACTIVITIES = new Set(['recordRamp', 'recordEndUser']);
 
-/** How many attempts each ledger write of these runs took, from their histories (the database's faults show here). */
-async function ledgerWriteAttempts(
+/** A run's ledger writes from its history: each one's attempts (the database's faults show here), and the last's input. */
+interface LedgerWrites {
+  attempts: number[];
+  last: RampRecord | undefined;
+}
+
+async function ledgerWrites(
   client: Client,
   runs: ReadonlyArray<{ workflowId: string; runId: string | undefined }>,
-): Promise<number[]> {
+): Promise<Map<string, LedgerWrites>> {
   const perRun = await mapLimit(runs, 6, async ({ workflowId, runId }) => {
     const history = await client.workflow
       .getHandle(workflowId, runId)
       .fetchHistory()
       .catch(() => undefined);
-    const ledgerWrites = new Set<string>();
-    const attempts: number[] = [];
+    const scheduledWrites = new Set<string>();
+    const writes: LedgerWrites = { attempts: [], last: undefined };
     for (const event of history?.events ?? []) {
       const scheduled = event.activityTaskScheduledEventAttributes;
-      if (scheduled && LEDGER_ACTIVITIES.has(scheduled.activityType?.name ?? ''))
-        ledgerWrites.add(String(event.eventId));
+      if (scheduled && LEDGER_ACTIVITIES.has(scheduled.activityType?.name ?? '')) {
+        scheduledWrites.add(String(event.eventId));
+        const input = scheduled.input?.payloads?.[0];
+        if (scheduled.activityType?.name === 'recordRamp' && input)
+          writes.last = defaultPayloadConverter.fromPayload<RampRecord>(input);
+      }
       const started = event.activityTaskStartedEventAttributes;
-      if (started && ledgerWrites.has(String(started.scheduledEventId))) attempts.push(started.attempt ?? 1);
+      if (started && scheduledWrites.has(String(started.scheduledEventId)))
+        writes.attempts.push(started.attempt ?? 1);
     }
-    return attempts;
+    return [workflowId, writes] as const;
   });
-  return perRun.flat();
+  return new Map(perRun);
 }
 
 export async function readAndCheckLedger(input: {
@@ -234,7 +257,17 @@ export async function readAndCheckLedger(input: {
   for (const [workflowId, runs] of input.runsById)
     if (runs.some((run) => run.type === WORKFLOW_TYPES.onRamp || run.type === WORKFLOW_TYPES.offRamp))
       rampIds.add(workflowId);
-  const temporal = await rampsInTemporal(input.client, [...rampIds], input.runsById);
+  const writes = await ledgerWrites(input.client, [
+    ...[...rampIds].map((workflowId) => ({
+      workflowId,
+      runId: input.runsById.get(workflowId)?.at(-1)?.runId,
+    })),
+    ...[...input.endUsers.keys()].map((endUserId) => ({
+      workflowId: endUserWorkflowId(endUserId),
+      runId: undefined,
+    })),
+  ]);
+  const temporal = await rampsInTemporal(input.client, [...rampIds], input.runsById, writes);
 
   const endUsers = new Map(
     [...input.endUsers].map(([endUserId, state]) => [
@@ -265,17 +298,13 @@ export async function readAndCheckLedger(input: {
   );
   const checkedEvents = checkOutcomeEvents({ rows: events, deliveries: input.deliveries, raisedBy });
   const againstOperator = checkBookingsAgainstOperator(bookings, operator);
-  const attempts = await ledgerWriteAttempts(input.client, [
-    ...[...rampIds].map((workflowId) => ({
-      workflowId,
-      runId: input.runsById.get(workflowId)?.at(-1)?.runId,
-    })),
-    ...[...endUsers.values()].map(({ workflowId }) => ({ workflowId, runId: undefined })),
-  ]);
+  const attempts = [...writes.values()].flatMap((write) => write.attempts);
+  const checkedRamps = checkRampRows({ rampIds, temporal, rows, bookings, eventIds });
   return {
     bookedBehindOperator: againstOperator.behind,
+    appliedAfterFinalWrite: checkedRamps.afterFinalWrite,
     findings: mergeFindings(
-      checkRampRows({ rampIds, temporal, rows, bookings, eventIds }),
+      checkedRamps.findings,
       checkEndUserRows({
         endUsers,
         rows: endUserRows.map((row) => ({

@@ -258,6 +258,8 @@ export interface ChaosReport {
     ledger: LedgerReadout['counts'];
     /** Booked rows behind the operator in a transaction's status or the gas (LedgerReadout): a product gap. */
     bookedBehindOperator: string[];
+    /** Ramps that applied a snapshot while their last write ran (LedgerReadout): a product gap. */
+    appliedAfterFinalWrite: string[];
     /** What the stand-in client endpoint received, and how many it refused or answered too late on purpose. */
     clientEndpoint: { deliveries: number; refused: number; answeredLate: number };
   };
@@ -312,6 +314,12 @@ export function formatReport(report: ChaosReport, maxFindings = 15): string {
     lines.push(
       `-- booked before their other transactions' webhooks arrived, behind the operator in a status or the gas (${counts.bookedBehindOperator.length}; not counted as a violation):`,
       ...counts.bookedBehindOperator.slice(0, maxFindings).map((line) => `     ${line}`),
+    );
+  }
+  if (counts.appliedAfterFinalWrite.length > 0) {
+    lines.push(
+      `-- applied a snapshot while their last write ran, so their end state is not in the ledger (${counts.appliedAfterFinalWrite.length}; not counted as a violation):`,
+      ...counts.appliedAfterFinalWrite.slice(0, maxFindings).map((line) => `     ${line}`),
     );
   }
   if (counts.trafficErrors.length > 0) {
@@ -1316,6 +1324,7 @@ async function scenario(
         trafficErrors,
         ledger: ledger.counts,
         bookedBehindOperator: ledger.bookedBehindOperator,
+        appliedAfterFinalWrite: ledger.appliedAfterFinalWrite,
         clientEndpoint: { deliveries: stack.clientEndpoint.deliveries.length, ...endpointCounts },
       },
       timeline,
