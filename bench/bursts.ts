@@ -8,7 +8,8 @@
  * (earlier when the sandbox has delivered everything and no off-ramp closed for 10 s: nothing else can move them).
  *
  * Figure: the median settle time, from a deposit's POST to the sandbox (client clock) to its off-ramp's settled state
- * (the timestamp of its `off_ramp.settled` outcome event: the workflow time of the task that settled it), against
+ * (the timestamp of its `off_ramp.settled` outcome event in the stack's ledger: the workflow time of the task that
+ * settled it), against
  * the sandbox's own schedule for that chain: 3 steps and 2 confirmations (stepDelayMs 2 s, confirmationDelayMs
  * 30 s), each scaled by the time scale as the sandbox's scheduler scales it (66 ms at 0.001), which is when the
  * chain's last event is published at the earliest. Target: median <= schedule + 1 s, with every off-ramp settled
@@ -28,7 +29,7 @@ import {
   offRampResults,
   offRampRuns,
   offRampScheduleMs,
-  settledAtMs,
+  settledEvents,
   startRampStack,
   rampRunHistories,
   runningStatuses,
@@ -106,9 +107,10 @@ async function burst(
     const lastDelivered: number[] = [];
     let deliveries = 0;
     let ackMs = 0;
+    const settledBy = await settledEvents(stack);
     for (const id of ids) {
       const state = results.get(id);
-      const at = state?.status === 'settled' ? settledAtMs(state) : undefined;
+      const at = state?.status === 'settled' ? settledBy.get(offRampWorkflowId(id))?.atMs : undefined;
       if (at !== undefined && at - postedAt.get(id)! <= TIME_LIMIT_MS) settle.push(at - postedAt.get(id)!);
       const chain = chainDeliveries(stack.sandbox, id);
       if (chain) {

@@ -9,7 +9,7 @@
  * delivered everything.
  *
  * Each must settle exactly once: one run per workflow ID on the task queue (visibility), its result (final state)
- * `settled`, and exactly one `off_ramp.settled` outcome event in it.
+ * `settled`, and exactly one `off_ramp.settled` outcome event in the stack's ledger.
  * Figure: their rate, settled off-ramps per second from the first POST to the last settlement (each one's
  * `off_ramp.settled` timestamp). Baseline: what the receiver's own rate allows, i.e. the receiver's closed-loop
  * deliveries per second on the same server (the signal path's leg of this run, or measured here when run alone)
@@ -28,7 +28,7 @@ import {
   offRampResults,
   offRampRuns,
   runningStatuses,
-  settledAtMs,
+  settledEvents,
   startRampStack,
   waitForOffRamps,
 } from './lib/ramp-stack';
@@ -109,17 +109,15 @@ export const concurrentOffRamps: Measurement = {
       let attempts = 0;
       let ackMs = 0;
       let lastDeliveredMs = Number.NaN;
+      const settledBy = await settledEvents(stack);
       for (const id of ids) {
         if (runs.get(offRampWorkflowId(id))?.length === 1) oneRun += 1;
         const state = results.get(id);
         polls += state?.polls ?? 0;
-        const settledEvents = state?.outcomes?.events.filter(
-          (record) => record.event.type === 'off_ramp.settled',
-        );
-        const at = state ? settledAtMs(state) : undefined;
-        if (state?.status === 'settled' && settledEvents?.length === 1 && at !== undefined) {
+        const settled = settledBy.get(offRampWorkflowId(id));
+        if (state?.status === 'settled' && settled?.count === 1) {
           settledOnce += 1;
-          settledAt.push(at);
+          settledAt.push(settled.atMs);
         }
         const chain = chainDeliveries(stack.sandbox, id);
         deliveries += chain?.delivered ?? 0;

@@ -46,7 +46,7 @@ import type { offRampWorkflow } from '../workflows/ramps/offramp/workflow';
 import { closedLoop, openLoop, type LoadResult } from './lib/load';
 import { type Measurement } from './lib/measurement';
 import { cpuSeconds } from './lib/machine';
-import { startRampStack, type RampStack } from './lib/ramp-stack';
+import { offRampState, startRampStack, type RampStack } from './lib/ramp-stack';
 import { rawMaximum } from './lib/rates';
 import {
   appliedSignals,
@@ -221,12 +221,18 @@ export const eventToStateMeasurement: Measurement = {
       const depositIds: string[] = [];
       for (let index = 0; index < processes; index += 1)
         depositIds.push((await stack.deposit(address!)).depositId);
-      const query =
-        `WorkflowType = '${WORKFLOW_TYPES.offRamp}' AND TaskQueue = '${stack.taskQueue}' ` +
-        `AND RampStatus = 'awaiting-sweep'`;
+      // Each off-ramp writes its view to the stack's ledger before it waits.
+      const awaitingSweep = async () =>
+        Number(
+          (
+            await stack.database.pool.query<{ count: string }>(
+              `select count(*) from ramps where direction = 'off-ramp' and status = 'awaiting-sweep'`,
+            )
+          ).rows[0]!.count,
+        );
       const readyBy = Date.now() + settings.settleTimeLimitMs;
       for (;;) {
-        const waiting = (await stack.ramp.temporal.workflow.count(query)).count;
+        const waiting = await awaitingSweep();
         if (waiting >= processes && stack.sandbox.ctx.delivery.active === 0) break;
         if (Date.now() > readyBy)
           throw new Error(
@@ -235,7 +241,7 @@ export const eventToStateMeasurement: Measurement = {
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
       const snapshots = await Promise.all(
-        depositIds.map(async (id) => (await stack.ramp.getOffRamp(id)).deposit!),
+        depositIds.map(async (id) => (await offRampState(stack, id)).deposit!),
       );
       log(
         `[event-to-state] ${processes} off-ramps awaiting their sweep; ${rate.toFixed(1)}/s for ${settings.openLoopDurationMs / 1000} s`,

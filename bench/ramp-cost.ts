@@ -63,6 +63,7 @@ export const rampCost: Measurement = {
         const api = await startApiServer({
           config: loadApiConfig({ API_PORT: '0', API_KEY }),
           ramp: stack.ramp,
+          ledger: stack.database.db,
           logger: pino({ level: 'silent' }),
         });
         try {

@@ -4,19 +4,26 @@
  * - signal-path: the receiver against a raw signalWithStart loop, closed loops (throughput, ack p50 and p99);
  * - ack-latency: an open loop at a share of the raw maximum, receiver against raw;
  * - receiver-breakdown: the receiver's latency one layer at a time;
- * - deposit-wallets: ensureDepositWallet for distinct end users against raw signalWithStart, cached and evicted users;
+ * - deposit-wallets: deposit wallets through the HTTP API (worker and API processes, of this checkout or another)
+ *   against raw signalWithStart, the worker's memory, what each step of a wallet costs, cached and evicted users;
  * - event-to-state: from the receiver's 200 to the owning off-ramp having applied the delivery, open loop, against
  *   the forward alone;
  * - bursts: 10 off-ramps posted at once through the sandbox (time scale 0.001), median settle time against the
  *   sandbox's schedule for the chain;
  * - concurrent-offramps: many off-ramps through the sandbox (time scale 0.01), all settled once, their rate against
  *   what the receiver's rate allows;
- * - statement: the settlement statement of a period with many seeded ended ramps, exported and reconciled;
+ * - statement: the settlement statement of 100,000 booked rows streamed over GET /v1/statement, against the raw
+ *   SELECT of the same rows, with the heap sampled during the stream;
+ * - events: GET /v1/events at 1,000,000 outcome events, first, filtered and deep pages, against the same pages read
+ *   straight from the ledger;
  * - cost: off-ramps and on-ramps settled end to end as a client runs them, and what each cost in Temporal Cloud's
- *   billable actions, history events and visibility calls (on a metered server of its own).
- * The first four hand deliveries to Temporal with no worker; bursts, concurrent-offramps and cost run the whole
- * stack (the sandbox delivering to the receiver, routers and ramps on a worker process: bench/lib/ramp-stack.ts).
- * A quick profile by default (about ten minutes on an idle 2-core machine), `--profile full` for the long one.
+ *   billable actions, history events and visibility calls (on a metered server of its own);
+ * - scale: one reconciliation run over 5,000 open ramps and 5,000 wallets against an operator 200 ms late, its worker
+ *   process SIGKILLed mid-run: its duration against RECONCILE_INTERVAL, its operator calls against its budget.
+ * The first three hand deliveries to Temporal with no worker; bursts, concurrent-offramps and cost run the whole
+ * stack (the sandbox delivering to the receiver, routers and ramps on a worker process: bench/lib/ramp-stack.ts);
+ * the stacks, statement and events each have a database of their own on the run's embedded PostgreSQL.
+ * A quick profile by default (about fifteen minutes on an idle 2-core machine), `--profile full` for the long one.
  * Writes bench/results/latest.json and bench/results/latest.md (figure, baseline, ratio, target, and the machine)
  * and prints the table. Bounded: each leg stops at its count or its time limit, and the whole run at its deadline.
  */
@@ -30,6 +37,7 @@ import { bursts } from './bursts';
 import { concurrentOffRamps } from './concurrent-offramps';
 import { depositWallets } from './deposit-wallets';
 import { eventToStateMeasurement } from './event-to-state';
+import { eventsList } from './events';
 import { DIRECT_FORWARD_TIMEOUT_MS } from '../src/config/receiver';
 import { ROUTER_SHARDS } from '../src/domain/ids';
 import { describeTuning, startBenchContext } from './lib/context';
@@ -40,6 +48,7 @@ import { persistenceDelta, summarizePersistence } from './lib/server-metrics';
 import { receiverBreakdown } from './receiver-breakdown';
 import { signalPath } from './signal-path';
 import { rampCost } from './ramp-cost';
+import { scaleLeg } from './scale';
 import { statementExport } from './statement';
 
 const MEASUREMENTS: Measurement[] = [
@@ -51,7 +60,9 @@ const MEASUREMENTS: Measurement[] = [
   bursts,
   concurrentOffRamps,
   statementExport,
+  eventsList,
   rampCost,
+  scaleLeg,
 ];
 
 interface Profile extends BenchSettings {
@@ -79,8 +90,12 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     offRamps: 200,
     offRampUsers: 40,
     settleTimeLimitMs: 5 * 60_000,
-    statementRamps: 2_000,
+    statementRamps: 100_000,
+    events: 1_000_000,
     costRamps: 5,
+    // The issue's installed base, in both profiles: the leg's claim is about that volume.
+    scaleRamps: 5_000,
+    scaleWallets: 5_000,
     deadlineMs: 30 * 60_000,
   },
   full: {
@@ -102,8 +117,11 @@ const PROFILES: Record<'quick' | 'full', Profile> = {
     offRamps: 1000,
     offRampUsers: 1000,
     settleTimeLimitMs: 20 * 60_000,
-    statementRamps: 10_000,
+    statementRamps: 100_000,
+    events: 1_000_000,
     costRamps: 20,
+    scaleRamps: 5_000,
+    scaleWallets: 5_000,
     deadlineMs: 90 * 60_000,
   },
 };
@@ -112,14 +130,16 @@ const COMMAND = defineCommand({
   usage: 'npm run bench --',
   summary:
     'Measures the signal path (the receiver against a raw signalWithStart loop), the open-loop ack latency, the ' +
-    "receiver's latency layer by layer, deposit wallets, event to state, bursts of off-ramps and concurrent " +
-    'off-ramps, each against a baseline from the same run, on dev servers of its own on loopback; writes ' +
+    "receiver's latency layer by layer, deposit wallets, event to state, bursts of off-ramps, concurrent " +
+    'off-ramps, the statement, the events API, the cost of a ramp and a reconciliation at scale, each against a ' +
+    'baseline from the same run, ' +
+    'on dev servers and a PostgreSQL of its own on loopback; writes ' +
     'bench/results/latest.json and latest.md.',
   flags: {
     profile: {
       type: 'string',
       valueName: 'quick|full',
-      description: 'quick (default, about ten minutes) or full',
+      description: 'quick (default, about fifteen minutes) or full',
     },
     only: {
       type: 'string',
@@ -147,10 +167,10 @@ const COMMAND = defineCommand({
       valueName: 'n',
       description: 'end users whose deposit wallets are created',
     },
-    'wallet-cache': {
+    checkout: {
       type: 'string',
-      valueName: 'n',
-      description: "the wallet worker's cache (default: half the users, so that the first ones are evicted)",
+      valueName: 'dir',
+      description: 'the project checkout whose worker and API deposit-wallets runs (default: this one)',
     },
     'open-loop-duration': {
       type: 'string',
@@ -189,12 +209,27 @@ const COMMAND = defineCommand({
     'statement-ramps': {
       type: 'string',
       valueName: 'n',
-      description: "ended ramps in the statement's period (quick 2000, full 10000)",
+      description: "booked ramps in the statement's period (100000)",
+    },
+    events: {
+      type: 'string',
+      valueName: 'n',
+      description: 'outcome events in the ledger the events leg lists (1000000)',
     },
     'cost-ramps': {
       type: 'string',
       valueName: 'n',
       description: 'off-ramps, and as many on-ramps, whose cost is counted (quick 5, full 20)',
+    },
+    'scale-ramps': {
+      type: 'string',
+      valueName: 'n',
+      description: 'open ramps the scale leg reconciles (5000)',
+    },
+    'scale-wallets': {
+      type: 'string',
+      valueName: 'n',
+      description: "end users' deposit wallets the scale leg reconciles (5000)",
     },
     deadline: {
       type: 'string',
@@ -255,9 +290,7 @@ function benchSettings(
     ids: positiveInteger('--ids', flags.ids, deliveries),
     rounds: positiveInteger('--rounds', flags.rounds, base.rounds),
     walletUsers: positiveInteger('--wallet-users', flags['wallet-users'], base.walletUsers),
-    ...(flags['wallet-cache']
-      ? { walletCache: positiveInteger('--wallet-cache', flags['wallet-cache'], 2) }
-      : {}),
+    ...(flags.checkout ? { checkout: path.resolve(flags.checkout) } : {}),
     openLoopShare: share,
     ...(flags['event-rate'] ? { eventRate: positiveNumber('--event-rate', flags['event-rate']) } : {}),
     burstSize: positiveInteger('--burst', flags.burst, base.burstSize),
@@ -269,7 +302,10 @@ function benchSettings(
     offRamps: positiveInteger('--offramps', flags.offramps, base.offRamps),
     offRampUsers: positiveInteger('--offramp-users', flags['offramp-users'], base.offRampUsers),
     statementRamps: positiveInteger('--statement-ramps', flags['statement-ramps'], base.statementRamps),
+    events: positiveInteger('--events', flags.events, base.events),
     costRamps: positiveInteger('--cost-ramps', flags['cost-ramps'], base.costRamps),
+    scaleRamps: positiveInteger('--scale-ramps', flags['scale-ramps'], base.scaleRamps),
+    scaleWallets: positiveInteger('--scale-wallets', flags['scale-wallets'], base.scaleWallets),
     settleTimeLimitMs: flags['settle-time-limit']
       ? parseDurationMs(flags['settle-time-limit'])
       : base.settleTimeLimitMs,
@@ -331,7 +367,10 @@ async function main(): Promise<number> {
         'sandbox delivery concurrency': settings.deliveryConcurrency,
         'concurrent off-ramps': `${settings.offRamps} for ${settings.offRampUsers} end users`,
         'statement ramps': settings.statementRamps,
+        'outcome events': settings.events,
+        ...(settings.checkout ? { 'deposit-wallets checkout': settings.checkout } : {}),
         'cost ramps': `${settings.costRamps} off-ramps and ${settings.costRamps} on-ramps`,
+        scale: `${settings.scaleRamps} open ramps and ${settings.scaleWallets} wallets reconciled`,
         'baseline server': describeTuning(context.baseline.tuning),
         'npm-start server': describeTuning(context.subject.tuning),
         'router shards': String(ROUTER_SHARDS),

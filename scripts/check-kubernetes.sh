@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds every overlay of deploy/kubernetes with kustomize, and a release made with scripts/worker-version.sh, and
 # validates what it prints: the Kubernetes kinds against the schemas PyPI's kubernetes-validate ships, strictly, and
-# KEDA's against the CRDs of the KEDA release the manifests are written for. The tools are installed under .cache/ on the first run (the Go module proxy and PyPI).
+# KEDA's against the CRDs of the KEDA release the manifests are written for; then the product's database wiring
+# (scripts/check-kubernetes-database.py). The tools are installed under .cache/ on the first run (the Go module proxy
+# and PyPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 KUSTOMIZE_VERSION=5.7.1
@@ -37,7 +39,7 @@ release=$(mktemp -d)
 trap 'rm -rf "$out" "$release"' EXIT
 cp -r deploy/kubernetes "$release/"
 overlay="$release/kubernetes/overlays/self-hosted"
-version_resources() { grep -E '^  name: ramp-worker-[0-9]' "$1" | sort | uniq -c | awk '{ print $1 "x" $3 }' | xargs; }
+version_resources() { grep -E '^  name: ramp-(worker|migrate)-[0-9]' "$1" | sort | uniq -c | awk '{ print $1 "x" $3 }' | xargs; }
 bash scripts/worker-version.sh add "$overlay" 1.1.0 >/dev/null
 "$kustomize" build "$overlay" >"$out/release-beside.yaml"
 bash scripts/worker-version.sh remove "$overlay" 1.0.0 >/dev/null
@@ -46,10 +48,13 @@ built+=("$out/release-beside.yaml" "$out/release-drained.yaml")
 beside=$(version_resources "$out/release-beside.yaml")
 drained=$(version_resources "$out/release-drained.yaml")
 release_failures=0
-if [ "$beside" != "3xramp-worker-1.0.0 3xramp-worker-1.1.0" ] || [ "$drained" != "3xramp-worker-1.1.0" ]; then
-  echo "FAIL scripts/worker-version.sh: beside: $beside; drained: $drained (want 3 resources per version)"
+# Per version: its Deployment, ScaledObject and PodDisruptionBudget, and its migrations Job.
+if [ "$beside" != "1xramp-migrate-1.0.0 1xramp-migrate-1.1.0 3xramp-worker-1.0.0 3xramp-worker-1.1.0" ] ||
+  [ "$drained" != "1xramp-migrate-1.1.0 3xramp-worker-1.1.0" ]; then
+  echo "FAIL scripts/worker-version.sh: beside: $beside; drained: $drained (want 4 resources per version)"
   release_failures=1
 fi
 PYTHONPATH="$validator" python3 scripts/validate-kubernetes.py "$KUBERNETES_VERSION" \
   "$keda_dir/config/crd/bases" "${built[@]}"
+PYTHONPATH="$validator" python3 scripts/check-kubernetes-database.py "${built[@]}"
 exit "$release_failures"

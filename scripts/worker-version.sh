@@ -5,15 +5,16 @@
 #   scripts/worker-version.sh remove <overlay directory> <build ID>
 #
 # The build ID is the release's image tag. `add` writes <overlay>/workers/<build ID>/kustomization.yaml, one version of
-# deploy/kubernetes/worker: its Deployment, ScaledObject and PodDisruptionBudget named ramp-worker-<build ID> and
-# labelled ramp-orchestrator/build-id=<build ID>, its workers started with --build-id <build ID>, KEDA reading that
-# version's backlog, the image of that tag; then lists it among the overlay's resources. `remove` takes it out of the
-# overlay and deletes the folder; `kubectl apply` does not delete what an overlay no longer lists, so delete the
-# version's resources from the cluster too (the runbook says how). Both print what they changed.
+# deploy/kubernetes/worker: its Deployment, ScaledObject and PodDisruptionBudget named ramp-worker-<build ID> and its
+# database migrations Job ramp-migrate-<build ID>, all labelled ramp-orchestrator/build-id=<build ID>, its workers
+# started with --build-id <build ID> once its migrations ran, KEDA reading that version's backlog, the image of that
+# tag; then lists it among the overlay's resources. `remove` takes it out of the overlay and deletes the folder;
+# `kubectl apply` does not delete what an overlay no longer lists, so delete the version's resources from the cluster
+# too (the runbook says how). Both print what they changed.
 set -euo pipefail
 
 usage() {
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 [ $# -eq 3 ] || usage
@@ -24,6 +25,11 @@ build_id=$3
 # As the worker refuses any other (src/config/worker-version.ts): a name suffix and a label value too.
 if ! [[ $build_id =~ ^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$ ]]; then
   echo "\"$build_id\" is not a build ID: 1-63 lower-case letters, digits, \".\" or \"-\", starting and ending with a letter or digit" >&2
+  exit 2
+fi
+# A Job's name is at most 63 characters: ramp-migrate-<build ID>.
+if [ ${#build_id} -gt 50 ]; then
+  echo "\"$build_id\" is longer than the 50 characters the version's Job ramp-migrate-<build ID> can take" >&2
   exit 2
 fi
 kustomization=$overlay/kustomization.yaml

@@ -12,7 +12,7 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { loadLogLevel, type LoggerLevel } from './config/logging';
 import { DEFAULT_OPERATOR_PROFILE } from './domain/operator-profile';
-import { activeTraceIds } from './observability/spans';
+import { activeTraceIds } from './http/spans';
 import { REDACTED, redactKnownSecrets } from './secrets/known-secrets';
 
 export type { Logger } from 'pino';

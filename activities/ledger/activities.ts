@@ -8,7 +8,7 @@ import { Context } from '@temporalio/activity';
 import { errorMessage } from '../../src/domain/errors';
 import { type EndUserRecord, writeEndUser } from '../../src/ledger/end-users';
 import { type RampRecord, writeRamp } from '../../src/ledger/ramps';
-import { activeTraceParent } from '../../src/observability/spans';
+import { activeTraceParent } from '../../src/http/spans';
 import type { ActivityDeps } from '../deps';
 import { createAlertActivities } from '../operations/alerts/activities';
 

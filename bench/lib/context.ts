@@ -8,6 +8,8 @@
  * No worker runs: what is measured is the hand-off into Temporal (signal-with-start) that precedes every 200.
  * With `serverMetrics`, the subject also serves its Prometheus metrics on a loopback port, read per leg. A leg that
  * counts requests starts a metered server of its own (`startMeteredServer`), so that no other leg's work is counted.
+ * Beside them, the product's database: the embedded PostgreSQL npm start runs, its data in the same temporary
+ * folder, with a migrated template that each stack copies into a database of its own (`freshDatabase`).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -16,6 +18,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import pino from 'pino';
+import { type Database, openDatabase } from '../../src/database/connection';
+import {
+  ensureDatabase,
+  type RunningPostgres,
+  startEmbeddedPostgres,
+} from '../../src/database/embedded-server';
+import { migrateToLatest } from '../../src/database/migrate';
 import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadWorkflowTimings } from '../../src/config/timings';
 import { freePort } from '../../src/http/free-port';
@@ -42,6 +51,14 @@ import { type PersistenceCounts, parseFrontendRequests, parsePersistenceMetrics 
 export const BENCH_NAMESPACE = 'bench';
 export const BENCH_TASK_QUEUE = 'bench-no-worker';
 export const BASELINE_PRAGMAS = ['journal_mode=WAL', 'synchronous=OFF'];
+/** The migrated database each stack's own is copied from. */
+const TEMPLATE_DATABASE = 'bench_template';
+
+/** A database of one stack or leg on the bench's PostgreSQL: its URL (for a worker process) and a pool on it. */
+export interface BenchDatabase extends Database {
+  url: string;
+  name: string;
+}
 
 export interface BenchServer {
   label: string;
@@ -61,6 +78,10 @@ export interface BenchContext {
   subject: BenchServer;
   receiver: RunningReceiver;
   timings: WorkflowTimings;
+  /** The embedded PostgreSQL of the run (its process: a leg reads its CPU time). */
+  postgres: RunningPostgres;
+  /** A new database with the newest schema and no rows (the leg closes its pool; the server goes with the run). */
+  freshDatabase(label: string): Promise<BenchDatabase>;
   /** The subject server's persistence counters so far (undefined when the scrape failed); only with `serverMetrics`. */
   subjectPersistence?: () => Promise<PersistenceCounts | undefined>;
   /**
@@ -222,6 +243,24 @@ export async function startBenchContext(options: {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       return response.text();
     };
+    const postgres = await startEmbeddedPostgres({ dataDir: path.join(dir, 'postgres') });
+    stoppers.push(() => postgres.stop());
+    options.log(`[bench] PostgreSQL on 127.0.0.1:${postgres.port}`);
+    await ensureDatabase(postgres.urlOf('postgres'), TEMPLATE_DATABASE);
+    const template = openDatabase(postgres.urlOf(TEMPLATE_DATABASE), {
+      applicationName: 'bench setup',
+      poolSize: 1,
+    });
+    // A template must have no connection open when a database is copied from it.
+    await migrateToLatest(template.db).finally(() => template.close());
+    let databases = 0;
+    const freshDatabase = async (label: string): Promise<BenchDatabase> => {
+      databases += 1;
+      const name = `bench_${label.replace(/[^a-z0-9]/g, '_')}_${databases}`;
+      await ensureDatabase(postgres.urlOf('postgres'), name, TEMPLATE_DATABASE);
+      const url = postgres.urlOf(name);
+      return { ...openDatabase(url, { applicationName: `bench ${label}` }), url, name };
+    };
     const baseline = await start('baseline', { sqlitePragmas: BASELINE_PRAGMAS, dynamicConfig: [] }, false);
     const metricsPort = options.serverMetrics ? await freePort() : undefined;
     const subject = await start(
@@ -296,6 +335,8 @@ export async function startBenchContext(options: {
       subject,
       receiver,
       timings,
+      postgres,
+      freshDatabase,
       ...(subjectPersistence ? { subjectPersistence } : {}),
       startMeteredServer,
       post,

@@ -54,3 +54,23 @@ export async function residentMiB(
     return undefined;
   }
 }
+
+/**
+ * CPU seconds of a process and its children alive now (Linux /proc): a PostgreSQL server's work is in the backends
+ * its postmaster forked, one per connection.
+ */
+export async function treeCpuSeconds(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const { readdir, readFile } = await import('node:fs/promises');
+  const own = await cpuSeconds(pid);
+  if (own === undefined) return undefined;
+  let children = 0;
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // The parent's pid is the 2nd field after the command name.
+    if (Number(fields[1]) === pid) children += (await cpuSeconds(Number(entry))) ?? 0;
+  }
+  return own + children;
+}

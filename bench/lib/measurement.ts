@@ -17,10 +17,11 @@ export interface BenchSettings {
   maxInFlight: number;
   drainMs: number;
   requestTimeoutMs: number;
-  /** End users whose deposit wallets are created; the worker's cache then (default: half of them); the sample timed. */
+  /** End users whose deposit wallets are created, and the sample timed one call at a time. */
   walletUsers: number;
-  walletCache?: number;
   walletSample: number;
+  /** deposit-wallets: the project checkout whose worker and API are measured (default: this one). */
+  checkout?: string;
   /** event-to-state: the open loop's rate when set (otherwise openLoopShare of the raw maximum). */
   eventRate?: number;
   /** bursts: off-ramps posted at once. */
@@ -34,10 +35,15 @@ export interface BenchSettings {
   offRamps: number;
   offRampUsers: number;
   settleTimeLimitMs: number;
-  /** statement: ended ramps in the statement's period. */
+  /** statement: booked ramps in the statement's period. */
   statementRamps: number;
+  /** events: outcome events in the ledger. */
+  events: number;
   /** cost: off-ramps, and as many on-ramps, settled end to end. */
   costRamps: number;
+  /** scale: open ramps and end users' deposit wallets one reconciliation run checks. */
+  scaleRamps: number;
+  scaleWallets: number;
 }
 
 /**

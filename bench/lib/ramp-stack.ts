@@ -7,12 +7,11 @@
  * - a worker in a process of its own, started as `npm run worker` starts it (src/entry/worker.ts under tsx, which
  *   bundles the workflows), configured by its environment alone: this shell's WORKER_* settings, warn logs. Its own
  *   process, so that its cores and memory are its own; the schedules every worker start applies get a 24 h interval
- *   so that neither the gas monitor nor a reconciliation runs during a leg;
+ *   so that neither the gas monitor nor a reconciliation runs during a leg; its activities write the stack's own
+ *   database (a fresh copy of the bench's migrated template) and its outcome dispatcher delivers from it;
  * - the account done as the operator's account contact would: master and gas wallets, the account step, the gas
  *   wallet credited (or not), both recipient kinds; and the typed client on the leg's task queue.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { workerVersion } from '../../src/config/worker-version';
 import { makeCurrent } from '../../src/temporal/worker-deployment';
 import { RampClient } from '../../src/client/ramp-client';
@@ -21,21 +20,21 @@ import { DEFAULT_PROCESS_IDS, offRampWorkflowId, WORKFLOW_TYPES } from '../../sr
 import type { WorkflowTimings } from '../../src/domain/timings';
 import { NETWORKS } from '../../src/domain/vocabulary';
 import type { RunningSandbox } from '../../src/sandbox/server';
-import { freePort } from '../../src/http/free-port';
 import type { RunningReceiver } from '../../src/webhooks/receiver';
+import { offRampStateQuery } from '../../workflows/ramps/offramp/messages';
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
 import {
   BENCH_NAMESPACE,
   type BenchContext,
+  type BenchDatabase,
   type BenchServer,
   startBenchOperator,
   startBenchReceiver,
 } from './context';
 import { closedLoop } from './load';
 import { RUN_TAG } from './measurement';
+import { startProductProcess } from './product-process';
 import type { HistoryEvents } from './task-waits';
-
-const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 
 export interface RampStackOptions {
   /** Names the task queue, the end users and the log lines of the leg. */
@@ -60,6 +59,8 @@ export interface RampStack {
   sandbox: RunningSandbox;
   receiver: RunningReceiver;
   ramp: RampClient;
+  /** The stack's own database: the worker's activities write it, its dispatcher delivers from it, the client reads it. */
+  database: BenchDatabase;
   taskQueue: string;
   /** The worker's process. */
   workerPid: number | undefined;
@@ -71,10 +72,6 @@ export interface RampStack {
   deposit(address: string): Promise<{ depositId: string; postedAtMs: number }>;
   close(): Promise<void>;
 }
-
-/** Every worker process still alive, killed if the bench exits without stopping them (its deadline, say). */
-const liveWorkers = new Set<ChildProcess>();
-process.on('exit', () => liveWorkers.forEach((child) => child.kill('SIGKILL')));
 
 export async function startRampStack(context: BenchContext, options: RampStackOptions): Promise<RampStack> {
   const stoppers: (() => Promise<void>)[] = [];
@@ -106,11 +103,16 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
       });
     await operator.createRecipients('transaction', [receiver.recipientUrls.transaction]);
     await operator.createRecipients('order', [receiver.recipientUrls.order]);
+    const database = await context.freshDatabase(options.label);
+    stoppers.push(() => database.close());
 
     const startedAt = performance.now();
-    const worker = await startWorkerProcess({
+    const worker = await startProductProcess({
+      entry: 'src/entry/worker.ts',
+      portVariable: 'WORKER_HEALTH_PORT',
       env: {
         ...options.workerEnv,
+        DATABASE_URL: database.url,
         TEMPORAL_ADDRESS: server.server.address,
         TEMPORAL_NAMESPACE: BENCH_NAMESPACE,
         TEMPORAL_TASK_QUEUE: taskQueue,
@@ -128,12 +130,13 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
       `[${options.label}] worker process ${worker.pid} serving after ${(workerStartMs / 1000).toFixed(1)} s`,
     );
     // The worker polls as its package version, which gets work once it is current (as a release makes it).
-    await makeCurrent(context.subject.temporal.client, workerVersion(taskQueue), {
+    await makeCurrent(server.temporal.client, workerVersion(taskQueue), {
       workersWaitMs: options.startTimeoutMs,
     });
 
     const ramp = new RampClient({
       connection: server.temporal.connection,
+      database,
       namespace: BENCH_NAMESPACE,
       taskQueue,
       timings: options.timings,
@@ -143,6 +146,7 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
       sandbox,
       receiver,
       ramp,
+      database,
       taskQueue,
       workerPid: worker.pid,
       workerStartMs,
@@ -181,58 +185,6 @@ export async function startRampStack(context: BenchContext, options: RampStackOp
     await close();
     throw error;
   }
-}
-
-/** `npm run worker` in a child process; resolves once its health route answers 200 (it polls its task queue). */
-async function startWorkerProcess(options: { env: Record<string, string>; timeoutMs: number }) {
-  const healthPort = await freePort();
-  // As a shell would start it: its WORKER_* settings and its Node options (a heap limit sizes the cache).
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => (name.startsWith('WORKER_') && name !== 'WORKER_HEALTH_PORT') || name === 'NODE_OPTIONS',
-    ),
-  );
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'src/entry/worker.ts')], {
-    cwd: PROJECT_ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      LOG_LEVEL: 'warn',
-      ...inherited,
-      ...options.env,
-      WORKER_HEALTH_PORT: String(healthPort),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  liveWorkers.add(child);
-  let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      liveWorkers.delete(child);
-      resolve();
-    }),
-  );
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
-  };
-  const deadline = Date.now() + options.timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the worker process exited: ${output}`);
-    const ok = await fetch(`http://127.0.0.1:${healthPort}/healthz`, { signal: AbortSignal.timeout(2_000) })
-      .then((response) => response.ok)
-      .catch(() => false);
-    if (ok) return { pid: child.pid, stop, output: () => output };
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  await stop();
-  throw new Error(`the worker process did not serve within ${options.timeoutMs / 1000} s: ${output}`);
 }
 
 /**
@@ -347,6 +299,10 @@ export async function offRampResults(
   return results;
 }
 
+/** An off-ramp's own state, as its workflow answers its query (what the ledger's view leaves out included). */
+export const offRampState = (stack: RampStack, depositTransactionId: string): Promise<OffRampState> =>
+  stack.ramp.temporal.workflow.getHandle(offRampWorkflowId(depositTransactionId)).query(offRampStateQuery);
+
 /** The states of off-ramps still running, by status (a query each: the worker answers them). */
 export async function runningStatuses(
   stack: RampStack,
@@ -354,7 +310,7 @@ export async function runningStatuses(
 ): Promise<Record<string, number>> {
   const statuses: Record<string, number> = {};
   for (const id of depositIds) {
-    const state = await stack.ramp.getOffRamp(id).catch(() => undefined);
+    const state = await offRampState(stack, id).catch(() => undefined);
     const key = !state
       ? 'not answering'
       : state.status === 'awaiting-settlement' &&
@@ -367,10 +323,16 @@ export async function runningStatuses(
   return statuses;
 }
 
-/** When an off-ramp settled by its own record: the timestamp of its off_ramp.settled outcome event. */
-export function settledAtMs(state: OffRampState): number | undefined {
-  const settled = state.outcomes?.events.find((record) => record.event.type === 'off_ramp.settled');
-  return settled ? Date.parse(settled.event.timestamp) : undefined;
+/**
+ * The `off_ramp.settled` events each off-ramp raised, from the stack's ledger, by workflow ID: how many (once is
+ * right) and when the first says the off-ramp settled (its own record of the instant).
+ */
+export async function settledEvents(stack: RampStack): Promise<Map<string, { count: number; atMs: number }>> {
+  const { rows } = await stack.database.pool.query<{ process_id: string; count: number; at: string }>(
+    `select process_id, count(*)::int as count, min(body->>'timestamp') as at
+     from outcome_events where type = 'off_ramp.settled' group by process_id`,
+  );
+  return new Map(rows.map((row) => [row.process_id, { count: row.count, atMs: Date.parse(row.at) }]));
 }
 
 export interface ChainDeliveries {

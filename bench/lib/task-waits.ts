@@ -4,7 +4,7 @@
  * A run's first task comes from the task queue every worker polls; its later ones from the sticky queue of the worker
  * that has it cached, so the two waits are kept apart.
  */
-import { tsToMs } from '@temporalio/common/lib/time';
+import { tsToMs } from '../../src/temporal/sdk-internals';
 import type { temporal } from '@temporalio/proto';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;

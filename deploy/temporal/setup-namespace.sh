@@ -25,7 +25,7 @@ until existing=$("$TEMPORAL_CLI" operator search-attribute list --namespace "$TE
   sleep 1
 done
 
-# The same list as src/temporal/search-attributes.ts (a unit test keeps the two equal).
+# The same list as src/domain/search-attributes.ts (a unit test keeps the two equal).
 for attribute in RampEndUserId=Keyword RampDirection=Keyword RampStatus=Keyword RampOrderReference=Keyword \
   RampDepositTransactionId=Keyword RampWalletId=Keyword RampNetworks=KeywordList; do
   name=${attribute%%=*}

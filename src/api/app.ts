@@ -7,7 +7,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { SecretString } from '../secrets/secret-string';
 import { requestLogger } from '../http/request-logging';
-import { serverSpans } from '../observability/spans';
+import { serverSpans } from '../http/spans';
 import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
 import { healthRouter, type HealthRouterOptions } from '../observability/health';
 import { requireApiKey } from './auth';

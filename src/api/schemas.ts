@@ -23,7 +23,7 @@ import {
 } from '../domain/outcome-events';
 import { ACCOUNT_WALLET_ROLES, RAMP_DIRECTIONS, RESOURCE_KINDS } from '../domain/vocabulary';
 import * as views from '../ledger/views';
-import { endUserIdSchema, identifierSchema } from '../validation/identifiers';
+import { endUserIdSchema, identifierSchema, newEndUserIdSchema } from '../validation/identifiers';
 import type {
   AccountRecipient,
   AccountSetupResult,
@@ -38,12 +38,7 @@ import type {
   WalletJournal,
 } from '../../workflows/wallet-creation/journal';
 import { ACTION_LIMITS } from '../../workflows/operations/alerts/incidents';
-import {
-  ALERT_KINDS,
-  type AlertsState,
-  type Incident,
-  type ResolvedIncident,
-} from '../../workflows/operations/alerts/types';
+import { ALERT_KINDS, type Incident, type ResolvedIncident } from '../../workflows/operations/alerts/types';
 import type { QuoteResult } from '../../workflows/quote/types';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
@@ -287,18 +282,19 @@ export const incidentActionSchema = component(
   }),
 );
 
-export const alertsSchema = component(
-  'Alerts',
-  describes<AlertsState>()(
-    z.strictObject({
-      open: z.array(incident),
-      recentlyResolved: z.array(resolvedIncident),
-      raisedTotal: z.number(),
-      resolvedTotal: z.number(),
-      runs: z.number(),
-      since: isoDateTime,
+export const incidentPageSchema = component(
+  'IncidentPage',
+  z.strictObject({
+    data: z.array(z.union([resolvedIncident, incident])).meta({
+      description: 'Newest first: open ones by when they opened, resolved ones by when they were resolved',
     }),
-  ),
+    pagination: z.strictObject({
+      nextPageToken: nullableText.meta({
+        description: 'Pass as pageToken for the next page; null on the last',
+      }),
+    }),
+  }),
+  'One page of incidents, under 64 kB however many there are (a page of long incidents holds fewer than limit)',
 );
 
 // ---------------------------------------------------------------------------------------------- ramps
@@ -353,6 +349,8 @@ export const endUserOverviewSchema = component(
 // ---------------------------------------------------------------------------------------------- requests
 
 export const endUserParams = z.strictObject({ id: endUserIdSchema });
+/** The end user a POST creates or names for something new: never an e-mail address. */
+export const newEndUserParams = z.strictObject({ id: newEndUserIdSchema });
 export const onRampParams = z.strictObject({ orderReference: identifierSchema('order reference') });
 export const offRampParams = z.strictObject({
   depositTransactionId: identifierSchema('deposit transaction ID'),
@@ -371,7 +369,7 @@ export const webhookIdParams = z.strictObject({ webhookId: webhookIdSchema });
 export const startOnRampRequestSchema = component(
   'StartOnRampRequest',
   z.strictObject({
-    endUserId: endUserIdSchema,
+    endUserId: newEndUserIdSchema,
     orderReference: identifierSchema('order reference'),
     quoteRequest: onRampQuoteRequestComponent
       .optional()
@@ -489,13 +487,22 @@ export const eventListQuerySchema = z.strictObject({
   pageToken: rampListQuerySchema.shape.pageToken,
 });
 
+/** The query of GET /v1/alerts (query values are strings; limit is converted). */
+export const incidentListQuerySchema = z.strictObject({
+  status: z.enum(['open', 'resolved']).optional().meta({ description: 'open (the default) or resolved' }),
+  kind: z.enum(ALERT_KINDS).optional(),
+  limit: rampListQuerySchema.shape.limit,
+  pageToken: rampListQuerySchema.shape.pageToken,
+});
+
 export const redeliveryRequestSchema = component(
   'RedeliveryRequest',
   z.strictObject({
     type: eventType.optional(),
-    status: deliveryStatus
-      .optional()
-      .meta({ description: 'For instance failed: the events a client outage cost' }),
+    status: deliveryStatus.optional().meta({
+      description:
+        'Only events in this state; leave it out after an outage: since alone reaches every unconfirmed event',
+    }),
     endUserId: endUserIdSchema.optional(),
     since: instant('Events that happened at or after this (required: a redelivery is always bounded)'),
     until: instant('Events that happened before this').optional(),

@@ -4,7 +4,8 @@
  */
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { endUserWorkflowId } from '../domain/ids';
-import { parseEndUserId } from '../validation/identifiers';
+import { markActive } from '../ledger/end-users';
+import { parseNewEndUserId } from '../validation/identifiers';
 import { depositQuoteShownSignal } from '../../workflows/end-user/messages';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
 import type { OffRampQuoteShown } from '../../workflows/ramps/offramp/types';
@@ -24,7 +25,7 @@ export async function showDepositQuote(
   endUserId: string,
   input: DepositQuoteInput,
 ): Promise<OffRampQuoteShown> {
-  const id = parseEndUserId(endUserId);
+  const id = parseNewEndUserId(endUserId);
   const given =
     'quoteRequest' in input
       ? await quote(context, parseQuoteRequest({ ...input.quoteRequest, direction: 'off-ramp' }))
@@ -41,6 +42,8 @@ export async function showDepositQuote(
     ...(given.quoteId ? { quoteId: given.quoteId } : {}),
     shownAt: new Date(context.now()).toISOString(),
   };
+  // A deposit is coming: reconciliation checks this wallet every interval from now on.
+  await markActive(context.ledger, id, shown.shownAt);
   try {
     await context.temporal.workflow.getHandle(endUserWorkflowId(id)).signal(depositQuoteShownSignal, shown);
   } catch (error) {

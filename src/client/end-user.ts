@@ -4,7 +4,7 @@ import { endUserWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
 import { readEndUserView } from '../ledger/end-users';
 import type { EndUserView } from '../ledger/views';
 import { describeProcess, ONE_RUN_PER_PROCESS } from '../temporal/process-start';
-import { parseEndUserId } from '../validation/identifiers';
+import { parseEndUserId, parseNewEndUserId } from '../validation/identifiers';
 import type { endUserWorkflow } from '../../workflows/end-user/workflow';
 import { ensureDepositWalletUpdate } from '../../workflows/end-user/messages';
 import type { DepositWallet } from '../../workflows/end-user/types';
@@ -13,7 +13,7 @@ import { NotFoundError, ProcessEndedError } from './errors';
 import { listRamps, type RampProcessSummary } from './ramp-list';
 
 export async function ensureDepositWallet(context: ClientContext, endUserId: string): Promise<DepositWallet> {
-  const id = parseEndUserId(endUserId);
+  const id = parseNewEndUserId(endUserId);
   const workflowId = endUserWorkflowId(id);
   const startWorkflowOperation = new WithStartWorkflowOperation<typeof endUserWorkflow>(
     WORKFLOW_TYPES.endUser,

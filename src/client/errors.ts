@@ -1,13 +1,5 @@
-/** Input the typed client refuses before anything reaches Temporal or the operator. */
-export class InvalidInputError extends Error {
-  override readonly name = 'InvalidInputError';
-  constructor(
-    message: string,
-    readonly issues: string[] = [],
-  ) {
-    super(issues.length > 0 ? `${message}: ${issues.join('; ')}` : message);
-  }
-}
+/** Input the typed client refuses before anything reaches Temporal or the operator (defined with its rules). */
+export { InvalidInputError } from '../validation/errors';
 
 /** The caller asked about something that does not exist (an unknown end user, process or order reference). */
 export class NotFoundError extends Error {

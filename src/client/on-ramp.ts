@@ -6,7 +6,7 @@ import { onRampWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
 import { readRampView } from '../ledger/ramps';
 import type { OnRampView } from '../ledger/views';
 import { signalWithStartProcess } from '../temporal/process-start';
-import { parseEndUserId, parseOrderReference } from '../validation/identifiers';
+import { parseNewEndUserId, parseOrderReference } from '../validation/identifiers';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
 import { onRampAttributionSignal } from '../../workflows/ramps/onramp/messages';
 import type { onRampWorkflow } from '../../workflows/ramps/onramp/workflow';
@@ -45,7 +45,7 @@ export async function startOnRamp(
   reference: string,
   options: StartOnRampOptions = {},
 ): Promise<OnRampStart> {
-  const id = parseEndUserId(endUserId);
+  const id = parseNewEndUserId(endUserId);
   const orderReference = parseOrderReference(reference);
   if (options.quoteRequest) parseQuoteRequest({ ...options.quoteRequest, direction: 'on-ramp' });
   const workflowId = onRampWorkflowId(orderReference);

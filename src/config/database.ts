@@ -29,7 +29,16 @@ export const databaseEnv = z.object({
       'a postgres:// URL with its credentials; `?sslmode=require` for TLS. Without it npm start runs an embedded ' +
       'PostgreSQL under .data/.',
     secret: true,
-    readBy: ['npm start', 'worker', 'api', 'typed client', 'reconcile', 'statement', 'db:migrate'],
+    readBy: [
+      'npm start',
+      'worker',
+      'api',
+      'typed client',
+      'account:setup',
+      'statement',
+      'demo',
+      'db:migrate',
+    ],
     required: 'yes',
   }),
 });

@@ -41,7 +41,10 @@ function parseGasMinimums(text: string, ctx: z.RefinementCtx): Record<string, st
   return minimums;
 }
 
-const schedule = (defaultText: string, meta: Pick<SettingMeta, 'meaning' | 'example'>) =>
+const schedule = (
+  defaultText: string,
+  meta: Pick<SettingMeta, 'meaning' | 'example'> & Partial<Pick<SettingMeta, 'readBy'>>,
+) =>
   setting(durationMs(defaultText), {
     group: 'production',
     default: defaultText,
@@ -72,8 +75,11 @@ export const operationsEnv = z.object({
     example: '5m',
   }),
   RECONCILE_INTERVAL: schedule('1h', {
-    meaning: 'How often the reconcile schedule re-reads the operator for open processes and deposit wallets.',
+    meaning:
+      'How often the reconcile schedule re-reads the operator for open ramps and deposit wallets. A run must end ' +
+      'within it; its budget of operator calls is counted per interval, shared with `npm run reconcile`.',
     example: '1h',
+    readBy: ['npm start', 'worker', 'schedules:apply', 'reconcile'],
   }),
 });
 

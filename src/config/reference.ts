@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { apiEnv } from './api';
 import { clientWebhooksEnv } from './client-webhooks';
+import { databaseEnv } from './database';
 import { demoEnv } from './demo';
 import { encryptionEnv } from './encryption';
 import { loggingEnv } from './logging';
@@ -25,6 +26,7 @@ type SectionSchema = { shape: Record<string, z.ZodType> };
 
 export const SETTING_SECTIONS: ReadonlyArray<{ title: string; schema: SectionSchema }> = [
   { title: 'Temporal', schema: temporalEnv },
+  { title: 'Database', schema: databaseEnv },
   { title: 'Operator', schema: operatorEnv },
   { title: 'Webhook receiver', schema: receiverEnv },
   { title: 'HTTP API', schema: apiEnv },

@@ -8,10 +8,12 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { registerSecret } from '../secrets/known-secrets';
-import type { Env } from './env';
 import { settingRegistry } from './setting';
 
 export const FILE_SUFFIX = '_FILE';
+
+/** The environment as env.ts reads it (it calls this module, so the type is restated here rather than imported). */
+type Env = Record<string, string | undefined>;
 
 /** The environment with each secret of `shape` read from its file where `<NAME>_FILE` is given, and the problems. */
 export function withSecretFiles(

@@ -14,7 +14,8 @@ const DEFAULT_TASK_QUEUE = 'ramp-orchestrator';
 /**
  * Temporal's own connection settings are read by its environment configuration (@temporalio/envconfig), so the
  * names and the temporal.toml profiles are the ones Temporal's CLI and SDKs use. They stand here, unvalidated, so
- * that the reference lists the ones a deployment sets; envconfig also reads TEMPORAL_TLS, TEMPORAL_TLS_SERVER_NAME,
+ * that the reference lists the ones a deployment sets; envconfig also reads TEMPORAL_TLS_SERVER_CA_CERT_PATH (a
+ * server certificate that is not a public one, as docs/deployment.md shows), TEMPORAL_TLS, TEMPORAL_TLS_SERVER_NAME,
  * the _DATA forms of the TLS files, TEMPORAL_GRPC_META_* and TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE (a profile of
  * a temporal.toml file). Without an address (neither variable nor profile) npm start runs its own dev server.
  */
@@ -55,11 +56,6 @@ export const temporalEnv = z.object({
     meaning: "PEM private key of that certificate (Temporal's envconfig).",
     required: 'with mTLS',
     example: '/run/secrets/temporal-client.key',
-  }),
-  TEMPORAL_TLS_SERVER_CA_CERT_PATH: envconfig({
-    default: 'system roots',
-    meaning: "PEM CA of the server's certificate when it is not a public one (Temporal's envconfig).",
-    example: '/run/secrets/temporal-ca.pem',
   }),
   TEMPORAL_TASK_QUEUE: setting(z.string().min(1).default(DEFAULT_TASK_QUEUE), {
     group: 'production',

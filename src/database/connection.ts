@@ -20,12 +20,14 @@ const IDLE_TIMEOUT_MS = 30_000;
 
 // Timestamps read as ISO 8601 strings (what every view and event publishes), bigints as decimal strings.
 const TIMESTAMPTZ_OID = 1184;
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === TIMESTAMPTZ_OID) return (value: string) => new Date(value).toISOString();
-    return pg.types.getTypeParser(oid, format);
-  },
-} as pg.CustomTypesConfig;
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMPTZ_OID
+      ? (value: string) => new Date(value).toISOString()
+      : (pg.types.getTypeParser(oid, format) as (
+          value: string,
+        ) => unknown)) as pg.CustomTypesConfig['getTypeParser'],
+};
 
 export type Ledger = Kysely<LedgerSchema>;
 

@@ -12,6 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { childStopper } from '../child-process';
 import { freePort } from '../http/free-port';
 
 /** The database and role npm start and the tests use on the embedded server. */
@@ -76,15 +77,24 @@ export interface RunningPostgres {
   stop(): Promise<void>;
 }
 
+/**
+ * The server's user must reach its folder: each private ancestor (mkdtemp's 0700, a home folder) is opened to
+ * traversal by others, never to listing or writing.
+ */
+function openTraversal(folder: string): void {
+  for (let dir = folder; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+  }
+}
+
 async function initialise(dataDir: string, initdb: string, owner: { uid: number; gid: number } | undefined) {
   if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
   mkdirSync(dataDir, { recursive: true });
   chmodSync(dataDir, 0o700);
   if (owner) {
     chownSync(dataDir, owner.uid, owner.gid);
-    // The server's user must reach its folder: a private parent (mkdtemp's 0700) is opened to traversal only.
-    const parent = path.dirname(dataDir);
-    chmodSync(parent, statSync(parent).mode | 0o111);
+    openTraversal(path.dirname(dataDir));
   }
   await execFileAsync(
     initdb,
@@ -202,20 +212,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   child.stdout?.on('data', capture);
   child.stderr?.on('data', capture);
 
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => {
-        clearTimeout(killTimer);
-        resolve();
-      });
-      // SIGINT: PostgreSQL's fast shutdown (rolls back open transactions, then exits cleanly).
-      child.kill('SIGINT');
-    });
-    return stopping;
-  };
+  // SIGINT: PostgreSQL's fast shutdown (rolls back open transactions, then exits cleanly).
+  const stop = childStopper(child, 'SIGINT');
 
   try {
     await waitUntilServing(port, child, options.startTimeoutMs ?? 60_000, () => captured);

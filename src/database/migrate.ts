@@ -7,19 +7,23 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { type Kysely, type MigrationResultSet, Migrator } from 'kysely';
 import { MIGRATIONS } from './migrations';
+import { errorMessage } from '../domain/errors';
 
 function migrator(db: Kysely<any>): Migrator {
   return new Migrator({ db, provider: { getMigrations: () => Promise.resolve({ ...MIGRATIONS }) } });
 }
 
-/** Runs every pending migration (Kysely holds a lock, so concurrent runs wait for each other); names those run. */
+/**
+ * Runs every pending migration (Kysely holds a lock, so concurrent runs wait for each other); names those run. A
+ * database a newer release already migrated has nothing pending for an older one, whose run changes nothing: the
+ * older version's workers keep running on it while they drain, and a rollback reruns its migration job.
+ */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  if ((await pendingMigrations(db)).length === 0) return [];
   const result: MigrationResultSet = await migrator(db).migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((step) => step.status === 'Error')?.migrationName;
-    throw new Error(
-      `Migration ${failed ?? '(unknown)'} failed: ${result.error instanceof Error ? result.error.message : String(result.error)}`,
-    );
+    throw new Error(`Migration ${failed ?? '(unknown)'} failed: ${errorMessage(result.error)}`);
   }
   return (result.results ?? []).filter((step) => step.status === 'Success').map((step) => step.migrationName);
 }

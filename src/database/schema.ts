@@ -21,6 +21,8 @@ export interface RampsTable {
   /** The process's own count of its writes: a write never replaces a newer one. */
   revision: number;
   view: Json<unknown>;
+  /** The operator resources the ramp holds and their statuses (reconciliation compares them with the operator's). */
+  resources: ColumnType<unknown, string | null | undefined, string | null>;
   started_at: Timestamp;
   updated_at: Timestamp;
   ended_at: NullableTimestamp;
@@ -50,6 +52,10 @@ export interface EndUsersTable {
   view: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The end user's latest activity (wallet made, deposit quote shown, off-ramp started): reconciliation's order. */
+  active_at: ColumnType<string, string | undefined, string>;
+  /** When reconciliation last checked the wallet against the operator. */
+  wallet_checked_at: NullableTimestamp;
 }
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'no-endpoint';
@@ -111,6 +117,32 @@ export interface EndpointHealthTable {
   incident_open: Generated<boolean>;
 }
 
+/** One incident of the incident store: open until resolved, at most one open per key. */
+export interface IncidentsTable {
+  id: Generated<string>;
+  key: string;
+  kind: string;
+  network: string | null;
+  deposit_transaction_id: string | null;
+  message: string;
+  /** The workflow that raised it first, and the one that raised it last. */
+  workflow_id: string;
+  last_workflow_id: string;
+  details: Json<Record<string, string | number | boolean | null>>;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+  /** How many raises it counted (an endpoint's incident: the outcome events it missed). */
+  occurrences: number;
+  /** The raise that opened it: its retries notify again, nobody else does. */
+  opened_by: string;
+  /** Someone on call took it: who, why and when. */
+  acknowledged: ColumnType<{ by: string; reason: string; at: string } | null, string | null, string | null>;
+  resolved_at: NullableTimestamp;
+  resolution: string | null;
+  /** The request that closed it: the process whose cause cleared, or `person/<who>`. */
+  resolved_by: string | null;
+}
+
 /** One Idempotency-Key of one POST route: who holds it, and the first answer once there is one. */
 export interface IdempotencyKeysTable {
   route: string;
@@ -124,6 +156,28 @@ export interface IdempotencyKeysTable {
   expires_at: Timestamp;
 }
 
+/** A reconciliation run (the chain of its continue-as-new runs): its budget, and its progress as last recorded. */
+export interface ReconcileRunsTable {
+  /** The run's workflow ID. */
+  run_id: string;
+  started_at: Timestamp;
+  /** Operator calls the run may make: what its interval's budget had left when it began. */
+  budget: number;
+  operator_calls: Generated<number>;
+  progress: Json<unknown>;
+  updated_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+/** One finding of a run: a process behind the operator, an unknown deposit, unaccounted funds, ... */
+export interface ReconcileFindingsTable {
+  run_id: string;
+  kind: string;
+  subject: string;
+  finding: Json<unknown>;
+  found_at: Generated<string>;
+}
+
 export interface LedgerSchema {
   ramps: RampsTable;
   bookings: BookingsTable;
@@ -133,4 +187,7 @@ export interface LedgerSchema {
   delivery_attempts: DeliveryAttemptsTable;
   endpoint_health: EndpointHealthTable;
   idempotency_keys: IdempotencyKeysTable;
+  reconcile_runs: ReconcileRunsTable;
+  reconcile_findings: ReconcileFindingsTable;
+  incidents: IncidentsTable;
 }

@@ -1,8 +1,9 @@
 /**
  * The story `npm start` tells against the sandbox: account setup, gas funding, two end users' wallets, a quote shown
  * for a deposit, one off-ramp and one on-ramp to settlement, an off-ramp that executes off its quote after the price
- * moved (an exception by name), one that strands for lack of gas (alert raised), and an on-ramp nobody announced,
- * claimed by its end user after it settled.
+ * moved (an exception by name), one that strands for lack of gas (alert raised), an on-ramp nobody announced,
+ * claimed by its end user after it settled, and the gas wallet refilled: the stranded off-ramp settles, and the
+ * sandbox is left ready for the integrator's own ramps, the story's all booked before the instant it names.
  * Every step goes through the product's real paths: the typed client, Temporal workflows, the operator client,
  * the sandbox over HTTP and its webhooks to our HTTPS receiver. Only the sandbox's simulation endpoints stand in
  * for the outside world (a bank transfer, a chain deposit, the account contact).
@@ -11,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { RampClient } from '../client/ramp-client';
 import type { SandboxConfig } from '../config/sandbox';
 import { formatAmount, parseAmount } from '../domain/decimal';
+import { offRampWorkflowId, onRampWorkflowId } from '../domain/ids';
 import { CHAINS } from '../domain/vocabulary';
 import { RATES_MXN_PER_TOKEN } from '../sandbox/pricing';
 import type { OffRampView, OnRampView } from '../ledger/views';
@@ -26,6 +28,15 @@ export interface ScenarioResult {
   actual: string;
   ok: boolean;
   details: string;
+}
+
+/** What the story leaves: its scenarios' results, and the sandbox ready for the integrator's own ramps. */
+export interface DemoOutcome {
+  results: ScenarioResult[];
+  /** Every ramp of the story is booked before this instant: a statement from it on has only the integrator's. */
+  statementFrom: string;
+  /** What the gas wallet holds once the story is over, e.g. "900 TRX and 0.06 ETH". */
+  gasLeft: string;
 }
 
 export interface DemoOptions extends WaitOptions {
@@ -48,12 +59,16 @@ const OFF_RAMP_ENDED: readonly OffRampStatus[] = ['settled', 'failed', 'timed-ou
 const ON_RAMP_ENDED: readonly OnRampStatus[] = ['settled', 'expired', 'failed', 'timed-out'];
 /** USDT's price after the market moved in the story: 4 % under the sandbox's, well past the 1 % default tolerance. */
 const DEMO_MOVED_PRICE = '16.56';
+/** The off-ramps of new deposit wallets (a top-up and a sweep each) the gas wallet can pay for when the story ends. */
+const READY_AUTOSWAPS = 20n;
 
-export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
+export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
   const { ramp } = options;
+  const began = new Date().toISOString();
   const account = await setUpAccount(options);
-  const { aliceTron, bobTron, aliceWalletId } = await giveDepositWallets(options);
-  await fundGasForAliceAutoswaps(options, account.gasWallet.walletId, aliceWalletId);
+  const gasWalletId = account.gasWallet.walletId;
+  const { aliceTron, bobTron, aliceWalletId, bobWalletId } = await giveDepositWallets(options);
+  await fundGasForAliceAutoswaps(options, gasWalletId, aliceWalletId);
   await showDepositQuote(options);
   const aliceSells = await aliceSellsUsdt(options, aliceTron);
   // References of this run's own: an on-ramp runs once per order reference.
@@ -63,24 +78,44 @@ export async function runDemo(options: DemoOptions): Promise<ScenarioResult[]> {
   const bobSells = await bobSellsWithoutGas(options, bobTron);
   const lateReference = `demo-late-${randomUUID().slice(0, 8)}`;
   const lateClaim = await bobClaimsAfterItSettled(options, lateReference);
+  const refilled = await gasRefilledForBob(options, gasWalletId, bobWalletId, bobSells.depositId);
   await outcomesSent(async () => {
     const pending = await ramp.listEvents({ status: 'pending', limit: 100 });
     return pending.data.map((event) => event.webhookId);
   }, options);
-  return [
+  const statementFrom = await storyBooked(options, began, [
+    ...[aliceSells, offQuote, bobSells].map(({ depositId }) => offRampWorkflowId(depositId)),
+    ...[reference, lateReference].map(onRampWorkflowId),
+  ]);
+  const results = [
     {
       scenario: 'account setup',
       expected: 'ready',
       actual: 'ready',
       ok: true,
-      details: `gas wallet ${account.gasWallet.walletId}`,
+      details: `gas wallet ${gasWalletId}`,
     },
     aliceSells.result,
     aliceBuys,
     offQuote.result,
     bobSells.result,
     lateClaim,
+    refilled,
   ];
+  return { results, statementFrom, gasLeft: await gasHeld(options, gasWalletId) };
+}
+
+/** The story's last lines: the sandbox is ready, and where the integrator's own statement begins. */
+export function formatReadiness(outcome: DemoOutcome, apiUrl?: string): string {
+  const from = outcome.statementFrom;
+  return [
+    `The sandbox is ready for your own ramps: the gas wallet holds ${outcome.gasLeft} (enough for ` +
+      `${READY_AUTOSWAPS} off-ramps of new`,
+    "deposit wallets), and every ramp of the story has ended. The story's ramps (end users demo-alice and demo-bob)",
+    `are booked before ${from}: a statement from then on has only yours:`,
+    `  ${apiUrl ?? '$API'}/v1/statement?from=${from}&to=<ISO>`,
+    `  npm run statement -- --from ${from} --to <ISO>`,
+  ].join('\n');
 }
 
 /** One row of the summary: ok when the process reached the status the scenario expects. */
@@ -117,7 +152,7 @@ async function setUpAccount(options: DemoOptions): Promise<AccountSetupResult> {
 /** Both end users' deposit wallets, and the Tron address each deposits to. */
 async function giveDepositWallets(
   options: DemoOptions,
-): Promise<{ aliceTron: string; bobTron: string; aliceWalletId: string }> {
+): Promise<{ aliceTron: string; bobTron: string; aliceWalletId: string; bobWalletId: string }> {
   const { ramp, say } = options;
   say('\n== 2. Two end users get their deposit wallets');
   const [alice, bob] = await within(
@@ -129,13 +164,15 @@ async function giveDepositWallets(
   const bobTron = bob.addresses.find((entry) => entry.network === TRON)!.address;
   say(`    demo-alice: wallet ${alice.walletId}, Tron ${aliceTron}`);
   say(`    demo-bob:   wallet ${bob.walletId}, Tron ${bobTron}`);
-  return { aliceTron, bobTron, aliceWalletId: alice.walletId };
+  return { aliceTron, bobTron, aliceWalletId: alice.walletId, bobWalletId: bob.walletId };
 }
 
 /**
- * Gas for alice's two Autoswaps and a little more, so that bob's strands for lack of it. A wallet's first Autoswap on
- * a network also pays its one-time top-up: on a later `npm start` (the sandbox keeps its state) alice's needs none.
- * The little more stays under one sweep, so bob's strands either way.
+ * Gas for alice's two Autoswaps and a little more, so that bob's strands for lack of it; set outright, since a gas
+ * wallet the sandbox kept from an earlier `npm start` holds what that story left it. A wallet's first Autoswap on a
+ * network also pays its one-time top-up: on a later `npm start` alice's needs none. Off-ramps an earlier story left
+ * stranded get theirs too (setting the balance resumes them), and the little more stays under one sweep, so bob's
+ * strands either way. Nothing in the story spends ETH: it gets the amount the story leaves in the end.
  */
 async function fundGasForAliceAutoswaps(
   options: DemoOptions,
@@ -143,33 +180,69 @@ async function fundGasForAliceAutoswaps(
   aliceWalletId: string,
 ): Promise<void> {
   const { sandboxUrl, sandboxConfig, say } = options;
-  say("\n== 3. Gas: fund the gas wallet for exactly demo-alice's two Autoswaps");
+  say("\n== 3. Gas: the gas wallet holds exactly demo-alice's two Autoswaps, and a little");
   const gasCost = sandboxConfig.gas.TRX;
-  const alice = await simulate<{ approvedNetworks?: string[] }>(
+  const aliceFirst = await autoswapGas(options, aliceWalletId);
+  const stranded = await simulate<Array<{ network: string; stranded: 'gas_top_up' | 'gas_sweep' }>>(
     sandboxUrl,
     'GET',
-    `/wallets/${aliceWalletId}`,
+    '/offramp/runs?status=stranded',
   );
-  const aliceTopUp = alice.approvedNetworks?.includes(TRON) ? 0n : parseAmount(gasCost.topUp);
-  const aliceNeeds = aliceTopUp + 2n * parseAmount(gasCost.sweep);
-  const remainder = parseAmount('5');
-  const gasWallet = await simulate<{ balances?: Array<{ asset: string; amount: string }> }>(
-    sandboxUrl,
+  const strandedNeeds = stranded
+    .filter((run) => run.network === TRON)
+    .reduce(
+      (sum, run) =>
+        sum + parseAmount(gasCost.sweep) + (run.stranded === 'gas_top_up' ? parseAmount(gasCost.topUp) : 0n),
+      0n,
+    );
+  const holds = strandedNeeds + aliceFirst + parseAmount(gasCost.sweep) + parseAmount('5');
+  await setGas(options, gasWalletId, TRX, holds);
+  await setGas(options, gasWalletId, ETH, READY_AUTOSWAPS * autoswapCost(options, 'ETH'));
+  const topUp = aliceFirst > parseAmount(gasCost.sweep) ? `one top-up ${gasCost.topUp} + ` : '';
+  const resumed = stranded.length > 0 ? `, ${stranded.length} off-ramp(s) an earlier run left stranded` : '';
+  say(
+    `    gas wallet holds ${formatAmount(holds)} TRX (${topUp}two sweeps of ${gasCost.sweep}${resumed}, and a little)`,
+  );
+}
+
+/** A top-up and a sweep on a chain: what one off-ramp of a new deposit wallet costs the gas wallet. */
+const autoswapCost = (options: DemoOptions, chain: 'ETH' | 'TRX') =>
+  parseAmount(options.sandboxConfig.gas[chain].topUp) + parseAmount(options.sandboxConfig.gas[chain].sweep);
+
+/** The gas a deposit wallet's next Autoswap on Tron costs: a sweep, and its one-time top-up unless it had it. */
+async function autoswapGas(options: DemoOptions, walletId: string): Promise<bigint> {
+  const gasCost = options.sandboxConfig.gas.TRX;
+  const wallet = await simulate<{ approvedNetworks?: string[] }>(
+    options.sandboxUrl,
+    'GET',
+    `/wallets/${walletId}`,
+  );
+  return (
+    (wallet.approvedNetworks?.includes(TRON) ? 0n : parseAmount(gasCost.topUp)) + parseAmount(gasCost.sweep)
+  );
+}
+
+/** Sets the gas wallet's balance of a native asset outright; raised, it resumes the stranded Autoswaps. */
+async function setGas(
+  options: DemoOptions,
+  gasWalletId: string,
+  asset: string,
+  units: bigint,
+): Promise<void> {
+  await simulate(options.sandboxUrl, 'PUT', `/wallets/${gasWalletId}/balances`, {
+    asset,
+    amount: formatAmount(units),
+  });
+}
+
+/** What the gas wallet holds of each native asset, in words. */
+async function gasHeld(options: DemoOptions, gasWalletId: string): Promise<string> {
+  const wallet = await simulate<{ balances?: Array<{ asset: string; amount: string }> }>(
+    options.sandboxUrl,
     'GET',
     `/wallets/${gasWalletId}`,
   );
-  const current = nativeBalance(gasWallet, TRX);
-  const funding = aliceNeeds + remainder - current;
-  if (funding > 0n) {
-    await simulate(sandboxUrl, 'POST', `/wallets/${gasWalletId}/balances`, {
-      asset: TRX,
-      amount: formatAmount(funding),
-    });
-  }
-  await simulate(sandboxUrl, 'POST', `/wallets/${gasWalletId}/balances`, { asset: ETH, amount: '0.01' });
-  say(
-    `    gas wallet holds ${formatAmount(current + (funding > 0n ? funding : 0n))} TRX (${aliceTopUp > 0n ? `one top-up ${gasCost.topUp} + ` : ''}two sweeps of ${gasCost.sweep}, and a little)`,
-  );
+  return [TRX, ETH].map((asset) => `${formatAmount(nativeBalance(wallet, asset))} ${asset}`).join(' and ');
 }
 
 function nativeBalance(
@@ -355,8 +428,8 @@ async function bobSellsWithoutGas(
   const depositId = await depositOnChain(options, bobTron, '50');
   // Stuck, and its gas-shortfall incident open in the incident store.
   const incidentOf = async () =>
-    (await options.ramp.listAlerts()).open.find(
-      (incident) => incident.kind === 'gas-shortfall' && incident.depositTransactionId === depositId,
+    (await options.ramp.listAlerts({ kind: 'gas-shortfall', limit: 100 })).data.find(
+      (incident) => incident.depositTransactionId === depositId,
     );
   let incident: Awaited<ReturnType<typeof incidentOf>>;
   const offRamp = await follow<OffRampView>(
@@ -377,6 +450,57 @@ async function bobSellsWithoutGas(
       : '',
   );
   return { result, depositId };
+}
+
+/**
+ * The gas wallet refilled for the off-ramps to come: demo-bob's stranded one resumes and settles (its gas-shortfall
+ * incident closes with it), so nothing of the story is left to close later, among the integrator's own ramps.
+ */
+async function gasRefilledForBob(
+  options: DemoOptions,
+  gasWalletId: string,
+  bobWalletId: string,
+  depositId: string,
+): Promise<ScenarioResult> {
+  options.say("\n== 10. The gas wallet is refilled: demo-bob's off-ramp resumes");
+  const refill = READY_AUTOSWAPS * autoswapCost(options, 'TRX') + (await autoswapGas(options, bobWalletId));
+  await setGas(options, gasWalletId, TRX, refill);
+  options.say(
+    `    (sandbox) the gas wallet now holds ${formatAmount(refill)} TRX: demo-bob's Autoswap, and ${READY_AUTOSWAPS} more`,
+  );
+  const offRamp = await follow<OffRampView>(
+    'off-ramp',
+    () => options.ramp.getOffRamp(depositId),
+    (state) => OFF_RAMP_ENDED.includes(state.status),
+    options,
+  );
+  return scenarioResult(
+    'off-ramp demo-bob, gas refilled',
+    'settled',
+    offRamp?.status,
+    offRamp?.fiatAmount ? `${offRamp.fiatAmount} ${offRamp.fiatCurrency ?? 'MXN'}` : '',
+  );
+}
+
+/**
+ * Waits until the statement books every ramp of the story (a ramp is booked as its process closes, a moment after
+ * its view shows its end) and answers an instant after them all: the integrator's statement starts there.
+ */
+async function storyBooked(options: DemoOptions, began: string, workflowIds: string[]): Promise<string> {
+  const deadline = Date.now() + options.scenarioTimeoutMs;
+  for (;;) {
+    const to = new Date().toISOString();
+    const booked = new Set<string>();
+    for await (const item of options.ramp.statement({ from: began, to }))
+      if (item.kind === 'row') booked.add(item.row.workflowId);
+    const missing = workflowIds.filter((workflowId) => !booked.has(workflowId));
+    if (missing.length === 0) return to;
+    if (Date.now() >= deadline) {
+      options.say(`    not booked after ${options.scenarioTimeoutMs} ms: ${missing.join(', ')}`);
+      return to;
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.pollIntervalMs ?? 500));
+  }
 }
 
 export function formatSummary(results: ScenarioResult[]): string {

@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { ClientWebhookConfig } from '../config/client-webhooks';
-import type { OutcomeEvent } from '../domain/outcome-events';
+import { type OutcomeEvent, TEST_EVENT_TYPE } from '../domain/outcome-events';
 import { SecretString } from '../secrets/secret-string';
 
 export interface ReceivedDelivery {
@@ -25,7 +25,7 @@ export interface ReceivedDelivery {
   verified: boolean;
   /** The verifier's message when it did not. */
   verifyError?: string;
-  /** The parsed body (also for an unverified delivery, so a test can see what came). */
+  /** The parsed body (also for an unverified delivery, so a test can see what came); a test.ping has no process. */
   event: OutcomeEvent | undefined;
   receivedAt: number;
   /** The HTTP status answered; undefined while the answer is held or the connection broke first. */
@@ -153,10 +153,13 @@ export function withDemoBackend(
   };
 }
 
-/** One line per delivery, as `npm start` prints it. */
+/** One line per delivery, as `npm start` prints it: an outcome event names its process and status. */
 export function describeDelivery(delivery: ReceivedDelivery): string {
   const verdict = delivery.verified ? 'verified' : `NOT verified (${delivery.verifyError ?? 'unknown'})`;
-  const data = delivery.event?.data;
-  const what = data ? ` ${data.workflowId}: ${data.status}` : '';
-  return `[client backend] ${verdict} ${delivery.event?.type ?? '?'} ${delivery.webhookId}${what}`;
+  const { event } = delivery;
+  // A test.ping (POST /v1/events/test) arrives here too: it has no process.
+  const type: string | undefined = event?.type;
+  const what =
+    event === undefined || type === TEST_EVENT_TYPE ? '' : ` ${event.data.workflowId}: ${event.data.status}`;
+  return `[client backend] ${verdict} ${type ?? '?'} ${delivery.webhookId}${what}`;
 }

@@ -53,12 +53,6 @@ export interface OutcomeDeliveryTimings {
   retryForMs: number;
 }
 
-/**
- * How long the events API lists an outcome event (its record stays open that long): Stripe's 30 days, long enough
- * to redeliver after any outage a client lives through.
- */
-export const OUTCOME_EVENTS_LISTED_FOR_MS = 30 * 24 * 60 * 60 * 1000;
-
 /** The test event is a check of the endpoints now: a few attempts within a minute, not a day of retries. */
 export const TEST_EVENT_RETRY_FOR_MS = 60_000;
 /** ONRAMP_CLAIM_WINDOW's default: a week, as long as a process may wait for its events. */

@@ -1,6 +1,6 @@
 /**
  * `npm run api`: the HTTP API alone, for deployments (docker-compose runs it). It connects to TEMPORAL_ADDRESS and
- * DATABASE_URL.
+ * DATABASE_URL, and refuses a database the deployment's migration job has not migrated.
  */
 import { startApiServer } from '../api/server';
 import { RampClient } from '../client/ramp-client';
@@ -8,9 +8,10 @@ import { loadApiConfig } from '../config/api';
 import { loadObservabilityConfig } from '../config/observability';
 import { loadTemporalConfig } from '../config/temporal';
 import { loadLogLevel } from '../config/logging';
+import { assertMigrated } from '../database/migrate';
 import { createLogger } from '../logging';
 import { RampMetrics } from '../observability/metrics';
-import { startTracing } from '../observability/tracing';
+import { startTracing } from '../temporal/tracing';
 import { requiredTemporalAddress } from '../temporal/wiring';
 import { commandFlags, defineCommand } from './args';
 import { runMain, untilStopSignal } from './run';
@@ -32,7 +33,9 @@ async function main(): Promise<void> {
   const tracing = startTracing(observability, 'ramp-api');
   const ramp = await RampClient.connect({ env });
   try {
-    // /readyz checks Temporal; /metrics counts the processes, the routers' backlog and the open incidents.
+    // As the worker does: a process never migrates, and refuses a database missing a migration this release knows.
+    await assertMigrated(ramp.ledger);
+    // /readyz checks Temporal; /metrics counts the ramps, outcome events and open incidents in the ledger.
     const api = await startApiServer({
       config,
       ramp,
@@ -44,7 +47,6 @@ async function main(): Promise<void> {
           ledger: ramp.ledger,
           temporal: ramp.temporal,
           workerDeployment: loadTemporalConfig(env).taskQueue,
-          openIncidents: async () => (await ramp.listAlerts()).open,
           logger,
         }),
         metricsToken: observability.metricsToken,

@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { WORKFLOW_TRACING_MODULE } from '../observability/tracing';
+import { WORKFLOW_TRACING_MODULE } from '../temporal/tracing';
 import { PREBUILT_BUNDLE_PATH, PREBUILT_TRACED_BUNDLE_PATH, WORKFLOWS_PATH } from '../temporal/worker';
 import { runMain } from './run';
 

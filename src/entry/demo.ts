@@ -1,14 +1,14 @@
 /**
  * `npm run demo -- --sandbox-url <url>`: plays the story `npm start` plays (account setup, gas, two users' wallets,
- * a quote, an off-ramp and an on-ramp to settlement, an off-ramp stranded for lack of gas) against a deployment
- * that is already running: its workers, its receiver and a sandbox operator they use. Prints each step and the
- * summary table; exit status 0 only if every scenario ended as expected. The production-shaped cluster test runs
- * it against the compiled services.
+ * a quote, an off-ramp and an on-ramp to settlement, an off-ramp stranded for lack of gas until the gas wallet is
+ * refilled) against a deployment that is already running: its workers, its receiver and a sandbox operator they
+ * use. Prints each step, the summary table and where a statement of the deployment's own ramps begins; exit status 0
+ * only if every scenario ended as expected. The production-shaped cluster test runs it against the compiled services.
  */
 import { RampClient } from '../client/ramp-client';
 import { loadDemoConfig } from '../config/demo';
 import { SANDBOX_GAS_COSTS } from '../config/sandbox';
-import { formatSummary, runDemo } from '../demo/demo';
+import { formatReadiness, formatSummary, runDemo } from '../demo/demo';
 import { commandFlags, defineCommand } from './args';
 import { runMain } from './run';
 
@@ -35,15 +35,16 @@ async function main(): Promise<number> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const ramp = await RampClient.connect({ env });
   try {
-    const results = await runDemo({
+    const outcome = await runDemo({
       ramp,
       sandboxUrl: sandboxUrl.replace(/\/+$/, ''),
       sandboxConfig: { gas: SANDBOX_GAS_COSTS },
       say,
       scenarioTimeoutMs,
     });
-    say(`\n== Summary\n${formatSummary(results)}`);
-    return results.every((result) => result.ok) ? 0 : 1;
+    say(`\n== Summary\n${formatSummary(outcome.results)}`);
+    say(`\n${formatReadiness(outcome)}`);
+    return outcome.results.every((result) => result.ok) ? 0 : 1;
   } finally {
     await ramp.close();
   }

@@ -13,7 +13,7 @@ import { loadLogLevel } from '../config/logging';
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { RampMetrics } from '../observability/metrics';
-import { startTracing } from '../observability/tracing';
+import { startTracing } from '../temporal/tracing';
 import { connectTemporal, requiredTemporalAddress } from '../temporal/wiring';
 import { startReceiver } from '../webhooks/receiver';
 import { runMain, untilStopSignal } from './run';

@@ -27,7 +27,7 @@ import { loadTemporalConfig, type TemporalConfig } from '../config/temporal';
 import { type DatabaseConfig, loadDatabaseConfig } from '../config/database';
 import type { Database } from '../database/connection';
 import { useDatabase } from '../database/use-database';
-import { formatSummary, runDemo } from '../demo/demo';
+import { formatReadiness, formatSummary, runDemo } from '../demo/demo';
 import { loadLogLevel } from '../config/logging';
 import {
   describeDelivery,
@@ -38,7 +38,7 @@ import {
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
 import { RampMetrics } from '../observability/metrics';
-import { startTracing } from '../observability/tracing';
+import { startTracing } from '../temporal/tracing';
 import { type RunningSandbox, startSandbox } from '../sandbox/server';
 import { startEnvironment } from './environment';
 import { currentBuildId, makeCurrent } from '../temporal/worker-deployment';
@@ -48,7 +48,6 @@ import { devServerCodecArgs, startCodecServer } from '../temporal/codec-server';
 import { installRuntime } from '../temporal/runtime';
 import { connectTemporal, type TemporalConnection } from '../temporal/wiring';
 import { startReceiver } from '../webhooks/receiver';
-import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
 
 const COMMAND = defineCommand({
   usage: 'npm start --',
@@ -191,8 +190,6 @@ async function startEdges(
 ) {
   const { connected, ramp, operator } = deps;
   const temporal = connected.client;
-  const openIncidents = async () =>
-    (await withTemporalDeadline(HTTP_TEMPORAL_TIMEOUT_MS, () => ramp.listAlerts(), temporal)).open;
   const health = { temporal, operator, metricsToken: settings.observability.metricsToken, logger };
   const receiver = await startReceiver(settings.receiver, {
     temporal,
@@ -212,7 +209,6 @@ async function startEdges(
     health: {
       ...health,
       metrics: new RampMetrics({
-        openIncidents,
         logger,
         temporal,
         ledger: ramp.ledger,
@@ -232,7 +228,7 @@ async function startEdges(
   const receiverConfig = settings.receiver.publicUrlFollowsPort
     ? { ...settings.receiver, publicUrl: receiver.url }
     : settings.receiver;
-  return { receiverConfig };
+  return { receiverConfig, apiUrl: api.url };
 }
 
 /** The demo's stand-in for the client's backend, beside the configured endpoints, with a secret of its own. */
@@ -301,10 +297,11 @@ async function playDemo(
     sandbox: RunningSandbox;
     demoBackend: RunningOutcomeReceiver | undefined;
     uiLink: string | undefined;
+    apiUrl: string;
   },
   say: Say,
 ): Promise<number> {
-  const results = await runDemo({
+  const outcome = await runDemo({
     ramp: deps.ramp,
     sandboxUrl: deps.sandbox.url,
     sandboxConfig: deps.sandbox.config,
@@ -316,10 +313,11 @@ async function playDemo(
     const verified = received.filter((delivery) => delivery.verified).length;
     say(`[client backend] ${received.length} outcome events received, ${verified} verified`);
   }
-  say(`\n== Summary\n${formatSummary(results)}`);
+  say(`\n== Summary\n${formatSummary(outcome.results)}`);
   if (deps.uiLink) say(`\nEvery process is in the Web UI: ${deps.uiLink}`);
-  const ok = results.every((result) => result.ok);
+  const ok = outcome.results.every((result) => result.ok);
   if (!ok) say('\nSome scenarios did not end as expected (see the table above).');
+  say(`\n${formatReadiness(outcome, deps.apiUrl)}`);
   return ok ? 0 : 1;
 }
 
@@ -348,7 +346,7 @@ async function main(): Promise<number> {
         ? { dataConverter: connected.dataConverter, encryption: settings.worker.encryption }
         : {}),
     });
-    const { receiverConfig } = await startEdges(
+    const { receiverConfig, apiUrl } = await startEdges(
       settings,
       { connected, ramp, operator },
       started,
@@ -370,7 +368,7 @@ async function main(): Promise<number> {
 
     const exitCode =
       sandbox && settings.sandbox
-        ? await playDemo(settings.sandbox.demo, { ramp, sandbox, demoBackend, uiLink }, say)
+        ? await playDemo(settings.sandbox.demo, { ramp, sandbox, demoBackend, uiLink, apiUrl }, say)
         : 0;
     if (once) {
       say('--once given: stopping.');

@@ -13,7 +13,7 @@ import { loadTemporalConfig } from '../config/temporal';
 import { loadLogLevel } from '../config/logging';
 import { createLogger } from '../logging';
 import { OperatorClient } from '../operator/client';
-import { startTracing } from '../observability/tracing';
+import { startTracing } from '../temporal/tracing';
 import { installRuntime } from '../temporal/runtime';
 import { runMain } from './run';
 import { buildRampWorker, loadWorkerSettings } from './ramp-worker';

@@ -8,7 +8,10 @@ import { RampApiError } from './errors';
 import type {
   AccountSetupResult,
   AccountSetupState,
-  Alerts,
+  Incident,
+  IncidentAction,
+  IncidentListFilter,
+  IncidentPage,
   ApiErrorBody,
   DepositQuote,
   DepositWallet,
@@ -25,6 +28,7 @@ import type {
   RampPage,
   RedeliveryJob,
   RedeliveryRequest,
+  ResolvedIncident,
   StartOnRampRequest,
 } from './types';
 
@@ -149,8 +153,19 @@ export class RampHttpClient {
     return (await this.#send<AccountSetupState>('GET', '/v1/account')).data;
   }
 
-  async listAlerts(): Promise<Alerts> {
-    return (await this.#send<Alerts>('GET', '/v1/alerts')).data;
+  /** One page of incidents, newest first: the open ones, or `status: 'resolved'`. */
+  async listAlerts(filter: IncidentListFilter = {}): Promise<IncidentPage> {
+    return (await this.#send<IncidentPage>('GET', `/v1/alerts${query(filter)}`, undefined, true)).data;
+  }
+
+  /** Someone on call takes an open incident (who and why). */
+  async acknowledgeIncident(action: IncidentAction): Promise<Incident> {
+    return (await this.#send<Incident>('POST', '/v1/alerts/acknowledge', action)).data;
+  }
+
+  /** Someone closes an open incident by hand (who and why). */
+  async resolveIncident(action: IncidentAction): Promise<ResolvedIncident> {
+    return (await this.#send<ResolvedIncident>('POST', '/v1/alerts/resolve', action)).data;
   }
 
   // ------------------------------------------------------------------------------------------ transport

@@ -21,7 +21,13 @@ export type RampPage = Out<typeof schemas.rampPageSchema>;
 export type RampListFilter = { [K in keyof In<typeof schemas.rampListQuerySchema>]?: string | number };
 export type AccountSetupResult = Out<typeof schemas.accountSetupResultSchema>;
 export type AccountSetupState = Out<typeof schemas.accountSetupStateSchema>;
-export type Alerts = Out<typeof schemas.alertsSchema>;
+export type IncidentPage = Out<typeof schemas.incidentPageSchema>;
+export type IncidentListFilter = {
+  [K in keyof In<typeof schemas.incidentListQuerySchema>]?: string | number;
+};
+export type Incident = Out<typeof schemas.incidentSchema>;
+export type ResolvedIncident = Out<typeof schemas.resolvedIncidentSchema>;
+export type IncidentAction = In<typeof schemas.incidentActionSchema>;
 export type OutcomeEvent = Out<typeof schemas.outcomeEventSchema>;
 export type EventRecord = Out<typeof schemas.eventViewSchema>;
 export type EventPage = Out<typeof schemas.eventPageSchema>;

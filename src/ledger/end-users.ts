@@ -3,15 +3,17 @@
  * by its deposit wallet with one read), and the view a client reads, written by the end user's own workflow with
  * the events it raised.
  */
+import type { Transaction } from 'kysely';
 import type { RaisedEvent } from '../domain/outcome-events';
 import type { Ledger } from '../database/connection';
-import type { EndUserState } from '../../workflows/end-user/types';
+import type { LedgerSchema } from '../database/schema';
+import type { RecordedEndUser } from '../../workflows/end-user/types';
 import { insertRaisedEvents } from './outcome-events';
 import type { EndUserView } from './views';
 
 export interface EndUserRecord {
   workflowId: string;
-  state: EndUserState;
+  state: RecordedEndUser;
   /** The workflow's count of its writes, carried over continue-as-new. */
   revision: number;
   raised: RaisedEvent[];
@@ -22,7 +24,7 @@ export interface EndUserRecord {
   traceParent?: string;
 }
 
-export function endUserView(state: EndUserState, updatedAt: string): EndUserView {
+export function endUserView(state: RecordedEndUser, updatedAt: string): EndUserView {
   const wallet = state.wallet;
   return {
     endUserId: state.endUserId,
@@ -43,8 +45,8 @@ export function endUserView(state: EndUserState, updatedAt: string): EndUserView
 /** Writes the end user's view and wallet and its new events; idempotent, and never over a newer write. */
 export async function writeEndUser(db: Ledger, record: EndUserRecord): Promise<void> {
   const { state, revision, at } = record;
-  await db.transaction().execute(async (trx) => {
-    await trx
+  const upsert = (into: Ledger | Transaction<LedgerSchema>) =>
+    into
       .insertInto('end_users')
       .values({
         end_user_id: state.endUserId,
@@ -67,6 +69,10 @@ export async function writeEndUser(db: Ledger, record: EndUserRecord): Promise<v
           .where('end_users.revision', '<=', revision),
       )
       .execute();
+  // Without events the one statement is the write; with them, one transaction holds both.
+  if (record.raised.length === 0) return void (await upsert(db));
+  await db.transaction().execute(async (trx) => {
+    await upsert(trx);
     await insertRaisedEvents(trx, record.workflowId, record.raised, record.retryForMs, record.traceParent);
   });
 }
@@ -92,4 +98,17 @@ export async function ownerOfWallet(
     .where('wallet_id', '=', walletId)
     .executeTakeFirst();
   return row ? { endUserId: row.end_user_id, workflowId: row.workflow_id } : undefined;
+}
+
+/**
+ * Marks the end user active at `at` (a deposit quote shown, an off-ramp started), unless a later activity is already
+ * recorded: reconciliation checks the wallets of active end users first, and every interval.
+ */
+export async function markActive(db: Ledger, endUserId: string, at: string): Promise<void> {
+  await db
+    .updateTable('end_users')
+    .set({ active_at: at })
+    .where('end_user_id', '=', endUserId)
+    .where('active_at', '<', at)
+    .execute();
 }

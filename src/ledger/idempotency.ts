@@ -2,11 +2,13 @@
  * Idempotency keys of the HTTP API, Stripe's rules, one row per key and route: the first request runs; a repeat of
  * the same request gets the first answer again; the same key with another request is refused; a repeat while the
  * first still runs is refused too, until the first goes silent past its lease (its API died mid-request). An answer
- * that says "try again" is released, so a retry runs afresh. Each step is one transaction holding the key's row.
+ * that says "try again" is released, so a retry runs afresh. A new key's claim is one statement; any other step is
+ * one transaction holding the key's row.
  */
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Ledger } from '../database/connection';
+import type { LedgerSchema } from '../database/schema';
 
 /**
  * How long a claim may go unanswered before another request may take it over: longer than any request of the API
@@ -42,46 +44,58 @@ export async function claimIdempotencyKey(
 ): Promise<ClaimAnswer> {
   const key = { route: request.route, key_digest: digestOf(request.key) };
   const lease = sql<string>`now() + ${IDEMPOTENCY_CLAIM_LEASE_MS} * interval '1 millisecond'`;
-  return db.transaction().execute(async (trx) => {
-    // A key whose answer (or abandoned claim) is past retention is as good as new.
-    await trx
-      .deleteFrom('idempotency_keys')
-      .where('route', '=', key.route)
-      .where('key_digest', '=', key.key_digest)
-      .where('expires_at', '<', sql<string>`now()`)
-      .execute();
-    const inserted = await trx
+  const claim = {
+    fingerprint: request.fingerprint,
+    claim_id: request.requestId,
+    claimed_until: lease,
+    expires_at: sql<string>`now() + ${request.retentionMs} * interval '1 millisecond'`,
+  };
+  const insertClaim = async (into: Ledger | Transaction<LedgerSchema>) =>
+    (await into
       .insertInto('idempotency_keys')
-      .values({
-        ...key,
-        fingerprint: request.fingerprint,
-        claim_id: request.requestId,
-        claimed_until: lease,
-        expires_at: sql<string>`now() + ${request.retentionMs} * interval '1 millisecond'`,
-      })
+      .values({ ...key, ...claim })
       .onConflict((conflict) => conflict.columns(['route', 'key_digest']).doNothing())
       .returning('claim_id')
-      .executeTakeFirst();
-    if (inserted) return { outcome: 'execute' };
+      .executeTakeFirst()) !== undefined;
+  // A new key, the common case, is one statement.
+  if (await insertClaim(db)) return { outcome: 'execute' };
+  return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('idempotency_keys')
-      .select(['fingerprint', 'answer_status', 'answer_body', sql<boolean>`claimed_until > now()`.as('held')])
+      .select([
+        'fingerprint',
+        'answer_status',
+        'answer_body',
+        sql<boolean>`claimed_until > now()`.as('held'),
+        sql<boolean>`expires_at < now()`.as('expired'),
+      ])
       .where('route', '=', key.route)
       .where('key_digest', '=', key.key_digest)
       .forUpdate()
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    // Released or purged meanwhile: the key is fresh again, unless another request claimed it first.
+    if (!row) return { outcome: (await insertClaim(trx)) ? 'execute' : 'in-progress' };
+    const takeOver = async (fresh: boolean) => {
+      await trx
+        .updateTable('idempotency_keys')
+        .set(
+          fresh
+            ? { ...claim, answer_status: null, answer_body: null }
+            : { claim_id: claim.claim_id, claimed_until: lease },
+        )
+        .where('route', '=', key.route)
+        .where('key_digest', '=', key.key_digest)
+        .execute();
+      return { outcome: 'execute' } as const;
+    };
+    // A key whose answer (or abandoned claim) is past retention is as good as new.
+    if (row.expired) return takeOver(true);
     if (row.fingerprint !== request.fingerprint) return { outcome: 'mismatch' };
     if (row.answer_status !== null)
       return { outcome: 'replay', answer: { status: row.answer_status, body: row.answer_body } };
     if (row.held) return { outcome: 'in-progress' };
     // Its claimant went silent past the lease: this request runs.
-    await trx
-      .updateTable('idempotency_keys')
-      .set({ claim_id: request.requestId, claimed_until: lease })
-      .where('route', '=', key.route)
-      .where('key_digest', '=', key.key_digest)
-      .execute();
-    return { outcome: 'execute' };
+    return takeOver(false);
   });
 }
 

@@ -21,26 +21,33 @@ export async function insertRaisedEvents(
   traceParent?: string,
 ): Promise<void> {
   if (events.length === 0) return;
+  // One statement: the rows, and the dispatcher's wake-up (sent at commit) when any row is new.
   await db
-    .insertInto('outcome_events')
-    .values(
-      events.map(({ webhookId, sequence, event }) => ({
-        webhook_id: webhookId,
-        process_id: processId,
-        sequence,
-        type: event.type,
-        end_user_id: event.type === 'test.ping' ? null : event.data.endUserId,
-        occurred_at: event.timestamp,
-        body: JSON.stringify(event),
-        delivery: 'pending' as const,
-        next_attempt_at: sql<string>`now()`,
-        retry_for_ms: retryForMs,
-        trace_parent: traceParent ?? null,
-      })),
+    .with('inserted', (query) =>
+      query
+        .insertInto('outcome_events')
+        .values(
+          events.map(({ webhookId, sequence, event }) => ({
+            webhook_id: webhookId,
+            process_id: processId,
+            sequence,
+            type: event.type,
+            end_user_id: event.type === 'test.ping' ? null : event.data.endUserId,
+            occurred_at: event.timestamp,
+            body: JSON.stringify(event),
+            delivery: 'pending' as const,
+            next_attempt_at: sql<string>`now()`,
+            retry_for_ms: retryForMs,
+            trace_parent: traceParent ?? null,
+          })),
+        )
+        .onConflict((conflict) => conflict.column('webhook_id').doNothing())
+        .returning('webhook_id'),
     )
-    .onConflict((conflict) => conflict.column('webhook_id').doNothing())
+    .selectFrom('inserted')
+    .select(sql`pg_notify(${EVENTS_CHANNEL}, '')`.as('notified'))
+    .limit(1)
     .execute();
-  await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(db);
 }
 
 /** A filter of the events API, its values checked by the caller. */
@@ -133,13 +140,15 @@ function eventView(row: {
   waiting_for: number;
 }): EventView {
   const pending = row.delivery === 'pending';
+  const waiting = pending ? row.waiting_for : 0;
   return {
     webhookId: row.webhook_id,
     event: row.body as EventView['event'],
     delivery: row.delivery,
     attempts: row.attempts,
-    waitingFor: pending ? row.waiting_for : 0,
-    nextAttemptAt: pending ? row.next_attempt_at : null,
+    waitingFor: waiting,
+    // Behind earlier events of its process it has no time of its own: it goes right after them.
+    nextAttemptAt: pending && waiting === 0 ? row.next_attempt_at : null,
     lastAttemptAt: row.last_attempt_at,
     deliveredAt: row.delivered_at,
     error: row.error,
@@ -226,53 +235,62 @@ export async function recordAttempt(
   claimed: ClaimedEvent,
   outcome: AttemptOutcome,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('delivery_attempts')
-      .values({
-        webhook_id: claimed.webhookId,
-        attempt: claimed.attempt,
-        started_at: claimed.startedAt,
-        ended_at: sql<string>`now()`,
-        outcome: outcome.kind === 'given-up' ? 'refused' : outcome.kind,
-        error: outcome.kind === 'refused' || outcome.kind === 'given-up' ? outcome.error : null,
-      })
-      .onConflict((conflict) => conflict.columns(['webhook_id', 'attempt']).doNothing())
-      .execute();
-    const confirmed = 'confirmed' in outcome ? outcome.confirmed : [];
-    const update = trx
-      .updateTable('outcome_events')
-      .where('webhook_id', '=', claimed.webhookId)
-      .where('attempts', '=', claimed.attempt)
-      .where('delivery', '=', 'pending');
-    const next =
-      outcome.kind === 'refused'
-        ? {
-            confirmed_endpoints: sql<
-              string[]
-            >`array(select distinct unnest(confirmed_endpoints || ${confirmed}::text[]))`,
-            next_attempt_at: sql<string>`now() + ${outcome.retryInMs} * interval '1 millisecond'`,
-            leased_until: null,
-            error: outcome.error,
-          }
-        : {
-            delivery: (outcome.kind === 'confirmed'
-              ? 'delivered'
-              : outcome.kind === 'no-endpoint'
-                ? 'no-endpoint'
-                : 'failed') as DeliveryState,
-            confirmed_endpoints: sql<
-              string[]
-            >`array(select distinct unnest(confirmed_endpoints || ${confirmed}::text[]))`,
-            next_attempt_at: null,
-            leased_until: null,
-            delivered_at: sql<string>`now()`,
-            error: outcome.kind === 'given-up' ? outcome.error : null,
-          };
-    const result = await update.set(next).executeTakeFirst();
-    return result.numUpdatedRows > 0n;
-  });
+  const confirmed = 'confirmed' in outcome ? outcome.confirmed : [];
+  const next =
+    outcome.kind === 'refused'
+      ? {
+          confirmed_endpoints: sql<
+            string[]
+          >`array(select distinct unnest(confirmed_endpoints || ${confirmed}::text[]))`,
+          // Hurried while under way (its endpoint answered again, or a redelivery asked for it): at once.
+          next_attempt_at: sql<string>`case when next_attempt_at <= now() then now()
+            else now() + ${outcome.retryInMs} * interval '1 millisecond' end`,
+          leased_until: null,
+          error: outcome.error,
+        }
+      : {
+          delivery: (outcome.kind === 'confirmed'
+            ? 'delivered'
+            : outcome.kind === 'no-endpoint'
+              ? 'no-endpoint'
+              : 'failed') as DeliveryState,
+          confirmed_endpoints: sql<
+            string[]
+          >`array(select distinct unnest(confirmed_endpoints || ${confirmed}::text[]))`,
+          next_attempt_at: null,
+          leased_until: null,
+          delivered_at: sql<string>`now()`,
+          error: outcome.kind === 'given-up' ? outcome.error : null,
+        };
+  // One statement: the attempt's row and the event's next step.
+  const result = await db
+    .with('attempt', (query) =>
+      query
+        .insertInto('delivery_attempts')
+        .values({
+          webhook_id: claimed.webhookId,
+          attempt: claimed.attempt,
+          started_at: claimed.startedAt,
+          ended_at: sql<string>`now()`,
+          outcome: outcome.kind === 'given-up' ? 'refused' : outcome.kind,
+          error: outcome.kind === 'refused' || outcome.kind === 'given-up' ? outcome.error : null,
+        })
+        .onConflict((conflict) => conflict.columns(['webhook_id', 'attempt']).doNothing()),
+    )
+    .updateTable('outcome_events')
+    .set(next)
+    .where('webhook_id', '=', claimed.webhookId)
+    .where('attempts', '=', claimed.attempt)
+    .where('delivery', '=', 'pending')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
+
+/**
+ * What makes a pending event due now. Its lease, if an attempt is under way, stays: that attempt's result is
+ * recorded, and a refusal is then retried at once (recordAttempt sees the hurried time).
+ */
+const hurried = { next_attempt_at: sql<string>`now()` };
 
 /** An attempt cut off by its dispatcher stopping: the event is due again at once, for whichever dispatcher runs. */
 export async function releaseAttempt(db: Ledger, claimed: ClaimedEvent): Promise<void> {
@@ -287,18 +305,17 @@ export async function releaseAttempt(db: Ledger, claimed: ClaimedEvent): Promise
 
 /**
  * An endpoint answered again: every event waiting for a retry that it has not confirmed is due now, so what queued
- * up during an outage goes out at once (each process's order kept), not on its backoff. Answers how many.
+ * up during an outage goes out at once (each process's order kept), not on its backoff. An attempt under way keeps
+ * its lease (no other dispatcher sends the event meanwhile); refused, it is retried at once. Answers how many.
  */
 export async function retryNowFor(db: Ledger, endpoint: string): Promise<number> {
   const result = await db
     .updateTable('outcome_events')
-    .set({ next_attempt_at: sql<string>`now()` })
+    .set(hurried)
     .where('delivery', '=', 'pending')
     .where('attempts', '>', 0)
     .where('next_attempt_at', '>', sql<string>`now()`)
     .where(sql<boolean>`not (${endpoint} = any(confirmed_endpoints))`)
-    // An attempt under way keeps its lease: its result decides.
-    .where('leased_until', 'is', null)
     .executeTakeFirst();
   const count = Number(result.numUpdatedRows);
   if (count > 0) await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(db);
@@ -321,18 +338,10 @@ export async function endpointsRefused(db: Ledger, labels: readonly string[]): P
     .execute();
 }
 
-/** Endpoints missed an event for good: answers those whose incident this opens (the others' is open already). */
-export async function endpointsGaveUp(db: Ledger, labels: readonly string[]): Promise<string[]> {
-  if (labels.length === 0) return [];
-  const { rows } = await sql<{ label: string; was_open: boolean }>`
-    with previous as (
-      select label, incident_open from endpoint_health where label = any(${labels}::text[]) for update
-    )
-    update endpoint_health h set incident_open = true
-    from previous where h.label = previous.label
-    returning h.label, previous.incident_open as was_open
-  `.execute(db);
-  return rows.filter((row) => !row.was_open).map((row) => row.label);
+/** Endpoints missed an event for good: their incident is open until each confirms an event again. */
+export async function endpointsGaveUp(db: Ledger, labels: readonly string[]): Promise<void> {
+  if (labels.length === 0) return;
+  await db.updateTable('endpoint_health').set({ incident_open: true }).where('label', 'in', labels).execute();
 }
 
 /**
@@ -396,15 +405,14 @@ export async function requeueEvent(
     .where('webhook_id', '=', webhookId)
     .where('delivery', '!=', 'pending')
     .executeTakeFirst();
-  const hurried = await db
+  const hurry = await db
     .updateTable('outcome_events')
-    .set({ next_attempt_at: sql<string>`now()` })
+    .set(hurried)
     .where('webhook_id', '=', webhookId)
     .where('delivery', '=', 'pending')
-    .where('leased_until', 'is', null)
     .where('next_attempt_at', '>', sql<string>`now()`)
     .executeTakeFirst();
-  if (result.numUpdatedRows + hurried.numUpdatedRows > 0n)
+  if (result.numUpdatedRows + hurry.numUpdatedRows > 0n)
     await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(db);
   if (insert) return true;
   const found = await db
@@ -423,8 +431,9 @@ export interface RedeliveryJob {
 }
 
 /**
- * A bulk redelivery: every event the filter matches that is not pending goes back in its queue now (a pending one
- * is already on its way and is hurried instead), all marked with the job.
+ * A bulk redelivery: every event the filter matches that is not pending goes back in its queue now; a pending one is
+ * already on its way and is hurried instead (due now, keeping the endpoints that confirmed it and its give-up time);
+ * all are marked with the job. Each process's queue keeps its order: an event requeued goes before the later ones.
  */
 export async function startRedelivery(
   db: Ledger,
@@ -433,7 +442,19 @@ export async function startRedelivery(
   return db.transaction().execute(async (trx) => {
     let update = trx
       .updateTable('outcome_events')
-      .set({ ...requeued, redelivery_job: job.jobId })
+      .set({
+        // Every right-hand side reads the row as it was: a pending event keeps its delivery so far.
+        delivery: 'pending',
+        next_attempt_at: sql<string>`case when delivery = 'pending' and next_attempt_at <= now()
+          then next_attempt_at else now() end`,
+        leased_until: requeued.leased_until,
+        give_up_at: sql<string | null>`case when delivery = 'pending' then give_up_at end`,
+        delivered_at: null,
+        confirmed_endpoints: sql<
+          string[]
+        >`case when delivery = 'pending' then confirmed_endpoints else '{}'::text[] end`,
+        redelivery_job: job.jobId,
+      })
       .where('type', '!=', 'test.ping');
     const { query } = job;
     if (query.type !== undefined) update = update.where('type', '=', query.type);

@@ -3,7 +3,7 @@
  * resources reconciliation re-reads. Pure: the ramp's record activity computes them from the state the workflow
  * hands it, so the view can change without changing what a workflow records.
  */
-import type { OffRampState } from '../../workflows/ramps/offramp/types';
+import type { OffRampRole, OffRampState } from '../../workflows/ramps/offramp/types';
 import type { OnRampState } from '../../workflows/ramps/onramp/types';
 import type { TransactionSnapshot } from '../../workflows/ramps/shared/snapshots';
 import type { BookedRow, OffRampView, OnRampView } from './views';
@@ -17,6 +17,15 @@ export type RampState =
 export type BookedResource =
   | { kind: 'order'; id: string; status: string; amountFrom: string | null; amountTo: string | null }
   | { kind: 'transaction'; id: string; status: string; amount: string | null };
+
+/** An operator resource as an open ramp holds it: its ID and the status the ramp last saw. */
+export interface HeldResource {
+  id: string;
+  status: string;
+}
+
+/** The operator resources a ramp holds, by role: reconciliation reads each again and compares. */
+export type HeldResources = Partial<Record<OffRampRole | 'order', HeldResource>>;
 
 const transfer = (snapshot: TransactionSnapshot | undefined) =>
   snapshot
@@ -169,4 +178,20 @@ export function bookedResources(ramp: RampState): BookedResource[] {
       ? [{ kind: 'transaction' as const, id: deposit.id, status: deposit.status, amount: deposit.amount }]
       : []),
   ];
+}
+
+/** What the ramp holds of each of its operator resources, by role. */
+export function heldResources(ramp: RampState): HeldResources {
+  const held: HeldResources = {};
+  const hold = (role: keyof HeldResources, snapshot: { id: string; status: string } | undefined) => {
+    if (snapshot) held[role] = { id: snapshot.id, status: snapshot.status };
+  };
+  hold('order', ramp.state.order);
+  hold('deposit', ramp.state.deposit);
+  if (ramp.direction === 'off-ramp') {
+    hold('gasTopUp', ramp.state.gasTopUp);
+    hold('sweep', ramp.state.sweep);
+    hold('orderTransaction', ramp.state.orderTransaction);
+  }
+  return held;
 }

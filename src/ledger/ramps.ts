@@ -4,12 +4,14 @@
  * status without its event), and its booked row when it ends. Reads are the API's and the typed client's: one ramp,
  * a page of ramps newest first.
  */
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { RampDirection } from '../domain/vocabulary';
 import type { Ledger } from '../database/connection';
+import type { LedgerSchema } from '../database/schema';
 import type { RaisedEvent } from '../domain/outcome-events';
 import { insertRaisedEvents } from './outcome-events';
-import { bookedResources, bookedRow, type RampState, rampView } from './ramp-views';
+import { markActive } from './end-users';
+import { bookedResources, bookedRow, heldResources, type RampState, rampView } from './ramp-views';
 import type { OffRampView, OnRampView, RampSummary } from './views';
 
 export interface RampRecord {
@@ -32,8 +34,8 @@ export interface RampRecord {
 export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
   const { ramp, revision, at } = record;
   const view = rampView(ramp, at);
-  await db.transaction().execute(async (trx) => {
-    await trx
+  const upsert = (into: Ledger | Transaction<LedgerSchema>) =>
+    into
       .insertInto('ramps')
       .values({
         workflow_id: ramp.workflowId,
@@ -42,6 +44,7 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
         status: ramp.state.status,
         revision,
         view: JSON.stringify(view),
+        resources: JSON.stringify(heldResources(ramp)),
         started_at: ramp.state.startedAt,
         updated_at: at,
         ended_at: ramp.state.endedAt ?? null,
@@ -54,13 +57,21 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
             status: eb.ref('excluded.status'),
             revision: eb.ref('excluded.revision'),
             view: eb.ref('excluded.view'),
+            resources: eb.ref('excluded.resources'),
             updated_at: eb.ref('excluded.updated_at'),
             ended_at: eb.ref('excluded.ended_at'),
           }))
           .where('ramps.revision', '<=', revision),
       )
       .execute();
+  // A write with nothing but the view is its one statement; events and the booked row join it in a transaction.
+  if (record.raised.length === 0 && record.closedAt === undefined) return void (await upsert(db));
+  await db.transaction().execute(async (trx) => {
+    await upsert(trx);
     await insertRaisedEvents(trx, ramp.workflowId, record.raised, record.retryForMs, record.traceParent);
+    // A deposit makes its wallet one reconciliation checks first.
+    if (ramp.direction === 'off-ramp' && ramp.state.endUserId)
+      await markActive(trx, ramp.state.endUserId, ramp.state.startedAt);
     if (record.closedAt === undefined) return;
     const webhookIds = await trx
       .selectFrom('outcome_events')

@@ -52,23 +52,30 @@ export function compareBooked(
 }
 
 /**
- * Booked rows to check: those booked within the lookback, never checked first, then the least recently checked (an
- * operator record may still change in the days after a ramp ends), at most `limit`.
+ * Booked rows to check: those booked within the lookback and not checked since `checkedBefore` (a run's start), never
+ * checked first, then the least recently checked (an operator record may still change in the days after a ramp
+ * ends), at most `limit`.
  */
 export async function bookingsToCheck(
   db: Ledger,
   lookbackMs: number,
+  checkedBefore: string,
   limit: number,
-): Promise<Array<{ workflowId: string; resources: BookedResource[] }>> {
+): Promise<Array<{ workflowId: string; closedAt: string; resources: BookedResource[] }>> {
   const rows = await db
     .selectFrom('bookings')
-    .select(['workflow_id', 'resources'])
+    .select(['workflow_id', 'closed_at', 'resources'])
     .where('closed_at', '>', sql<string>`now() - ${lookbackMs} * interval '1 millisecond'`)
+    .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', checkedBefore)]))
     .orderBy(sql`checked_at nulls first`)
     .orderBy('closed_at')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ workflowId: row.workflow_id, resources: row.resources as BookedResource[] }));
+  return rows.map((row) => ({
+    workflowId: row.workflow_id,
+    closedAt: row.closed_at,
+    resources: row.resources as BookedResource[],
+  }));
 }
 
 export async function recordReconciliation(

@@ -254,7 +254,10 @@ export const eventViewSchema = z.strictObject({
     description:
       'Earlier events of the same process not yet delivered: this one is sent after them (0: it is next or done)',
   }),
-  nextAttemptAt: isoDateTime.nullable().meta({ description: 'While pending: when it is tried next' }),
+  nextAttemptAt: isoDateTime.nullable().meta({
+    description:
+      'While pending and next in its queue (waitingFor 0): when it is tried next; null while earlier events wait',
+  }),
   lastAttemptAt: isoDateTime.nullable(),
   deliveredAt: isoDateTime
     .nullable()

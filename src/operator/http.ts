@@ -3,11 +3,12 @@
  * timeout, return the status and the parsed body, and turn failures into classified OperatorErrors.
  * It knows nothing about login; the session manager hands it the authentication headers.
  */
-import { inClientSpan } from '../observability/spans';
+import { inClientSpan } from '../http/spans';
 import type { Logger } from 'pino';
 import type { OperatorProfile, RouteName } from '../domain/operator-profile';
 import { encodeRouteParameter, RouteParameterError } from '../validation/identifiers';
 import { deadlineClockMs } from './deadline-clock';
+import { countOperatorCall } from './call-meter';
 import {
   deadlinePassed,
   errorFromFetchFailure,
@@ -109,6 +110,7 @@ export class OperatorTransport {
       init.body = JSON.stringify(request.body);
     }
 
+    countOperatorCall();
     const startedAt = performance.now();
     const elapsed = () => Math.round(performance.now() - startedAt);
     let response: Response;

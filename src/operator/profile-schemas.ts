@@ -92,11 +92,20 @@ export function ourWord<K extends string>(map: Record<K, string>, theirs: string
 const nonEmptyTuple = (values: readonly string[]) => values as [string, ...string[]];
 
 function buildSchemas(profile: OperatorProfile): ProfileSchemas {
-  const { vocabulary } = profile;
-  const transactionLinks = profile.links.transaction;
-  const orderLinks = profile.links.order;
+  const transaction = transactionSchema(profile);
+  const order = orderSchema(profile);
+  return {
+    errorBody: errorBodySchema(profile),
+    authenticationRequest: authenticationRequestSchema(profile),
+    transaction,
+    order,
+    responses: responseSchemas(transaction, order),
+  };
+}
 
-  const errorBody = z.unknown().transform((body, ctx): OperatorErrorBody => {
+/** An error answer's code and message, where the profile says they are. */
+function errorBodySchema(profile: OperatorProfile) {
+  return z.unknown().transform((body, ctx): OperatorErrorBody => {
     const found: Partial<OperatorErrorBody> = {};
     for (const part of ['code', 'message'] as const) {
       const path = profile.errors.body[part];
@@ -111,9 +120,12 @@ function buildSchemas(profile: OperatorProfile): ProfileSchemas {
     }
     return found as OperatorErrorBody;
   });
+}
 
+/** The login's Authenticate request under the profile's field names (the sandbox reads it). */
+function authenticationRequestSchema(profile: OperatorProfile) {
   const { fields } = profile.login;
-  const authenticationRequest = z
+  return z
     .object({
       [fields.sessionId]: z.string().min(1),
       [fields.email]: z.string().min(1),
@@ -124,7 +136,12 @@ function buildSchemas(profile: OperatorProfile): ProfileSchemas {
       email: String(raw[fields.email]),
       passcode: String(raw[fields.passcode]),
     }));
+}
 
+/** A transaction in the operator's words and links, read into ours. */
+function transactionSchema(profile: OperatorProfile) {
+  const { vocabulary } = profile;
+  const transactionLinks = profile.links.transaction;
   const {
     walletId,
     relatedTransactionId,
@@ -132,7 +149,7 @@ function buildSchemas(profile: OperatorProfile): ProfileSchemas {
     status: _ourTxStatus,
     ...transactionFields
   } = ourTransaction.shape;
-  const transaction = z
+  return z
     .looseObject({
       ...transactionFields,
       status: z.enum(nonEmptyTuple(TRANSACTION_STATUSES.map((ours) => vocabulary.transactionStatuses[ours]))),
@@ -161,9 +178,14 @@ function buildSchemas(profile: OperatorProfile): ProfileSchemas {
         orderId: linkedOrder as string | null | undefined,
       };
     });
+}
 
+/** An order in the operator's words and links, read into ours. */
+function orderSchema(profile: OperatorProfile) {
+  const { vocabulary } = profile;
+  const orderLinks = profile.links.order;
   const { transactionId, status: _ourOrderStatus, direction: _ourDirection, ...orderFields } = ourOrder.shape;
-  const order = z
+  return z
     .looseObject({
       ...orderFields,
       status: z.enum(nonEmptyTuple(ORDER_STATUSES.map((ours) => vocabulary.orderStatuses[ours]))),
@@ -184,13 +206,19 @@ function buildSchemas(profile: OperatorProfile): ProfileSchemas {
         transactionId: linkedTransaction as string | null | undefined,
       };
     });
+}
 
+/** The answer of each operator route, its transactions and orders read by the profile's schemas. */
+function responseSchemas(
+  transaction: ProfileSchemas['transaction'],
+  order: ProfileSchemas['order'],
+): Record<RouteName, z.ZodType> {
   const data = <T extends z.ZodType>(schema: T) => z.looseObject({ data: schema });
   /** The create answer is not shown in the spec: we assume an array, and accept a single recipient too. */
   const createdRecipients = data(
     z.union([z.array(webhookRecipient), webhookRecipient.transform((one) => [one])]),
   );
-  const responses: Record<RouteName, z.ZodType> = {
+  return {
     /** Only `id` is relied on; the other login-session fields are informational. */
     startSession: data(z.looseObject({ id: z.string().min(1) })),
     /** expiresAt is optional on purpose: without it the session falls back to the configured token lifetime. */
@@ -219,13 +247,5 @@ function buildSchemas(profile: OperatorProfile): ProfileSchemas {
     getTransaction: data(transaction),
     getOrder: data(order),
     listWalletTransactions: data(z.array(transaction)),
-  };
-
-  return {
-    errorBody: errorBody,
-    authenticationRequest: authenticationRequest,
-    transaction: transaction,
-    order: order,
-    responses,
   };
 }

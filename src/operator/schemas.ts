@@ -23,10 +23,10 @@ export { DECIMAL_PATTERN };
 export const decimalString = z
   .string()
   .regex(DECIMAL_PATTERN, 'must be a non-negative decimal string such as "100.50"');
-export const positiveDecimalString = decimalString.refine(
-  (value) => /[1-9]/.test(value),
-  'must be greater than zero',
-);
+export const positiveDecimalString = z
+  .string()
+  .regex(DECIMAL_PATTERN, 'must be a decimal string greater than zero such as "100.50"')
+  .refine((value) => /[1-9]/.test(value), 'must be greater than zero');
 
 /** ISO 8601 UTC timestamp, with or without fractional seconds (sessions carry nanoseconds). */
 export const isoTimestamp = z

@@ -4,9 +4,10 @@
  * database (an event is leased to one dispatcher per attempt, and taken over when that dispatcher dies).
  *
  * - A new event wakes the dispatchers at once (LISTEN/NOTIFY); otherwise they look every DISPATCH_POLL_MS.
- * - A refused attempt is retried with doubling waits (CLIENT_WEBHOOK_RETRY_INITIAL to _MAXIMUM) until the event's
- *   retry time runs out: it is then `failed`, and its endpoints' `outcome-event-undelivered` incident (one per
- *   endpoint, counting what it missed) is raised.
+ * - A refused attempt is retried with doubling waits (the timings' retryInitialMs to retryMaximumMs) until the event's
+ *   retry time (CLIENT_WEBHOOK_RETRY_FOR) runs out: it is then `failed`, and counts on its endpoints'
+ *   `outcome-event-undelivered` incident (one per endpoint: the first event it missed opens it, each later one is an
+ *   occurrence).
  * - An endpoint that confirms an event gets everything that waits for it at once: the queues an outage built go out
  *   in seconds, not on their backoff; its incident is resolved.
  */
@@ -27,7 +28,7 @@ import {
   recordAttempt,
   releaseAttempt,
 } from '../ledger/outcome-events';
-import { underTraceParent } from '../observability/spans';
+import { underTraceParent } from '../http/spans';
 import { attemptDelivery } from './send';
 
 /** How often a dispatcher looks for due events when nothing woke it: a retry falls due without a notification. */
@@ -36,7 +37,7 @@ export const DISPATCH_POLL_MS = 1_000;
 export const DISPATCH_CONCURRENCY = 20;
 
 export interface DispatcherIncidents {
-  /** An endpoint missed an event for good: its incident opens (one per endpoint, however many it misses). */
+  /** An endpoint missed an event for good: one incident per endpoint, each event it misses an occurrence. */
   undelivered(endpoint: string, event: ClaimedEvent, error: string): Promise<void>;
   /** An endpoint whose incident is open confirmed an event again. */
   recovered(endpoint: string): Promise<void>;
@@ -119,9 +120,12 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
       (label) => !result.confirmed.includes(label) && !claimed.confirmedEndpoints.includes(label),
     );
     await endpointsRefused(database.db, refused);
-    if (outcome.kind === 'given-up')
-      for (const endpoint of await endpointsGaveUp(database.db, refused))
+    if (outcome.kind === 'given-up') {
+      await endpointsGaveUp(database.db, refused);
+      // Each event given up counts on its endpoint's one incident; the first opens it.
+      for (const endpoint of refused)
         await options.incidents?.undelivered(endpoint, claimed, outcome.error).catch(() => undefined);
+    }
     // An endpoint that answers again gets whatever waits for it now.
     for (const endpoint of result.confirmed) {
       const { incidentWasOpen } = await endpointConfirmed(database.db, endpoint);

@@ -5,7 +5,7 @@
  */
 import { endpointReceives, type WebhookEvent } from '../domain/outcome-events';
 import type { ClientWebhookConfig, ClientWebhookEndpoint } from '../config/client-webhooks';
-import { inClientSpan } from '../observability/spans';
+import { inClientSpan } from '../http/spans';
 import { signatureHeaders } from './signature';
 
 export interface AttemptResult {

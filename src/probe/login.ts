@@ -63,6 +63,61 @@ const sameFields = (a: LoginParts['fields'], b: LoginParts['fields']) =>
 const loggedIn = (tried: Attempt) =>
   tried.answer !== undefined && isSuccess(tried.answer) && !!sessionOf(tried.answer);
 
+const seenOf = (tried: Attempt | undefined) =>
+  tried?.answer ? describeAnswer(tried.answer) : 'not reached (no login session ID)';
+
+/**
+ * The logins to try after ours: ours from a known StartSession when ours failed, then, with a known login, our route
+ * with its fields, its route with our fields, and its route with its fields. None without a StartSession.
+ */
+function loginCandidates(
+  ours: LoginParts,
+  known: LoginParts | undefined,
+  startRoute: string | undefined,
+  startWorks: boolean,
+): LoginParts[] {
+  if (!startRoute) return [];
+  return [
+    ...(startWorks ? [] : [{ ...ours, startRoute }]),
+    ...(known
+      ? [
+          { startRoute, authenticateRoute: known.authenticateRoute, fields: ours.fields },
+          { startRoute, authenticateRoute: ours.authenticateRoute, fields: known.fields },
+          { startRoute, authenticateRoute: known.authenticateRoute, fields: known.fields },
+        ]
+      : []),
+  ];
+}
+
+/** No login worked: what our Authentication's answer says of its route and its fields. */
+function reportNoLogin(
+  report: ProbeContext['report'],
+  seen: {
+    startRoute: string | undefined;
+    ourTry: Attempt | undefined;
+    routeAssumption: string;
+    fieldsAssumption: string;
+  },
+): void {
+  const { startRoute, ourTry, routeAssumption, fieldsAssumption } = seen;
+  const status = ourTry?.answer?.status;
+  if (!startRoute || status === undefined || status === 0 || status >= 500) {
+    const why = startRoute ? seenOf(ourTry) : 'a working StartSession (or --login-profile)';
+    report.notCheckable('routes.authenticate', routeAssumption, why);
+    report.notCheckable('login.fields', fieldsAssumption, why);
+  } else if (status === 404 || status === 405) {
+    report.contradicted('routes.authenticate', routeAssumption, seenOf(ourTry));
+    report.notCheckable('login.fields', fieldsAssumption, 'the Authentication route (or --login-profile)');
+  } else {
+    report.confirmed('routes.authenticate', routeAssumption, `it answers (${seenOf(ourTry)})`);
+    report.contradicted(
+      'login.fields',
+      fieldsAssumption,
+      `${seenOf(ourTry)}: the body or the credentials (OPERATOR_EMAIL, OPERATOR_PASSCODE) refused`,
+    );
+  }
+}
+
 /** Logs in and reports on the login's assumptions; answers the session's token and CSRF value, if any. */
 export async function checkLogin(
   ctx: ProbeContext,
@@ -93,19 +148,7 @@ export async function checkLogin(
 
   // Authentication: ours; then, with a known login, our route with its fields and its route with our fields.
   const tries: Attempt[] = startWorks ? [first] : [];
-  const candidates: LoginParts[] = startRoute
-    ? [
-        ...(startWorks ? [] : [{ ...ours, startRoute }]),
-        ...(known
-          ? [
-              { startRoute, authenticateRoute: known.authenticateRoute, fields: ours.fields },
-              { startRoute, authenticateRoute: ours.authenticateRoute, fields: known.fields },
-              { startRoute, authenticateRoute: known.authenticateRoute, fields: known.fields },
-            ]
-          : []),
-      ]
-    : [];
-  for (const parts of candidates) {
+  for (const parts of loginCandidates(ours, known, startRoute, startWorks)) {
     if (tries.some(loggedIn)) break;
     if (tries.some((tried) => JSON.stringify(tried.parts) === JSON.stringify(parts))) continue;
     tries.push(await attempt(ctx, parts));
@@ -125,28 +168,11 @@ export async function checkLogin(
     (tried) =>
       tried.parts.authenticateRoute === ours.authenticateRoute && sameFields(tried.parts.fields, ours.fields),
   );
-  const seenOf = (tried: Attempt | undefined) =>
-    tried?.answer ? describeAnswer(tried.answer) : 'not reached (no login session ID)';
   const routeAssumption = `Authentication is ${ours.authenticateRoute}`;
   const fieldsAssumption = `The Authentication body is { ${ours.fields.sessionId}, ${ours.fields.email}, ${ours.fields.passcode} }`;
 
   if (!success) {
-    const status = ourTry?.answer?.status;
-    if (!startRoute || status === undefined || status === 0 || status >= 500) {
-      const why = startRoute ? seenOf(ourTry) : 'a working StartSession (or --login-profile)';
-      report.notCheckable('routes.authenticate', routeAssumption, why);
-      report.notCheckable('login.fields', fieldsAssumption, why);
-    } else if (status === 404 || status === 405) {
-      report.contradicted('routes.authenticate', routeAssumption, seenOf(ourTry));
-      report.notCheckable('login.fields', fieldsAssumption, 'the Authentication route (or --login-profile)');
-    } else {
-      report.confirmed('routes.authenticate', routeAssumption, `it answers (${seenOf(ourTry)})`);
-      report.contradicted(
-        'login.fields',
-        fieldsAssumption,
-        `${seenOf(ourTry)}: the body or the credentials (OPERATOR_EMAIL, OPERATOR_PASSCODE) refused`,
-      );
-    }
+    reportNoLogin(report, { startRoute, ourTry, routeAssumption, fieldsAssumption });
     return undefined;
   }
   const routeHolds = success.parts.authenticateRoute === ours.authenticateRoute;

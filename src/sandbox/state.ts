@@ -43,30 +43,28 @@ export interface RecipientRecord {
   updatedAt: string;
 }
 
-export interface QuoteRecord {
-  id: string;
+/** What a quote and an order convert: an amount of one coin (on a chain) into another. */
+interface ConversionRecord {
   direction: OrderDirection;
   coinFrom: string;
   coinTo: string;
   chainFrom?: string;
   chainTo?: string;
   amountFrom: string;
+}
+
+export interface QuoteRecord extends ConversionRecord {
+  id: string;
   targetAmount: string;
   createdAt: string;
   expiresAtMs: number;
   usedAt?: string;
 }
 
-export interface OrderRecord {
+export interface OrderRecord extends ConversionRecord {
   id: string;
   orderReference: string;
   status: OrderStatus;
-  direction: OrderDirection;
-  coinFrom: string;
-  coinTo: string;
-  chainFrom?: string;
-  chainTo?: string;
-  amountFrom: string;
   amountTo: string;
   transactionId: string | null;
   quoteId: string | null;
@@ -162,6 +160,7 @@ export class SandboxState {
     return this.wallet(walletId).balances.get(network)?.get(asset) ?? 0n;
   }
 
+  /** Adds `units` (negative: takes them away; the caller keeps the balance at zero or more). */
   credit(walletId: string, network: string, asset: string, units: bigint): void {
     const wallet = this.wallet(walletId);
     let assets = wallet.balances.get(network);

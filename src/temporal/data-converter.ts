@@ -5,7 +5,12 @@
  * pseudonym with keys configured (src/temporal/end-user-pseudonym.ts;
  * docs/architecture.md, "Security").
  */
-import type { DataConverter } from '@temporalio/common';
+import {
+  arrayFromPayloads,
+  type DataConverter,
+  type LoadedDataConverter,
+  type Payload,
+} from '@temporalio/common';
 import type { PayloadEncryptionConfig } from '../config/encryption';
 import { EncryptionCodec } from './encryption-codec';
 
@@ -14,4 +19,15 @@ export function dataConverterFromConfig(
 ): DataConverter | undefined {
   if (!config || config.keys.length === 0) return undefined;
   return { payloadCodecs: [new EncryptionCodec(config.keys)] };
+}
+
+/** The values of payloads read from a history (a signal's input), through the codecs in reverse, as the SDK decodes. */
+export async function decodedPayloads(
+  converter: LoadedDataConverter,
+  payloads: Payload[] | null | undefined,
+): Promise<unknown[]> {
+  if (!payloads) return [];
+  let decoded = payloads;
+  for (const codec of [...converter.payloadCodecs].reverse()) decoded = await codec.decode(decoded);
+  return arrayFromPayloads(converter.payloadConverter, decoded);
 }

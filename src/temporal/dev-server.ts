@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { childStopper } from '../child-process';
 import { freePort } from '../http/free-port';
 import { devServerSearchAttributeArgs } from './search-attribute-args';
 
@@ -178,19 +179,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     `[temporal] starting dev server on ${address}${options.dbFile ? ` (data: ${options.dbFile})` : ' (in memory)'}${options.tuning?.sqlitePragmas.length ? `; SQLite ${options.tuning.sqlitePragmas.join(' ')}` : ''}${options.tuning?.dynamicConfig.length ? `; ${options.tuning.dynamicConfig.join(' ')}` : ''}`,
   );
 
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => {
-        clearTimeout(killTimer);
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
-    return stopping;
-  };
+  const stop = childStopper(child, 'SIGTERM');
 
   try {
     await waitForFrontend(

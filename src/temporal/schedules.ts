@@ -37,7 +37,10 @@ export interface AppliedSchedule {
 export function scheduleDefinitions(settings: ScheduleSettings): ScheduleOptions[] {
   const prefix = settings.idPrefix ?? '';
   const gasInput: GasMonitorInput = { timings: settings.timings };
-  const reconcileInput: ReconcileInput = { timings: settings.timings };
+  const reconcileInput: ReconcileInput = {
+    timings: settings.timings,
+    intervalMs: settings.ops.reconcileIntervalMs,
+  };
   const common = { policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' } } as const;
   return [
     {

@@ -9,7 +9,7 @@ import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { PayloadEncryptionConfig } from '../config/encryption';
 import type { TemporalConfig } from '../config/temporal';
 import type { WorkerTuning } from '../config/worker';
-import { activeTracing } from '../observability/tracing';
+import { activeTracing } from './tracing';
 import { connectClient, connectWorker } from './connection';
 import { dataConverterFromConfig } from './data-converter';
 import { createRampWorker, type RampWorkerOptions } from './worker';

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { RampActivities } from '../../activities';
 import type { Logger } from 'pino';
-import { activeTracing } from '../observability/tracing';
+import { activeTracing } from './tracing';
 import { cacheSizing, type WorkerTuning } from '../config/worker';
 import type { WorkerVersion } from '../config/worker-version';
 
@@ -46,7 +45,8 @@ export interface RampWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  activities: RampActivities;
+  /** Every activity the workflows call (activities/index.ts, which sits above this module). */
+  activities: NonNullable<WorkerOptions['activities']>;
   /** A pre-built bundle (tests build it once per run); otherwise defaultWorkflowSource(). */
   workflowBundle?: WorkerOptions['workflowBundle'];
   identity?: string;
@@ -103,7 +103,7 @@ export function workerTuningOptions(tuning: WorkerTuning): Partial<WorkerOptions
 
 /**
  * The project's worker: every workflow of workflows/index.ts and every activity, on one task queue. In a process
- * that traces, its activities and workflows carry the trace (src/observability/tracing.ts): a pre-built bundle must
+ * that traces, its activities and workflows carry the trace (src/temporal/tracing.ts): a pre-built bundle must
  * then hold the tracing interceptors (the traced bundle of `npm run build`, or one bundled with them).
  */
 export function createRampWorker(options: RampWorkerOptions): Promise<Worker> {

@@ -11,12 +11,15 @@
  * - ASCII only gives one spelling per ID (Unicode has several spellings of one visible name, which would be two
  *   workflows and two wallets for one user), is well-formed Unicode by construction (a lone surrogate, which
  *   Temporal refuses, is not in it) and holds no control or format character.
- * Every ID the sandbox issues (UUIDs) fits, and so does every ID the typed client accepted before.
+ * Every ID the sandbox issues (UUIDs) fits, and so does every ID the typed client accepted before. One more rule for an
+ * end user ID that names a new end user, wallet, deposit quote or ramp: it is never shaped like an e-mail address (no
+ * `.` after an `@`), since it becomes part of a workflow ID Temporal shows in clear; reads and filters take any, so
+ * that an end user named so before stays readable.
  *
  * Issues name the rule, never the value: they may reach logs, answers and workflow history.
  */
 import { z } from 'zod';
-import { InvalidInputError } from '../client/errors';
+import { InvalidInputError } from './errors';
 
 /** `resource ID`: any ID the operator issues (webhook payload IDs); a deposit transaction ID is one of them. */
 export type IdentifierKind = 'end user ID' | 'order reference' | 'resource ID' | 'deposit transaction ID';
@@ -36,6 +39,9 @@ const ALPHABET = /^[A-Za-z0-9][A-Za-z0-9._:@-]*$/;
 const LONE_SURROGATE = /\p{Cs}/u;
 const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 
+/** An end user ID shaped like an e-mail address has a `.` after an `@`: this one has none. */
+const NOT_AN_EMAIL_ADDRESS = /^[A-Za-z0-9][A-Za-z0-9._:-]*(?:@[A-Za-z0-9_:@-]*)?$/;
+
 /** The first rule `value` breaks, or undefined when it is a valid identifier of that kind. */
 export function identifierIssue(value: unknown, kind: IdentifierKind): string | undefined {
   if (typeof value !== 'string') return 'must be a string';
@@ -49,6 +55,13 @@ export function identifierIssue(value: unknown, kind: IdentifierKind): string | 
   return undefined;
 }
 
+/** The first rule an end user ID for something new breaks: an identifier's, then the e-mail rule. */
+export function newEndUserIdIssue(value: unknown): string | undefined {
+  const issue = identifierIssue(value, 'end user ID');
+  if (issue !== undefined || NOT_AN_EMAIL_ADDRESS.test(value as string)) return issue;
+  return 'must not be an e-mail address (no . after an @): the ID is shown in clear, use an opaque one such as your user UUID';
+}
+
 export function isIdentifier(value: unknown, kind: IdentifierKind): value is string {
   return identifierIssue(value, kind) === undefined;
 }
@@ -58,23 +71,34 @@ export function isIdentifier(value: unknown, kind: IdentifierKind): value is str
  * publishes them (minLength, maxLength, pattern), with the message of the first rule broken (one issue at most).
  */
 export function identifierSchema(kind: IdentifierKind) {
-  const message = { error: (issue: { input?: unknown }) => identifierIssue(issue.input, kind), abort: true };
-  return z
-    .string({ error: 'must be a string' })
-    .min(1, message)
-    .max(MAX_IDENTIFIER_LENGTH[kind], message)
-    .regex(ALPHABET, message);
+  return checkedString(MAX_IDENTIFIER_LENGTH[kind], ALPHABET, (value) => identifierIssue(value, kind));
+}
+
+function checkedString(max: number, pattern: RegExp, issueOf: (value: unknown) => string | undefined) {
+  const message = { error: (issue: { input?: unknown }) => issueOf(issue.input), abort: true };
+  return z.string({ error: 'must be a string' }).min(1, message).max(max, message).regex(pattern, message);
 }
 
 /** The identifier, or InvalidInputError (`Invalid <kind>`, with the broken rule as its issue). */
 export function parseIdentifier(value: unknown, kind: IdentifierKind): string {
-  const issue = identifierIssue(value, kind);
+  return checked(value, kind, identifierIssue(value, kind));
+}
+
+function checked(value: unknown, kind: IdentifierKind, issue: string | undefined): string {
   if (issue) throw new InvalidInputError(`Invalid ${kind}`, [`${kind}: ${issue}`]);
   return value as string;
 }
 
 export const endUserIdSchema = identifierSchema('end user ID');
 export const parseEndUserId = (value: unknown): string => parseIdentifier(value, 'end user ID');
+/** An end user ID that names a new end user, deposit quote or ramp (never an e-mail address's shape). */
+export const newEndUserIdSchema = checkedString(
+  MAX_IDENTIFIER_LENGTH['end user ID'],
+  NOT_AN_EMAIL_ADDRESS,
+  newEndUserIdIssue,
+);
+export const parseNewEndUserId = (value: unknown): string =>
+  checked(value, 'end user ID', newEndUserIdIssue(value));
 export const parseOrderReference = (value: unknown): string => parseIdentifier(value, 'order reference');
 export const parseResourceId = (value: unknown): string => parseIdentifier(value, 'resource ID');
 

@@ -1,11 +1,13 @@
 /**
  * The production shape on a real cluster, as its operators run it, without a container engine: PostgreSQL from Debian's
- * packages, the Temporal server release docker-compose.yml pins (built from source by scripts/provision-cluster.sh)
- * with compose's own environment, configuration file, dynamic config and setup jobs (deploy/temporal), then the
- * compiled build with plain node: two workers of one version on one task queue, made current by compose's release job,
- * the receiver, the API and a sandbox operator in the operator's place. It plays the `npm start -- --once` story
- * against them, SIGKILLs one worker mid-story (the other must finish every scenario), checks the API and the logs, and
- * stops everything with SIGTERM, each service draining and exiting 0.
+ * packages with compose's server settings, the Temporal server release docker-compose.yml pins (built from source by
+ * scripts/provision-cluster.sh) with compose's own environment, configuration file, dynamic config and setup jobs
+ * (deploy/temporal), the product's own database on the same server (compose's ramp-database job, deploy/database, then
+ * its migrations as compose's db-migrate job runs them, the URL read from a secret file), then the compiled build with
+ * plain node: two workers of one version on one task queue, made current by compose's release job, the receiver, the
+ * API and a sandbox operator in the operator's place. It plays the `npm start -- --once` story against them, SIGKILLs
+ * one worker mid-story (the other must finish every scenario), checks the API, the ledger and the logs, and stops
+ * everything with SIGTERM, each service draining and exiting 0.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -23,6 +25,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/database/connection';
 import { freePort } from '../../src/http/free-port';
 import { httpGet, Proc, waitForHttp200 } from '../helpers/processes';
 
@@ -32,9 +36,11 @@ const NAMESPACE = 'ramp-orchestrator';
 const TASK_QUEUE = 'ramp-cluster';
 
 interface ComposeService {
+  image?: string;
   command?: string[];
   environment?: Record<string, string | number>;
   volumes?: string[];
+  secrets?: string[];
 }
 
 /** Compose interpolation of the forms the file uses: ${VAR:-default}, ${VAR:?message}, ${VAR}. */
@@ -51,20 +57,51 @@ function interpolate(value: string, env: Record<string, string>): string {
   );
 }
 
-/** A service's environment as compose gives it, with container paths of its bind mounts mapped to this checkout. */
-function composeEnvironment(service: ComposeService, env: Record<string, string>): Record<string, string> {
+/**
+ * A service's environment as compose gives it, with container paths of its bind mounts mapped to this checkout and
+ * those of its secrets (/run/secrets/<name>) to the files `secretFiles` names.
+ */
+function composeEnvironment(
+  service: ComposeService,
+  env: Record<string, string>,
+  secretFiles: Record<string, string> = {},
+): Record<string, string> {
   const mounts = (service.volumes ?? [])
     .map((volume) => volume.split(':'))
     .filter(([source]) => source?.startsWith('./'))
     .map(([source, target]) => ({ source: path.join(ROOT, source!), target: target! }));
+  const secrets = Object.fromEntries(
+    (service.secrets ?? []).map((name) => {
+      if (!secretFiles[name]) throw new Error(`no file for the compose secret ${name}`);
+      return [`/run/secrets/${name}`, secretFiles[name]];
+    }),
+  );
   return Object.fromEntries(
     Object.entries(service.environment ?? {}).map(([name, raw]) => {
       let value = interpolate(String(raw), env);
       for (const mount of mounts)
         if (value.startsWith(`${mount.target}/`)) value = mount.source + value.slice(mount.target.length);
-      return [name, value];
+      return [name, secrets[value] ?? value];
     }),
   );
+}
+
+/** A command's exit status and output, whatever the status. */
+async function runStatus(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await execFileAsync(command, args, { env, cwd: ROOT });
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as Error & { code?: number; stdout?: string; stderr?: string };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : -1,
+      output: `${failed.stdout ?? ''}${failed.stderr ?? ''}`,
+    };
+  }
 }
 
 async function run(
@@ -97,6 +134,10 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
   };
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'ramp-cluster-'));
   const dbPassword = randomBytes(12).toString('hex');
+  // The product's role on the same server, and the URL its processes read from compose's secret file.
+  const rampDbPassword = randomBytes(12).toString('hex');
+  let databaseUrl = '';
+  const secretFiles: Record<string, string> = {};
   const secrets = {
     RECEIVER_TRANSACTION_SECRET: randomBytes(24).toString('hex'),
     RECEIVER_ORDER_SECRET: randomBytes(24).toString('hex'),
@@ -180,6 +221,9 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
       chownSync(passwordFile, uid, gid);
     }
     const pgBin = (tool: string) => path.join(tools.POSTGRES_BIN_DIR!, tool);
+    // compose's server settings (the postgresql service's `-c` options): the connections of Temporal and the product.
+    const serverOptions = (compose.services.postgresql?.command ?? []).slice(1).join(' ');
+    expect(serverOptions).toMatch(/^-c max_connections=\d+$/);
     // The superuser is `temporal` with a password, as compose's postgres service makes it.
     await run(
       pgBin('initdb'),
@@ -198,7 +242,7 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
         '-t',
         '60',
         '-o',
-        `-p ${ports.pg} -k ${pgDataDir} -c listen_addresses=127.0.0.1`,
+        `-p ${ports.pg} -k ${pgDataDir} -c listen_addresses=127.0.0.1 ${serverOptions}`,
         'start',
       ],
       process.env,
@@ -219,6 +263,25 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
     const rerun = await run('sh', [path.join(ROOT, 'deploy', 'temporal', 'setup-schema.sh')], dbEnv);
     expect(rerun).toContain('database temporal_visibility: schema up to date');
     expect(rerun.match(/found zero updates/g)).toHaveLength(2);
+
+    // 3b. compose's ramp-database job, twice: the product's own database and role on the same server, as the URL in
+    //     the secret file names them (compose's says postgresql:5432; here the server's address on this machine).
+    databaseUrl = `postgres://ramp:${rampDbPassword}@127.0.0.1:${ports.pg}/ramp`;
+    secretFiles['database-url'] = path.join(tmp, 'database-url');
+    writeFileSync(secretFiles['database-url'], `${databaseUrl}\n`, { mode: 0o600 });
+    const rampDatabaseEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...composeEnvironment(compose.services['ramp-database']!, composeEnv, secretFiles),
+      PGHOST: '127.0.0.1',
+      PGPORT: String(ports.pg),
+      PSQL: pgBin('psql'),
+    };
+    expect(rampDatabaseEnv.PGPASSWORD).toBe(dbPassword);
+    expect(compose.services['ramp-database']?.image).toBe(compose.services.postgresql?.image);
+    const createDatabase = () =>
+      run('sh', [path.join(ROOT, 'deploy', 'database', 'create-database.sh')], rampDatabaseEnv);
+    expect(await createDatabase()).toContain('database ramp: owned by role ramp');
+    expect(await createDatabase()).toContain('database ramp: owned by role ramp');
 
     // 4. The server with compose's environment for the temporal service; only addresses and ports are this machine's.
     const serverEnv: NodeJS.ProcessEnv = {
@@ -270,11 +333,20 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
     ).toMatch(/namespace ramp-orchestrator exists[\s\S]*search attribute RampNetworks exists/);
 
     // 6. The compiled services with plain node; the sandbox stands in for the operator (OPERATOR_BASE_URL is set,
-    //    so nothing runs in sandbox mode: secrets and API key are required as against a real operator).
+    //    so nothing runs in sandbox mode: secrets and API key are required as against a real operator). The database's
+    //    URL is compose's secret file, as compose gives the worker and the API.
     const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
+    const worker = compose.services.worker!;
+    const databaseEnv = composeEnvironment(
+      { environment: { DATABASE_URL_FILE: worker.environment!.DATABASE_URL_FILE! }, secrets: worker.secrets },
+      {},
+      secretFiles,
+    );
+    expect(databaseEnv.DATABASE_URL_FILE).toBe(secretFiles['database-url']);
     serviceEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
+      DATABASE_URL_FILE: databaseEnv.DATABASE_URL_FILE,
       TEMPORAL_ADDRESS: address,
       TEMPORAL_NAMESPACE: NAMESPACE,
       TEMPORAL_TASK_QUEUE: TASK_QUEUE,
@@ -293,6 +365,39 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
       SANDBOX_LOG_LEVEL: 'error',
       LOG_LEVEL: 'info',
     };
+
+    // 6a. Before the migrations: the worker and the API refuse the database, and the check lists what is pending.
+    const migrateEnv: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...composeEnvironment(compose.services['db-migrate']!, {}, secretFiles),
+    };
+    const migrateCommand = compose.services['db-migrate']!.command!;
+    expect(migrateCommand.slice(0, 2)).toEqual(['node', 'dist/src/entry/db-migrate.js']);
+    const migrate = (...args: string[]) =>
+      runStatus(
+        process.execPath,
+        [path.join(ROOT, migrateCommand[1]!), ...migrateCommand.slice(2), ...args],
+        migrateEnv,
+      );
+    expect(await migrate('--check')).toEqual({ code: 2, output: 'pending: 0001-ledger\n' });
+    const refused = [
+      node('worker-unmigrated', 'src/entry/worker.js', composeArgs('worker'), {
+        WORKER_HEALTH_PORT: String(ports.healthA),
+      }),
+      node('api-unmigrated', 'src/entry/api.js'),
+    ];
+    for (const proc of refused) {
+      const ended = await proc.ended;
+      expect({ name: proc.name, code: ended.code }).toEqual({ name: proc.name, code: 1 });
+      expect(proc.output).toContain('The database is not migrated (pending: 0001-ledger)');
+    }
+
+    // 6b. compose's db-migrate job, twice: the second run finds nothing to do.
+    expect(await migrate()).toEqual({ code: 0, output: 'migrated: 0001-ledger\n' });
+    expect(await migrate()).toEqual({ code: 0, output: 'up to date\n' });
+    expect(await migrate('--check')).toEqual({ code: 0, output: 'up to date\n' });
+
     sandbox = node('sandbox', 'src/entry/sandbox.js', ['--port', String(ports.sandbox)]);
     await sandbox.waitForOutput(/listening on/, 30_000);
     receiver = node('receiver', 'src/entry/receiver.js');
@@ -391,6 +496,36 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
     expect(metrics.body).toMatch(/^ramp_processes_started\{direction="off-ramp"\} [1-9]/m);
   });
 
+  test("the ledger is the product's own database on Temporal's PostgreSQL server, written and read as its own role", async () => {
+    const database = openDatabase(databaseUrl, { applicationName: 'cluster test', poolSize: 1 });
+    try {
+      const server = await sql<{ datname: string }>`select datname from pg_database`.execute(database.db);
+      expect(server.rows.map((row) => row.datname)).toEqual(
+        expect.arrayContaining(['temporal', 'temporal_visibility', 'ramp']),
+      );
+      const who = await sql<{
+        user: string;
+        db: string;
+      }>`select current_user as user, current_database() as db`.execute(database.db);
+      expect(who.rows).toEqual([{ user: 'ramp', db: 'ramp' }]);
+      // The story's settled ramps are booked; the surviving worker and the API hold their pools on it.
+      const booked = await database.db.selectFrom('bookings').select(['direction', 'status']).execute();
+      expect(booked).toEqual(
+        expect.arrayContaining([
+          { direction: 'off-ramp', status: 'settled' },
+          { direction: 'on-ramp', status: 'settled' },
+        ]),
+      );
+      const sessions = await sql<{ application_name: string }>`
+        select distinct application_name from pg_stat_activity where datname = 'ramp'`.execute(database.db);
+      expect(sessions.rows.map((row) => row.application_name)).toEqual(
+        expect.arrayContaining(['ramp-orchestrator worker', 'ramp-orchestrator client']),
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
   test('logs are pino JSON with requests logged and no secret in them', () => {
     const apiLines = api.output.split('\n').filter((line) => line.startsWith('{'));
     expect(
@@ -412,6 +547,7 @@ describe('the production shape on PostgreSQL: compiled workers, receiver and API
     for (const proc of [api, receiver, workerB, sandbox]) {
       for (const secret of Object.values(secrets)) expect(proc.output).not.toContain(secret);
       expect(proc.output).not.toContain(dbPassword);
+      expect(proc.output).not.toContain(rampDbPassword);
     }
   });
 

@@ -3,7 +3,8 @@
  * (as shipped by the dclint package) and against what our own code reads. Where the compose plugin exists,
  * `docker compose config` is the fuller check.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { SearchAttributeType } from '@temporalio/common';
 import path from 'node:path';
 import Ajv from 'ajv';
@@ -11,6 +12,7 @@ import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { loadApiConfig } from '../../src/config/api';
+import { loadDatabaseConfig } from '../../src/config/database';
 import { loadEncryptionConfig } from '../../src/config/encryption';
 import { loadObservabilityConfig } from '../../src/config/observability';
 import { loadOperatorConfig } from '../../src/config/operator';
@@ -18,6 +20,7 @@ import { loadReceiverConfig } from '../../src/config/receiver';
 import { loadTemporalConfig } from '../../src/config/temporal';
 import { ALL_SEARCH_ATTRIBUTES } from '../../src/domain/search-attributes';
 import { buildIdProblem } from '../../src/config/worker-version';
+import { POOL_SIZE } from '../../src/database/connection';
 import {
   HEALTHCHECKED_PROCESSES,
   type HealthcheckedProcess,
@@ -45,6 +48,8 @@ interface ComposeService {
   healthcheck?: { test?: string[] };
   depends_on?: Record<string, { condition: string }>;
   volumes?: string[];
+  secrets?: Array<string | { source: string; target?: string }>;
+  restart?: string;
 }
 
 /** Compose-style interpolation: ${VAR:-default}, ${VAR:?message}, ${VAR}; $$ escapes a dollar. */
@@ -74,7 +79,10 @@ function composeValidator() {
 }
 
 describe('docker-compose.yml', () => {
-  const compose = parse(composeText, { merge: true }) as { services: Record<string, ComposeService> };
+  const compose = parse(composeText, { merge: true }) as {
+    services: Record<string, ComposeService>;
+    secrets: Record<string, { file?: string }>;
+  };
 
   test('is valid against the Compose specification schema', () => {
     const validate = composeValidator();
@@ -155,7 +163,16 @@ describe('docker-compose.yml', () => {
     }
     // Every long-running service says when it is healthy (the one-shot jobs end instead; the UI image has no probe).
     const longRunning = Object.entries(compose.services).filter(
-      ([name]) => !['temporal-schema', 'temporal-namespace', 'release', 'temporal-ui'].includes(name),
+      ([name]) =>
+        ![
+          'temporal-schema',
+          'temporal-namespace',
+          'ramp-database',
+          'db-migrate',
+          'db-migrate-next',
+          'release',
+          'temporal-ui',
+        ].includes(name),
     );
     expect(
       longRunning.filter(([, service]) => service.healthcheck === undefined).map(([name]) => name),
@@ -265,6 +282,93 @@ describe('docker-compose.yml', () => {
       expect(service.healthcheck?.test?.at(-1)).toBe(name);
       expect(healthcheckUrl(name, resolved).href).toBe(HEALTH_URLS[name]);
     }
+  });
+
+  /** Where a service reads a compose secret: its long form's target, else /run/secrets/<name>. */
+  const secretPath = (service: ComposeService, name: string) => {
+    for (const secret of service.secrets ?? []) {
+      if (secret === name) return `/run/secrets/${name}`;
+      if (typeof secret === 'object' && secret.source === name)
+        return secret.target ?? `/run/secrets/${name}`;
+    }
+    return undefined;
+  };
+
+  test("the product's database is another database on Temporal's PostgreSQL server, created by a one-shot job", () => {
+    const { postgresql, 'ramp-database': job } = compose.services;
+    // The server's own image, for its psql; the server's administrator, as the postgresql service makes it.
+    expect(job?.image).toBe(postgresql?.image);
+    expect(job?.depends_on?.postgresql?.condition).toBe('service_healthy');
+    expect(job?.environment?.PGHOST).toBe('postgresql');
+    expect(job?.environment?.PGUSER).toBe(postgresql?.environment?.POSTGRES_USER);
+    expect(job?.environment?.PGPASSWORD).toBe(postgresql?.environment?.POSTGRES_PASSWORD);
+    expect(job?.restart).toBe('no');
+    // It reads the URL the processes read, from the same secret file.
+    expect(job?.environment?.DATABASE_URL_FILE).toBe(secretPath(job!, 'database-url'));
+    expect(job?.entrypoint).toEqual(['/bin/sh', '/etc/ramp/database/create-database.sh']);
+    expect(job?.volumes).toContain('./deploy/database:/etc/ramp/database:ro');
+    const script = readFileSync(path.join(ROOT, 'deploy', 'database', 'create-database.sh'), 'utf8');
+    expect(script).toMatch(/^set -eu$/m);
+    expect(script).not.toContain('|| true');
+  });
+
+  test("the migrations run from the product's image once the database exists, before the worker and the API", () => {
+    const { worker, 'worker-next': next, api, receiver } = compose.services;
+    const jobs = { 'db-migrate': worker!, 'db-migrate-next': next! };
+    for (const [name, runs] of Object.entries(jobs)) {
+      const job = compose.services[name]!;
+      // The image of the worker it runs before: a release's migrations come with its worker.
+      expect({ name, image: job.image }).toEqual({ name, image: runs.image });
+      expect(job.command).toEqual(['node', 'dist/src/entry/db-migrate.js']);
+      expect(existsSync(path.join(ROOT, 'src', 'entry', 'db-migrate.ts'))).toBe(true);
+      expect(job.depends_on?.['ramp-database']?.condition).toBe('service_completed_successfully');
+      expect(job.restart).toBe('no');
+    }
+    expect(compose.services['db-migrate-next']?.profiles).toEqual(next!.profiles);
+    for (const [service, job] of [
+      [worker!, 'db-migrate'],
+      [api!, 'db-migrate'],
+      [next!, 'db-migrate-next'],
+    ] as const) {
+      expect(service.depends_on?.[job]?.condition).toBe('service_completed_successfully');
+      expect(service.depends_on?.['temporal-namespace']?.condition).toBe('service_completed_successfully');
+    }
+    // The receiver reads no database: it starts whatever the database does.
+    expect(Object.keys(receiver!.depends_on ?? {})).toEqual(['temporal-namespace']);
+  });
+
+  test('every process that reads the database takes DATABASE_URL from the secret file, never from the environment', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'compose-secrets-'));
+    const url = 'postgres://ramp:0123abcd@postgresql:5432/ramp';
+    writeFileSync(path.join(dir, 'database-url'), `${url}\n`);
+    expect(compose.secrets['database-url']?.file).toBe('${DATABASE_URL_SECRET_FILE:-./secrets/database-url}');
+    const readers = ['worker', 'worker-next', 'api', 'db-migrate', 'db-migrate-next', 'ramp-database'];
+    for (const name of readers) {
+      const service = compose.services[name]!;
+      const file = secretPath(service, 'database-url');
+      expect({ name, file: service.environment?.DATABASE_URL_FILE }).toEqual({ name, file });
+      const config = loadDatabaseConfig({ DATABASE_URL_FILE: file!.replace('/run/secrets', dir) });
+      expect(config.url?.reveal()).toBe(url);
+    }
+    for (const [name, service] of Object.entries(compose.services)) {
+      expect({ name, url: service.environment?.DATABASE_URL }).toEqual({ name, url: undefined });
+      if (!readers.includes(name))
+        expect({ name, secret: secretPath(service, 'database-url') }).toEqual({ name, secret: undefined });
+    }
+  });
+
+  test("the server takes Temporal's connections and every process's pool, with the worker scaled to three", () => {
+    const maxConnections = Number(
+      /max_connections=(\d+)/.exec(compose.services.postgresql?.command?.join(' ') ?? '')?.[1],
+    );
+    // Each of the server's four services (frontend, history, matching, worker) may fill both of its pools.
+    const serverYaml = readFileSync(path.join(ROOT, 'deploy', 'temporal', 'server.yaml'), 'utf8');
+    const temporalPools = [...serverYaml.matchAll(/^\s+maxConns: (\d+)$/gm)].map((match) => Number(match[1]));
+    expect(temporalPools).toHaveLength(2);
+    const temporal = 4 * temporalPools.reduce((sum, pool) => sum + pool, 0);
+    // Three workers, the next release's worker and the API, and the migrations' one connection.
+    const product = (3 + 1 + 1) * POOL_SIZE + 1;
+    expect(maxConnections).toBeGreaterThanOrEqual(temporal + product);
   });
 
   test('secrets are required from the environment, never written in the file', () => {

@@ -1,9 +1,10 @@
 /**
  * deploy/kubernetes against what the product reads: every setting the manifests set is in the configuration
  * reference (a `_FILE` form only for a secret), each container's environment, with its secrets as files, is one its
- * entry point loads without a complaint, the worker's sizing follows the rule of docs/configuration.md, and every pod
- * runs non-root on a read-only root filesystem with its probes. (`kustomize build` and the schema validation of
- * every overlay run in .ci/run: scripts/check-kubernetes.sh.)
+ * entry point loads without a complaint (the database's URL where the entry opens the database), the worker's sizing
+ * follows the rule of docs/configuration.md, every worker version runs its migrations in a Job its workers wait for,
+ * and every pod runs non-root on a read-only root filesystem with its probes. (`kustomize build`, the schema
+ * validation and the database wiring of every overlay run in .ci/run: scripts/check-kubernetes.sh.)
  */
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { SearchAttributeType } from '@temporalio/common';
 import { parseAllDocuments } from 'yaml';
 import { loadApiConfig } from '../../src/config/api';
+import { loadDatabaseConfig, requiredDatabaseUrl } from '../../src/config/database';
 import { loadEncryptionConfig } from '../../src/config/encryption';
 import { loadObservabilityConfig } from '../../src/config/observability';
 import { loadOperatorConfig } from '../../src/config/operator';
@@ -43,6 +45,7 @@ interface Resource {
     triggers?: Array<{ metadata: Record<string, string> }>;
     template?: {
       spec: {
+        initContainers?: Container[];
         containers: Container[];
         securityContext?: { runAsNonRoot?: boolean };
         volumes?: Array<{ secret?: { items?: Array<{ key: string }> } }>;
@@ -64,9 +67,16 @@ const all = yamlFiles(K8S).flatMap(resourcesOf);
 const workloads = all.filter((resource) => resource.spec?.template);
 /** Our containers (a worker version's image has a placeholder of its own): Temporal's admin tools run a job of their own. */
 const OUR_IMAGES = new Set(['ramp-orchestrator', 'ramp-orchestrator-worker']);
+const containersOf = (resource: Resource) => [
+  ...(resource.spec!.template!.spec.initContainers ?? []),
+  ...resource.spec!.template!.spec.containers,
+];
 const ours = workloads.flatMap((resource) =>
-  resource.spec!.template!.spec.containers.filter((container) => OUR_IMAGES.has(container.image)),
+  containersOf(resource).filter((container) => OUR_IMAGES.has(container.image)),
 );
+/** The compiled entry a container runs (an init container's may stand in a shell loop). */
+const entryOf = (container: Container) =>
+  /dist\/src\/entry\/[\w-]+\.js/.exec((container.command ?? []).join(' '))?.[0];
 
 /** KEY=VALUE lines of the base's settings, and an overlay's literals on top (configMapGenerator, behavior merge). */
 function keyValues(lines: string[]): Record<string, string> {
@@ -90,8 +100,11 @@ const overlaySettings = (overlay: string) => ({
 
 /** What each entry point loads from its environment at start. */
 type Loader = (env: Record<string, string>) => unknown;
+/** The entries that open the database refuse to start without its URL. */
+const database: Loader = (env) => requiredDatabaseUrl(loadDatabaseConfig(env), 'process');
 const LOADERS: Record<string, Loader[]> = {
   'worker.js': [
+    database,
     loadTemporalConfig,
     loadWorkerConfig,
     loadOperatorConfig,
@@ -107,10 +120,12 @@ const LOADERS: Record<string, Loader[]> = {
     loadObservabilityConfig,
     loadEncryptionConfig,
   ],
-  'api.js': [loadTemporalConfig, loadApiConfig, loadObservabilityConfig, loadEncryptionConfig],
+  'api.js': [database, loadTemporalConfig, loadApiConfig, loadObservabilityConfig, loadEncryptionConfig],
   'codec-server.js': [loadEncryptionConfig],
   'schedules-apply.js': [loadTemporalConfig, loadEncryptionConfig],
-  'account-setup.js': [loadTemporalConfig, loadEncryptionConfig],
+  // A typed client: Temporal and the database.
+  'account-setup.js': [database, loadTemporalConfig, loadEncryptionConfig],
+  'db-migrate.js': [database],
 };
 
 /** Names the product's own tools read that are not its settings: Node's. */
@@ -166,6 +181,7 @@ describe('deploy/kubernetes', () => {
       CLIENT_WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
       PAYLOAD_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 2).toString('base64')}`,
       TEMPORAL_API_KEY: 'temporal-api-key',
+      DATABASE_URL: 'postgres://ramp:0123abcd@postgres.internal:5432/ramp?sslmode=require',
     };
     for (const [name, value] of Object.entries(secrets)) writeFileSync(path.join(dir, name), `${value}\n`);
     for (const name of ['tls.crt', 'tls.key']) writeFileSync(path.join(dir, name), 'PEM');
@@ -181,7 +197,7 @@ describe('deploy/kubernetes', () => {
           (container.env ?? []).map((variable) => [variable.name, asHere(variable.value ?? '')]),
         ),
       };
-      const entry = container.command!.find((part) => part.startsWith('dist/src/entry/'))!;
+      const entry = entryOf(container)!;
       const loaders = LOADERS[path.basename(entry)];
       expect({ entry, known: loaders !== undefined }).toEqual({ entry, known: true });
       const loads = loaders!.map((load) => () => load(env));
@@ -192,6 +208,8 @@ describe('deploy/kubernetes', () => {
         if (overlay.includes('api-key')) expect(temporal.connection.apiKey).toBe(secrets.TEMPORAL_API_KEY);
         if (overlay.includes('mtls')) expect(temporal.connection.tls).toBeTruthy();
       }
+      if (loaders!.includes(database))
+        expect(loadDatabaseConfig(env).url?.reveal()).toBe(secrets.DATABASE_URL);
       if (entry.endsWith('receiver.js')) expect(loadReceiverConfig(env).tls).toEqual({ inFront: true });
       if (entry.endsWith('codec-server.js'))
         expect(loadEncryptionConfig(env).codecServer).toMatchObject({
@@ -223,13 +241,13 @@ describe('deploy/kubernetes', () => {
         name: resource.metadata.name,
         nonRoot: true,
       });
-      for (const container of spec.containers) {
+      for (const container of containersOf(resource)) {
         expect(container.securityContext).toMatchObject({
           readOnlyRootFilesystem: true,
           allowPrivilegeEscalation: false,
         });
         expect(container.resources?.limits?.memory).toBeDefined();
-        if (resource.kind === 'Deployment') {
+        if (resource.kind === 'Deployment' && spec.containers.includes(container)) {
           expect(container.livenessProbe).toBeDefined();
           expect(container.readinessProbe).toBeDefined();
         }
@@ -239,6 +257,32 @@ describe('deploy/kubernetes', () => {
       .filter((resource) => resource.kind === 'PodDisruptionBudget')
       .map((resource) => resource.metadata.name);
     expect(budgets.sort()).toEqual(['ramp-api', 'ramp-receiver', 'ramp-worker']);
+  });
+
+  test('each worker version runs its migrations in a Job of its own image, and the workers and the API wait for them', () => {
+    const template = path.join(K8S, 'worker');
+    expect(readFileSync(path.join(template, 'kustomization.yaml'), 'utf8')).toMatch(
+      /^ {2}- migrations\.yaml$/m,
+    );
+    const [job] = resourcesOf(path.join(template, 'migrations.yaml'));
+    expect(job?.kind).toBe('Job');
+    const migrate = job!.spec!.template!.spec.containers[0]!;
+    expect(migrate.command).toEqual(['node', 'dist/src/entry/db-migrate.js']);
+    // Suffixed with a build ID (scripts/worker-version.sh takes at most 50 characters), it stays within a Job's 63.
+    expect(`${job!.metadata.name}-${'x'.repeat(50)}`.length).toBeLessThanOrEqual(63);
+    const [worker] = resourcesOf(path.join(template, 'worker.yaml'));
+    const [api] = resourcesOf(path.join(K8S, 'base', 'api.yaml'));
+    // The Job runs the version's image: the worker's placeholder, which each version's kustomization tags.
+    expect(migrate.image).toBe(worker!.spec!.template!.spec.containers[0]!.image);
+    for (const deployment of [worker!, api!]) {
+      const { initContainers = [], containers } = deployment.spec!.template!.spec;
+      expect({ name: deployment.metadata.name, waits: initContainers.map((init) => init.command) }).toEqual({
+        name: deployment.metadata.name,
+        waits: [['/bin/sh', '-c', 'until node dist/src/entry/db-migrate.js --check; do sleep 5; done']],
+      });
+      // The check of its own release's migrations.
+      expect(initContainers[0]!.image).toBe(containers[0]!.image);
+    }
   });
 
   test('the self-hosted overlay registers exactly the search attributes the code defines', () => {

@@ -48,10 +48,7 @@ export const freshKeys = (): KeyMocks => ({
   release: jest.fn().mockResolvedValue(undefined),
 });
 
-export function stubApp(
-  overrides: Partial<RampMocks> = {},
-  options: { temporalTimeoutMs?: number } = {},
-) {
+export function stubApp(overrides: Partial<RampMocks> = {}, options: { temporalTimeoutMs?: number } = {}) {
   const ramp = stubRamp(overrides);
   const keys = freshKeys();
   const app = createApiApp({

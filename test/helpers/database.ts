@@ -16,7 +16,9 @@ function runServer(): { adminUrl: string; template: string } {
   const adminUrl = process.env.TEST_DATABASE_ADMIN_URL;
   const template = process.env.TEST_DATABASE_TEMPLATE;
   if (!adminUrl || !template)
-    throw new Error('The test PostgreSQL is not set up: run these tests through jest (its global setup starts it).');
+    throw new Error(
+      'The test PostgreSQL is not set up: run these tests through jest (its global setup starts it).',
+    );
   return { adminUrl, template };
 }
 

@@ -9,6 +9,12 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 
+/**
+ * The SDK's conversion of a history to and from the JSON a history is exported in: an SDK internal that product code
+ * never needs (its other internals are behind src/temporal/sdk-internals.ts), here once for the tests.
+ */
+export { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+
 export const HISTORIES_DIR = path.join(__dirname, '..', 'histories');
 
 export interface RecordHistoryOptions {

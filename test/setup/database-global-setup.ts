@@ -19,7 +19,10 @@ export async function startTestDatabase(log: (line: string) => void): Promise<vo
   const server = await startEmbeddedPostgres({ dataDir, log });
   (globalThis as { __testPostgres?: typeof server }).__testPostgres = server;
   await ensureDatabase(server.urlOf('postgres'), TEMPLATE_DATABASE);
-  const template = openDatabase(server.urlOf(TEMPLATE_DATABASE), { applicationName: 'test-setup', poolSize: 1 });
+  const template = openDatabase(server.urlOf(TEMPLATE_DATABASE), {
+    applicationName: 'test-setup',
+    poolSize: 1,
+  });
   try {
     await migrateToLatest(template.db);
   } finally {

@@ -5,6 +5,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createLedgerActivities } from '../../activities/ledger/activities';
 import { ledgerActivityOptions, ledgerSender, type LedgerSender } from '../outcomes/ledger';
+import { recordedEndUser } from './state';
 import type { EndUserInput, EndUserState } from './types';
 
 type LedgerActivities = ReturnType<typeof createLedgerActivities>;
@@ -16,7 +17,7 @@ export function endUserLedger(state: EndUserState, input: EndUserInput): LedgerS
     state.recordedRevision = (state.recordedRevision ?? 0) + 1;
     await recordEndUser({
       workflowId,
-      state,
+      state: recordedEndUser(state),
       revision: state.recordedRevision,
       raised,
       retryForMs: input.timings.outcomeDelivery.retryForMs,

@@ -1,15 +1,22 @@
 /**
- * The pure half of reconciliation: the visibility queries it lists processes with, which operator snapshots are
- * ahead of a process, which deposits and balances no process accounts for, and the findings it reports.
+ * The pure half of reconciliation: its budget of operator calls, which wallets a run checks, which operator
+ * snapshots are ahead of the ledger or of a process, which deposits and balances no process accounts for, and the
+ * findings it reports.
  */
 import { compareDecimals } from '../../../src/domain/decimal';
-import { WORKFLOW_TYPES } from '../../../src/domain/ids';
 import { nativeAssetOfNetwork, TRANSACTION_KINDS } from '../../../src/domain/vocabulary';
+import type { HeldResources } from '../../../src/ledger/ramp-views';
+import type { OpenRampRow, WalletsDue } from '../../../src/ledger/reconcile-pages';
+import type { OffRampView, OnRampView } from '../../../src/ledger/views';
 import type { Transaction, WalletAddress } from '../../../src/operator/schemas';
-import type { ProcessSignalOutcome } from '../../../src/temporal/process-start';
 import type { ReconcileFinding } from '../../../workflows/operations/reconcile/types';
 import type { OffRampRole, OffRampState } from '../../../workflows/ramps/offramp/types';
-import { type TransactionSnapshot, transactionRank } from '../../../workflows/ramps/shared/snapshots';
+import type { ForwardOutcome } from '../../../workflows/ramps/router/types';
+import {
+  orderRank,
+  type TransactionSnapshot,
+  transactionRank,
+} from '../../../workflows/ramps/shared/snapshots';
 
 export const HANDED_OVER = 'handed the fresh snapshot to the process';
 export const ORDER_REPORTED = 'reported (the process reads the order when it reaches settlement)';
@@ -26,26 +33,78 @@ export interface EndUserWallet extends ProcessOfFinding {
   walletId: string;
 }
 
-// ---------------------------------------------------------------------------------------------- queries
-
-/** Every running on-ramp and off-ramp of a task queue (a checked visibility literal). */
-export const openRampsQuery = (taskQueue: string) =>
-  `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running' AND RampDirection IN ('on-ramp', 'off-ramp')`;
-
-/** Every running end user of a task queue (a checked visibility literal). */
-export const runningEndUsersQuery = (taskQueue: string) =>
-  `TaskQueue = '${taskQueue}' AND WorkflowType = '${WORKFLOW_TYPES.endUser}' AND ExecutionStatus = 'Running'`;
+// ---------------------------------------------------------------------------------------------- budget
 
 /**
- * Every running off-ramp of one deposit wallet. The wallet ID is the operator's: characters a visibility query
- * cannot carry are dropped rather than failing the run.
+ * Operator calls reconciliation may make per second of its interval, on average: 36,000 an hour. The operator
+ * publishes no rate limit, so this is a share we choose of what it serves the ramps themselves; at two calls a
+ * wallet and a day's round it keeps an installed base of a few hundred thousand wallets covered.
  */
-export function runningOffRampsOfWalletQuery(taskQueue: string, walletId: string): string {
-  const walletLiteral = walletId.replace(/[^A-Za-z0-9._:@/-]/g, '');
-  return `TaskQueue = '${taskQueue}' AND WorkflowType = '${WORKFLOW_TYPES.offRamp}' AND ExecutionStatus = 'Running' AND RampWalletId = '${walletLiteral}'`;
+export const OPERATOR_CALLS_PER_SECOND = 10;
+
+/** The operator calls of one interval. */
+export const callBudget = (intervalMs: number): number =>
+  Math.floor((intervalMs / 1000) * OPERATOR_CALLS_PER_SECOND);
+
+// ---------------------------------------------------------------------------------------------- wallets due
+
+/** Every wallet is checked at least once a day, whatever its activity. */
+export const WALLET_ROUND_MS = 24 * 60 * 60 * 1000;
+/**
+ * A wallet active within the last day (a deposit quote shown, an off-ramp started) is checked at every run: its
+ * deposit, or the next one, is the one whose every webhook may be lost.
+ */
+export const RECENT_ACTIVITY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The wallets a run started at `startedAt` checks: never checked, checked more than a round less one interval ago
+ * (so that the next run a day on finds it due), or active lately and not yet checked by this run.
+ */
+export function walletsDue(startedAt: string, intervalMs: number): WalletsDue {
+  const start = Date.parse(startedAt);
+  return {
+    runStartedAt: startedAt,
+    staleBefore: new Date(start - Math.max(0, WALLET_ROUND_MS - intervalMs)).toISOString(),
+    activeSince: new Date(start - RECENT_ACTIVITY_MS).toISOString(),
+  };
 }
 
-// ---------------------------------------------------------------------------------------------- open processes
+// ---------------------------------------------------------------------------------------------- open ramps
+
+/**
+ * What the ledger holds of an open ramp's resources: as its last write recorded them, or for a row written before it
+ * kept them, what its view shows.
+ */
+export function heldOfRow(ramp: Pick<OpenRampRow, 'direction' | 'view' | 'resources'>): HeldResources {
+  if (ramp.resources) return ramp.resources;
+  const view = ramp.view as Partial<OffRampView & OnRampView>;
+  const held: HeldResources = {};
+  if (view.deposit) held.deposit = { id: view.deposit.transactionId, status: view.deposit.status };
+  if (ramp.direction === 'on-ramp' && view.order)
+    held.order = { id: view.order.id, status: view.order.status };
+  return held;
+}
+
+/** The operator's fresh reads of an open ramp's resources, by role (absent: not read, or none yet). */
+export type FreshReads = Partial<Record<keyof HeldResources, { status: string } | undefined>>;
+
+/** Whether the operator has any of the ramp's resources further along than the ledger holds them. */
+export function operatorAhead(held: HeldResources, fresh: FreshReads): boolean {
+  return (Object.entries(fresh) as Array<[keyof HeldResources, { status: string } | undefined]>).some(
+    ([role, read]) => {
+      if (!read) return false;
+      const rank = role === 'order' ? orderRank : transactionRank;
+      return rank(read.status) > rank(held[role]?.status);
+    },
+  );
+}
+
+/** What handing a fresh snapshot to a process did: a process that had ended meanwhile is left as it ended. */
+export function handOverAction(outcome: ForwardOutcome): string {
+  return outcome.closed
+    ? `not handed over: the process had ended (${outcome.closed.status ?? outcome.closed.executionStatus})`
+    : HANDED_OVER;
+}
 
 /** A process behind the operator on one resource; `ours` undefined when the process has not seen it yet. */
 export function statusMismatch(
@@ -86,10 +145,10 @@ export const offRampDeposits = (transactions: readonly Transaction[]): Transacti
   transactions.filter((tx) => tx.type === TRANSACTION_KINDS.deposit.type && !tx.orderId);
 
 /** What starting the off-ramp of an unknown deposit did. */
-export function startAction(outcome: ProcessSignalOutcome): string {
-  return outcome.delivered
-    ? 'started its off-ramp (signal-with-start)'
-    : `its off-ramp had already ended (${outcome.closed.status ?? outcome.closed.executionStatus})`;
+export function startAction(outcome: ForwardOutcome): string {
+  return outcome.closed
+    ? `its off-ramp had already ended (${outcome.closed.status ?? outcome.closed.executionStatus})`
+    : 'started its off-ramp (signal-with-start)';
 }
 
 /** A deposit of the wallet that no off-ramp knew about. */

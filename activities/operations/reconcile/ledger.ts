@@ -1,24 +1,26 @@
 /**
- * Reconciliation's ledger half: ramps that closed lately without a booked row are booked from their run's result
- * (the database was restored from a backup, say), and booked rows are read again at the operator, their verdict
- * recorded for the statement. Bounded per run: what it does not reach now, the next run does.
+ * Reconciliation's ledger passes: ramps Temporal lists lately that the ledger lacks (the database was restored from a
+ * backup, say) are written back, and booked rows are read again at the operator, one at a time of a page, their
+ * verdict recorded for the statement. Bounded per run: what it does not reach now, the next run does.
  */
 import { Context } from '@temporalio/activity';
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { WORKFLOW_TYPES } from '../../../src/domain/ids';
 import { errorMessage } from '../../../src/domain/errors';
-import type { RampState } from '../../../src/ledger/ramp-views';
+import type { BookedResource, RampState } from '../../../src/ledger/ramp-views';
 import { writeRamp } from '../../../src/ledger/ramps';
 import {
-  bookingsToCheck,
   compareBooked,
   recordReconciliation,
   resourceKey,
   type ResourceRead,
   unbooked,
 } from '../../../src/ledger/reconciliation';
+import { unrecorded } from '../../../src/ledger/reconcile-pages';
 import type { ReconcileFinding } from '../../../workflows/operations/reconcile/types';
+import { offRampStateQuery } from '../../../workflows/ramps/offramp/messages';
 import type { OffRampState } from '../../../workflows/ramps/offramp/types';
+import { onRampStateQuery } from '../../../workflows/ramps/onramp/messages';
 import type { OnRampState } from '../../../workflows/ramps/onramp/types';
 import type { ActivityDeps } from '../../deps';
 import * as snapshots from '../../shared/snapshots';
@@ -31,13 +33,18 @@ export const LEDGER_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 const FINAL_REVISION = 2 ** 31 - 1;
 /** Booked rows read again per run: one operator read or two each. */
 export const BOOKINGS_PER_RUN = 200;
+/** The operator reads of one booked row: its order and its deposit. */
+export const BOOKING_CALLS_AT_MOST = 2;
 
-const closedRampsQuery = (taskQueue: string, since: string) =>
-  `TaskQueue = '${taskQueue}' AND WorkflowType IN ('${WORKFLOW_TYPES.onRamp}', '${WORKFLOW_TYPES.offRamp}') ` +
-  `AND ExecutionStatus = 'Completed' AND CloseTime > '${since}'`;
+/** Ramps of the task queue that Temporal lists as closed, or running, since an instant (a checked literal each). */
+const rampsQuery = (taskQueue: string, since: string, running: boolean) =>
+  `TaskQueue = '${taskQueue}' AND WorkflowType IN ('${WORKFLOW_TYPES.onRamp}', '${WORKFLOW_TYPES.offRamp}') AND ` +
+  (running
+    ? `ExecutionStatus = 'Running' AND StartTime > '${since}'`
+    : `ExecutionStatus = 'Completed' AND CloseTime > '${since}'`);
 
-/** Writes an open ramp's view as its process holds it now, when the ledger's is missing or older. */
-export async function repairRampRow(deps: Deps, ramp: RampState): Promise<void> {
+/** Writes an open ramp's view as its process holds it now, unless the ledger's is as new. */
+export async function repairRampRow(deps: Pick<Deps, 'ledger'>, ramp: RampState): Promise<void> {
   await writeRamp(deps.ledger, {
     ramp,
     revision: ramp.state.recordedRevision ?? 0,
@@ -47,7 +54,7 @@ export async function repairRampRow(deps: Deps, ramp: RampState): Promise<void> 
   });
 }
 
-async function bookFromResult(deps: Deps, execution: WorkflowExecutionInfo): Promise<void> {
+async function bookFromResult(deps: Deps, execution: WorkflowExecutionInfo): Promise<ReconcileFinding> {
   const handle = deps.temporal.workflow.getHandle(execution.workflowId, execution.runId, {
     followRuns: false,
   });
@@ -66,45 +73,79 @@ async function bookFromResult(deps: Deps, execution: WorkflowExecutionInfo): Pro
     at: closedAt,
     closedAt,
   });
+  return {
+    kind: 'ledger-repaired',
+    workflowId,
+    subject: `booked row of ${workflowId}`,
+    ours: 'absent from the ledger',
+    operator: 'closed in Temporal',
+    action: "booked from the run's result",
+  };
 }
 
-/** Books the ramps that closed within the lookback without a booked row. */
-export async function bookMissing(
+async function writeFromState(deps: Deps, execution: WorkflowExecutionInfo): Promise<ReconcileFinding> {
+  const handle = deps.temporal.workflow.getHandle(execution.workflowId);
+  const workflowId = execution.workflowId;
+  const ramp: RampState =
+    execution.type === WORKFLOW_TYPES.onRamp
+      ? { direction: 'on-ramp', workflowId, state: await handle.query(onRampStateQuery) }
+      : { direction: 'off-ramp', workflowId, state: await handle.query(offRampStateQuery) };
+  await repairRampRow(deps, ramp);
+  return {
+    kind: 'ledger-repaired',
+    workflowId,
+    subject: `view of ${workflowId}`,
+    ours: 'absent from the ledger',
+    operator: 'running in Temporal',
+    action: "written from the process's state",
+  };
+}
+
+/**
+ * The ramps Temporal lists within the lookback that the ledger lacks (its database restored from a backup, say):
+ * those closed are booked from their result, those running written from their state (the pages of open ramps list the
+ * ledger's, so they would not be found otherwise). A hundred at a time, one read of the ledger each.
+ */
+export async function recordMissing(
   deps: Deps,
   taskQueue: string,
 ): Promise<{ checked: number; findings: ReconcileFinding[] }> {
   const since = new Date(Date.now() - LEDGER_LOOKBACK_MS).toISOString();
   const findings: ReconcileFinding[] = [];
   let checked = 0;
-  let page: WorkflowExecutionInfo[] = [];
-  const flush = async () => {
-    for (const workflowId of await unbooked(
-      deps.ledger,
-      page.map((execution) => execution.workflowId),
-    )) {
-      const execution = page.find((candidate) => candidate.workflowId === workflowId)!;
-      await bookFromResult(deps, execution);
-      findings.push({
-        kind: 'ledger-repaired',
-        workflowId,
-        subject: `booked row of ${workflowId}`,
-        ours: 'absent from the ledger',
-        operator: 'closed in Temporal',
-        action: "booked from the run's result",
-      });
+  const pass = async (
+    running: boolean,
+    missing: (ids: string[]) => Promise<string[]>,
+    repair: (execution: WorkflowExecutionInfo) => Promise<ReconcileFinding>,
+  ) => {
+    let page: WorkflowExecutionInfo[] = [];
+    const flush = async () => {
+      const lacking = new Set(await missing(page.map((execution) => execution.workflowId)));
+      for (const execution of page)
+        if (lacking.has(execution.workflowId)) findings.push(await repair(execution));
+      page = [];
+    };
+    for await (const execution of deps.temporal.workflow.list({
+      query: rampsQuery(taskQueue, since, running),
+      pageSize: 100,
+    })) {
+      Context.current().heartbeat(checked);
+      checked += 1;
+      page.push(execution);
+      if (page.length >= 100) await flush();
     }
-    page = [];
+    await flush();
   };
-  for await (const execution of deps.temporal.workflow.list({
-    query: closedRampsQuery(taskQueue, since),
-    pageSize: 100,
-  })) {
-    Context.current().heartbeat(checked);
-    checked += 1;
-    page.push(execution);
-    if (page.length >= 100) await flush();
-  }
-  await flush();
+  await pass(
+    false,
+    (ids) => unbooked(deps.ledger, ids),
+    (execution) => bookFromResult(deps, execution),
+  );
+  await pass(
+    true,
+    (ids) => unrecorded(deps.ledger, ids),
+    (execution) => writeFromState(deps, execution),
+  );
   return { checked, findings };
 }
 
@@ -135,26 +176,24 @@ async function readAgain(
   }
 }
 
-/** Reads booked rows' resources again at the operator and records each verdict; a difference is a finding. */
-export async function checkBookings(deps: Deps): Promise<{ checked: number; findings: ReconcileFinding[] }> {
-  const findings: ReconcileFinding[] = [];
-  const bookings = await bookingsToCheck(deps.ledger, LEDGER_LOOKBACK_MS, BOOKINGS_PER_RUN);
-  for (const [index, booking] of bookings.entries()) {
-    Context.current().heartbeat(index);
-    const reads = new Map<string, ResourceRead>();
-    for (const resource of booking.resources)
-      reads.set(resourceKey(resource), await readAgain(deps, resource));
-    const verdict = compareBooked(booking.resources, reads);
-    await recordReconciliation(deps.ledger, booking.workflowId, verdict);
-    if (verdict.reconciled === 'differs')
-      findings.push({
-        kind: 'booking-differs',
-        workflowId: booking.workflowId,
-        subject: `booked row of ${booking.workflowId}`,
-        ours: 'as booked',
-        operator: verdict.reconciliation,
-        action: 'recorded in the statement (reconciled: differs)',
-      });
-  }
-  return { checked: bookings.length, findings };
+/** A booked row's resources read again at the operator, its verdict recorded; a difference is a finding. */
+export async function checkBooking(
+  deps: Deps,
+  booking: { workflowId: string; resources: BookedResource[] },
+): Promise<ReconcileFinding[]> {
+  const reads = new Map<string, ResourceRead>();
+  for (const resource of booking.resources) reads.set(resourceKey(resource), await readAgain(deps, resource));
+  const verdict = compareBooked(booking.resources, reads);
+  await recordReconciliation(deps.ledger, booking.workflowId, verdict);
+  if (verdict.reconciled !== 'differs') return [];
+  return [
+    {
+      kind: 'booking-differs',
+      workflowId: booking.workflowId,
+      subject: `booked row of ${booking.workflowId}`,
+      ours: 'as booked',
+      operator: verdict.reconciliation,
+      action: 'recorded in the statement (reconciled: differs)',
+    },
+  ];
 }

@@ -11,7 +11,7 @@ import { EndUserId } from '../../../src/domain/search-attributes';
 import { visibilityLiteral } from '../../../src/temporal/visibility';
 import { linkOffRampUpdate } from '../../../workflows/end-user/messages';
 import type { OffRampQuoteShown } from '../../../workflows/ramps/offramp/types';
-import type { OffRampPollRequest, OffRampPollResult } from '../../../workflows/ramps/offramp/state';
+import type { OffRampPollRequest, OffRampPollResult } from '../../../workflows/ramps/offramp/types';
 import type { OrderSnapshot } from '../../../workflows/ramps/shared/snapshots';
 import type { ActivityDeps } from '../../deps';
 import { ownerOfWallet } from '../../../src/ledger/end-users';

@@ -1,5 +1,5 @@
 /** Activities of the on-ramp: discovering its order's progress and its crypto deposit by polling. */
-import type { OnRampPollRequest, OnRampPollResult } from '../../../workflows/ramps/onramp/state';
+import type { OnRampPollRequest, OnRampPollResult } from '../../../workflows/ramps/onramp/types';
 import type { ActivityDeps } from '../../deps';
 import { readOrder, readTransaction } from '../../shared/snapshots';
 

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { parseInput } from '../errors';
 import { offRampQuoteRequestSchema } from '../../client/quote-input';
-import { endUserParams } from '../schemas';
+import { endUserParams, newEndUserParams } from '../schemas';
 import type { RampApi, TemporalCall } from '../types';
 
 /**
@@ -11,11 +11,11 @@ import type { RampApi, TemporalCall } from '../types';
 export function endUsersRouter(ramp: RampApi, call: TemporalCall): Router {
   const router = Router();
   router.post('/v1/end-users/:id/deposit-wallet', async (req, res) => {
-    const { id } = parseInput(endUserParams, req.params, 'end user ID');
+    const { id } = parseInput(newEndUserParams, req.params, 'end user ID');
     res.status(200).json({ data: await call(() => ramp.ensureDepositWallet(id)) });
   });
   router.post('/v1/end-users/:id/deposit-quote', async (req, res) => {
-    const { id } = parseInput(endUserParams, req.params, 'end user ID');
+    const { id } = parseInput(newEndUserParams, req.params, 'end user ID');
     const quoteRequest = parseInput(offRampQuoteRequestSchema, req.body, 'quote request');
     res.status(200).json({ data: await call(() => ramp.showDepositQuote(id, { quoteRequest })) });
   });

@@ -5,7 +5,7 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { CHAINS, NETWORKS, TOKENS } from '../../domain/vocabulary';
-import { positiveDecimalString } from '../../operator/schemas';
+import { decimalString, positiveDecimalString } from '../../operator/schemas';
 import { parseDurationMs } from '../../config/duration';
 import type { SandboxCore } from '../core';
 import type { WalletRecord } from '../state';
@@ -54,6 +54,11 @@ export const SIMULATION_ENDPOINTS = [
     '/sandbox/v1/wallets/{id}/balances',
     '{ asset, amount, network? }: credits a balance (ETH -> ethereum, TRX -> tron); crediting the gas wallet resumes stranded Autoswaps',
   ],
+  [
+    'PUT',
+    '/sandbox/v1/wallets/{id}/balances',
+    "{ asset, amount, network? }: sets a balance to exactly amount (0 or more), e.g. a gas wallet too poor to sweep; raising the gas wallet's resumes stranded Autoswaps",
+  ],
   ['GET', '/sandbox/v1/events', 'every event published (?eventType=&resourceId=)'],
   [
     'GET',
@@ -88,6 +93,9 @@ const balanceRequest = z.strictObject({
   /** A network name (networks/tron-mainnet) or chain code (TRX); inferred for ETH and TRX. */
   network: z.string().min(1).optional(),
 });
+
+/** A balance set outright: zero is a balance too. */
+const balanceSetRequest = balanceRequest.extend({ amount: decimalString });
 
 const clockRequest = z.strictObject({ advance: z.string().min(1) });
 
@@ -204,27 +212,44 @@ function walletEndpoints(router: Router, { ctx, offramp }: SandboxCore): void {
   router.post('/wallets/:id/balances', (req, res) => {
     const wallet = ctx.state.wallet(param(req, 'id'));
     const body = parseOr400(balanceRequest, req.body);
-    const network = creditedNetwork(body);
-    if (!wallet.addresses.has(network))
-      throw badRequest('wallet_network_missing', `Wallet ${wallet.id} is not on ${network}`);
+    const network = balanceNetwork(wallet, body);
     ctx.state.credit(wallet.id, network, body.asset, parseAmount(body.amount));
     const amount = formatAmount(ctx.state.balance(wallet.id, network, body.asset));
     if (ctx.state.account?.gasWalletId === wallet.id) offramp.resumeStranded();
     sendData(res, 200, { walletId: wallet.id, network, asset: body.asset, amount });
   });
+
+  router.put('/wallets/:id/balances', (req, res) => {
+    const wallet = ctx.state.wallet(param(req, 'id'));
+    const body = parseOr400(balanceSetRequest, req.body);
+    const network = balanceNetwork(wallet, body);
+    const before = ctx.state.balance(wallet.id, network, body.asset);
+    const wanted = parseAmount(body.amount);
+    ctx.state.credit(wallet.id, network, body.asset, wanted - before);
+    if (ctx.state.account?.gasWalletId === wallet.id && wanted > before) offramp.resumeStranded();
+    sendData(res, 200, { walletId: wallet.id, network, asset: body.asset, amount: formatAmount(wanted) });
+  });
 }
 
-/** The network a credit goes to: the one given, as a network name or a chain code. */
-function creditedNetwork(body: z.infer<typeof balanceRequest>): string {
-  if (body.network !== undefined)
-    return isChainCode(body.network) ? CHAINS[body.network].network : body.network;
+/** The network of a balance: the one given, as a network name or a chain code, and one the wallet is on. */
+function balanceNetwork(
+  wallet: WalletRecord,
+  body: Pick<z.infer<typeof balanceRequest>, 'asset' | 'network'>,
+): string {
   // A chain's native asset names its network; any other asset needs the network given.
-  const network = Object.values(CHAINS).find((chain) => chain.nativeAsset === body.asset)?.network;
+  const network =
+    body.network === undefined
+      ? Object.values(CHAINS).find((chain) => chain.nativeAsset === body.asset)?.network
+      : isChainCode(body.network)
+        ? CHAINS[body.network].network
+        : body.network;
   if (network === undefined)
     throw badRequest(
       'network_required',
       `Give the network of ${body.asset} (a network name or ${Object.keys(CHAINS).join('/')})`,
     );
+  if (!wallet.addresses.has(network))
+    throw badRequest('wallet_network_missing', `Wallet ${wallet.id} is not on ${network}`);
   return network;
 }
 

@@ -1,7 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { defaultPayloadConverter } from '@temporalio/common';
-import { loadDataConverter } from '@temporalio/common/lib/internal-non-workflow';
-import { msToTs } from '@temporalio/common/lib/time';
+import { defaultDataConverter, defaultPayloadConverter } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import pino from 'pino';
 import {
@@ -12,6 +10,7 @@ import { depositWalletLabel } from '../../../src/domain/ids';
 import type { OperatorClient } from '../../../src/operator/client';
 import { deadlineClockMs } from '../../../src/operator/deadline-clock';
 import { deadlinePassed, errorFromFetchFailure, OperatorError } from '../../../src/operator/errors';
+import { msToTs } from '../../../src/temporal/sdk-internals';
 import type {
   EarlierRequests,
   WalletCreatedSignal,
@@ -112,7 +111,7 @@ function stubTemporal(
   const temporal = {
     withAbortSignal: (_signal: AbortSignal, call: () => Promise<unknown>) => call(),
     workflow: {
-      options: { loadedDataConverter: loadDataConverter() },
+      options: { loadedDataConverter: defaultDataConverter },
       getHandle: (workflowId: string) => ({
         workflowId,
         describe: () =>

@@ -2,7 +2,7 @@
  * Temporal Cloud's billable actions counted on small hand-made histories, one rule at a time, in the JSON form a
  * history is exported in (read through the SDK's own conversion, as a fetched history arrives).
  */
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { historyFromJSON } from '../../helpers/histories';
 import {
   addCounts,
   billedEvents,

@@ -1,4 +1,4 @@
-import { msToTs } from '@temporalio/common/lib/time';
+import { msToTs } from '../../../src/temporal/sdk-internals';
 import type { temporal } from '@temporalio/proto';
 import { taskWaits } from '../../../bench/lib/task-waits';
 

@@ -25,7 +25,7 @@
  */
 import { openDatabase } from '../../../src/database/connection';
 import { setMaxListeners } from 'node:events';
-import { Client, Connection, type WorkflowExecutionInfo } from '@temporalio/client';
+import { Client, Connection, type WorkflowExecutionInfo, type WorkflowHandle } from '@temporalio/client';
 import pino from 'pino';
 import { RampClient } from '../../../src/client/ramp-client';
 import { loadOperatorConfig } from '../../../src/config/operator';
@@ -56,6 +56,7 @@ import {
 import { type LedgerFindings, noLedgerFindings } from './ledger-invariants';
 import { type LedgerReadout, type RampOfTraffic, readAndCheckLedger } from './ledger-readout';
 import { Random } from '../../../src/sandbox/random';
+import type { reconcileWorkflow } from '../../../workflows/operations/reconcile/workflow';
 
 // ------------------------------------------------------------------------------------------------ profile
 
@@ -486,7 +487,8 @@ type ChaosAction =
   | { atMs: number; kind: 'dev-server-restart'; downtimeMs: number; killWorkerWhileDown: boolean }
   | { atMs: number; kind: 'token-expiry' }
   | { atMs: number; kind: 'release'; buildId: string }
-  | { atMs: number; kind: 'database-kill' | 'database-restart'; downtimeMs: number };
+  | { atMs: number; kind: 'database-kill' | 'database-restart'; downtimeMs: number }
+  | { atMs: number; kind: 'reconcile' };
 
 export interface RunOptions {
   log?: (line: string) => void;
@@ -772,6 +774,8 @@ async function scenario(
         kind: i < profile.databaseKills ? 'database-kill' : 'database-restart',
         downtimeMs: prng.int(1_000, Math.max(1_000, profile.databaseDowntimeMs)),
       });
+    // One reconciliation while the faults go on, drawn after everything else for the same reason.
+    actions.push({ atMs: prng.between(0.4, 0.7) * window, kind: 'reconcile' });
     actions.sort((a, b) => a.atMs - b.atMs);
 
     // ---- traffic and chaos, together
@@ -789,6 +793,7 @@ async function scenario(
       lateClaims: 0,
       releases: 0,
     };
+    let reconcile: WorkflowHandle<typeof reconcileWorkflow> | undefined;
     /** From each worker kill until its successor serves: an operator answer in there reached no one. */
     const workerDownWindows: { from: number; to: number }[] = [];
     const windowStart = Date.now();
@@ -980,6 +985,15 @@ async function scenario(
             mark(`release: ${action.buildId} is current; ${previous} keeps what is pinned to it`);
             break;
           }
+          case 'reconcile': {
+            reconcile = await client.workflow.start<typeof reconcileWorkflow>('reconcileWorkflow', {
+              workflowId: `ops/reconcile-chaos-${new Date().toISOString()}`,
+              taskQueue: stack.env.TEMPORAL_TASK_QUEUE!,
+              args: [{ timings: loadWorkflowTimings(stack.env) }],
+            });
+            mark(`reconciliation started (${reconcile.workflowId})`);
+            break;
+          }
         }
       }
     }
@@ -1048,6 +1062,19 @@ async function scenario(
       `settled: ${expected.length - outstanding}/${expected.length} processes at their end, ${pending} deliveries pending, ${eventsPending} outcome events pending; grace ${profile.graceMs} ms`,
     );
     await sleep(profile.graceMs, signal);
+    // The reconciliation run during the faults ends like any process: completed, whatever it found.
+    const reconciled = reconcile
+      ? await Promise.race([
+          reconcile.result().then(
+            (result) =>
+              `completed: ${result.processesChecked} open ramps and ${result.walletsChecked} wallets checked, ` +
+              `${result.operatorCalls ?? 0} operator calls, found ${JSON.stringify(result.found)}`,
+            (error: unknown) => `failed: ${message(error)}`,
+          ),
+          sleep(profile.settleTimeoutMs, signal).then(() => 'still running after the settle time'),
+        ])
+      : 'not started';
+    mark(`reconciliation ${reconciled}`);
 
     // ---- read everything from the outside
     const runs = await listRuns();
@@ -1082,6 +1109,7 @@ async function scenario(
           `${process.workflowId} (expected ${process.end.status}): ${describeRuns(processRuns)}`,
         );
     }
+    if (!reconciled.startsWith('completed')) findings.lost.push(`the reconciliation run: ${reconciled}`);
     // A user whose traffic never got through is lost too (its processes never started).
     for (const error of trafficErrors) findings.lost.push(`traffic that never got through: ${error}`);
 

@@ -29,6 +29,40 @@ describe('end-users router', () => {
     expect(ramp.ensureDepositWallet).not.toHaveBeenCalled();
   });
 
+  test('an e-mail address names no new end user: 400 saying so, nothing reaches the client; reads still take it', async () => {
+    const { app, ramp } = stubApp({
+      getEndUserOverview: jest.fn().mockRejectedValue(new NotFoundError('No end user')),
+    });
+    const email = encodeURIComponent('alice@example.com');
+    for (const path of [`/v1/end-users/${email}/deposit-wallet`, `/v1/end-users/${email}/deposit-quote`]) {
+      const response = await request(app).post(path).set(AUTH).send({
+        direction: 'off-ramp',
+        coinFrom: 'USDT',
+        chainFrom: 'TRX',
+        coinTo: 'MXN',
+        amountFrom: '100',
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('invalid_input');
+      expect(response.body.error.issues).toEqual([
+        'id: must not be an e-mail address (no . after an @): the ID is shown in clear, use an opaque one such as your user UUID',
+      ]);
+    }
+    const onRamp = await request(app)
+      .post('/v1/on-ramps')
+      .set(AUTH)
+      .send({ endUserId: 'alice@example.com', orderReference: 'order-1' });
+    expect(onRamp.status).toBe(400);
+    expect(onRamp.body.error.issues).toEqual([
+      'endUserId: must not be an e-mail address (no . after an @): the ID is shown in clear, use an opaque one such as your user UUID',
+    ]);
+    expect(ramp.ensureDepositWallet).not.toHaveBeenCalled();
+    expect(ramp.showDepositQuote).not.toHaveBeenCalled();
+    expect(ramp.startOnRamp).not.toHaveBeenCalled();
+    expect((await request(app).get(`/v1/end-users/${email}`).set(AUTH)).status).toBe(404);
+    expect(ramp.getEndUserOverview).toHaveBeenCalledWith('alice@example.com');
+  });
+
   test('GET /v1/end-users/{id}: 200 with the ramps for a known user, 404 JSON for an unknown one', async () => {
     const ramps = [
       {

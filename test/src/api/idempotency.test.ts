@@ -14,7 +14,7 @@ const WALLET = {
 
 describe('Idempotency-Key', () => {
   test('without the header nothing is claimed; with it, the claim names the route, the key and the request', async () => {
-    const { app, ramp, keys } = stubApp({ ensureDepositWallet: jest.fn().mockResolvedValue(WALLET) });
+    const { app, keys } = stubApp({ ensureDepositWallet: jest.fn().mockResolvedValue(WALLET) });
     expect((await request(app).post('/v1/end-users/u-1/deposit-wallet').set(AUTH)).status).toBe(200);
     expect(keys.claim).not.toHaveBeenCalled();
     const response = await request(app)
@@ -37,7 +37,9 @@ describe('Idempotency-Key', () => {
   });
 
   test('the same body with its keys in another order is the same request; another body is not', async () => {
-    const { app, ramp, keys } = stubApp({ startOnRamp: jest.fn().mockRejectedValue(new Error('not reached')) });
+    const { app, keys } = stubApp({
+      startOnRamp: jest.fn().mockRejectedValue(new Error('not reached')),
+    });
     keys.claim.mockResolvedValue({ outcome: 'mismatch' });
     const post = (body: object) =>
       request(app)
@@ -47,9 +49,7 @@ describe('Idempotency-Key', () => {
     await post({ endUserId: 'u', orderReference: 'r' });
     await post({ orderReference: 'r', endUserId: 'u' });
     await post({ endUserId: 'u', orderReference: 'r2' });
-    const prints = keys.claim.mock.calls.map(
-      (call) => (call[0] as { fingerprint: string }).fingerprint,
-    );
+    const prints = keys.claim.mock.calls.map((call) => (call[0] as { fingerprint: string }).fingerprint);
     expect(prints[0]).toBe(prints[1]);
     expect(prints[2]).not.toBe(prints[0]);
   });
@@ -90,7 +90,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('400 (nothing ran) and 5xx (retry) release the key; a refusal such as 409 is kept', async () => {
-    const { app, ramp, keys } = stubApp({
+    const { app, keys } = stubApp({
       ensureDepositWallet: jest.fn().mockRejectedValue(new Error('boom')),
     });
     const headers = { ...AUTH, 'Idempotency-Key': 'k' };
@@ -101,7 +101,7 @@ describe('Idempotency-Key', () => {
   });
 
   test('a malformed key is a 400 before anything is claimed; a GET ignores the header', async () => {
-    const { app, ramp, keys } = stubApp({ getAccount: jest.fn().mockRejectedValue(new Error('x')) });
+    const { app, keys } = stubApp({ getAccount: jest.fn().mockRejectedValue(new Error('x')) });
     for (const key of ['a b', 'x'.repeat(256)]) {
       const response = await request(app)
         .post('/v1/account/setup')

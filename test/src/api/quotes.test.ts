@@ -35,6 +35,28 @@ describe('quotes router', () => {
     expect(ramp.quote).not.toHaveBeenCalled();
   });
 
+  test.each([
+    [
+      '-5',
+      'amountFrom: must be a decimal string greater than zero such as "100.50" (no sign, at most 18 decimals)',
+    ],
+    [
+      '1e3',
+      'amountFrom: must be a decimal string greater than zero such as "100.50" (no sign, at most 18 decimals)',
+    ],
+    ['0', 'amountFrom: must be greater than zero'],
+    [5, 'amountFrom: must be a decimal string such as "100.50"'],
+  ])('the amount %j is refused saying the rule: %s', async (amountFrom, issue) => {
+    const { app, ramp } = stubApp();
+    const response = await request(app)
+      .post('/v1/quotes')
+      .set(AUTH)
+      .send({ ...onRamp, amountFrom });
+    expect(response.status).toBe(400);
+    expect(response.body.error.issues).toEqual([issue]);
+    expect(ramp.quote).not.toHaveBeenCalled();
+  });
+
   test('a quote that expired before it could be shown is a 409', async () => {
     const { app } = stubApp({
       quote: jest.fn().mockRejectedValue(new QuoteExpiredError('expired', '2030-01-01T00:00:00.000Z')),

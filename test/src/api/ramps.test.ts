@@ -6,8 +6,6 @@ import {
   NotFoundError,
 } from '../../../src/client/errors';
 import { offRampView, onRampView } from '../../../src/ledger/ramp-views';
-import type { OffRampState } from '../../../workflows/ramps/offramp/types';
-import type { OnRampState } from '../../../workflows/ramps/onramp/types';
 import { AUTH, stubApp } from '../../helpers/api-stub';
 
 const offRampEvent = {
@@ -37,7 +35,7 @@ const onRampState = onRampView(
     polls: 0,
     startedAt: '2026-01-01T00:00:00.000Z',
     outcomes: { sequence: 0, events: [] },
-  } as OnRampState,
+  },
   '2026-01-01T00:00:01.000Z',
 );
 const offRampState = offRampView(
@@ -78,7 +76,7 @@ const offRampState = offRampView(
         },
       ],
     },
-  } as OffRampState,
+  },
   '2026-01-01T00:05:00.000Z',
 );
 const quoteRequest = {

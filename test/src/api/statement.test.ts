@@ -173,4 +173,15 @@ describe('POST /v1/end-users/{id}/deposit-quote', () => {
     }
     expect(ramp.showDepositQuote).not.toHaveBeenCalled();
   });
+
+  test('the quote request wrapped as POST /v1/on-ramps has it is a 400 naming the wrapper and the missing fields', async () => {
+    const { app, ramp } = stubApp();
+    const answer = await request(app).post('/v1/end-users/u1/deposit-quote').set(AUTH).send({ quoteRequest });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('invalid_input');
+    expect(answer.body.error.issues).toContain(
+      '(root): send the quote request itself (direction, coinFrom, ..., amountFrom), not wrapped in quoteRequest',
+    );
+    expect(ramp.showDepositQuote).not.toHaveBeenCalled();
+  });
 });

@@ -43,7 +43,7 @@ function context(temporal: unknown): ClientContext {
     ledger: database.db,
     taskQueue: 'q',
     timings: {} as ClientContext['timings'],
-    processIds: { accountSetupWorkflowId: 'account-setup', alertsWorkflowId: 'ops/alerts' },
+    processIds: { accountSetupWorkflowId: 'account-setup' },
     now: () => Date.parse('2026-01-01T00:00:00.000Z'),
     encryption: undefined,
   };
@@ -114,12 +114,15 @@ describe('listRamps', () => {
     expect(first.data.map((ramp) => ramp.orderReference)).toEqual(['ord-4', 'ord-2']);
     expect(first.data[0]).toMatchObject({ direction: 'on-ramp', running: false, closeTime: at(5) });
     const second = await listRamps(ctx, { ...filter, pageToken: first.nextPageToken! });
-    expect(second).toEqual({ data: [expect.objectContaining({ orderReference: 'ord-0' })], nextPageToken: null });
+    expect(second).toEqual({
+      data: [expect.objectContaining({ orderReference: 'ord-0' })],
+      nextPageToken: null,
+    });
     const closedLately = await listRamps(ctx, { closedAfter: at(2) });
     expect(closedLately.data.map((ramp) => ramp.orderReference)).toEqual(['ord-4', 'ord-2']);
-    await expect(listRamps(ctx, { ...filter, status: 'failed', pageToken: first.nextPageToken! })).rejects.toThrow(
-      NotFoundError,
-    );
+    await expect(
+      listRamps(ctx, { ...filter, status: 'failed', pageToken: first.nextPageToken! }),
+    ).rejects.toThrow(NotFoundError);
     await expect(listRamps(ctx, { pageToken: 'AAAA' })).rejects.toThrow(NotFoundError);
     await expect(listRamps(ctx, { pageToken: 'not a token' })).rejects.toThrow(InvalidInputError);
   });
@@ -212,7 +215,9 @@ describe('startOnRamp', () => {
     expect(error).toMatchObject({ incident: 'unclaimed-on-ramp/onramp/ord-1' });
     expect((error as Error).message).toContain('incident unclaimed-on-ramp/onramp/ord-1');
     expect(unclaimed.signalWithStart).not.toHaveBeenCalled();
-    const old = await temporalAnswering([state(null, { status: 'settled', endedAt: '2026-01-01T00:01:00.000Z' })]);
+    const old = await temporalAnswering([
+      state(null, { status: 'settled', endedAt: '2026-01-01T00:01:00.000Z' }),
+    ]);
     await expect(startOnRamp(old.ctx, 'u2', 'ord-1')).rejects.toThrow(
       /already ended \(settled\) without an end user/,
     );

@@ -166,7 +166,10 @@ describe('reconciliation', () => {
       { kind: 'transaction', id: 'dep-1', status: 'confirmed', amount: offRampState.deposit!.amount },
     ]);
     const fresh = reads([orderRead(settledOrder), transactionRead(tx('dep-1', { status: 'confirmed' }))]);
-    expect(compareBooked(bookedResources(offRamp), fresh)).toEqual({ reconciled: 'matches', reconciliation: '' });
+    expect(compareBooked(bookedResources(offRamp), fresh)).toEqual({
+      reconciled: 'matches',
+      reconciliation: '',
+    });
   });
 
   test('a difference says what the operator says; a failed read says why', () => {

@@ -3,7 +3,8 @@
  * dispatcher itself against the run's real PostgreSQL and real local endpoints (no Temporal: the events are
  * written as a process's ledger write writes them). An outage keeps each process's order and goes out within
  * seconds once the endpoint answers, whatever the backoff; each webhook-id is confirmed once; a give-up marks the
- * event failed and opens one incident per endpoint; two dispatchers on one database never send one event at once.
+ * event failed and counts on its endpoint's one incident (in the ledger's incident store); two dispatchers on one
+ * database never send one event at once.
  */
 import { randomUUID } from 'node:crypto';
 import { loadClientWebhookConfig } from '../../../src/config/client-webhooks';
@@ -38,6 +39,10 @@ import {
   type RunningOutcomeReceiver,
   startOutcomeReceiver,
 } from '../../../src/demo/outcome-receiver';
+import { createAlertActivities } from '../../../activities/operations/alerts/activities';
+import { listIncidents } from '../../../src/ledger/incidents';
+import { dispatcherIncidents, dispatcherRequestId } from '../../../src/outcomes/incidents';
+import { testActivityConfig } from '../../helpers/activities';
 import { eventsOf, freshTestDatabase, type TestDatabase } from '../../helpers/database';
 import { captureLogger } from '../../helpers/logs';
 import { waitFor } from '../../helpers/wait';
@@ -74,7 +79,7 @@ const claimed = (overrides: Partial<ClaimedEvent> = {}): ClaimedEvent => ({
 });
 
 describe('the retry rules', () => {
-  test('waits double from CLIENT_WEBHOOK_RETRY_INITIAL after each attempt, capped at _MAXIMUM', () => {
+  test('waits double from the first retry wait after each attempt, capped at the longest', () => {
     const rules = timings({ retryInitialMs: 1_000, retryMaximumMs: 5_000 });
     expect([1, 2, 3, 4, 5, 30].map((attempt) => retryDelayMs(rules, attempt))).toEqual([
       1_000, 2_000, 4_000, 5_000, 5_000, 5_000,
@@ -274,6 +279,12 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     expect([a1, a2, a3, b1, b2].map((id) => view(id).waitingFor)).toEqual([0, 1, 2, 0, 1]);
     expect(view(a1)).toMatchObject({ attempts: 1, error: `${flakyLabel} answered HTTP 500` });
     expect(Date.parse(view(a1).nextAttemptAt!)).toBeGreaterThan(Date.now() + 9 * 60_000);
+    // Those behind have no time of their own: they go right after the earlier ones.
+    expect([a2, a3, b2].map((id) => [view(id).attempts, view(id).nextAttemptAt])).toEqual([
+      [0, null],
+      [0, null],
+      [0, null],
+    ]);
     // The steady endpoint has each first event, and nothing later went anywhere: the rest wait behind them.
     expect(steady.deliveries.map((delivery) => delivery.webhookId).sort()).toEqual([a1, b1].sort());
     expect(flaky.deliveries.map((delivery) => delivery.webhookId).sort()).toEqual([a1, b1].sort());
@@ -370,7 +381,112 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     ]);
   }, 30_000);
 
-  test('an event never confirmed is failed; each endpoint opens one incident, resolved when it confirms again', async () => {
+  test('an attempt under way when its endpoint answers again, refused, is retried at once and not on its backoff', async () => {
+    let down = true;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = await recorded('offramp', ['off_ramp.created'], LONG_BACKOFF.retryForMs);
+    const [slowId] = idsOf(slow) as [string];
+    let slowAnswered = false;
+    const backend = await receiver({
+      respond: async (delivery) => {
+        // The slow event's first attempt is under way through the recovery, and refused in the end.
+        if (delivery.webhookId === slowId && !slowAnswered) {
+          slowAnswered = true;
+          await held;
+          return 500;
+        }
+        return down || !delivery.verified ? 500 : 204;
+      },
+    });
+    const quick = await recorded('onramp', ['on_ramp.created'], LONG_BACKOFF.retryForMs);
+    const clientWebhooks = loadClientWebhookConfig({
+      CLIENT_WEBHOOK_URLS: backend.url,
+      CLIENT_WEBHOOK_SECRET: backend.secret,
+      CLIENT_WEBHOOK_TIMEOUT: '5s',
+    });
+    dispatcher({ clientWebhooks, timings: LONG_BACKOFF, logger: captureLogger().logger });
+    const [quickId] = idsOf(quick) as [string];
+    await waitFor(
+      async () => slowAnswered && (await readEventView(database.db, quickId))?.error,
+      'the slow attempt under way and the other event refused',
+      10_000,
+      50,
+    );
+
+    down = false;
+    const pingId = await ping();
+    await waitFor(() => allDelivered(quick), 'the refused event, hurried by the test event', 10_000, 50);
+    expect((await readEventView(database.db, pingId))?.delivery).toBe('delivered');
+    release();
+    await waitFor(() => allDelivered(slow), 'the slow event (the backoff is ten minutes)', 10_000, 50);
+    expect(await attemptsOf(slowId)).toEqual([
+      { attempt: 1, outcome: 'refused', error: expect.stringContaining('answered HTTP 500') },
+      { attempt: 2, outcome: 'confirmed', error: null },
+    ]);
+  }, 30_000);
+
+  test('a redelivery since an outage reaches every event not confirmed, whatever its state, each process in its order', async () => {
+    let down = false;
+    const flaky = await receiver({ respond: (delivery) => (down || !delivery.verified ? 500 : 204) });
+    const steady = await receiver({ secret: flaky.secret });
+    const clientWebhooks = loadClientWebhookConfig({
+      CLIENT_WEBHOOK_URLS: `${flaky.url},${steady.url}`,
+      CLIENT_WEBHOOK_SECRET: flaky.secret,
+    });
+    const before = await recorded('onramp', ['on_ramp.created'], LONG_BACKOFF.retryForMs);
+    dispatcher({ clientWebhooks, timings: LONG_BACKOFF, logger: captureLogger().logger });
+    await waitFor(() => allDelivered(before), 'an event delivered before the outage', 10_000, 50);
+    down = true;
+    const outageBegan = new Date().toISOString();
+    // Waiting for its retry, with one behind it never tried; and one given up at its first refusal.
+    const waiting = await recorded(
+      'offramp',
+      ['off_ramp.created', 'off_ramp.settled'],
+      LONG_BACKOFF.retryForMs,
+    );
+    const givenUp = await recorded('onramp', ['on_ramp.created', 'on_ramp.expired'], 1);
+    const [w1, w2] = idsOf(waiting) as [string, string];
+    const [g1, g2] = idsOf(givenUp) as [string, string];
+    await waitFor(
+      async () =>
+        (await readEventView(database.db, w1))?.error !== null &&
+        (await readEventView(database.db, g2))?.delivery === 'failed',
+      'the outage to leave events pending and failed',
+      10_000,
+      50,
+    );
+    expect(
+      await Promise.all([w1, w2, g1, g2].map(async (id) => (await readEventView(database.db, id))?.delivery)),
+    ).toEqual(['pending', 'pending', 'failed', 'failed']);
+
+    down = false;
+    const job = await startRedelivery(database.db, {
+      jobId: randomUUID(),
+      filter: { since: outageBegan },
+      query: { since: outageBegan },
+    });
+    expect(job.matched).toBe(4);
+    const done = await waitFor(
+      async () => {
+        const progress = await redeliveryProgress(database.db, job.jobId);
+        return progress?.status === 'completed' ? progress : undefined;
+      },
+      'the redelivery to end (the backoff is ten minutes)',
+      10_000,
+      50,
+    );
+    expect(done).toMatchObject({ matched: 4, delivered: 4, failed: 0, noEndpoint: 0 });
+    // Each process in its order; the flaky endpoint has each event once, the one before the outage not again.
+    expect(confirmedIds(flaky, waiting)).toEqual([w1, w2]);
+    expect(confirmedIds(flaky, givenUp)).toEqual([g1, g2]);
+    expect(confirmedIds(flaky, before)).toEqual(idsOf(before));
+    // The steady endpoint keeps what it confirmed of a pending event; a given-up event goes to every endpoint again.
+    expect(confirmedIds(steady, waiting)).toEqual([w1, w2]);
+    expect(confirmedIds(steady, givenUp)).toEqual([g1, g2, g1, g2]);
+  }, 30_000);
+
+  test("an event never confirmed is failed and counts on its endpoint's one incident, resolved when it confirms again", async () => {
     let firstDown = true;
     const first = await receiver({ respond: (delivery) => (firstDown || !delivery.verified ? 500 : 204) });
     const second = await receiver({ secret: first.secret, respond: () => 503 });
@@ -386,8 +502,18 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     const offRamp = await recorded('offramp', ['off_ramp.created', 'off_ramp.settled'], quick.retryForMs);
     const onRamp = await recorded('onramp', ['on_ramp.created'], quick.retryForMs);
     const everything = [...offRamp, ...onRamp];
-    const { incidents, undelivered, recovered } = recordingIncidents();
-    dispatcher({ clientWebhooks, timings: quick, logger: captureLogger().logger, incidents });
+    const { logger } = captureLogger();
+    const incidents = dispatcherIncidents(
+      createAlertActivities(
+        { logger, config: testActivityConfig(), ledger: database.db },
+        dispatcherRequestId,
+      ),
+    );
+    dispatcher({ clientWebhooks, timings: quick, logger, incidents });
+    const incidentOf = async (label: string, status: 'open' | 'resolved' = 'open') =>
+      (await listIncidents(database.db, { status, kind: 'outcome-event-undelivered' }, 10)).data.filter(
+        (incident) => incident.details.endpoint === label,
+      );
 
     const failed = await waitFor(
       async () => {
@@ -410,17 +536,27 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     expect((await readEventView(database.db, a1))!.attempts).toBeGreaterThan(1);
     const order = first.deliveries.map((delivery) => delivery.webhookId);
     expect(order.indexOf(a2)).toBeGreaterThan(order.lastIndexOf(a1));
-    // Three events missed by two endpoints: two incidents, one each.
-    expect(undelivered.map((incident) => incident.endpoint).sort()).toEqual([firstLabel, secondLabel].sort());
-    for (const incident of undelivered) expect(idsOf(everything)).toContain(incident.webhookId);
-    for (const label of [firstLabel, secondLabel])
+    // Three events missed by two endpoints: two incidents, one each, each counting the three.
+    for (const label of [firstLabel, secondLabel]) {
+      expect(await incidentOf(label)).toEqual([
+        expect.objectContaining({
+          key: `outcome-event-undelivered/endpoint/${label}`,
+          occurrences: everything.length,
+        }),
+      ]);
       expect(await health(label)).toMatchObject({ incident_open: true });
+    }
 
     // The first endpoint answers again: its incident is resolved at its first confirmation.
     firstDown = false;
     const pingId = await ping();
-    await waitFor(() => recovered.length > 0, 'the first endpoint to recover', 10_000, 50);
-    expect(recovered).toEqual([firstLabel]);
+    await waitFor(
+      async () => ((await incidentOf(firstLabel, 'resolved')).length > 0 ? true : undefined),
+      'the first endpoint to recover',
+      10_000,
+      50,
+    );
+    expect(await incidentOf(firstLabel)).toEqual([]);
     expect(await health(firstLabel)).toMatchObject({ incident_open: false, failing_since: null });
     expect(await health(secondLabel)).toMatchObject({ incident_open: true });
     expect((await readEventView(database.db, pingId))?.delivery).toBe('pending');
@@ -428,8 +564,8 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     for (const event of everything)
       expect((await readEventView(database.db, event.webhookId))?.delivery).toBe('failed');
 
-    // Redelivered by filter: the first endpoint takes each once; the second still refuses, and its incident,
-    // open already, is not raised again.
+    // Redelivered by filter: the first endpoint takes each once; the second still refuses, and its one incident
+    // counts the events missed again.
     const job = await startRedelivery(database.db, {
       jobId: randomUUID(),
       filter: { status: 'failed' },
@@ -449,7 +585,10 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     for (const event of everything)
       expect(confirmedIds(first).filter((id) => id === event.webhookId)).toHaveLength(1);
     expect(confirmedIds(second)).toEqual([]);
-    expect(undelivered).toHaveLength(2);
+    expect(await incidentOf(secondLabel)).toEqual([
+      expect.objectContaining({ occurrences: 2 * everything.length }),
+    ]);
+    expect(await incidentOf(firstLabel)).toEqual([]);
   }, 60_000);
 
   test('a bulk redelivery leaves an attempt under way to its dispatcher: no other takes the event meanwhile', async () => {

@@ -207,6 +207,13 @@ describe('sandbox resources', () => {
         .post(`/sandbox/v1/wallets/${created.id}/balances`)
         .send({ asset: 'ETH', amount: 1 })
         .expect(400);
+      const negative = await request(sandbox.url)
+        .post(`/sandbox/v1/wallets/${created.id}/balances`)
+        .send({ asset: 'TRX', amount: '-5' })
+        .expect(400);
+      expect(negative.body.error.message).toBe(
+        'Invalid request body: amount: must be a decimal string greater than zero such as "100.50"',
+      );
       const page = walletAddressesPage.parse(
         (
           await request(sandbox.url)
@@ -218,6 +225,53 @@ describe('sandbox resources', () => {
       expect(page.data.map((entry) => entry.balances)).toEqual([
         [{ asset: 'USDT', amount: '5' }],
         [{ asset: 'TRX', amount: '100.75' }],
+      ]);
+    });
+
+    it('sets a balance to exactly an amount, zero included, and refuses anything else with a clear error', async () => {
+      const created = await createWallet(sandbox, auth, 'gas-set');
+      const set = (body: object) =>
+        request(sandbox.url).put(`/sandbox/v1/wallets/${created.id}/balances`).send(body);
+      await request(sandbox.url)
+        .post(`/sandbox/v1/wallets/${created.id}/balances`)
+        .send({ asset: 'TRX', amount: '100.5' })
+        .expect(200);
+      expect((await set({ asset: 'TRX', amount: '5' }).expect(200)).body.data).toEqual({
+        walletId: created.id,
+        network: 'networks/tron-mainnet',
+        asset: 'TRX',
+        amount: '5',
+      });
+      expect(
+        (await set({ asset: 'USDT', amount: '7.25', network: 'TRX' }).expect(200)).body.data.amount,
+      ).toBe('7.25');
+      await set({ asset: 'TRX', amount: '0' }).expect(200);
+      for (const [body, message] of [
+        [{ asset: 'TRX', amount: '-5' }, 'must be a non-negative decimal string'],
+        [{ asset: 'TRX', amount: 5 }, 'amount'],
+        [{ asset: 'USDT', amount: '1' }, 'Give the network of USDT'],
+        [
+          { asset: 'TRX', amount: '1', network: 'networks/solana-mainnet' },
+          'is not on networks/solana-mainnet',
+        ],
+      ] as const) {
+        const refused = await set(body).expect(400);
+        expect(JSON.stringify(refused.body.error)).toContain(message);
+      }
+      const page = walletAddressesPage.parse(
+        (
+          await request(sandbox.url)
+            .get(`/wallets/private/v1/wallets/${created.id}/addresses`)
+            .set(auth.headers)
+            .expect(200)
+        ).body,
+      );
+      expect(page.data.map((entry) => entry.balances)).toEqual([
+        [],
+        [
+          { asset: 'TRX', amount: '0' },
+          { asset: 'USDT', amount: '7.25' },
+        ],
       ]);
     });
   });

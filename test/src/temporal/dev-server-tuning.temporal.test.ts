@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
-import type { RampActivities } from '../../../activities';
 import { WORKFLOW_TYPES } from '../../../src/domain/ids';
 import { freePort } from '../../../src/http/free-port';
 import {
@@ -205,7 +204,7 @@ async function eagerActivitiesOfQuotes(tuning: DevServerTuning): Promise<number>
       connection: workerConnection,
       namespace: NAMESPACE,
       taskQueue,
-      activities: { createQuote } as unknown as RampActivities,
+      activities: { createQuote },
       workflowBundle: { codePath: testServer().bundlePath },
       shutdownForceTime: '5s',
     });

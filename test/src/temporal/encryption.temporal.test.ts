@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Client, Connection } from '@temporalio/client';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { historyToJSON } from '../../helpers/histories';
 import { parseEncryptionKeys } from '../../../src/config/encryption';
 import { startCodecServer, type RunningCodecServer } from '../../../src/temporal/codec-server';
 import { dataConverterFromConfig } from '../../../src/temporal/data-converter';
@@ -103,7 +103,9 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
       expect(record.event.data).toMatchObject({ endUserId: user.endUserId });
     // No workflow of this worker is named after the end user or one of its events, but the user's own.
     const named: string[] = [];
-    for await (const execution of plain.client.workflow.list({ query: `TaskQueue = '${stack.worker.taskQueue}'` }))
+    for await (const execution of plain.client.workflow.list({
+      query: `TaskQueue = '${stack.worker.taskQueue}'`,
+    }))
       if (execution.workflowId.includes(user.endUserId)) named.push(execution.workflowId);
     expect(named).toEqual([`end-user/${user.endUserId}`]);
     // The end user ID: nowhere in the off-ramp's or its routers' histories, not even as a search attribute or a
@@ -133,7 +135,7 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
     ]);
     // The off-ramp told end-user/<id> about itself (through the attributeOffRamp activity).
     await waitFor('the end user to list the off-ramp', async () =>
-      (await stack!.endUserState(user.endUserId)).offRamps.includes(depositId) ? true : undefined,
+      (await stack!.endUserState(user.endUserId)).recentOffRamps.includes(depositId) ? true : undefined,
     );
 
     const payloads = [histories.offRamp, histories.endUser].flatMap((json) => collectPayloads(json));

@@ -6,7 +6,10 @@ import {
   encodeRouteParameter,
   identifierIssue,
   type IdentifierKind,
+  newEndUserIdIssue,
+  newEndUserIdSchema,
   parseEndUserId,
+  parseNewEndUserId,
   parseOrderReference,
   RouteParameterError,
 } from '../../../src/validation/identifiers';
@@ -73,6 +76,38 @@ describe('identifierIssue', () => {
     expect(() => parseOrderReference('..')).toThrow(
       /Invalid order reference: order reference: must not be \. or \.\./,
     );
+  });
+});
+
+describe('an end user ID for something new', () => {
+  const emailShaped = ['alice@example.com', 'a.b@c.mx', 'a@b@c.d', 'user@tenant.internal:1'];
+  const opaque = ['user-42', 'a.b_c:d@e-f', 'user@tenant', 'team:42@eu-1', 'alice.example.com', randomUUID()];
+
+  test('is never shaped like an e-mail address (a . after an @), and says so without repeating it', () => {
+    for (const id of emailShaped) {
+      const issue = newEndUserIdIssue(id);
+      expect(issue).toMatch(/^must not be an e-mail address \(no \. after an @\)/);
+      expect(issue).not.toContain(id);
+      expect(() => parseNewEndUserId(id)).toThrow(
+        /Invalid end user ID: end user ID: must not be an e-mail address/,
+      );
+      expect(newEndUserIdSchema.safeParse(id).success).toBe(false);
+      // Reads and filters still take it: an end user named so before stays readable.
+      expect(parseEndUserId(id)).toBe(id);
+    }
+    for (const id of opaque) {
+      expect(newEndUserIdIssue(id)).toBeUndefined();
+      expect(parseNewEndUserId(id)).toBe(id);
+      expect(newEndUserIdSchema.safeParse(id).success).toBe(true);
+    }
+  });
+
+  test('breaks the identifier rules first, with their words', () => {
+    expect(newEndUserIdIssue('bad id')).toMatch(/ASCII letters/);
+    expect(newEndUserIdIssue('u'.repeat(129))).toMatch(/1-128/);
+    expect(newEndUserIdSchema.safeParse('bad id').error?.issues.map((issue) => issue.message)).toEqual([
+      `must be ${'ASCII letters, digits and . _ : @ -, starting with a letter or digit'}`,
+    ]);
   });
 });
 

@@ -1,8 +1,7 @@
 /** Pure rules of reconciliation's findings. Workflow-safe: no I/O, no Temporal calls. */
 import type { AlertInput } from '../alerts/types';
-import type { ReconcileFinding, ReconcileResult } from './types';
+import type { ReconcileFinding, ReconcileFindingKind, ReconcileResult } from './types';
 
-/** Plain-text table of findings, for the CLI and the Web UI's current details. */
 /** A process reconciliation could not read: skipped this run, listed so that someone looks. */
 export function unreadableProcess(workflowId: string, reason: string): ReconcileFinding {
   return {
@@ -15,7 +14,17 @@ export function unreadableProcess(workflowId: string, reason: string): Reconcile
   };
 }
 
-export function findingsTable(findings: ReconcileFinding[]): string {
+/** How many findings of each kind. */
+export function countFound(
+  findings: readonly ReconcileFinding[],
+): Partial<Record<ReconcileFindingKind, number>> {
+  const found: Partial<Record<ReconcileFindingKind, number>> = {};
+  for (const finding of findings) found[finding.kind] = (found[finding.kind] ?? 0) + 1;
+  return found;
+}
+
+/** Plain-text table of findings, for the CLI and the Web UI's current details of a run in one pass. */
+export function findingsTable(findings: readonly ReconcileFinding[]): string {
   if (findings.length === 0)
     return 'No findings: every open process matches the operator, no unaccounted funds.';
   const rows = [
@@ -49,7 +58,7 @@ export function unaccountedFundsAlert(finding: ReconcileFinding, workflowId: str
   };
 }
 
-/** The Web UI's current details of a run: what was checked, then the findings table. */
+/** The Web UI's current details of a run in one pass: what was checked, then the findings table. */
 export function currentDetails(result: ReconcileResult): string {
-  return `${result.processesChecked} processes, ${result.walletsChecked} deposit wallets checked\n${findingsTable(result.findings)}`;
+  return `${result.processesChecked} processes, ${result.walletsChecked} deposit wallets checked\n${findingsTable(result.findings ?? [])}`;
 }

@@ -3,36 +3,27 @@
  * it is stuck, and its alerts. Workflow code; the decisions are state.ts's. The workflow (workflow.ts) is its
  * handlers and its loop over these steps.
  */
-import { log, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { log, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { RampActivities } from '../../../activities';
 import { failureReason } from '../../../src/domain/errors';
-import type { RampException } from '../../../src/domain/markets';
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { GasCheck } from '../../operations/gas-monitor/types';
 import type { OutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
-import {
-  type FoundException,
-  RAMP_EXCEPTIONS_PATCH,
-  recordException,
-  RESOLVED_AT_SETTLEMENT,
-} from '../shared/exceptions';
+import type { FoundException } from '../shared/exceptions';
+import { type ExceptionAlerts, raiseExceptions, resolveExceptionAlerts } from '../shared/exception-steps';
+import type { RampAlert } from '../shared/rules';
 import type { OrderSnapshot } from '../shared/snapshots';
 import { failureNote } from '../shared/step-timing';
 import {
-  applyOrder,
-  applyPoll,
-  exceptionAlert,
-  exceptionOutcome,
-  exceptionResolution,
-  type OffRampAlert,
-  pollRequest,
   stuckAlert,
   type StuckAlertKind,
   stuckNetwork,
   stuckResolution,
   unavailableGasCheck,
-} from './state';
+} from './alerts';
+import { offRampRules } from './rules';
+import { applyOrder, applyPoll, pollRequest } from './state';
 import type { OffRampState } from './types';
 
 /** One off-ramp run's state and what its steps remember between them. */
@@ -48,6 +39,11 @@ export class OffRampRun {
   private readonly activities: RampActivities;
   /** Visibility is eventually consistent: a bounded number of lookups, then the process runs unattributed. */
   private readonly lookup: RampActivities;
+  /** The exception steps' incidents, raised and resolved like the off-ramp's own. */
+  private readonly exceptionAlerts: ExceptionAlerts = {
+    raise: (alert) => this.send(alert),
+    resolveAlert: (resolution) => this.activities.resolveAlert(resolution),
+  };
 
   constructor(
     readonly state: OffRampState,
@@ -75,11 +71,25 @@ export class OffRampRun {
 
   /** The order to settle from: the one a forward brought along, else read. */
   async takeOrder(orderId: string): Promise<void> {
-    // A forward's order is taken when it moves the order on; one no newer than the order held is read afresh.
-    if (this.forwardedOrder?.id === orderId && applyOrder(this.state, this.forwardedOrder).revised) {
-      this.revision += 1;
+    if (this.forwardedOrder?.id === orderId) {
+      if (applyOrder(this.state, this.forwardedOrder).revised) this.revision += 1;
       return;
     }
+    await this.readOrder(orderId);
+  }
+
+  /** The order once more before settling: as a forward carried it executed, else read from the operator. */
+  async confirmOrder(orderId: string): Promise<void> {
+    const forwarded = this.forwardedOrder;
+    if (forwarded?.id === orderId && forwarded.status === 'executed') {
+      if (applyOrder(this.state, forwarded).revised) this.revision += 1;
+      return;
+    }
+    await this.readOrder(orderId);
+  }
+
+  /** Reads the order from the operator (a failed read is noted; the loop goes on). */
+  private async readOrder(orderId: string): Promise<void> {
     await this.tolerate('order read', async () => {
       const order = await this.activities.readOrderSnapshot({ id: orderId });
       if (applyOrder(this.state, order).revised) this.revision += 1;
@@ -123,11 +133,11 @@ export class OffRampRun {
   }
 
   /** Raises one of the off-ramp's own alerts (a stuck or timed-out one: alertsRaised counts them). */
-  async alert(alert: OffRampAlert): Promise<void> {
+  async alert(alert: RampAlert): Promise<void> {
     if (await this.send(alert)) this.state.alertsRaised += 1;
   }
 
-  private async send({ kind, message, details }: OffRampAlert): Promise<boolean> {
+  private async send({ kind, message, details }: RampAlert): Promise<boolean> {
     try {
       await this.activities.raiseAlert({ kind, message, workflowId: workflowInfo().workflowId, details });
       return true;
@@ -137,33 +147,14 @@ export class OffRampRun {
     }
   }
 
-  /**
-   * Records each exception found, raises its `off_ramp.exception` and its incident, when it is seen. A workflow
-   * replaying a 1.0 history records none (the patch's marker is not there).
-   */
+  /** Records each exception found, raises its `off_ramp.exception` and its incident, when it is seen. */
   async raiseExceptions(found: readonly FoundException[]): Promise<void> {
-    if (found.length === 0 || !patched(RAMP_EXCEPTIONS_PATCH)) return;
-    const { workflowId } = workflowInfo();
-    for (const exception of found) {
-      const recorded = recordException(this.state, exception, new Date().toISOString());
-      const { type, data } = exceptionOutcome(this.state, workflowId, recorded);
-      this.outcomes.raise(type, data);
-      await this.send(exceptionAlert(this.state, recorded));
-    }
+    await raiseExceptions(this.state, offRampRules, found, this.outcomes, this.exceptionAlerts);
   }
 
   /** The market exceptions' incidents close once the deposit settled anyway; off_quote and unattributed stay. */
   async resolveExceptionAlerts(): Promise<void> {
-    const closing: RampException[] = (this.state.exceptions ?? []).filter((exception) =>
-      RESOLVED_AT_SETTLEMENT.includes(exception.reason),
-    );
-    for (const exception of closing) {
-      try {
-        await this.activities.resolveAlert(exceptionResolution(this.state, exception));
-      } catch (error) {
-        log.error('Alert could not be resolved', { error: failureReason(error) });
-      }
-    }
+    await resolveExceptionAlerts(this.state, offRampRules, this.exceptionAlerts);
   }
 
   /** The sweep did not start in time: check the gas wallet, and raise one alert that says why. */

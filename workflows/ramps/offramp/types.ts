@@ -88,3 +88,21 @@ export interface OffRampTransactionSignal {
    */
   order?: OrderSnapshot;
 }
+
+/** What pollOffRamp is asked to read: the deposit, and every other transaction (and the order) known so far. */
+export interface OffRampPollRequest {
+  depositTransactionId: string;
+  sweepId?: string;
+  gasTopUpId?: string;
+  orderTransactionId?: string;
+  orderId?: string;
+}
+
+/** What pollOffRamp answers. */
+export interface OffRampPollResult {
+  deposit: TransactionSnapshot;
+  sweep?: TransactionSnapshot;
+  gasTopUp?: TransactionSnapshot;
+  orderTransaction?: TransactionSnapshot;
+  order?: OrderSnapshot;
+}

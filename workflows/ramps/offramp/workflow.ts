@@ -25,23 +25,17 @@ import { rampLedger } from '../shared/ledger';
 import { statusPublisher } from '../shared/publish';
 import { StepClock } from '../shared/step-clock';
 import { offRampStateQuery, offRampTransactionSignal } from './messages';
+import { evaluateInto } from '../shared/rules';
+import { offRampRules as rules } from './rules';
 import {
   applyTransaction,
-  currentDetails,
-  evaluateInto,
-  isTerminal,
-  newExceptions,
   newOffRampState,
-  offRampOutcomes,
   orderReadOverdue,
+  orderToConfirm,
   orderToRead,
-  refreshBooking,
-  searchAttributes,
-  settlementOf,
   shouldMarkStuck,
-  stepText,
-  timedOutAlert,
 } from './state';
+import { timedOutAlert } from './alerts';
 import { OffRampRun } from './steps';
 import type { OffRampInput, OffRampState, OffRampStatus } from './types';
 import { declareReleaseBehaviour } from '../../shared/versioning';
@@ -50,20 +44,12 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   const { depositTransactionId, timings } = input;
   // Its view and events go to the ledger before each wait; a run from a 1.0 history sends from its own outbox.
   const recorded = recordsIntoLedger();
-  // It books and announces what its order executed, so it settles on the order executed (a 1.0 run as it did).
-  const settlement = { executedOrderOnly: recorded };
   const clock = new StepClock(timings, Date.now(), { keepsTimers: recorded });
   const state = newOffRampState(depositTransactionId, new Date(clock.startedAtMs).toISOString());
   const ledger = recorded ? rampLedger({ direction: 'off-ramp', state }, timings) : undefined;
   const outcomes = ledger ?? startOutcomeSender(state.outcomes, timings);
   const run = new OffRampRun(state, timings, outcomes);
-  const publish = statusPublisher(
-    state,
-    { settlementOf, stepText, currentDetails, searchAttributes, outcomes: offRampOutcomes },
-    outcomes,
-    () => run.endUserSearchValue,
-    recorded,
-  );
+  const publish = statusPublisher(state, rules, outcomes, () => run.endUserSearchValue, recorded);
 
   // ---- messages
   setHandler(offRampTransactionSignal, ({ role, transaction, order }) => {
@@ -81,24 +67,27 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   if (state.deposit) await run.attribute(state.deposit.walletId);
 
   // ---- the loop
-  let status: OffRampStatus = evaluateInto(state, settlement);
+  let status: OffRampStatus = evaluateInto(rules, state);
   publish(status);
   clock.stepStarted();
   for (;;) {
-    const orderId = orderToRead(status, state, settlement);
+    const orderId = orderToRead(status, state);
     if (orderId) await run.takeOrder(orderId);
-    refreshBooking(state);
+    // Settling on an order read before it executed: read once more, so the row booked is what the operator says.
+    const unconfirmed = recorded ? orderToConfirm(state) : undefined;
+    if (unconfirmed) await run.confirmOrder(unconfirmed);
+    rules.refreshBooking(state);
     // Exceptions are raised when seen, not at a deadline; the process keeps following the operator.
-    await run.raiseExceptions(newExceptions(state, timings.markets));
-    const next = evaluateInto(state, settlement);
-    if (next === 'settled') Object.assign(state, settlementOf(state));
+    await run.raiseExceptions(rules.newExceptions(state, timings.markets));
+    const next = evaluateInto(rules, state);
+    if (next === 'settled') Object.assign(state, rules.settlementOf(state));
     // Publishes on status changes only.
     if (next !== status) {
       status = next;
       clock.stepStarted();
       publish(status);
     }
-    if (isTerminal(status)) break;
+    if (rules.isTerminal(status)) break;
     // An exception nothing converted ends as it is: its incident is already open.
     if (clock.processTimedOut() && status === 'exception') break;
     if (clock.processTimedOut()) {
@@ -108,7 +97,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
       break;
     }
     // The order transaction completed with the sweep's confirmation: no further event comes, read the order now.
-    if (!orderId && orderReadOverdue(status, state, settlement)) continue;
+    if (!orderId && orderReadOverdue(status, state)) continue;
     const step = await clock.waitForEventOrDeadline(
       () => run.revision,
       () => true,
@@ -118,7 +107,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     // The next event is late: ask the operator.
     await run.tolerate('poll', () => run.poll());
     clock.afterPoll(step.late);
-    if (shouldMarkStuck(evaluateInto(state, settlement), state)) await run.markStuck();
+    if (shouldMarkStuck(evaluateInto(rules, state), state)) await run.markStuck();
   }
   if (status === 'settled') {
     await run.resolveStuckAlert();

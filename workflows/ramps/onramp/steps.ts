@@ -10,20 +10,12 @@ import { DEFAULT_ONRAMP_CLAIM_WINDOW_MS, type WorkflowTimings } from '../../../s
 import type { LedgerSender } from '../../outcomes/ledger';
 import type { OutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
-import {
-  type FoundException,
-  RAMP_EXCEPTIONS_PATCH,
-  recordException,
-  RESOLVED_AT_SETTLEMENT,
-} from '../shared/exceptions';
-import {
-  claimedOutcome,
-  exceptionAlert,
-  exceptionOutcome,
-  exceptionResolution,
-  type OnRampAlert,
-  unclaimedAlert,
-} from './state';
+import type { FoundException } from '../shared/exceptions';
+import { type ExceptionAlerts, raiseExceptions, resolveExceptionAlerts } from '../shared/exception-steps';
+import type { RampAlert } from '../shared/rules';
+import { unclaimedAlert } from './alerts';
+import { claimedOutcome } from './publishing';
+import { onRampRules } from './rules';
 import type { OnRampState, OnRampStatus } from './types';
 
 /** The patch that brought the claim window to running on-ramps (a 1.0 history ends at once, unclaimed or not). */
@@ -32,6 +24,11 @@ export const ONRAMP_CLAIM_WINDOW_PATCH = 'onramp-claim-window';
 export class OnRampSteps {
   private readonly activities: RampActivities;
   private readonly workflowId = workflowInfo().workflowId;
+  /** The exception steps' incidents, raised and resolved like the on-ramp's own. */
+  private readonly exceptionAlerts: ExceptionAlerts = {
+    raise: (alert) => this.alert(alert),
+    resolveAlert: (resolution) => this.activities.resolveAlert(resolution),
+  };
 
   constructor(
     private readonly state: OnRampState,
@@ -45,25 +42,12 @@ export class OnRampSteps {
 
   /** Records each exception found and raises its `on_ramp.exception` and incident, when it is seen. */
   async raiseExceptions(found: readonly FoundException[]): Promise<void> {
-    if (found.length === 0 || !patched(RAMP_EXCEPTIONS_PATCH)) return;
-    for (const exception of found) {
-      const recorded = recordException(this.state, exception, new Date().toISOString());
-      const { type, data } = exceptionOutcome(this.state, this.workflowId, recorded);
-      this.outcomes.raise(type, data);
-      await this.alert(exceptionAlert(this.state, this.workflowId, recorded));
-    }
+    await raiseExceptions(this.state, onRampRules, found, this.outcomes, this.exceptionAlerts);
   }
 
   /** The market exceptions' incidents close once the on-ramp settled anyway; off_quote stays for finance. */
   async resolveExceptionAlerts(): Promise<void> {
-    for (const exception of this.state.exceptions ?? []) {
-      if (!RESOLVED_AT_SETTLEMENT.includes(exception.reason)) continue;
-      try {
-        await this.activities.resolveAlert(exceptionResolution(this.state, this.workflowId, exception));
-      } catch (error) {
-        log.error('Alert could not be resolved', { error: failureReason(error) });
-      }
-    }
+    await resolveExceptionAlerts(this.state, onRampRules, this.exceptionAlerts);
   }
 
   /** Whether this on-ramp, ended without an end user, waits for a claim (not when replaying a 1.0 history). */
@@ -98,7 +82,7 @@ export class OnRampSteps {
   }
 
   /** Raises an incident; answers its key (undefined when the store could not be reached). */
-  private async alert({ kind, message, details }: OnRampAlert): Promise<string | undefined> {
+  private async alert({ kind, message, details }: RampAlert): Promise<string | undefined> {
     try {
       const answer = await this.activities.raiseAlert({
         kind,

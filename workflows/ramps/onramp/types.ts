@@ -72,3 +72,15 @@ export interface OnRampAttribution {
   endUserSearchValue?: string;
   quote?: OnRampQuoteShown;
 }
+
+/** What pollOnRamp is asked to read: the order, and its crypto deposit once known. */
+export interface OnRampPollRequest {
+  orderId: string;
+  transactionId?: string;
+}
+
+/** What pollOnRamp answers. */
+export interface OnRampPollResult {
+  order: OrderSnapshot;
+  deposit?: TransactionSnapshot;
+}

@@ -32,27 +32,21 @@ import {
   onRampStateQuery,
   onRampTransactionSignal,
 } from './messages';
+import { evaluateInto } from '../shared/rules';
+import { onRampRules as rules } from './rules';
 import {
   applyAttribution,
   applyDeposit,
   applyOrder,
   applyPoll,
   canPoll,
-  currentDetails,
-  evaluateInto,
   initialSearchValue,
-  isTerminal,
-  newExceptions,
   newOnRampState,
-  onRampOutcomes,
+  orderToConfirm,
   pollRequest,
-  refreshBooking,
-  searchAttributes,
-  settlementOf,
-  stepText,
 } from './state';
 import { OnRampSteps } from './steps';
-import type { OnRampInput, OnRampState } from './types';
+import type { OnRampInput, OnRampPollRequest, OnRampState } from './types';
 import { declareReleaseBehaviour } from '../../shared/versioning';
 
 export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
@@ -67,13 +61,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   let endUserSearchValue = initialSearchValue(input);
   const ledger = recorded ? rampLedger({ direction: 'on-ramp', state }, timings) : undefined;
   const outcomes = ledger ?? startOutcomeSender(state.outcomes, timings);
-  const publish = statusPublisher(
-    state,
-    { settlementOf, stepText, currentDetails, searchAttributes, outcomes: onRampOutcomes },
-    outcomes,
-    () => endUserSearchValue,
-    recorded,
-  );
+  const publish = statusPublisher(state, rules, outcomes, () => endUserSearchValue, recorded);
   const steps = new OnRampSteps(state, timings, outcomes, ledger);
 
   // ---- messages
@@ -91,16 +79,33 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   setHandler(onRampStateQuery, () => state);
 
   // ---- the loop (no first snapshot to wait for: startOnRamp may start it before any event)
-  let status = evaluateInto(state);
+  let status = evaluateInto(rules, state);
   publish(status);
   clock.stepStarted();
   let publishedRevision = revision;
+  const poll = async (request: OnRampPollRequest) => {
+    state.polls += 1;
+    try {
+      const found = await activities.pollOnRamp(request);
+      if (applyPoll(state, found).revised) revision += 1;
+    } catch (error) {
+      // A failed poll is noted and tried again at the next one: it never ends the process.
+      state.lastFailure = failureNote('poll', error);
+      log.warn('Operator poll failed; the on-ramp keeps waiting and polls again', {
+        orderReference: state.orderReference,
+        error: state.lastFailure.message,
+      });
+    }
+  };
   for (;;) {
-    refreshBooking(state);
+    // Settling with its order read before it executed: poll once more, so the row booked is what the operator says.
+    const unconfirmed = recorded ? orderToConfirm(state) : undefined;
+    if (unconfirmed) await poll(unconfirmed);
+    rules.refreshBooking(state);
     // Exceptions are raised when seen, not at a deadline; the process keeps following the operator.
-    await steps.raiseExceptions(newExceptions(state, timings.markets));
-    const next = evaluateInto(state);
-    if (next === 'settled') Object.assign(state, settlementOf(state));
+    await steps.raiseExceptions(rules.newExceptions(state, timings.markets));
+    const next = evaluateInto(rules, state);
+    if (next === 'settled') Object.assign(state, rules.settlementOf(state));
     // Publishes on revisions too: an attribution can come at any step and must reach RampEndUserId.
     if (next !== status || revision !== publishedRevision) {
       if (next !== status) clock.stepStarted();
@@ -108,7 +113,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
       publishedRevision = revision;
       publish(status);
     }
-    if (isTerminal(status)) break;
+    if (rules.isTerminal(status)) break;
     // An exception nothing converted ends as it is: its incident is already open.
     if (clock.processTimedOut() && status === 'exception') break;
     if (clock.processTimedOut()) {
@@ -124,18 +129,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
     );
     const request = pollRequest(state);
     if (!step.poll || !request) continue;
-    state.polls += 1;
-    try {
-      const found = await activities.pollOnRamp(request);
-      if (applyPoll(state, found).revised) revision += 1;
-    } catch (error) {
-      // A failed poll is noted and tried again at the next one: it never ends the process.
-      state.lastFailure = failureNote('poll', error);
-      log.warn('Operator poll failed; the on-ramp keeps waiting and polls again', {
-        orderReference: state.orderReference,
-        error: state.lastFailure.message,
-      });
-    }
+    await poll(request);
     clock.afterPoll(step.late);
   }
   state.endedAt = new Date().toISOString();

@@ -1,9 +1,17 @@
 /**
  * A ramp's exceptions by name, shared by both ramps: which of those found are new (each reason is recorded once),
- * the off-quote check, which exceptions the status shows, and the incident each raises. Pure and workflow-safe.
+ * the market and off-quote checks of a conversion, which exceptions the status shows, and its step text. Pure and
+ * workflow-safe.
  */
 import { type AmountsAgainstQuote, beyondTolerance } from '../../../src/domain/amounts-against-quote';
-import type { ExceptionReason, RampException } from '../../../src/domain/markets';
+import {
+  type Conversion,
+  type ExceptionReason,
+  marketException,
+  type MarketRules,
+  type RampException,
+  toleranceFor,
+} from '../../../src/domain/markets';
 
 /** An exception as found, before it is recorded. */
 export interface FoundException {
@@ -66,3 +74,34 @@ export function offQuoteException(
  */
 export const showsException = (exceptions: readonly RampException[] | undefined): boolean =>
   !!exceptions?.some((exception) => exception.reason !== 'unattributed');
+
+/**
+ * The status a ramp shows: `exception` while one it shows is recorded and the snapshots have not ended it, else what
+ * the snapshots add up to.
+ */
+export function withExceptions<Status extends string, Failure>(
+  found: { status: Status; failure?: Failure },
+  exceptions: readonly RampException[] | undefined,
+  isTerminal: (status: Status) => boolean,
+): { status: Status | 'exception'; failure?: Failure } {
+  if (!isTerminal(found.status) && showsException(exceptions)) return { status: 'exception' };
+  return found;
+}
+
+/** The step text of `exception`: the reasons, and the step the operator is at. */
+export function exceptionStepText(
+  exceptions: readonly RampException[] | undefined,
+  operatorStep: string,
+): string {
+  const reasons = (exceptions ?? []).map((exception) => exception.reason).join(', ');
+  return `EXCEPTION (${reasons}); still following the operator: ${operatorStep}`;
+}
+
+/** A conversion's exceptions: outside the markets, or executed off its quote beyond the market's tolerance. */
+export function conversionExceptions(
+  rules: MarketRules,
+  conversion: Conversion,
+  amounts: AmountsAgainstQuote | undefined,
+): (FoundException | undefined)[] {
+  return [marketException(rules, conversion), offQuoteException(amounts, toleranceFor(rules, conversion))];
+}

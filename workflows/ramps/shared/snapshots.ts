@@ -6,12 +6,6 @@
  * Statuses have a rank and a process only ever moves a resource's status forward, so repeated, late or reordered
  * deliveries (and polls racing them) cannot move anything backwards.
  */
-import {
-  type AmountsAgainstQuote,
-  amountsAgainstQuote,
-  type QuoteAsShown,
-} from '../../../src/domain/amounts-against-quote';
-
 /** The fields of a transaction the processes use (re-read with Get Transaction). Amounts are decimal strings. */
 export interface TransactionSnapshot {
   id: string;
@@ -86,19 +80,3 @@ export const isConfirmedOrLater = (snapshot: TransactionSnapshot | undefined) =>
   transactionRank(snapshot.status) < TERMINAL_RANK;
 export const isFailedTransaction = (snapshot: TransactionSnapshot | undefined) =>
   !!snapshot && TRANSACTION_FAILURES.includes(snapshot.status);
-
-/** When an executed order executed: the operator's own time when it gives one, else when we first read it so. */
-export const executedAt = (order: OrderSnapshot): string | null =>
-  order.status === 'executed' ? (order.updatedAt ?? order.readAt) : null;
-
-/** What an order executed against the quote shown; undefined until it executed with both amounts. */
-export function executedAgainstQuote(
-  order: OrderSnapshot | null | undefined,
-  quote: QuoteAsShown | undefined,
-): AmountsAgainstQuote | undefined {
-  if (!order || order.status !== 'executed' || !order.amountFrom || !order.amountTo) return undefined;
-  return amountsAgainstQuote(
-    { amountFrom: order.amountFrom, amountTo: order.amountTo, executedAt: executedAt(order) },
-    quote,
-  );
-}

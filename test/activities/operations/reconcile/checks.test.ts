@@ -1,15 +1,18 @@
 import {
+  callBudget,
   type EndUserWallet,
+  handOverAction,
+  heldOfRow,
   offRampDeposits,
-  openRampsQuery,
-  runningEndUsersQuery,
-  runningOffRampsOfWalletQuery,
+  operatorAhead,
   startAction,
   statusMismatch,
   transactionsAhead,
   unaccountedFunds,
   unknownDeposit,
+  walletsDue,
 } from '../../../../activities/operations/reconcile/checks';
+import type { OffRampView, OnRampView } from '../../../../src/ledger/views';
 import type { Transaction, WalletAddress } from '../../../../src/operator/schemas';
 import type { TransactionSnapshot } from '../../../../workflows/ramps/shared/snapshots';
 
@@ -27,25 +30,64 @@ const tx = (id: string, overrides: Partial<Transaction> = {}): Transaction => ({
 
 const snapshot = (id: string, status: string) => ({ id, status }) as TransactionSnapshot;
 
-describe('the visibility queries', () => {
-  test('name the task queue, the workflow type and the wallet', () => {
-    expect(openRampsQuery('q1')).toBe(
-      "TaskQueue = 'q1' AND ExecutionStatus = 'Running' AND RampDirection IN ('on-ramp', 'off-ramp')",
-    );
-    expect(runningEndUsersQuery('q1')).toBe(
-      "TaskQueue = 'q1' AND WorkflowType = 'endUserWorkflow' AND ExecutionStatus = 'Running'",
-    );
-    expect(runningOffRampsOfWalletQuery('q1', 'w-1')).toBe(
-      "TaskQueue = 'q1' AND WorkflowType = 'offRampWorkflow' AND ExecutionStatus = 'Running' AND RampWalletId = 'w-1'",
-    );
+describe('the budget and the wallets a run checks', () => {
+  test('an interval of operator calls: ten a second', () => {
+    expect(callBudget(3_600_000)).toBe(36_000);
+    expect(callBudget(1_500)).toBe(15);
   });
 
-  test("drop the characters of an operator's wallet ID that could end the quoted value", () => {
-    expect(runningOffRampsOfWalletQuery('q1', "w-1' OR '1'='1")).toMatch(/RampWalletId = 'w-1OR11'$/);
+  test('a wallet is due when never checked, a day less an interval after its check, or active in the last day', () => {
+    expect(walletsDue('2026-01-02T00:00:00.000Z', 3_600_000)).toEqual({
+      runStartedAt: '2026-01-02T00:00:00.000Z',
+      staleBefore: '2026-01-01T01:00:00.000Z',
+      activeSince: '2026-01-01T00:00:00.000Z',
+    });
+    // An interval of a day or more: every wallet at every run.
+    expect(walletsDue('2026-01-02T00:00:00.000Z', 2 * 86_400_000).staleBefore).toBe(
+      '2026-01-02T00:00:00.000Z',
+    );
   });
 });
 
-describe('the open processes', () => {
+describe('an open ramp against the ledger', () => {
+  const held = { deposit: { id: 'd', status: 'published' }, order: { id: 'o', status: 'awaiting_funds' } };
+
+  test('the operator is ahead when it ranks a resource past what the ledger holds, or has one the ledger lacks', () => {
+    expect(
+      operatorAhead(held, { deposit: { status: 'published' }, order: { status: 'awaiting_funds' } }),
+    ).toBe(false);
+    expect(operatorAhead(held, { deposit: { status: 'confirmed' } })).toBe(true);
+    expect(operatorAhead(held, { order: { status: 'executed' } })).toBe(true);
+    expect(operatorAhead(held, { deposit: { status: 'published' }, sweep: { status: 'created' } })).toBe(
+      true,
+    );
+    expect(operatorAhead(held, { deposit: { status: 'created' }, sweep: undefined })).toBe(false);
+  });
+
+  test('a row written before the ledger kept resources holds what its view shows', () => {
+    const offView = { deposit: { transactionId: 'd', status: 'confirmed' }, orderId: 'o' } as OffRampView;
+    expect(heldOfRow({ direction: 'off-ramp', view: offView, resources: null })).toEqual({
+      deposit: { id: 'd', status: 'confirmed' },
+    });
+    const onView = { order: { id: 'o', status: 'executed' }, deposit: null } as unknown as OnRampView;
+    expect(heldOfRow({ direction: 'on-ramp', view: onView, resources: null })).toEqual({
+      order: { id: 'o', status: 'executed' },
+    });
+    expect(heldOfRow({ direction: 'on-ramp', view: onView, resources: held })).toBe(held);
+  });
+
+  test('a hand-over to a process that had ended says so', () => {
+    expect(handOverAction({ workflowId: 'offramp/a' })).toBe('handed the fresh snapshot to the process');
+    expect(
+      handOverAction({
+        workflowId: 'offramp/a',
+        closed: { executionStatus: 'COMPLETED', status: 'settled', closedAt: null },
+      }),
+    ).toBe('not handed over: the process had ended (settled)');
+  });
+});
+
+describe('an open ramp against its process', () => {
   test('a transaction is ahead when the operator ranks it past what the process holds', () => {
     const state = {
       deposit: snapshot('d', 'published'),
@@ -103,16 +145,12 @@ describe('the deposit wallets', () => {
   });
 
   test('what starting a missing off-ramp did', () => {
-    expect(startAction({ workflowId: 'offramp/a', delivered: true })).toBe(
-      'started its off-ramp (signal-with-start)',
-    );
+    expect(startAction({ workflowId: 'offramp/a' })).toBe('started its off-ramp (signal-with-start)');
     const closed = { executionStatus: 'COMPLETED', status: 'settled', closedAt: null };
-    expect(startAction({ workflowId: 'offramp/a', delivered: false, closed })).toBe(
-      'its off-ramp had already ended (settled)',
+    expect(startAction({ workflowId: 'offramp/a', closed })).toBe('its off-ramp had already ended (settled)');
+    expect(startAction({ workflowId: 'offramp/a', closed: { ...closed, status: null } })).toBe(
+      'its off-ramp had already ended (COMPLETED)',
     );
-    expect(
-      startAction({ workflowId: 'offramp/a', delivered: false, closed: { ...closed, status: null } }),
-    ).toBe('its off-ramp had already ended (COMPLETED)');
   });
 
   test('an unknown deposit carries the network, asset and amount the operator gave', () => {

@@ -159,7 +159,7 @@ describe('off-ramp (Autoswap) sequence', () => {
     expect(topUps).toHaveLength(1);
   });
 
-  it('strands the deposit when the gas wallet cannot pay, and resumes when the gas wallet is funded', async () => {
+  it('strands the deposit when the gas wallet cannot pay, and resumes when the gas wallet is funded or set higher', async () => {
     const user = await createWallet(sandbox, auth, 'end-user-2');
     const address = user.addresses[TRON]!;
     const { transactionId } = await deposit(address, '12.5');
@@ -187,11 +187,20 @@ describe('off-ramp (Autoswap) sequence', () => {
     expect(await balances(user.id)).toEqual({ USDT: '12.5', TRX: '30' });
     expect(await balances(gas.id)).toEqual({ TRX: '10' });
 
-    await fund(gas.id, 'TRX', '10');
+    // Set lower, it stays stranded; set to exactly the sweep's cost, it resumes and leaves nothing.
+    await request(sandbox.url)
+      .put(`/sandbox/v1/wallets/${gas.id}/balances`)
+      .send({ asset: 'TRX', amount: '9' })
+      .expect(200);
+    expect(sandbox.offramp.runs.get(transactionId)?.stranded).toBe('gas_sweep');
+    await request(sandbox.url)
+      .put(`/sandbox/v1/wallets/${gas.id}/balances`)
+      .send({ asset: 'TRX', amount: '15' })
+      .expect(200);
     await waitFor(() => completedCount() === 1, 'the resumed Autoswap to complete');
     expect(await balances(user.id)).toEqual({ USDT: '0', TRX: '30' });
     expect(await balances(master.id)).toEqual({ USDT: '12.5' });
-    expect(await balances(gas.id)).toEqual({ TRX: '5' });
+    expect(await balances(gas.id)).toEqual({ TRX: '0' });
     expect(sandbox.offramp.runs.get(transactionId)?.status).toBe('completed');
   });
 

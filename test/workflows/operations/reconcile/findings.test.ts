@@ -65,7 +65,7 @@ describe('the unaccounted-funds alert', () => {
   });
 });
 
-describe('the findings table and the run summary', () => {
+describe('the findings table and the one-pass run summary', () => {
   test('no findings: one line says so', () => {
     expect(findingsTable([])).toBe(
       'No findings: every open process matches the operator, no unaccounted funds.',
@@ -88,6 +88,7 @@ describe('the findings table and the run summary', () => {
       processesChecked: 3,
       walletsChecked: 2,
       transactionListing: true,
+      found: {},
       findings: [],
     });
     expect(details).toBe(

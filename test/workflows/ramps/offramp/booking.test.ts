@@ -1,15 +1,13 @@
 /** The off-ramp's booking rules: amounts against the quote shown, the gas reported, and its exceptions by name. */
 import { parseMarkets } from '../../../../src/config/markets';
+import { exceptionAlert } from '../../../../workflows/ramps/offramp/alerts';
+import { newExceptions, refreshBooking } from '../../../../workflows/ramps/offramp/booking';
 import {
-  evaluate,
-  exceptionAlert,
   exceptionOutcome,
-  newExceptions,
-  newOffRampState,
-  offRampOutcomes,
-  refreshBooking,
+  outcomes as offRampOutcomes,
   stepText,
-} from '../../../../workflows/ramps/offramp/state';
+} from '../../../../workflows/ramps/offramp/publishing';
+import { evaluate, newOffRampState } from '../../../../workflows/ramps/offramp/state';
 import type { OffRampQuoteShown, OffRampState } from '../../../../workflows/ramps/offramp/types';
 import { recordException } from '../../../../workflows/ramps/shared/exceptions';
 import { order, tx } from '../../../helpers/ramp-fixtures';
@@ -161,7 +159,7 @@ describe('the exception status, event and incident', () => {
   test('one incident per deposit and reason', () => {
     const state = offRamp({ endUserId: 'user-1' });
     const recorded = recordException(state, { reason: 'off_quote', message: 'moved' }, STARTED);
-    expect(exceptionAlert(state, recorded)).toEqual({
+    expect(exceptionAlert(state, 'offramp/dep-1', recorded)).toEqual({
       kind: 'ramp-exception',
       message: 'Off-ramp of deposit dep-1: off_quote: moved',
       details: {

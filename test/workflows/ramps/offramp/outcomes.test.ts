@@ -1,12 +1,8 @@
-import {
-  applyOrder,
-  applyTransaction,
-  evaluateInto,
-  newOffRampState,
-  offRampOutcomes,
-  settlementOf,
-  stepText,
-} from '../../../../workflows/ramps/offramp/state';
+import { settlementOf } from '../../../../workflows/ramps/offramp/booking';
+import { outcomes as offRampOutcomes, stepText } from '../../../../workflows/ramps/offramp/publishing';
+import { applyOrder, applyTransaction, newOffRampState } from '../../../../workflows/ramps/offramp/state';
+import { evaluateInto } from '../../../../workflows/ramps/shared/rules';
+import { offRampRules } from '../../../../workflows/ramps/offramp/rules';
 import type { OffRampState, OffRampStatus } from '../../../../workflows/ramps/offramp/types';
 import { order, tx } from '../../../helpers/ramp-fixtures';
 
@@ -27,7 +23,7 @@ describe('off-ramp outcome events', () => {
   test('the first publish raises off_ramp.created with what is known, endUserId null while unknown', () => {
     const state = newOffRampState('dep-1', '2026-01-01T00:00:00.000Z');
     applyTransaction(state, 'deposit', tx('dep-1', { status: 'mined' }), true);
-    const status = evaluateInto(state);
+    const status = evaluateInto(offRampRules, state);
     const raised = offRampOutcomes(published(state, status), WF, undefined, status);
     expect(raised).toEqual([
       {

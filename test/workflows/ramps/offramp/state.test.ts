@@ -1,26 +1,27 @@
 import {
-  applyOrder,
-  applyPoll,
-  applyTransaction,
-  currentDetails,
-  evaluate,
-  evaluateInto,
-  isTerminal,
-  newOffRampState,
-  orderReadOverdue,
-  orderToRead,
-  orderToSettleFrom,
-  pollRequest,
-  searchAttributes,
-  settlementOf,
-  shouldMarkStuck,
-  stepText,
   stuckAlert,
   stuckNetwork,
   stuckResolution,
   timedOutAlert,
   unavailableGasCheck,
+} from '../../../../workflows/ramps/offramp/alerts';
+import { settlementOf } from '../../../../workflows/ramps/offramp/booking';
+import { currentDetails, searchAttributes, stepText } from '../../../../workflows/ramps/offramp/publishing';
+import {
+  applyOrder,
+  applyPoll,
+  applyTransaction,
+  evaluate,
+  isTerminal,
+  newOffRampState,
+  orderReadOverdue,
+  orderToConfirm,
+  orderToRead,
+  pollRequest,
+  shouldMarkStuck,
 } from '../../../../workflows/ramps/offramp/state';
+import { evaluateInto } from '../../../../workflows/ramps/shared/rules';
+import { offRampRules } from '../../../../workflows/ramps/offramp/rules';
 import type { OffRampState } from '../../../../workflows/ramps/offramp/types';
 import type { GasCheck } from '../../../../workflows/operations/gas-monitor/types';
 import { order, tx } from '../../../helpers/ramp-fixtures';
@@ -208,18 +209,6 @@ describe('evaluate', () => {
     expect(evaluate(executed).status).toBe('settled');
   });
 
-  test('under the executed-order rule (runs that record into the ledger) settled needs the order executed', () => {
-    const rule = { executedOrderOnly: true };
-    // The sweep names its order as soon as it exists: read then, it has not executed yet.
-    const state = withTx(['sweep', sweep('confirmed', { orderId: 'o-1' })]);
-    applyOrder(state, order('o-1', { status: 'awaiting_funds', amountTo: null }));
-    applyTransaction(state, 'orderTransaction', tx('otx-1', { orderId: 'o-1', status: 'completed' }), true);
-    expect(evaluate(state).status).toBe('settled');
-    expect(evaluate(state, rule).status).toBe('awaiting-settlement');
-    applyOrder(state, order('o-1', { status: 'executed' }));
-    expect(evaluate(state, rule).status).toBe('settled');
-  });
-
   test('failures: the first failed role in role order wins, then a failed order', () => {
     const state = withTx(['sweep', sweep('failed')], ['gasTopUp', tx('gas-1', { status: 'dropped' })]);
     applyOrder(state, order('o-1', { status: 'expired' }));
@@ -236,7 +225,7 @@ describe('evaluate', () => {
     const state = withTx(['deposit', deposit('declined')]);
     expect(evaluate(state).status).toBe('failed');
     expect(state.failure).toBeUndefined();
-    expect(evaluateInto(state)).toBe('failed');
+    expect(evaluateInto(offRampRules, state)).toBe('failed');
     expect(state.failure).toEqual({ transactionId: 'dep-1', role: 'deposit', status: 'declined' });
   });
 
@@ -328,18 +317,16 @@ describe('the order read at settlement', () => {
     expect(orderReadOverdue('awaiting-settlement', state)).toBe(false);
   });
 
-  test('under the executed-order rule, an order read before it executed is read again once its transaction completed', () => {
-    const rule = { executedOrderOnly: true };
+  test('read once more before settling when the order was read before it executed', () => {
     const state = fresh();
     applyTransaction(state, 'sweep', sweep('confirmed', { orderId: 'o-1' }), true);
     applyOrder(state, order('o-1', { status: 'awaiting_funds' }));
-    expect(orderToRead('awaiting-settlement', state, rule)).toBeUndefined();
+    // Not settling yet: the order transaction has not completed.
+    expect(orderToConfirm(state)).toBeUndefined();
     applyTransaction(state, 'orderTransaction', tx('otx-1', { orderId: 'o-1', status: 'completed' }), true);
-    expect(orderToRead('awaiting-settlement', state)).toBeUndefined();
-    expect(orderToRead('awaiting-settlement', state, rule)).toBe('o-1');
-    expect(orderReadOverdue('awaiting-settlement', state, rule)).toBe(true);
+    expect(orderToConfirm(state)).toBe('o-1');
     applyOrder(state, order('o-1', { status: 'executed' }));
-    expect(orderToRead('awaiting-settlement', state, rule)).toBeUndefined();
+    expect(orderToConfirm(state)).toBeUndefined();
   });
 
   test('nothing to read when no transaction names the order', () => {
@@ -432,18 +419,5 @@ describe('stuck and timed out', () => {
     });
     state.orderId = 'o-1';
     expect(stuckResolution(state, 'sweep-not-started').resolution).toBe('Deposit dep-1 settled (order o-1)');
-  });
-});
-
-describe('orderToSettleFrom', () => {
-  test('a sweep or an order transaction that names its order brings it along; nothing else does', () => {
-    const swap = tx('otx-1', { type: 'AutoSwap', status: 'created', orderId: 'o-1' });
-    expect(orderToSettleFrom({ role: 'orderTransaction', transaction: swap })).toBe('o-1');
-    expect(orderToSettleFrom({ role: 'sweep', transaction: { ...swap, type: 'AutoSweep' } })).toBe('o-1');
-    expect(
-      orderToSettleFrom({ role: 'orderTransaction', transaction: { ...swap, orderId: null } }),
-    ).toBeUndefined();
-    expect(orderToSettleFrom({ role: 'deposit', transaction: swap })).toBeUndefined();
-    expect(orderToSettleFrom({ role: 'gasTopUp', transaction: swap })).toBeUndefined();
   });
 });

@@ -1,17 +1,17 @@
 /** The on-ramp's booking rules: amounts against the quote, exceptions by name, and what a claim raises. */
 import { parseMarkets } from '../../../../src/config/markets';
+import { exceptionAlert, unclaimedAlert } from '../../../../workflows/ramps/onramp/alerts';
+import { newExceptions, refreshBooking } from '../../../../workflows/ramps/onramp/booking';
 import {
-  applyAttribution,
   claimedOutcome,
   currentDetails,
+  outcomes as onRampOutcomes,
+} from '../../../../workflows/ramps/onramp/publishing';
+import {
+  applyAttribution,
   evaluate,
-  exceptionAlert,
   isTerminal,
-  newExceptions,
   newOnRampState,
-  onRampOutcomes,
-  refreshBooking,
-  unclaimedAlert,
 } from '../../../../workflows/ramps/onramp/state';
 import type { OnRampState } from '../../../../workflows/ramps/onramp/types';
 import { recordException } from '../../../../workflows/ramps/shared/exceptions';

@@ -1,12 +1,8 @@
-import {
-  applyDeposit,
-  applyOrder,
-  evaluateInto,
-  newOnRampState,
-  onRampOutcomes,
-  settlementOf,
-  stepText,
-} from '../../../../workflows/ramps/onramp/state';
+import { settlementOf } from '../../../../workflows/ramps/onramp/booking';
+import { outcomes as onRampOutcomes, stepText } from '../../../../workflows/ramps/onramp/publishing';
+import { applyDeposit, applyOrder, newOnRampState } from '../../../../workflows/ramps/onramp/state';
+import { evaluateInto } from '../../../../workflows/ramps/shared/rules';
+import { onRampRules } from '../../../../workflows/ramps/onramp/rules';
 import type { OnRampState, OnRampStatus } from '../../../../workflows/ramps/onramp/types';
 import { order as anyOrder, timings, tx } from '../../../helpers/ramp-fixtures';
 
@@ -74,7 +70,7 @@ describe('on-ramp outcome events', () => {
       tx('dep-1', { status: 'confirmed', walletId: 'master', orderId: 'o-1', amount: '57.8' }),
       true,
     );
-    const status = evaluateInto(state);
+    const status = evaluateInto(onRampRules, state);
     expect(status).toBe('settled');
     const raised = onRampOutcomes(published(state, status), WF, 'awaiting-confirmation', status);
     expect(offTypes(raised)).toEqual(['on_ramp.settled']);
@@ -96,7 +92,7 @@ describe('on-ramp outcome events', () => {
   test('an expired order is named as the failure', () => {
     const state = newOnRampState({ orderReference: 'ref-1', timings }, '2026-01-01T00:00:00.000Z');
     applyOrder(state, order('expired'), true);
-    const status = evaluateInto(state);
+    const status = evaluateInto(onRampRules, state);
     const [event] = onRampOutcomes(published(state, status), WF, 'awaiting-execution', status);
     expect(event).toMatchObject({
       type: 'on_ramp.expired',

@@ -1,21 +1,21 @@
+import { settlementOf } from '../../../../workflows/ramps/onramp/booking';
+import { currentDetails, searchAttributes, stepText } from '../../../../workflows/ramps/onramp/publishing';
 import {
   applyAttribution,
   applyDeposit,
   applyOrder,
   applyPoll,
   canPoll,
-  currentDetails,
   evaluate,
-  evaluateInto,
   initialSearchValue,
   isTerminal,
   networkOf,
   newOnRampState,
+  orderToConfirm,
   pollRequest,
-  searchAttributes,
-  settlementOf,
-  stepText,
 } from '../../../../workflows/ramps/onramp/state';
+import { evaluateInto } from '../../../../workflows/ramps/shared/rules';
+import { onRampRules } from '../../../../workflows/ramps/onramp/rules';
 import type { OnRampInput, OnRampState } from '../../../../workflows/ramps/onramp/types';
 import { order as anyOrder, timings, tx } from '../../../helpers/ramp-fixtures';
 
@@ -130,6 +130,18 @@ describe('applyOrder and applyDeposit', () => {
     applyDeposit(state, deposit('published'), true);
     expect(pollRequest(state)).toEqual({ orderId: 'o-1', transactionId: 'dep-1' });
   });
+
+  test('a deposit confirmed before the order was seen executed: poll once more before settling', () => {
+    const state = fresh();
+    applyOrder(state, order('awaiting_funds'), true);
+    applyDeposit(state, deposit('published'), true);
+    // Not settling yet: the deposit is not confirmed.
+    expect(orderToConfirm(state)).toBeUndefined();
+    applyDeposit(state, deposit('confirmed'), true);
+    expect(orderToConfirm(state)).toEqual({ orderId: 'o-1', transactionId: 'dep-1' });
+    applyOrder(state, order('executed'), true);
+    expect(orderToConfirm(state)).toBeUndefined();
+  });
 });
 
 describe('applyAttribution', () => {
@@ -214,7 +226,7 @@ describe('evaluate', () => {
     applyOrder(state, order('expired'), true);
     evaluate(state);
     expect(state.failure).toBeUndefined();
-    expect(evaluateInto(state)).toBe('expired');
+    expect(evaluateInto(onRampRules, state)).toBe('expired');
     expect(state.failure).toEqual({ resource: 'order', id: 'o-1', status: 'expired' });
   });
 
