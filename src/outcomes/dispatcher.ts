@@ -88,58 +88,13 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
   let lastFailureLogged = 0;
   const wake = () => wakeUp?.();
 
-  async function deliver(claimed: ClaimedEvent): Promise<void> {
-    const result = await attemptDelivery(
-      clientWebhooks,
-      claimed.webhookId,
-      claimed.event,
-      claimed.confirmedEndpoints,
-      abort.signal,
-    );
-    // Cut off by this dispatcher stopping: not the endpoint's failure; the next dispatcher tries it at once.
-    if (abort.signal.aborted) return releaseAttempt(database.db, claimed);
-    const outcome = attemptOutcome(timings, claimed, result, Date.now());
-    const current = await recordAttempt(database.db, claimed, outcome);
-    if (!current) return;
-    if (outcome.kind === 'refused' || outcome.kind === 'given-up')
-      logger.warn(
-        {
-          webhookId: claimed.webhookId,
-          type: claimed.event.type,
-          attempt: claimed.attempt,
-          error: outcome.error,
-        },
-        outcome.kind === 'given-up' ? 'outcome event given up' : 'outcome event not confirmed',
-      );
-    else
-      logger.info(
-        { webhookId: claimed.webhookId, type: claimed.event.type },
-        outcome.kind === 'confirmed' ? 'outcome event delivered' : 'outcome event had no endpoint',
-      );
-    const refused = result.receiving.filter(
-      (label) => !result.confirmed.includes(label) && !claimed.confirmedEndpoints.includes(label),
-    );
-    await endpointsRefused(database.db, refused);
-    if (outcome.kind === 'given-up') {
-      await endpointsGaveUp(database.db, refused);
-      // Each event given up counts on its endpoint's one incident; the first opens it.
-      for (const endpoint of refused)
-        await options.incidents?.undelivered(endpoint, claimed, outcome.error).catch(() => undefined);
-    }
-    // An endpoint that answers again gets whatever waits for it now.
-    for (const endpoint of result.confirmed) {
-      const { incidentWasOpen } = await endpointConfirmed(database.db, endpoint);
-      if (incidentWasOpen) await options.incidents?.recovered(endpoint).catch(() => undefined);
-    }
-  }
-
   async function claimAndDeliver(): Promise<boolean> {
     const room = DISPATCH_CONCURRENCY - inFlight.size;
     if (room <= 0) return false;
     const claimed = await claimDueEvents(database.db, room, leaseMs);
     for (const event of claimed) {
       // Its delivery joins the trace of the work that raised it.
-      const delivery = underTraceParent(event.traceParent, () => deliver(event))
+      const delivery = underTraceParent(event.traceParent, () => deliver(options, event, abort.signal))
         .catch((error: unknown) => {
           // The lease runs out and another attempt takes it over.
           logger.warn(
@@ -193,6 +148,60 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
       await listener.close();
     },
   };
+}
+
+/**
+ * One attempt at an event, recorded with what it means: the event's next attempt or its end, its endpoints' refusals,
+ * incidents and recoveries.
+ */
+async function deliver(
+  options: DispatcherOptions,
+  claimed: ClaimedEvent,
+  signal: AbortSignal,
+): Promise<void> {
+  const { database, clientWebhooks, timings, logger } = options;
+  const result = await attemptDelivery(
+    clientWebhooks,
+    claimed.webhookId,
+    claimed.event,
+    claimed.confirmedEndpoints,
+    signal,
+  );
+  // Cut off by this dispatcher stopping: not the endpoint's failure; the next dispatcher tries it at once.
+  if (signal.aborted) return releaseAttempt(database.db, claimed);
+  const outcome = attemptOutcome(timings, claimed, result, Date.now());
+  const current = await recordAttempt(database.db, claimed, outcome);
+  if (!current) return;
+  if (outcome.kind === 'refused' || outcome.kind === 'given-up')
+    logger.warn(
+      {
+        webhookId: claimed.webhookId,
+        type: claimed.event.type,
+        attempt: claimed.attempt,
+        error: outcome.error,
+      },
+      outcome.kind === 'given-up' ? 'outcome event given up' : 'outcome event not confirmed',
+    );
+  else
+    logger.info(
+      { webhookId: claimed.webhookId, type: claimed.event.type },
+      outcome.kind === 'confirmed' ? 'outcome event delivered' : 'outcome event had no endpoint',
+    );
+  const refused = result.receiving.filter(
+    (label) => !result.confirmed.includes(label) && !claimed.confirmedEndpoints.includes(label),
+  );
+  await endpointsRefused(database.db, refused);
+  if (outcome.kind === 'given-up') {
+    await endpointsGaveUp(database.db, refused);
+    // Each event given up counts on its endpoint's one incident; the first opens it.
+    for (const endpoint of refused)
+      await options.incidents?.undelivered(endpoint, claimed, outcome.error).catch(() => undefined);
+  }
+  // An endpoint that answers again gets whatever waits for it now.
+  for (const endpoint of result.confirmed) {
+    const { incidentWasOpen } = await endpointConfirmed(database.db, endpoint);
+    if (incidentWasOpen) await options.incidents?.recovered(endpoint).catch(() => undefined);
+  }
 }
 
 /**
