@@ -275,24 +275,12 @@ export async function takeOverIncidents(
     let open = 0;
     let resolved = 0;
     for (const incident of [...held.recentlyResolved].reverse()) {
-      const kept = await trx
-        .selectFrom('incidents')
-        .select('id')
-        .where('key', '=', incident.key)
-        .where('first_seen', '=', incident.firstSeen)
-        .executeTakeFirst();
-      if (kept) continue;
+      if (await keptBefore(trx, incident)) continue;
       await trx.insertInto('incidents').values(rowOf(incident, incident)).execute();
       resolved += 1;
     }
     for (const incident of held.open) {
-      const kept = await trx
-        .selectFrom('incidents')
-        .select('id')
-        .where('key', '=', incident.key)
-        .where('first_seen', '=', incident.firstSeen)
-        .executeTakeFirst();
-      if (kept) continue;
+      if (await keptBefore(trx, incident)) continue;
       const taken = await trx
         .insertInto('incidents')
         .values(rowOf(incident))
@@ -311,6 +299,17 @@ export async function takeOverIncidents(
     }
     return { open, resolved };
   });
+}
+
+/** Whether a retried hand-over kept this incident already: the same key, first seen at the same instant. */
+async function keptBefore(db: Ledger, incident: Incident): Promise<boolean> {
+  const kept = await db
+    .selectFrom('incidents')
+    .select('id')
+    .where('key', '=', incident.key)
+    .where('first_seen', '=', incident.firstSeen)
+    .executeTakeFirst();
+  return kept !== undefined;
 }
 
 function rowOf(incident: Incident, resolved?: ResolvedIncident) {
