@@ -19,7 +19,7 @@ export interface ActivityConfig {
   gas: OperationsConfig['gas'];
   /** The alert webhook (raiseAlert, resolveAlert). */
   alerts: OperationsConfig['alerts'];
-  /** The account setup's and the incident store's workflow IDs, the same the typed client uses. */
+  /** The account setup's workflow ID, the same the typed client uses. */
   processIds: ProcessIds;
   /** The payload encryption keys, for the end user pseudonym in the RampEndUserId search attribute. */
   encryption: Pick<PayloadEncryptionConfig, 'keys'>;

@@ -1,10 +1,11 @@
 /**
  * Operator resources as the processes see them: a transaction or an order re-read by ID, reduced to the fields the
- * workflows use (workflows/ramps/shared/snapshots.ts). Read by the router, the ramp processes' polls and
- * reconciliation.
+ * workflows use (workflows/ramps/shared/snapshots.ts). Read by every hop (src/routing), the ramp processes' polls
+ * and reconciliation.
  */
 import type { OperatorClient } from '../../src/operator/client';
 import type { Order, Transaction } from '../../src/operator/schemas';
+import type { SnapshotReads } from '../../src/routing/hop';
 import type { OrderSnapshot, TransactionSnapshot } from '../../workflows/ramps/shared/snapshots';
 import { callOperator } from './operator-failure';
 
@@ -64,4 +65,12 @@ export async function readOrder(
   options: { deadlineMs?: number } = {},
 ): Promise<OrderSnapshot> {
   return toOrderSnapshot(await callOperator(() => operator.getOrder(id, options)));
+}
+
+/** The reads a hop makes (src/routing/hop.ts), failing as these do. */
+export function snapshotReads(operator: OperatorClient): SnapshotReads {
+  return {
+    transaction: (id, options) => readTransaction(operator, id, options),
+    order: (id, options) => readOrder(operator, id, options),
+  };
 }

@@ -46,10 +46,10 @@ export const errorSchema = component(
   'Every error answer: a 4xx is the request, a 5xx our side or Temporal (503 comes with Retry-After)',
 );
 
-/** A paged list's answer: `{ data, pagination: { nextPageToken } }`. */
-export const pageOf = <S extends z.ZodType>(item: S) =>
+/** A paged list's answer: `{ data, pagination: { nextPageToken } }`; `order` says how its data is sorted. */
+export const pageOf = <S extends z.ZodType>(item: S, order?: string) =>
   z.strictObject({
-    data: z.array(item),
+    data: order === undefined ? z.array(item) : z.array(item).meta({ description: order }),
     pagination: z.strictObject({
       nextPageToken: nullableText.meta({
         description: 'Pass as pageToken for the next page; null on the last',

@@ -70,6 +70,7 @@ export async function startApiServer(options: StartApiOptions): Promise<RunningA
     port: listening.port,
     close: () => {
       clearInterval(purge);
+      options.health?.metrics?.close();
       return listening.close();
     },
   };

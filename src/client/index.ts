@@ -27,6 +27,7 @@ export { OutcomeTimeoutError } from './ramp-outcome';
 export { RAMP_STATUSES } from './ramp-list';
 export { parseQuoteRequest } from './quote-input';
 export type { EventListFilter, EventPage, RedeliveryFilter, RedeliveryProgress } from './outcome-events';
+export type { IncidentListFilter, IncidentPage } from './operations';
 export type {
   EndUserView,
   EventView,
@@ -49,7 +50,6 @@ export type { WorkflowTimings } from '../domain/timings';
 export type { AccountSetupResult, AccountSetupState } from '../../workflows/account-setup/types';
 export type { DepositWallet } from '../../workflows/end-user/types';
 export type {
-  AlertsState,
   Incident,
   IncidentAction,
   PersonNote,

@@ -22,12 +22,7 @@ import type { EndUserView, EventView, OffRampView, OnRampView } from '../ledger/
 import { dataConverterFromConfig } from '../temporal/data-converter';
 import type { AccountSetupResult, AccountSetupState } from '../../workflows/account-setup/types';
 import type { DepositWallet } from '../../workflows/end-user/types';
-import type {
-  AlertsState,
-  Incident,
-  IncidentAction,
-  ResolvedIncident,
-} from '../../workflows/operations/alerts/types';
+import type { Incident, IncidentAction, ResolvedIncident } from '../../workflows/operations/alerts/types';
 import type { QuoteRequestInput, QuoteResult } from '../../workflows/quote/types';
 import type { OffRampQuoteShown } from '../../workflows/ramps/offramp/types';
 import * as accountSetup from './account-setup';
@@ -36,6 +31,7 @@ import type { DepositQuoteInput } from './deposit-quote';
 import type { ClientContext } from './context';
 import * as endUsers from './end-user';
 import * as operations from './operations';
+import type { IncidentListFilter, IncidentPage } from './operations';
 import * as outcomes from './outcomes';
 import * as outcomeEvents from './outcome-events';
 import type { EventListFilter, EventPage, RedeliveryFilter, RedeliveryProgress } from './outcome-events';
@@ -326,11 +322,12 @@ export class RampClient {
   // ------------------------------------------------------------------------------------------ operations: operations.ts
 
   /**
-   * Open incidents (kind, network, first and last seen, details) and the recently resolved ones, from the incident
-   * store (`processIds.alertsWorkflowId` unless `workflowId` is given). Empty before the first alert.
+   * Incidents from the incident store, newest first, a page at a time: the open ones (the default) or the resolved
+   * ones (`status: 'resolved'`), of one `kind` if given. InvalidInputError for a bad filter, NotFoundError for a
+   * page token of another filter.
    */
-  listAlerts(options: { workflowId?: string } = {}): Promise<AlertsState> {
-    return operations.listAlerts(this.#context, options);
+  listAlerts(filter: IncidentListFilter = {}): Promise<IncidentPage> {
+    return operations.listAlerts(this.#context, filter);
   }
 
   /**
@@ -338,16 +335,16 @@ export class RampClient {
    * acknowledgement replaces the first. InvalidInputError without who or why, NotFoundError when no incident of
    * that key is open.
    */
-  acknowledgeIncident(action: IncidentAction, options: { workflowId?: string } = {}): Promise<Incident> {
-    return operations.acknowledgeIncident(this.#context, action, options);
+  acknowledgeIncident(action: IncidentAction): Promise<Incident> {
+    return operations.acknowledgeIncident(this.#context, action);
   }
 
   /**
    * Closes an open incident by hand, with who and why; should its cause persist, the next alert opens a new one.
    * InvalidInputError without who or why, NotFoundError when no incident of that key is open.
    */
-  resolveIncident(action: IncidentAction, options: { workflowId?: string } = {}): Promise<ResolvedIncident> {
-    return operations.resolveIncident(this.#context, action, options);
+  resolveIncident(action: IncidentAction): Promise<ResolvedIncident> {
+    return operations.resolveIncident(this.#context, action);
   }
 
   // ------------------------------------------------------------------------------------------ outcome events: outcomes.ts

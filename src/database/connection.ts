@@ -56,6 +56,9 @@ export function openDatabase(url: string, options: OpenDatabaseOptions): Databas
   });
   // An idle connection the server dropped (a restart) is an error event on the pool, not a crash of the process.
   pool.on('error', () => undefined);
+  // So is a connection the server ends while it is checked out (a restart mid-transaction): its client emits 'error',
+  // which without a listener would end the process. Its statement fails on its own, and the pool drops it.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<LedgerSchema>({ dialect: new PostgresDialect({ pool }) });
   let closing: Promise<void> | undefined;
   return {

@@ -77,15 +77,24 @@ export interface RunningPostgres {
   stop(): Promise<void>;
 }
 
+/**
+ * The server's user must reach its folder: each private ancestor (mkdtemp's 0700, a home folder) is opened to
+ * traversal by others, never to listing or writing.
+ */
+function openTraversal(folder: string): void {
+  for (let dir = folder; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+  }
+}
+
 async function initialise(dataDir: string, initdb: string, owner: { uid: number; gid: number } | undefined) {
   if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
   mkdirSync(dataDir, { recursive: true });
   chmodSync(dataDir, 0o700);
   if (owner) {
     chownSync(dataDir, owner.uid, owner.gid);
-    // The server's user must reach its folder: a private parent (mkdtemp's 0700) is opened to traversal only.
-    const parent = path.dirname(dataDir);
-    chmodSync(parent, statSync(parent).mode | 0o111);
+    openTraversal(path.dirname(dataDir));
   }
   await execFileAsync(
     initdb,

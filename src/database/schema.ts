@@ -117,6 +117,32 @@ export interface EndpointHealthTable {
   incident_open: Generated<boolean>;
 }
 
+/** One incident of the incident store: open until resolved, at most one open per key. */
+export interface IncidentsTable {
+  id: Generated<string>;
+  key: string;
+  kind: string;
+  network: string | null;
+  deposit_transaction_id: string | null;
+  message: string;
+  /** The workflow that raised it first, and the one that raised it last. */
+  workflow_id: string;
+  last_workflow_id: string;
+  details: Json<Record<string, string | number | boolean | null>>;
+  first_seen: Timestamp;
+  last_seen: Timestamp;
+  /** How many raises it counted (an endpoint's incident: the outcome events it missed). */
+  occurrences: number;
+  /** The raise that opened it: its retries notify again, nobody else does. */
+  opened_by: string;
+  /** Someone on call took it: who, why and when. */
+  acknowledged: ColumnType<{ by: string; reason: string; at: string } | null, string | null, string | null>;
+  resolved_at: NullableTimestamp;
+  resolution: string | null;
+  /** The request that closed it: the process whose cause cleared, or `person/<who>`. */
+  resolved_by: string | null;
+}
+
 /** One Idempotency-Key of one POST route: who holds it, and the first answer once there is one. */
 export interface IdempotencyKeysTable {
   route: string;
@@ -163,4 +189,5 @@ export interface LedgerSchema {
   idempotency_keys: IdempotencyKeysTable;
   reconcile_runs: ReconcileRunsTable;
   reconcile_findings: ReconcileFindingsTable;
+  incidents: IncidentsTable;
 }

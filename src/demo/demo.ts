@@ -428,8 +428,8 @@ async function bobSellsWithoutGas(
   const depositId = await depositOnChain(options, bobTron, '50');
   // Stuck, and its gas-shortfall incident open in the incident store.
   const incidentOf = async () =>
-    (await options.ramp.listAlerts()).open.find(
-      (incident) => incident.kind === 'gas-shortfall' && incident.depositTransactionId === depositId,
+    (await options.ramp.listAlerts({ kind: 'gas-shortfall', limit: 100 })).data.find(
+      (incident) => incident.depositTransactionId === depositId,
     );
   let incident: Awaited<ReturnType<typeof incidentOf>>;
   const offRamp = await follow<OffRampView>(

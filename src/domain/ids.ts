@@ -89,19 +89,18 @@ export const outcomeRedeliveryWorkflowId = (webhookId: string, requestId: string
 
 // ---------------------------------------------------------------------------------------------- singletons
 
-/** The IDs of the two long-lived processes: fixed, except that tests sharing one server pass their own in code. */
+/** The IDs of the singleton processes: fixed, except that tests sharing one server pass their own in code. */
 export interface ProcessIds {
   accountSetupWorkflowId: string;
-  /** The incident store. */
-  alertsWorkflowId: string;
 }
 
 export const DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID = 'account-setup';
-export const DEFAULT_ALERTS_WORKFLOW_ID = 'ops/alerts';
 export const DEFAULT_PROCESS_IDS: Readonly<ProcessIds> = {
   accountSetupWorkflowId: DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID,
-  alertsWorkflowId: DEFAULT_ALERTS_WORKFLOW_ID,
 };
+
+/** The incident store workflow from before the incidents moved to the ledger (a release tells it to hand them over). */
+export const DEFAULT_ALERTS_WORKFLOW_ID = 'ops/alerts';
 
 // ---------------------------------------------------------------------------------------------- schedules
 

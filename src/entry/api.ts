@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   try {
     // As the worker does: a process never migrates, and refuses a database missing a migration this release knows.
     await assertMigrated(ramp.ledger);
-    // /readyz checks Temporal; /metrics counts the processes, the routers' backlog and the open incidents.
+    // /readyz checks Temporal; /metrics counts the ramps, outcome events and open incidents in the ledger.
     const api = await startApiServer({
       config,
       ramp,
@@ -47,7 +47,6 @@ async function main(): Promise<void> {
           ledger: ramp.ledger,
           temporal: ramp.temporal,
           workerDeployment: loadTemporalConfig(env).taskQueue,
-          openIncidents: async () => (await ramp.listAlerts()).open,
           logger,
         }),
         metricsToken: observability.metricsToken,

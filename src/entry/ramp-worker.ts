@@ -9,7 +9,7 @@ import { createActivities } from '../../activities';
 import { createAlertActivities } from '../../activities/operations/alerts/activities';
 import type { Database } from '../database/connection';
 import { type RunningDispatcher, startDispatcher } from '../outcomes/dispatcher';
-import { dispatcherIncidents, dispatcherOrigin } from '../outcomes/incidents';
+import { dispatcherIncidents, dispatcherRequestId } from '../outcomes/incidents';
 import { type ClientWebhookConfig, loadClientWebhookConfig } from '../config/client-webhooks';
 import { loadEncryptionConfig, type PayloadEncryptionConfig } from '../config/encryption';
 import type { Env } from '../config/env';
@@ -105,10 +105,7 @@ export async function buildRampWorker(options: BuildRampWorkerOptions): Promise<
     timings: settings.timings.outcomeDelivery,
     logger,
     incidents: dispatcherIncidents(
-      createAlertActivities(
-        { logger, config, temporal: connected.client },
-        dispatcherOrigin(temporal.taskQueue),
-      ),
+      createAlertActivities({ logger, config, ledger: database.db }, dispatcherRequestId),
     ),
   });
   const stop = async () => {

@@ -48,7 +48,6 @@ import { devServerCodecArgs, startCodecServer } from '../temporal/codec-server';
 import { installRuntime } from '../temporal/runtime';
 import { connectTemporal, type TemporalConnection } from '../temporal/wiring';
 import { startReceiver } from '../webhooks/receiver';
-import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
 
 const COMMAND = defineCommand({
   usage: 'npm start --',
@@ -191,8 +190,6 @@ async function startEdges(
 ) {
   const { connected, ramp, operator } = deps;
   const temporal = connected.client;
-  const openIncidents = async () =>
-    (await withTemporalDeadline(HTTP_TEMPORAL_TIMEOUT_MS, () => ramp.listAlerts(), temporal)).open;
   const health = { temporal, operator, metricsToken: settings.observability.metricsToken, logger };
   const receiver = await startReceiver(settings.receiver, {
     temporal,
@@ -212,7 +209,6 @@ async function startEdges(
     health: {
       ...health,
       metrics: new RampMetrics({
-        openIncidents,
         logger,
         temporal,
         ledger: ramp.ledger,

@@ -8,7 +8,6 @@ import { RampApiError } from './errors';
 import type {
   AccountSetupResult,
   AccountSetupState,
-  Alerts,
   ApiErrorBody,
   DepositQuote,
   DepositWallet,
@@ -16,6 +15,10 @@ import type {
   EventListFilter,
   EventPage,
   EventRecord,
+  Incident,
+  IncidentAction,
+  IncidentListFilter,
+  IncidentPage,
   OffRamp,
   OffRampQuoteRequest,
   OnRamp,
@@ -26,6 +29,7 @@ import type {
   RedeliveryJob,
   RedeliveryRequest,
   RequestOf,
+  ResolvedIncident,
   Route,
   AnswerOf,
   StartOnRampRequest,
@@ -147,8 +151,19 @@ export class RampHttpClient {
     return (await this.#send('GET /v1/account')).body.data;
   }
 
-  async listAlerts(): Promise<Alerts> {
-    return (await this.#send('GET /v1/alerts')).body.data;
+  /** One page of incidents, newest first: the open ones, or `status: 'resolved'`. */
+  async listAlerts(filter: IncidentListFilter = {}): Promise<IncidentPage> {
+    return (await this.#send('GET /v1/alerts', { query: filter })).body;
+  }
+
+  /** Someone on call takes an open incident (who and why). */
+  async acknowledgeIncident(action: IncidentAction): Promise<Incident> {
+    return (await this.#send('POST /v1/alerts/acknowledge', { body: action })).body.data;
+  }
+
+  /** Someone closes an open incident by hand (who and why). */
+  async resolveIncident(action: IncidentAction): Promise<ResolvedIncident> {
+    return (await this.#send('POST /v1/alerts/resolve', { body: action })).body.data;
   }
 
   // ------------------------------------------------------------------------------------------ transport

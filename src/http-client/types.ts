@@ -47,7 +47,11 @@ export type RampPage = AnswerOf<'GET /v1/ramps'>;
 export type RampListFilter = Filter<EndpointAt<'GET /v1/ramps'>['query']>;
 export type AccountSetupResult = DataOf<'POST /v1/account/setup'>;
 export type AccountSetupState = DataOf<'GET /v1/account'>;
-export type Alerts = DataOf<'GET /v1/alerts'>;
+export type IncidentPage = AnswerOf<'GET /v1/alerts'>;
+export type IncidentListFilter = Filter<EndpointAt<'GET /v1/alerts'>['query']>;
+export type Incident = DataOf<'POST /v1/alerts/acknowledge'>;
+export type ResolvedIncident = DataOf<'POST /v1/alerts/resolve'>;
+export type IncidentAction = In<EndpointAt<'POST /v1/alerts/acknowledge'>['body']>;
 export type EventRecord = DataOf<'GET /v1/events/{webhookId}'>;
 /** The body of an outcome webhook (the document's `webhooks`). */
 export type OutcomeEvent = z.output<typeof outcomeEventSchema>;

@@ -338,18 +338,10 @@ export async function endpointsRefused(db: Ledger, labels: readonly string[]): P
     .execute();
 }
 
-/** Endpoints missed an event for good: answers those whose incident this opens (the others' is open already). */
-export async function endpointsGaveUp(db: Ledger, labels: readonly string[]): Promise<string[]> {
-  if (labels.length === 0) return [];
-  const { rows } = await sql<{ label: string; was_open: boolean }>`
-    with previous as (
-      select label, incident_open from endpoint_health where label = any(${labels}::text[]) for update
-    )
-    update endpoint_health h set incident_open = true
-    from previous where h.label = previous.label
-    returning h.label, previous.incident_open as was_open
-  `.execute(db);
-  return rows.filter((row) => !row.was_open).map((row) => row.label);
+/** Endpoints missed an event for good: their incident is open until each confirms an event again. */
+export async function endpointsGaveUp(db: Ledger, labels: readonly string[]): Promise<void> {
+  if (labels.length === 0) return;
+  await db.updateTable('endpoint_health').set({ incident_open: true }).where('label', 'in', labels).execute();
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
  * Our Prometheus metrics (the Temporal SDK's own worker metrics are served by the Runtime: src/temporal/runtime.ts).
+ * A scrape costs Temporal nothing: every figure is the process's own counter or a read of the ledger.
  *
  * - ramp_webhook_deliveries_total{kind, answer}: deliveries the receiver answered, by recipient kind
  *   (transaction | order | other) and HTTP status. Counted in the receiver process (resets on restart).
@@ -8,42 +9,37 @@
  *   failed, expired, timed-out) are the ramps ended by outcome.
  * - ramp_processes_started{direction}: every ramp of that direction in the ledger (open and ended).
  * - ramp_outcome_events{delivery}: outcome events waiting to be delivered (pending) and given up (failed).
+ * - ramp_incidents_open{kind, acknowledged}: open incidents by kind, and whether someone on call acknowledged them
+ *   (the ledger's incident store).
  * - ramp_database_up: 1 when the scrape could read the ledger, 0 when it could not (the rest is still served).
- * - ramp_incidents_open{kind, acknowledged}: open incidents of the incident store by kind, and whether someone on call
- *   acknowledged them, when an `openIncidents` source is wired (the API does).
- * - ramp_routers_unknown_resource: resources the routers gave up on because the operator answered 404 for them (a
- *   forged or misrouted webhook), from visibility: the running routers' memos.
- * - ramp_router_deliveries_waiting: deliveries the running routers (the durable fallback) hold and have not routed
- *   yet, asked of each router (a query; one whose worker is down cannot answer and counts as none).
  * - ramp_worker_version_workflows{build_id, state}: workflows running on each version of the workers' Worker
  *   Deployment (current, ramping, draining, drained, inactive), when a `workerDeployment` is named (the API does): a
  *   release shows as the new version growing while the old one drains to 0 (docs/deployment.md, "Releasing a change").
+ *   Only Temporal knows it, so it is read in the background every VERSION_FIGURES_EVERY_MS, whatever the scrapes: a
+ *   release moves in minutes to days, and one read a minute per API replica costs the same whether Prometheus scrapes
+ *   once or a hundred times.
  *
- * The worker's own figures (task slots, cache, schedule-to-start latencies, and the ramps' settle time recorded by
- * the ramp workflows, `ramp_settle_time`) are the Temporal SDK's, served at TEMPORAL_METRICS_BIND_ADDRESS.
+ * The worker's own figures (task slots, cache, schedule-to-start latencies, the ramps' settle time and the routers'
+ * hops, recorded by the workflows: src/domain/metrics.ts) are the Temporal SDK's, served at
+ * TEMPORAL_METRICS_BIND_ADDRESS.
  *
- * Scrapes are cheap: the figures read (one grouped count in the ledger, one list of the running routers and a query
- * to each, one alerts query, the deployment's description and two counts per version) are read by one scrape at a
- * time (concurrent scrapes share that read), kept for
- * `cacheTtlMs` (METRICS_CACHE_TTL_MS), and bounded by `timeoutMs` (HTTP_TEMPORAL_TIMEOUT_MS): past it render() fails
- * with TemporalDeadlineError (the endpoint answers 503).
+ * The ledger's figures (one grouped count each of ramps, outcome events and open incidents) are read by one scrape at
+ * a time (concurrent scrapes share that read) and kept for `cacheTtlMs` (METRICS_CACHE_TTL_MS).
  */
 import type { Client } from '@temporalio/client';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Ledger } from '../database/connection';
-import { WORKFLOW_TYPES } from '../domain/ids';
+import { countOpenIncidents } from '../ledger/incidents';
 import { countOutcomeEvents, type OutcomeEventCounts } from '../ledger/outcome-events';
 import { countRampsByStatus } from '../ledger/ramps';
 import { RESOURCE_KIND_OF_PATH, type RampDirection } from '../domain/vocabulary';
-import { HTTP_TEMPORAL_TIMEOUT_MS, withTemporalDeadline } from '../http/errors';
+import { withTemporalDeadline } from '../http/errors';
 import { deploymentReport, type VersionReport } from '../temporal/worker-deployment';
 import { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
 import { ON_RAMP_STATUSES } from '../../workflows/ramps/onramp/types';
-import { routerUnknownResources } from '../../workflows/ramps/router/state';
-import { routerStateQuery } from '../../workflows/ramps/router/messages';
-import { ALERT_KINDS, type Incident } from '../../workflows/operations/alerts/types';
+import { ALERT_KINDS } from '../../workflows/operations/alerts/types';
 
 // Defined once, by the processes that own them; re-exported for the metrics' readers.
 export { OFF_RAMP_STATUSES } from '../../workflows/ramps/offramp/types';
@@ -57,34 +53,37 @@ const STATUSES_OF: Record<RampDirection, readonly string[]> = {
 const DIRECTIONS = Object.keys(STATUSES_OF) as RampDirection[];
 
 /**
- * How long figures read from Temporal are reused: a common scrape interval, so a figure is at most one scrape old and
- * several scrapers share one read.
+ * How long figures read from the ledger are reused: a common scrape interval, so a figure is at most one scrape old
+ * and several scrapers share one read.
  */
 export const METRICS_CACHE_TTL_MS = 15_000;
 
+/** How often the worker versions' figures are read from Temporal, in the background, whatever the scrapes. */
+export const VERSION_FIGURES_EVERY_MS = 60_000;
+
+/** How often they are read while the deployment has no version yet (no worker of it polled). */
+const VERSION_FIGURES_FIRST_MS = 5_000;
+
+/** Deadline of one background read of the worker versions' figures. */
+const VERSION_READ_TIMEOUT_MS = 10_000;
+
 export interface RampMetricsOptions {
-  /** Enables ramp_processes / ramp_processes_started (counted in the ledger). */
+  /** Enables the ledger's figures: ramps, outcome events, open incidents, ramp_database_up. */
   ledger?: Ledger;
-  /** Enables the routers' figures (their memos and a query to each). */
+  /** With `workerDeployment`, enables ramp_worker_version_workflows (read in the background). */
   temporal?: Client;
-  /** Enables ramp_incidents_open: the open incidents, their kind and whether someone acknowledged them. */
-  openIncidents?: () => Promise<ReadonlyArray<Pick<Incident, 'kind' | 'acknowledged'>>>;
-  /** With `temporal`, enables ramp_worker_version_workflows: the Worker Deployment's name (the task queue). */
+  /** The workers' Worker Deployment (the task queue). */
   workerDeployment?: string;
-  /** How long figures read from Temporal are reused; default METRICS_CACHE_TTL_MS (tests shorten it). */
+  /** How long the ledger's figures are reused; default METRICS_CACHE_TTL_MS (tests shorten it). */
   cacheTtlMs?: number;
-  /** Deadline of one read of those figures; default HTTP_TEMPORAL_TIMEOUT_MS. */
-  timeoutMs?: number;
   logger?: Logger;
 }
 
-interface TemporalFigures {
+interface LedgerFigures {
   /** Null when the ledger could not be read (ramp_database_up 0). */
   counts: Array<{ direction: string; status: string | null; count: number }> | null;
   outcomes: OutcomeEventCounts | null;
-  routers: { unknownResources: number; deliveriesWaiting: number } | null;
-  incidents: ReadonlyArray<Pick<Incident, 'kind' | 'acknowledged'>> | null;
-  versions: VersionReport[] | null;
+  incidents: Array<{ kind: string; acknowledged: boolean; count: number }> | null;
 }
 
 const QUERIES: Array<{ direction: RampDirection; status: string | null }> = [
@@ -101,12 +100,14 @@ export class RampMetrics {
   readonly #started: Gauge<'direction'> | undefined;
   readonly #databaseUp: Gauge | undefined;
   readonly #outcomeEvents: Gauge<'delivery'> | undefined;
-  readonly #unknownResources: Gauge | undefined;
-  readonly #routerWaiting: Gauge | undefined;
   readonly #incidentsOpen: Gauge<'kind' | 'acknowledged'> | undefined;
   readonly #versionWorkflows: Gauge<'build_id' | 'state'> | undefined;
-  #cached: { at: number; figures: TemporalFigures } | null = null;
-  #reading: Promise<TemporalFigures> | null = null;
+  #cached: { at: number; figures: LedgerFigures } | null = null;
+  #reading: Promise<LedgerFigures> | null = null;
+  #versions: VersionReport[] | null = null;
+  #versionTimer: NodeJS.Timeout | undefined;
+  #versionRead: Promise<void> | undefined;
+  #closed = false;
 
   constructor(options: RampMetricsOptions = {}) {
     this.#options = options;
@@ -148,28 +149,6 @@ export class RampMetrics {
         labelNames: ['delivery'],
         registers: [this.registry],
       });
-    }
-    if (options.temporal) {
-      this.#unknownResources = new Gauge({
-        name: 'ramp_routers_unknown_resource',
-        help: 'Resources the routers gave up on as unknown to the operator (404), as the running routers count them (Temporal visibility)',
-        registers: [this.registry],
-      });
-      this.#routerWaiting = new Gauge({
-        name: 'ramp_router_deliveries_waiting',
-        help: 'Deliveries the running routers (the durable fallback) hold and have not routed yet',
-        registers: [this.registry],
-      });
-    }
-    if (options.temporal && options.workerDeployment) {
-      this.#versionWorkflows = new Gauge({
-        name: 'ramp_worker_version_workflows',
-        help: "Workflows running on each version of the workers' Worker Deployment, by build ID and state (current, ramping, draining, drained, inactive)",
-        labelNames: ['build_id', 'state'],
-        registers: [this.registry],
-      });
-    }
-    if (options.openIncidents) {
       this.#incidentsOpen = new Gauge({
         name: 'ramp_incidents_open',
         help: 'Open incidents of the incident store, by kind and whether someone on call acknowledged them',
@@ -177,20 +156,26 @@ export class RampMetrics {
         registers: [this.registry],
       });
     }
+    if (options.temporal && options.workerDeployment) {
+      this.#versionWorkflows = new Gauge({
+        name: 'ramp_worker_version_workflows',
+        help: "Workflows running on each version of the workers' Worker Deployment, by build ID and state (current, ramping, draining, drained, inactive), read every minute",
+        labelNames: ['build_id', 'state'],
+        registers: [this.registry],
+      });
+      this.#readVersions(options.temporal, options.workerDeployment);
+    }
   }
 
-  /** Deadline of one read of the Temporal figures (for Retry-After). */
-  get timeoutMs(): number {
-    return this.#options.timeoutMs ?? HTTP_TEMPORAL_TIMEOUT_MS;
+  /** Stops the background read of the version figures. */
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#versionTimer);
   }
 
-  /** True when render() reads from Temporal (and so can fail when Temporal does not answer). */
-  get readsTemporal(): boolean {
-    return (
-      this.#options.ledger !== undefined ||
-      this.#options.temporal !== undefined ||
-      this.#options.openIncidents !== undefined
-    );
+  /** The background read of the version figures in progress, if any (tests wait for it). */
+  get versionRead(): Promise<void> | undefined {
+    return this.#versionRead;
   }
 
   /** Express middleware for the receiver: counts every answer under /webhooks/<kind>/... (the secret is never a label). */
@@ -207,10 +192,10 @@ export class RampMetrics {
     };
   }
 
-  /** The Prometheus text. Rejects (TemporalDeadlineError, or Temporal's error) when the Temporal figures cannot be read. */
+  /** The Prometheus text: the process's counters, the ledger's figures and the last version figures read. */
   async render(): Promise<{ contentType: string; body: string }> {
-    if (this.readsTemporal) {
-      const figures = await this.#temporalFigures();
+    if (this.#options.ledger) {
+      const figures = await this.#ledgerFigures();
       this.#databaseUp?.set(figures.counts === null ? 0 : 1);
       const { outcomes } = figures;
       if (outcomes)
@@ -226,41 +211,28 @@ export class RampMetrics {
           for (const acknowledged of [true, false])
             this.#incidentsOpen.set(
               { kind, acknowledged: String(acknowledged) },
-              figures.incidents.filter(
-                (incident) =>
-                  incident.kind === kind && (incident.acknowledged !== undefined) === acknowledged,
-              ).length,
+              figures.incidents.find((row) => row.kind === kind && row.acknowledged === acknowledged)
+                ?.count ?? 0,
             );
       }
-      if (figures.routers !== null) {
-        this.#unknownResources?.set(figures.routers.unknownResources);
-        this.#routerWaiting?.set(figures.routers.deliveriesWaiting);
-      }
-      if (figures.versions !== null && this.#versionWorkflows) {
-        // Only the versions Temporal still lists: a removed one's series ends rather than stays at its last value.
-        this.#versionWorkflows.reset();
-        for (const version of figures.versions)
-          this.#versionWorkflows.set({ build_id: version.buildId, state: version.state }, version.running);
-      }
+    }
+    if (this.#versions !== null && this.#versionWorkflows) {
+      // Only the versions Temporal still lists: a removed one's series ends rather than stays at its last value.
+      this.#versionWorkflows.reset();
+      for (const version of this.#versions)
+        this.#versionWorkflows.set({ build_id: version.buildId, state: version.state }, version.running);
     }
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 
   /** The cached figures while fresh; else the read in flight, or a new one that later scrapes share. */
-  #temporalFigures(): Promise<TemporalFigures> {
+  #ledgerFigures(): Promise<LedgerFigures> {
     const ttlMs = this.#options.cacheTtlMs ?? METRICS_CACHE_TTL_MS;
     if (this.#cached && Date.now() - this.#cached.at < ttlMs) return Promise.resolve(this.#cached.figures);
-    this.#reading ??= this.#readTemporalFigures()
+    this.#reading ??= this.#readLedgerFigures()
       .then((figures) => {
         this.#cached = { at: Date.now(), figures };
         return figures;
-      })
-      .catch((error: unknown) => {
-        this.#options.logger?.warn(
-          { err: { name: (error as Error).name } },
-          'Could not read the metrics figures from Temporal',
-        );
-        throw error;
       })
       .finally(() => {
         this.#reading = null;
@@ -268,67 +240,56 @@ export class RampMetrics {
     return this.#reading;
   }
 
-  #readTemporalFigures(): Promise<TemporalFigures> {
-    const { temporal, openIncidents, workerDeployment } = this.#options;
-    return withTemporalDeadline(
-      this.timeoutMs,
-      async () => {
-        const { ledger } = this.#options;
-        // The ledger away is a figure of its own (ramp_database_up 0), not a failed scrape.
-        const fromLedger = <T>(read: (db: Ledger) => Promise<T>) =>
-          ledger ? withTemporalDeadline(LEDGER_READ_TIMEOUT_MS, () => read(ledger)).catch(() => null) : null;
-        const [counts, outcomes, routers, incidents, versions] = await Promise.all([
-          fromLedger(rampCounts),
-          fromLedger(countOutcomeEvents),
-          temporal ? routerFigures(temporal) : Promise.resolve(null),
-          openIncidents ? openIncidents() : Promise.resolve(null),
-          temporal && workerDeployment
-            ? deploymentReport(temporal, workerDeployment).then((report) => report.versions)
-            : Promise.resolve(null),
-        ]);
-        return { counts, outcomes, routers, incidents, versions };
-      },
+  async #readLedgerFigures(): Promise<LedgerFigures> {
+    const ledger = this.#options.ledger!;
+    // The ledger away is a figure of its own (ramp_database_up 0), not a failed scrape.
+    const read = <T>(figure: (db: Ledger) => Promise<T>) =>
+      withTemporalDeadline(LEDGER_READ_TIMEOUT_MS, () => figure(ledger)).catch(() => null);
+    const [counts, outcomes, incidents] = await Promise.all([
+      read(rampCounts),
+      read(countOutcomeEvents),
+      read(countOpenIncidents),
+    ]);
+    return { counts, outcomes, incidents };
+  }
+
+  /** Reads the version figures now and again every interval; a failed read keeps the last figures. */
+  #readVersions(temporal: Client, deployment: string): void {
+    if (this.#closed) return;
+    this.#versionRead = withTemporalDeadline(
+      VERSION_READ_TIMEOUT_MS,
+      () => deploymentReport(temporal, deployment),
       temporal,
-    );
+    )
+      .then((report) => {
+        this.#versions = report.versions;
+      })
+      .catch((error: unknown) => {
+        this.#options.logger?.warn(
+          { err: { name: (error as Error).name } },
+          'Could not read the worker versions from Temporal; the metrics keep the last figures',
+        );
+      })
+      .finally(() => {
+        if (this.#closed) return;
+        // Before its first worker polls, the deployment has no version: looked at again soon, as an API that starts
+        // beside its workers would otherwise show none for a whole interval.
+        const nextMs = this.#versions?.length ? VERSION_FIGURES_EVERY_MS : VERSION_FIGURES_FIRST_MS;
+        this.#versionTimer = setTimeout(() => this.#readVersions(temporal, deployment), nextMs);
+        this.#versionTimer.unref();
+      });
   }
 }
 
-/** How long a scrape waits for the ledger before it reports it down: well inside the scrape's own deadline. */
+/** How long a scrape waits for the ledger before it reports it down. */
 const LEDGER_READ_TIMEOUT_MS = 2_000;
 
 /** Ramps by direction and status (every status of each direction, zeros included), and started per direction. */
-async function rampCounts(ledger: Ledger): Promise<TemporalFigures['counts']> {
+async function rampCounts(ledger: Ledger): Promise<LedgerFigures['counts']> {
   const rows = await countRampsByStatus(ledger);
   const of = (direction: string, status: string | null) =>
     rows
       .filter((row) => row.direction === direction && (status === null || row.status === status))
       .reduce((sum, row) => sum + row.count, 0);
   return QUERIES.map((query) => ({ ...query, count: of(query.direction, query.status) }));
-}
-
-/**
- * Of the running routers: the resources given up as unknown to the operator (what each counts in its memo, since it
- * first ran), and the deliveries their lanes hold and have not routed yet (each router that answers asked).
- */
-async function routerFigures(
-  temporal: Client,
-): Promise<{ unknownResources: number; deliveriesWaiting: number }> {
-  let unknownResources = 0;
-  const waiting: Array<Promise<number>> = [];
-  for await (const router of temporal.workflow.list({
-    query: `WorkflowType = '${WORKFLOW_TYPES.webhookRouter}' AND ExecutionStatus = 'Running'`,
-  })) {
-    unknownResources += routerUnknownResources(router.memo);
-    // A router whose worker is down cannot answer a query; it counts for nothing here rather than failing the whole
-    // scrape, since the metrics are what shows a worker down.
-    waiting.push(
-      temporal.workflow
-        .getHandle(router.workflowId, router.runId)
-        .query(routerStateQuery)
-        .then((state) => state.active.reduce((sum, lane) => sum + lane.events.length, 0))
-        .catch(() => 0),
-    );
-  }
-  const counts = await Promise.all(waiting);
-  return { unknownResources, deliveriesWaiting: counts.reduce((sum, count) => sum + count, 0) };
 }

@@ -5,8 +5,9 @@
  *
  * - A new event wakes the dispatchers at once (LISTEN/NOTIFY); otherwise they look every DISPATCH_POLL_MS.
  * - A refused attempt is retried with doubling waits (the timings' retryInitialMs to retryMaximumMs) until the event's
- *   retry time (CLIENT_WEBHOOK_RETRY_FOR) runs out: it is then `failed`, and its endpoints' `outcome-event-undelivered` incident (one per
- *   endpoint, counting what it missed) is raised.
+ *   retry time (CLIENT_WEBHOOK_RETRY_FOR) runs out: it is then `failed`, and counts on its endpoints'
+ *   `outcome-event-undelivered` incident (one per endpoint: the first event it missed opens it, each later one is an
+ *   occurrence).
  * - An endpoint that confirms an event gets everything that waits for it at once: the queues an outage built go out
  *   in seconds, not on their backoff; its incident is resolved.
  */
@@ -36,7 +37,7 @@ export const DISPATCH_POLL_MS = 1_000;
 export const DISPATCH_CONCURRENCY = 20;
 
 export interface DispatcherIncidents {
-  /** An endpoint missed an event for good: its incident opens (one per endpoint, however many it misses). */
+  /** An endpoint missed an event for good: one incident per endpoint, each event it misses an occurrence. */
   undelivered(endpoint: string, event: ClaimedEvent, error: string): Promise<void>;
   /** An endpoint whose incident is open confirmed an event again. */
   recovered(endpoint: string): Promise<void>;
@@ -87,55 +88,13 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
   let lastFailureLogged = 0;
   const wake = () => wakeUp?.();
 
-  async function deliver(claimed: ClaimedEvent): Promise<void> {
-    const result = await attemptDelivery(
-      clientWebhooks,
-      claimed.webhookId,
-      claimed.event,
-      claimed.confirmedEndpoints,
-      abort.signal,
-    );
-    // Cut off by this dispatcher stopping: not the endpoint's failure; the next dispatcher tries it at once.
-    if (abort.signal.aborted) return releaseAttempt(database.db, claimed);
-    const outcome = attemptOutcome(timings, claimed, result, Date.now());
-    const current = await recordAttempt(database.db, claimed, outcome);
-    if (!current) return;
-    if (outcome.kind === 'refused' || outcome.kind === 'given-up')
-      logger.warn(
-        {
-          webhookId: claimed.webhookId,
-          type: claimed.event.type,
-          attempt: claimed.attempt,
-          error: outcome.error,
-        },
-        outcome.kind === 'given-up' ? 'outcome event given up' : 'outcome event not confirmed',
-      );
-    else
-      logger.info(
-        { webhookId: claimed.webhookId, type: claimed.event.type },
-        outcome.kind === 'confirmed' ? 'outcome event delivered' : 'outcome event had no endpoint',
-      );
-    const refused = result.receiving.filter(
-      (label) => !result.confirmed.includes(label) && !claimed.confirmedEndpoints.includes(label),
-    );
-    await endpointsRefused(database.db, refused);
-    if (outcome.kind === 'given-up')
-      for (const endpoint of await endpointsGaveUp(database.db, refused))
-        await options.incidents?.undelivered(endpoint, claimed, outcome.error).catch(() => undefined);
-    // An endpoint that answers again gets whatever waits for it now.
-    for (const endpoint of result.confirmed) {
-      const { incidentWasOpen } = await endpointConfirmed(database.db, endpoint);
-      if (incidentWasOpen) await options.incidents?.recovered(endpoint).catch(() => undefined);
-    }
-  }
-
   async function claimAndDeliver(): Promise<boolean> {
     const room = DISPATCH_CONCURRENCY - inFlight.size;
     if (room <= 0) return false;
     const claimed = await claimDueEvents(database.db, room, leaseMs);
     for (const event of claimed) {
       // Its delivery joins the trace of the work that raised it.
-      const delivery = underTraceParent(event.traceParent, () => deliver(event))
+      const delivery = underTraceParent(event.traceParent, () => deliver(options, event, abort.signal))
         .catch((error: unknown) => {
           // The lease runs out and another attempt takes it over.
           logger.warn(
@@ -189,6 +148,60 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
       await listener.close();
     },
   };
+}
+
+/**
+ * One attempt at an event, recorded with what it means: the event's next attempt or its end, its endpoints' refusals,
+ * incidents and recoveries.
+ */
+async function deliver(
+  options: DispatcherOptions,
+  claimed: ClaimedEvent,
+  signal: AbortSignal,
+): Promise<void> {
+  const { database, clientWebhooks, timings, logger } = options;
+  const result = await attemptDelivery(
+    clientWebhooks,
+    claimed.webhookId,
+    claimed.event,
+    claimed.confirmedEndpoints,
+    signal,
+  );
+  // Cut off by this dispatcher stopping: not the endpoint's failure; the next dispatcher tries it at once.
+  if (signal.aborted) return releaseAttempt(database.db, claimed);
+  const outcome = attemptOutcome(timings, claimed, result, Date.now());
+  const current = await recordAttempt(database.db, claimed, outcome);
+  if (!current) return;
+  if (outcome.kind === 'refused' || outcome.kind === 'given-up')
+    logger.warn(
+      {
+        webhookId: claimed.webhookId,
+        type: claimed.event.type,
+        attempt: claimed.attempt,
+        error: outcome.error,
+      },
+      outcome.kind === 'given-up' ? 'outcome event given up' : 'outcome event not confirmed',
+    );
+  else
+    logger.info(
+      { webhookId: claimed.webhookId, type: claimed.event.type },
+      outcome.kind === 'confirmed' ? 'outcome event delivered' : 'outcome event had no endpoint',
+    );
+  const refused = result.receiving.filter(
+    (label) => !result.confirmed.includes(label) && !claimed.confirmedEndpoints.includes(label),
+  );
+  await endpointsRefused(database.db, refused);
+  if (outcome.kind === 'given-up') {
+    await endpointsGaveUp(database.db, refused);
+    // Each event given up counts on its endpoint's one incident; the first opens it.
+    for (const endpoint of refused)
+      await options.incidents?.undelivered(endpoint, claimed, outcome.error).catch(() => undefined);
+  }
+  // An endpoint that answers again gets whatever waits for it now.
+  for (const endpoint of result.confirmed) {
+    const { incidentWasOpen } = await endpointConfirmed(database.db, endpoint);
+    if (incidentWasOpen) await options.incidents?.recovered(endpoint).catch(() => undefined);
+  }
 }
 
 /**

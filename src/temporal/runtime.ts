@@ -7,7 +7,16 @@
 import { DefaultLogger, type LogLevel, Runtime } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import type { ObservabilityConfig } from '../config/observability';
-import { SETTLE_TIME_BUCKETS_S, SETTLE_TIME_METRIC } from '../domain/metrics';
+import {
+  ROUTER_GIVE_UP_REASONS,
+  ROUTER_GIVE_UPS_HELP,
+  ROUTER_GIVE_UPS_METRIC,
+  ROUTER_HOP_RESULTS,
+  ROUTER_HOPS_HELP,
+  ROUTER_HOPS_METRIC,
+  SETTLE_TIME_BUCKETS_S,
+  SETTLE_TIME_METRIC,
+} from '../domain/metrics';
 import { PinoSdkLogger, sdkLevelOf } from './sdk-logger';
 
 export interface InstallRuntimeOptions {
@@ -39,11 +48,28 @@ export function installRuntime(
         }
       : {}),
   };
-  return Runtime.install({
+  const runtime = Runtime.install({
     logger: options.logger
       ? new PinoSdkLogger(options.logger)
       : new DefaultLogger(options.logLevel ?? 'WARN'),
     ...(options.shutdownSignals ? { shutdownSignals: options.shutdownSignals } : {}),
     ...(Object.keys(telemetryOptions).length > 0 ? { telemetryOptions } : {}),
   });
+  if (config.temporalMetricsBindAddress) declareWorkflowCounters(runtime);
+  return runtime;
+}
+
+/**
+ * The counters the workflows add to, served from the start at 0: a dashboard and an alert see them before the first
+ * router hop (a workflow's own series carry its namespace, task queue and type besides).
+ */
+function declareWorkflowCounters(runtime: Runtime): void {
+  const hops = runtime.metricMeter.createCounter(ROUTER_HOPS_METRIC, 'hops', ROUTER_HOPS_HELP);
+  for (const result of ROUTER_HOP_RESULTS) hops.add(0, { result });
+  const givenUp = runtime.metricMeter.createCounter(
+    ROUTER_GIVE_UPS_METRIC,
+    'resources',
+    ROUTER_GIVE_UPS_HELP,
+  );
+  for (const reason of ROUTER_GIVE_UP_REASONS) givenUp.add(0, { reason });
 }

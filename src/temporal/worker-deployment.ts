@@ -7,7 +7,7 @@
 import { type Client, isGrpcServiceError, WorkflowNotFoundError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { WorkerVersion } from '../config/worker-version';
-import { LONG_LIVED_WORKFLOW_TYPES } from '../domain/ids';
+import { DEFAULT_ALERTS_WORKFLOW_ID, LONG_LIVED_WORKFLOW_TYPES } from '../domain/ids';
 import { moveToCurrentVersionSignal } from '../../workflows/shared/messages';
 
 const { WorkerDeploymentVersionStatus: Status, VersionDrainageStatus: Drainage } = temporal.api.enums.v1;
@@ -130,7 +130,8 @@ export interface MadeCurrent {
 /**
  * Makes `version` current: new workflows start on it at once, and every pinned run stays where it started. Temporal
  * refuses a version none of whose workers polls the task queue, so this waits for them (a release starts them just
- * before). Then each long-lived run on another version is told to hand over, and this waits until none is left there.
+ * before). Then each long-lived run on another version is told to hand over, and this waits until none is left there;
+ * an incident store workflow still running is told to hand its incidents to the ledger.
  */
 export async function makeCurrent(
   client: Client,
@@ -164,7 +165,24 @@ export async function makeCurrent(
   }
   log(`${version.buildId} is current${previous && previous !== version.buildId ? ` (was ${previous})` : ''}`);
   const { told, stillElsewhere } = await handOverLongLived(client, version, options.handOverWaitMs, log);
+  await handOverIncidentStore(client, log);
   return { previous, told, stillElsewhere };
+}
+
+/**
+ * The incident store workflow from before the ledger held the incidents: a 1.0 run is unversioned, so the hand-over
+ * above does not list it, and nothing else wakes it. Told to move, it runs on the current version, whose code hands
+ * its incidents to the ledger and ends it (workflows/operations/alerts/workflow.ts).
+ */
+async function handOverIncidentStore(client: Client, log: (line: string) => void): Promise<void> {
+  const store = client.workflow.getHandle(DEFAULT_ALERTS_WORKFLOW_ID);
+  try {
+    if ((await store.describe()).status.name !== 'RUNNING') return;
+    await store.signal(moveToCurrentVersionSignal);
+    log(`told ${DEFAULT_ALERTS_WORKFLOW_ID} to hand its incidents to the ledger`);
+  } catch (error) {
+    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  }
 }
 
 /** Tells each long-lived run on another version of the deployment to hand over, once per run, until none is left. */

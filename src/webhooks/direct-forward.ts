@@ -1,19 +1,20 @@
 /**
  * The receiver's own hop, its second step. Before it answers a delivery, the receiver re-reads the resource and
- * forwards it to its process itself, with the router's hop (activities/ramps/router/hop.ts: the same read, rules and
- * one-run forward), within a short budget (DIRECT_FORWARD_TIMEOUT_MS). A forward that the process accepted is in
- * that process's history, durable: the delivery is answered 200 from there, and no router takes part. Everything else is handed over to the
- * router (hand-over.ts), which retries, records and raises what it must: a read that failed or ran out of time, a
- * resource the operator does not know yet, a transaction that belongs to no process, a process that has ended. A
- * forward that was cut off by the budget may still land beside the router's; a process applies a status once.
+ * forwards it to its process itself, with the hop the routers and reconciliation make too (src/routing/hop.ts: the
+ * same read, owner rule and one-run forward), within a short budget (DIRECT_FORWARD_TIMEOUT_MS). A forward that the
+ * process accepted is in that process's history, durable: the delivery is answered 200 from there, and no router
+ * takes part. Everything else is handed over to the router (hand-over.ts), which retries, records and raises what it
+ * must: a read that failed or ran out of time, a resource the operator does not know yet, a transaction that belongs
+ * to no process, a process that has ended. A forward that was cut off by the budget may still land beside the
+ * router's; a process applies a status once.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import type { Logger } from 'pino';
-import { type Hop } from '../../activities/ramps/router/hop';
 import { errorMessage } from '../domain/errors';
 import type { WorkflowTimings } from '../domain/timings';
 import type { ResourceKind } from '../domain/vocabulary';
 import { deadlineClockMs } from '../operator/deadline-clock';
+import type { Hop } from '../routing/hop';
 
 /** Why a delivery was not forwarded by the receiver (the router takes it). */
 export type NotForwarded = 'failed' | 'timed-out' | 'unroutable' | 'process-ended';

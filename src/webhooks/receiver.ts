@@ -36,7 +36,8 @@ import { healthRouter, type HealthRouterOptions, warnIfMetricsClosed } from '../
 import { RampMetrics } from '../observability/metrics';
 import { serverSpans } from '../http/spans';
 import { sameSecret } from '../secrets/compare';
-import { createHop } from '../../activities/ramps/router/hop';
+import { createHop } from '../routing/hop';
+import { snapshotReads } from '../../activities/shared/snapshots';
 import type { OperatorClient } from '../operator/client';
 import { unknownEventSignal } from '../../workflows/ramps/unknown-events/messages';
 import { type ParsedDelivery, parseDelivery } from './delivery';
@@ -247,7 +248,7 @@ function receiverHop(
   const budgetMs = directForwardBudgetMs(config, temporalTimeoutMs);
   if (!deps.operator || budgetMs <= 0) return undefined;
   return createDirectForward({
-    hop: createHop({ operator: deps.operator, temporal: deps.temporal, logger: deps.logger }),
+    hop: createHop({ reads: snapshotReads(deps.operator), temporal: deps.temporal, logger: deps.logger }),
     taskQueue: deps.taskQueue,
     timings: deps.timings,
     timeoutMs: budgetMs,

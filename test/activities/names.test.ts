@@ -24,6 +24,10 @@ describe('activity names', () => {
       'deliverOutcomeEvent',
       'ensureWebhookRecipient',
       'finishReconcile',
+      'forwardAcknowledgeIncident',
+      'forwardRaiseAlert',
+      'forwardResolveAlert',
+      'forwardResolveIncident',
       'getWalletAddresses',
       'listWebhookRecipients',
       'pollOffRamp',
@@ -41,6 +45,7 @@ describe('activity names', () => {
       'recordRamp',
       'resolveAlert',
       'routeEvents',
+      'takeOverIncidents',
     ]);
   });
 });

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { parse } from 'yaml';
-import { SETTLE_TIME_METRIC } from '../../src/domain/metrics';
+import { ROUTER_GIVE_UPS_METRIC, ROUTER_HOPS_METRIC, SETTLE_TIME_METRIC } from '../../src/domain/metrics';
 import { RampMetrics } from '../../src/observability/metrics';
 import { ALERT_KINDS } from '../../workflows/operations/alerts/types';
 import { metricNamesOf } from '../helpers/metric-names';
@@ -102,12 +102,15 @@ describe('deploy/prometheus', () => {
     const metrics = new RampMetrics({
       ledger: {} as Ledger,
       temporal: {} as Client,
-      openIncidents: () => Promise.resolve([]),
       workerDeployment: 'ramp-orchestrator',
     });
+    metrics.close();
+    // With the workers' own: recorded by the workflows on the SDK's metrics.
     const served = new Set([
       ...(await metrics.registry.getMetricsAsJSON()).map((metric) => metric.name),
       ...['bucket', 'sum', 'count'].map((suffix) => `${SETTLE_TIME_METRIC}_${suffix}`),
+      ROUTER_HOPS_METRIC,
+      ROUTER_GIVE_UPS_METRIC,
     ]);
     const named = metricNamesOf([
       read('deploy/prometheus/rules.yml'),

@@ -93,7 +93,6 @@ async function settleBothRamps(
   const processIds = {
     ...DEFAULT_PROCESS_IDS,
     accountSetupWorkflowId: `${DEFAULT_ACCOUNT_SETUP_WORKFLOW_ID}-${randomUUID()}`,
-    alertsWorkflowId: `ops/alerts-${randomUUID()}`,
   };
   const database = await freshTestDatabase();
   const worker: RunningTestWorker = await startTestWorker(

@@ -20,7 +20,7 @@ import type { ClientWebhookConfig } from '../../src/config/client-webhooks';
 import type { PayloadEncryptionConfig } from '../../src/config/encryption';
 import { loadOperatorConfig } from '../../src/config/operator';
 import type { ReceiverConfig } from '../../src/config/receiver';
-import { DEFAULT_ALERTS_WORKFLOW_ID, DEFAULT_PROCESS_IDS, routerWorkflowId } from '../../src/domain/ids';
+import { DEFAULT_PROCESS_IDS, routerWorkflowId } from '../../src/domain/ids';
 import type { ResourceKind } from '../../src/domain/vocabulary';
 import { routerStateQuery } from '../../workflows/ramps/router/messages';
 import type { LaneState } from '../../workflows/ramps/router/types';
@@ -74,7 +74,6 @@ export interface RampStack {
   timings: WorkflowTimings;
   masterWalletId: string;
   gasWalletId: string;
-  alertsWorkflowId: string;
   logLines: () => Array<Record<string, unknown>>;
   alerts: () => Array<Record<string, unknown>>;
   /** Stops the stack's worker: deliveries then wait in history, or another worker (a process of its own) serves. */
@@ -180,9 +179,7 @@ export async function startRampStack(
     });
 
   const timings = { ...rampTimings(), ...options.timings };
-  // Each stack has its own incident store (tests share one dev server).
-  const alertsWorkflowId = `${DEFAULT_ALERTS_WORKFLOW_ID}-${randomUUID()}`;
-  const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId };
+  const processIds = { ...DEFAULT_PROCESS_IDS };
   const database = await freshTestDatabase();
   const activities = createActivities({
     operator,
@@ -253,7 +250,6 @@ export async function startRampStack(
     timings,
     masterWalletId: master.id,
     gasWalletId: gas.id,
-    alertsWorkflowId,
     logLines: lines,
     alerts: () => lines().filter((line) => typeof line.msg === 'string' && line.msg.startsWith('ALERT ')),
     stopWorker: () => worker.stop(),

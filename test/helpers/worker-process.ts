@@ -17,9 +17,10 @@
  * PAUSE_POINT=`request-journal` (optional) stops just before the CreateWallet request is journaled, after printing
  * `pause-point:request-journal`, and goes on when the test sends SIGUSR2.
  * WORKER_ROLE (optional): `workflows` or `activities` polls for that kind of task only; both by default.
+ * TEMPORAL_METRICS_BIND_ADDRESS (optional): the worker's SDK metrics, served there as the product's worker serves them.
  */
 import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import pino from 'pino';
 import { createActivities } from '../../activities';
 import { loadClientWebhookConfig } from '../../src/config/client-webhooks';
@@ -27,6 +28,8 @@ import { loadOperatorConfig } from '../../src/config/operator';
 import { loadWorkerConfig } from '../../src/config/worker';
 import { OperatorClient } from '../../src/operator/client';
 import { createRampWorker } from '../../src/temporal/worker';
+import { installRuntime } from '../../src/temporal/runtime';
+import { loadObservabilityConfig } from '../../src/config/observability';
 import { openDatabase } from '../../src/database/connection';
 import { startDispatcher } from '../../src/outcomes/dispatcher';
 import { loadWorkflowTimings } from '../../src/config/timings';
@@ -67,8 +70,12 @@ async function main(): Promise<void> {
   const env = process.env;
   const address = env.TEST_TEMPORAL_ADDRESS!;
   const namespace = env.TEST_TEMPORAL_NAMESPACE!;
-  // SIGUSR2 resumes a pause point here; the SDK would take it for a shutdown.
-  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: ['SIGINT', 'SIGTERM', 'SIGQUIT'] });
+  // SIGUSR2 resumes a pause point here; the SDK would take it for a shutdown. The worker's metrics as the product serves
+  // them, with TEMPORAL_METRICS_BIND_ADDRESS.
+  installRuntime(loadObservabilityConfig(env), {
+    logLevel: 'WARN',
+    shutdownSignals: ['SIGINT', 'SIGTERM', 'SIGQUIT'],
+  });
   const connection = await Connection.connect({ address });
   const temporal = new Client({ connection, namespace, interceptors: { workflow: [holdAtKillPoint] } });
   const logger = pino({ level: 'silent' });

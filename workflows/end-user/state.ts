@@ -27,7 +27,7 @@ export function newEndUserState(input: EndUserInput, now: string): EndUserState 
     createdAt: carried?.createdAt ?? now,
     runs: (carried?.runs ?? 0) + 1,
     walletStatus: carried?.wallet ? 'ready' : 'none',
-    offRamps: carried?.offRamps ?? [],
+    recentOffRamps: (carried?.recentOffRamps ?? carried?.offRamps ?? []).slice(-OFF_RAMPS_KEPT),
     ...(carried?.depositQuote ? { depositQuote: carried.depositQuote } : {}),
     ...(carried?.quotedDeposits ? { quotedDeposits: carried.quotedDeposits } : {}),
     outcomes: newOutbox(carried?.outcomes),
@@ -37,8 +37,16 @@ export function newEndUserState(input: EndUserInput, now: string): EndUserState 
 
 /** What the next run needs. */
 export function carriedState(state: EndUserState): EndUserCarriedState {
-  const { wallet, walletJournal, orphanWallets, extraWalletsReported, createdAt, runs, offRamps, outcomes } =
-    state;
+  const {
+    wallet,
+    walletJournal,
+    orphanWallets,
+    extraWalletsReported,
+    createdAt,
+    runs,
+    recentOffRamps,
+    outcomes,
+  } = state;
   return {
     wallet,
     walletJournal,
@@ -46,7 +54,7 @@ export function carriedState(state: EndUserState): EndUserCarriedState {
     extraWalletsReported,
     createdAt,
     runs,
-    offRamps,
+    recentOffRamps,
     outcomes,
     ...(state.depositQuote ? { depositQuote: state.depositQuote } : {}),
     ...(state.quotedDeposits ? { quotedDeposits: state.quotedDeposits } : {}),
@@ -80,12 +88,19 @@ export const extraWallets = (state: EndUserState): number =>
 export const QUOTED_DEPOSITS_KEPT = 20;
 
 /**
+ * How many linked off-ramps the state keeps: an off-ramp's link is retried within minutes, while a user's deposits
+ * come far apart, so the last few answer every retry. The user's off-ramps are listed from the ledger.
+ */
+export const OFF_RAMPS_KEPT = 20;
+
+/**
  * Each off-ramp of this user's deposits reports itself once; the first to report after a quote was shown takes that
  * quote (one quote, one deposit).
  */
 export function linkOffRamp(state: EndUserState, depositTransactionId: string): void {
-  if (state.offRamps.includes(depositTransactionId)) return;
-  state.offRamps.push(depositTransactionId);
+  if (state.recentOffRamps.includes(depositTransactionId)) return;
+  state.recentOffRamps.push(depositTransactionId);
+  state.recentOffRamps.splice(0, state.recentOffRamps.length - OFF_RAMPS_KEPT);
   if (!state.depositQuote) return;
   const quoted = state.quotedDeposits ?? [];
   quoted.push({ depositTransactionId, quote: state.depositQuote });

@@ -35,8 +35,13 @@ export interface EndUserCarriedState {
   extraWalletsReported: number;
   createdAt: string;
   runs: number;
-  /** Off-ramp processes (deposit transaction IDs) of this user, as each reported itself. */
-  offRamps: string[];
+  /**
+   * The last OFF_RAMPS_KEPT off-ramps (deposit transaction IDs) that linked themselves to this user, oldest first: a
+   * link retried moments later is known again. Every off-ramp of the user is in the ledger (ramps.end_user_id).
+   */
+  recentOffRamps: string[];
+  /** A run from before the ledger carried every off-ramp here; the next run keeps the last OFF_RAMPS_KEPT. */
+  offRamps?: string[];
   /** The quote shown to the user for their next deposit, until a deposit takes it. */
   depositQuote?: OffRampQuoteShown;
   /** The last deposits that took a quote, newest last (their off-ramps read theirs from here). */

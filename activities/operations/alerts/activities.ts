@@ -1,59 +1,35 @@
 /**
- * Alerts. `raiseAlert` records the incident in the one incident store (the ops/alerts workflow,
- * update-with-start, deduplicated by incident key) and notifies only when the store says this raise opened the
- * incident: one structured pino error line (always) and, when ALERT_WEBHOOK_URL is set, a Slack-compatible POST
- * `{ text }`, retried by the activity's retry policy until it is answered 2xx (the store recognises the retries by
- * the activity's identity). `resolveAlert` closes an open incident and sends the resolved notice through the same
- * sinks.
+ * Alerts. `raiseAlert` records the incident in the incident store (the ledger's incidents, one open per incident
+ * key: src/ledger/incidents.ts) and notifies only when the store says this raise opened the incident: one
+ * structured pino error line (always) and, when ALERT_WEBHOOK_URL is set, a Slack-compatible POST `{ text }`,
+ * retried by the activity's retry policy until it is answered 2xx (the store recognises the retries by the
+ * activity's identity). `resolveAlert` closes an open incident and sends the resolved notice through the same sinks.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { WithStartWorkflowOperation } from '@temporalio/client';
-import { WORKFLOW_TYPES } from '../../../src/domain/ids';
+import { raiseIncident, resolveIncident } from '../../../src/ledger/incidents';
 import { incidentKey } from '../../../workflows/operations/alerts/incidents';
-import { raiseAlertUpdate, resolveAlertUpdate } from '../../../workflows/operations/alerts/messages';
-import type {
-  AlertInput,
-  RaiseAlertAnswer,
-  ResolveAlertAnswer,
-} from '../../../workflows/operations/alerts/types';
+import type { AlertInput } from '../../../workflows/operations/alerts/types';
 import type { ActivityDeps } from '../../deps';
-import { cancellable } from '../../shared/cancellable';
 
 /** One POST to the alert webhook: chat webhooks answer within a second; a hung one is retried, not waited for. */
 export const ALERT_WEBHOOK_TIMEOUT_MS = 5_000;
 
 /**
- * Where a raise or resolve goes and how the store recognises its retries: an activity's own task queue and
- * identity, or (the outcome dispatcher, which is not an activity) the worker's task queue and an ID of its own.
+ * How the store recognises a raise's retries: an activity's identity, or (the outcome dispatcher, which is not an
+ * activity) an ID of its own per raise.
  */
-export interface AlertOrigin {
-  taskQueue: () => string;
-  requestId: () => string;
-}
+export type AlertRequestId = () => string;
 
-/** An activity's origin: the same across its retries, so the store lets the raise that acted notify again. */
-const activityOrigin: AlertOrigin = {
-  taskQueue: () => Context.current().info.taskQueue,
-  requestId: () => {
-    const { workflowExecution, activityId } = Context.current().info;
-    return `${workflowExecution?.workflowId ?? '-'}/${workflowExecution?.runId ?? '-'}/${activityId}`;
-  },
+/** An activity's identity: the same across its retries, so the store lets the raise that acted notify again. */
+const activityRequestId: AlertRequestId = () => {
+  const { workflowExecution, activityId } = Context.current().info;
+  return `${workflowExecution?.workflowId ?? '-'}/${workflowExecution?.runId ?? '-'}/${activityId}`;
 };
 
 export function createAlertActivities(
-  { logger, config, temporal }: Pick<ActivityDeps, 'logger' | 'config' | 'temporal'>,
-  origin: AlertOrigin = activityOrigin,
+  { logger, config, ledger }: Pick<ActivityDeps, 'logger' | 'config' | 'ledger'>,
+  requestId: AlertRequestId = activityRequestId,
 ) {
-  const requestId = origin.requestId;
-  function storeOperation() {
-    return new WithStartWorkflowOperation(WORKFLOW_TYPES.alerts, {
-      workflowId: config.processIds.alertsWorkflowId,
-      taskQueue: origin.taskQueue(),
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      args: [{}],
-    });
-  }
-
   async function postWebhook(text: string): Promise<boolean> {
     const url = config.alerts.webhookUrl;
     if (!url) return false;
@@ -87,12 +63,7 @@ export function createAlertActivities(
       alert: AlertInput,
     ): Promise<{ delivered: 'log' | 'log+webhook' | 'deduplicated'; key: string; isNew: boolean }> {
       const key = incidentKey(alert.kind, alert.details);
-      const answer: RaiseAlertAnswer = await cancellable(temporal, () =>
-        temporal.workflow.executeUpdateWithStart(raiseAlertUpdate, {
-          args: [{ ...alert, key, requestId: requestId() }],
-          startWorkflowOperation: storeOperation(),
-        }),
-      );
+      const answer = await raiseIncident(ledger, { ...alert, key, requestId: requestId() });
       if (!answer.notify) return { delivered: 'deduplicated', key, isNew: false };
       // Once per incident: the raise that opened it logs on its first attempt; its retries only retry the webhook.
       if (answer.isNew) {
@@ -114,12 +85,11 @@ export function createAlertActivities(
       resolution: string;
     }): Promise<{ key: string; wasOpen: boolean }> {
       const key = incidentKey(input.kind, input.details);
-      const answer: ResolveAlertAnswer = await cancellable(temporal, () =>
-        temporal.workflow.executeUpdateWithStart(resolveAlertUpdate, {
-          args: [{ key, requestId: requestId(), resolution: input.resolution }],
-          startWorkflowOperation: storeOperation(),
-        }),
-      );
+      const answer = await resolveIncident(ledger, {
+        key,
+        requestId: requestId(),
+        resolution: input.resolution,
+      });
       if (!answer.notify) return { key, wasOpen: false };
       if (answer.wasOpen) {
         logger.info(

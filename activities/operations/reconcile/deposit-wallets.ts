@@ -15,10 +15,10 @@ import {
 } from '../../../src/ledger/reconcile-pages';
 import { OperatorError } from '../../../src/operator/errors';
 import type { Transaction } from '../../../src/operator/schemas';
+import type { Hop, HopPlace } from '../../../src/routing/hop';
 import { describeProcess } from '../../../src/temporal/process-start';
 import type { ReconcileFinding } from '../../../workflows/operations/reconcile/types';
 import type { ActivityDeps } from '../../deps';
-import type { Hop, HopPlace } from '../../ramps/router/hop';
 import { callOperator } from '../../shared/operator-failure';
 import * as snapshots from '../../shared/snapshots';
 import { NOT_STARTED, offRampDeposits, startAction, unaccountedFunds, unknownDeposit } from './checks';

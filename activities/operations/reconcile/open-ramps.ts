@@ -7,12 +7,12 @@
 import type { WorkflowTimings } from '../../../src/domain/timings';
 import type { OpenRampRow } from '../../../src/ledger/reconcile-pages';
 import type { OffRampView } from '../../../src/ledger/views';
+import type { Hop, HopPlace } from '../../../src/routing/hop';
 import type { ReconcileFinding } from '../../../workflows/operations/reconcile/types';
 import { offRampStateQuery } from '../../../workflows/ramps/offramp/messages';
 import { onRampStateQuery } from '../../../workflows/ramps/onramp/messages';
 import { orderRank, transactionRank } from '../../../workflows/ramps/shared/snapshots';
 import type { ActivityDeps } from '../../deps';
-import type { Hop, HopPlace } from '../../ramps/router/hop';
 import * as snapshots from '../../shared/snapshots';
 import {
   handOverAction,

@@ -1,18 +1,18 @@
 /**
- * The incidents: GET /v1/alerts the open ones (kind, network, first/last seen, details, who acknowledged them) and the
- * recently resolved ones; POST /v1/alerts/acknowledge and /v1/alerts/resolve: someone on call takes an open incident,
- * or closes it by hand, with who and why (`{ key, by, reason }`, the key as GET lists it, slashes and all).
+ * The incidents: GET /v1/alerts pages them newest first (the open ones, or `status=resolved`; `kind`, `limit`,
+ * `pageToken`), each with its kind, network, first/last seen, details and who acknowledged it; POST
+ * /v1/alerts/acknowledge and /v1/alerts/resolve: someone on call takes an open incident, or closes it by hand, with
+ * who and why (`{ key, by, reason }`, the key as GET lists it, slashes and all).
  */
 import { z } from 'zod';
 import { isoDateTime, nullableText, text } from '../../ledger/views';
 import { ACTION_LIMITS } from '../../../workflows/operations/alerts/incidents';
 import {
   ALERT_KINDS,
-  type AlertsState,
   type Incident,
   type ResolvedIncident,
 } from '../../../workflows/operations/alerts/types';
-import { component, describes } from '../components';
+import { component, describes, pageAnswer, pageOf, paging } from '../components';
 import { endpoint, input } from '../endpoint';
 
 const incidentShape = {
@@ -56,19 +56,20 @@ const incidentAction = component(
   }),
 );
 
-const alerts = component(
-  'Alerts',
-  describes<AlertsState>()(
-    z.strictObject({
-      open: z.array(incident),
-      recentlyResolved: z.array(resolvedIncident),
-      raisedTotal: z.number(),
-      resolvedTotal: z.number(),
-      runs: z.number(),
-      since: isoDateTime,
-    }),
+const incidentPage = component(
+  'IncidentPage',
+  pageOf(
+    z.union([resolvedIncident, incident]),
+    'Newest first: open ones by when they opened, resolved ones by when they were resolved',
   ),
+  'One page of incidents, under 64 kB however many there are (a page of long incidents holds fewer than limit)',
 );
+
+const incidentFilter = z.strictObject({
+  status: z.enum(['open', 'resolved']).optional().meta({ description: 'open (the default) or resolved' }),
+  kind: z.enum(ALERT_KINDS).optional(),
+  ...paging,
+});
 
 const action = input('incident action', incidentAction);
 
@@ -77,11 +78,19 @@ export const alertEndpoints = [
     method: 'get',
     path: '/v1/alerts',
     operationId: 'listAlerts',
-    summary: 'Open incidents and the recently resolved ones',
+    summary:
+      'Incidents, newest first, one page at a time: the open ones (the default) or the resolved ones, of one kind if asked; following nextPageToken lists each once',
     tag: 'Alerts',
-    answers: { 200: { schema: alerts, description: 'The incidents' } },
-    errors: [],
-    handle: (_request, ramp) => ramp.listAlerts(),
+    query: input('incident filter', incidentFilter),
+    answers: {
+      200: {
+        schema: incidentPage,
+        description: 'One page; pagination.nextPageToken is null on the last',
+        bare: true,
+      },
+    },
+    errors: [400, 404],
+    handle: async ({ query }, ramp) => pageAnswer(await ramp.listAlerts(query)),
   }),
   endpoint({
     method: 'post',

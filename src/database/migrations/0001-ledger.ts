@@ -5,6 +5,15 @@
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // The migrator runs a migration in one transaction: the steps land together or not at all, as one statement did.
+  await createRampsAndBookings(db);
+  await createEndUsers(db);
+  await createOutcomeEvents(db);
+  await createIdempotencyKeys(db);
+}
+
+/** Ramps' views, listed newest first, by end user, by status and open; each closed ramp's booked row. */
+async function createRampsAndBookings(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table ramps (
       workflow_id text primary key,
@@ -35,7 +44,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     create index bookings_in_period on bookings (closed_at, workflow_id);
     create index bookings_unchecked on bookings (closed_at) where checked_at is null;
+  `.execute(db);
+}
 
+/** End users, each with the process that holds it and its deposit wallet. */
+async function createEndUsers(db: Kysely<unknown>): Promise<void> {
+  await sql`
     create table end_users (
       end_user_id text primary key,
       workflow_id text not null unique,
@@ -45,7 +59,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz not null,
       updated_at timestamptz not null
     );
+  `.execute(db);
+}
 
+/** Outcome events with their redelivery jobs, delivery attempts and the health of the endpoints they go to. */
+async function createOutcomeEvents(db: Kysely<unknown>): Promise<void> {
+  await sql`
     create table outcome_events (
       webhook_id text primary key,
       process_id text not null,
@@ -99,7 +118,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       failing_since timestamptz,
       incident_open boolean not null default false
     );
+  `.execute(db);
+}
 
+/** Idempotency keys: each request's claim and answer, until it expires. */
+async function createIdempotencyKeys(db: Kysely<unknown>): Promise<void> {
+  await sql`
     create table idempotency_keys (
       route text not null,
       key_digest text not null,

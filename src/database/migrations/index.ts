@@ -5,8 +5,10 @@
 import type { Migration } from 'kysely';
 import * as ledger from './0001-ledger';
 import * as reconcilePages from './0002-reconcile-pages';
+import * as incidents from './0003-incidents';
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-ledger': ledger,
   '0002-reconcile-pages': reconcilePages,
+  '0003-incidents': incidents,
 };

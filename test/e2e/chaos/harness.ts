@@ -6,8 +6,12 @@
  * release`); a release starts the next version's worker beside the others and makes it current, every earlier one
  * staying up for the runs pinned to it.
  *
- * The harness kills these processes (SIGKILL; the dev server with the signal the profile names) and starts them
- * again on the same ports and the same SQLite file, so the operator's recipients and the clients' addresses stay valid. A child
+ * The client's backend is a stand-in endpoint inside the harness (src/demo/outcome-receiver.ts): the workers'
+ * dispatchers deliver the ledger's outcome events to it, and it keeps every delivery it got.
+ *
+ * The harness kills these processes (SIGKILL; the dev server with the signal the profile names; PostgreSQL with
+ * SIGKILL or its fast shutdown) and starts them again on the same ports, the same SQLite file and the same data
+ * folder, so the operator's recipients, the clients' addresses and the ledger stay valid. A child
  * that dies without being told to is restarted too and counted, because a silent crash would otherwise pass for
  * one of our kills. Every child is killed when the harness stops, fails or its own process exits.
  */
@@ -25,6 +29,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import https from 'node:https';
+import { setTimeout as delay } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -38,6 +43,11 @@ import {
   postgresCommand,
 } from '../../../src/database/embedded-server';
 import { migrateToLatest } from '../../../src/database/migrate';
+import {
+  type OutcomeReceiverOptions,
+  type RunningOutcomeReceiver,
+  startOutcomeReceiver,
+} from '../../../src/demo/outcome-receiver';
 import { packageVersion } from '../../../src/config/worker-version';
 import { freePort } from '../../../src/http/free-port';
 import { DEV_SERVER_TUNING, devServerTuningArgs } from '../../../src/temporal/dev-server';
@@ -275,6 +285,37 @@ async function temporalAnswers(address: string): Promise<boolean> {
   }
 }
 
+/** The processes whose parent is `pid`, from /proc (empty where there is no /proc). */
+function childPids(pid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const children: number[] = [];
+  for (const entry of entries) {
+    try {
+      // The command name is in parentheses and may hold spaces: the parent's PID is the second field after it.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children;
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The last lines of every child's log in a log folder (also after the stack is gone). */
 export function logTails(logDir: string, lines = 25): string {
   let files: string[] = [];
@@ -304,6 +345,8 @@ export interface StackOptions {
   env: Record<string, string>;
   niceness: number;
   log: (line: string) => void;
+  /** How the stand-in client endpoint answers each delivery (by default 204 when its signature verifies). */
+  clientEndpoint?: OutcomeReceiverOptions['respond'];
 }
 
 export interface StackEndpoints {
@@ -332,6 +375,7 @@ const OWN_PREFIXES = [
   'RECONCILE_',
   'LOG_LEVEL',
   'DATABASE_URL',
+  'CLIENT_WEBHOOK_',
 ];
 
 function inheritedEnv(): NodeJS.ProcessEnv {
@@ -339,6 +383,9 @@ function inheritedEnv(): NodeJS.ProcessEnv {
     Object.entries(process.env).filter(([name]) => !OWN_PREFIXES.some((prefix) => name.startsWith(prefix))),
   );
 }
+
+/** A killed PostgreSQL's session processes notice within moments that their server is gone, and exit. */
+const SESSIONS_EXIT_WITHIN_MS = 30_000;
 
 const secret = (bytes = 24) => randomBytes(bytes).toString('hex');
 
@@ -357,7 +404,12 @@ export class ChaosStack {
   readonly receiver: ManagedProcess;
   readonly api: ManagedProcess;
   readonly dbFile: string;
+  /** The client's backend, as far as outcome events go: every delivery it received, and what it answered. */
+  readonly clientEndpoint: RunningOutcomeReceiver;
   devServerRestarts = 0;
+  /** PostgreSQL stopped and started again: SIGKILLed, and shut down cleanly. */
+  databaseKills = 0;
+  databaseRestarts = 0;
   /** Starts a worker process of `buildId` (not yet started). */
   private readonly workerOf: (buildId: string) => ManagedProcess;
 
@@ -369,6 +421,7 @@ export class ChaosStack {
     processes: Record<'devServer' | 'postgres' | 'sandbox' | 'receiver' | 'api', ManagedProcess>;
     workerOf: (buildId: string) => ManagedProcess;
     dbFile: string;
+    clientEndpoint: RunningOutcomeReceiver;
   }) {
     this.dir = fields.dir;
     this.logDir = path.join(fields.dir, 'logs');
@@ -382,6 +435,7 @@ export class ChaosStack {
     this.receiver = fields.processes.receiver;
     this.api = fields.processes.api;
     this.dbFile = fields.dbFile;
+    this.clientEndpoint = fields.clientEndpoint;
   }
 
   /** The worker of the current version: where new workflows go. */
@@ -426,6 +480,10 @@ export class ChaosStack {
     writeFileSync(certFile, certificate.cert, { mode: 0o600 });
     writeFileSync(keyFile, certificate.key, { mode: 0o600 });
 
+    const clientEndpoint = await startOutcomeReceiver(
+      options.clientEndpoint ? { respond: options.clientEndpoint } : {},
+    );
+
     const email = 'chaos@example.com';
     const passcode = secret(12);
     const apiKey = secret(16);
@@ -461,6 +519,8 @@ export class ChaosStack {
       API_HOST: host,
       API_PORT: String(apiPort),
       API_KEY: apiKey,
+      CLIENT_WEBHOOK_URLS: clientEndpoint.url,
+      CLIENT_WEBHOOK_SECRET: clientEndpoint.secret,
       ...options.env,
     };
     const childEnv = { ...inheritedEnv(), ...env };
@@ -578,6 +638,7 @@ export class ChaosStack {
       processes: { devServer, postgres, sandbox, receiver, api },
       workerOf,
       dbFile,
+      clientEndpoint,
     });
     try {
       await devServer.start();
@@ -646,6 +707,29 @@ export class ChaosStack {
     this.devServerRestarts += 1;
   }
 
+  /**
+   * Stops the ledger's PostgreSQL and starts it again on the same data folder and port `downtimeMs` later. SIGKILL is
+   * a crash (it recovers from its log at the next start); SIGINT is its fast shutdown, which ends every session and
+   * checkpoints (SIGTERM would be its smart shutdown, which waits for every pooled session to leave: forever).
+   * The next server starts only once the old one's session processes are gone: after a SIGKILL they outlive it for
+   * a moment, and a server started while they hold its shared memory refuses to run.
+   */
+  async restartDatabase(signal: 'SIGKILL' | 'SIGINT', downtimeMs: number): Promise<void> {
+    const pid = this.postgres.pid;
+    const sessions = pid === undefined ? [] : childPids(pid);
+    await this.postgres.kill(signal);
+    const stoppedAt = Date.now();
+    if (signal === 'SIGKILL') this.databaseKills += 1;
+    else this.databaseRestarts += 1;
+    while (sessions.some(running)) {
+      if (Date.now() > stoppedAt + SESSIONS_EXIT_WITHIN_MS)
+        throw new Error(`the old PostgreSQL's processes ${sessions.filter(running).join(', ')} did not exit`);
+      await delay(100);
+    }
+    await delay(Math.max(0, stoppedAt + downtimeMs - Date.now()));
+    await this.postgres.start();
+  }
+
   /** Waits for supervised restarts in progress, then checks that every process is up. */
   async allUp(): Promise<string[]> {
     await Promise.all(this.processes.map((child) => child.settled()));
@@ -663,6 +747,7 @@ export class ChaosStack {
       this.devServer,
     ])
       await child.stop();
+    await this.clientEndpoint.close();
   }
 
   /** Removes the temporary folder (logs, data file, TLS pair); only once every child is stopped. */

@@ -1,7 +1,8 @@
 /**
  * `npm run chaos [-- options]`: the chaos suite from the command line (the full profile by default). Prints the
  * timeline as it happens and a summary; exits 0 only when every invariant held (0 lost, 0 duplicate runs,
- * 0 unrecorded wallets, 0 misattributed), 1 when one did not, 2 when the run itself could not be completed.
+ * 0 unrecorded wallets, 0 misattributed; in the ledger 0 lost, stale or duplicate rows and every booked row as the
+ * operator's records say), 1 when one did not, 2 when the run itself could not be completed.
  */
 import { parseArgs } from 'node:util';
 import { parseDurationMs } from '../../../src/config/duration';
@@ -10,10 +11,12 @@ import { type ChaosProfile, formatReport, PROFILES, runChaos, violations } from 
 
 const HELP = `Usage: npm run chaos -- [options]
 
-Runs the product as separate processes (Temporal dev server, sandbox operator, worker, webhook receiver, HTTP API)
-on loopback, sends end-user traffic while killing the worker and the receiver, restarting the dev server and
-injecting delivery and operator faults, then checks from the outside: one run per process ID, one wallet per end
-user (or every extra one recorded), every process at its expected end, every process with its own end user.
+Runs the product as separate processes (Temporal dev server, PostgreSQL, sandbox operator, worker, webhook
+receiver, HTTP API) on loopback, sends end-user traffic while killing the worker and the receiver, restarting the
+dev server, killing and restarting PostgreSQL and injecting delivery, operator and client-endpoint faults, then
+checks from the outside: one run per process ID, one wallet per end user (or every extra one recorded), every
+process at its expected end, every process with its own end user; and in the ledger, every process's row as it
+last wrote it, every ended ramp booked as the operator's records say, every outcome event delivered or pending.
 
 Options:
   --profile <short|full>     the preset to start from (default: full)
@@ -22,6 +25,9 @@ Options:
   --receiver-kills <n>       SIGKILLs of the webhook receiver
   --dev-server-restarts <n>  restarts of the dev server on the same data file
   --dev-server-signal <s>    SIGKILL or SIGTERM for those restarts
+  --database-kills <n>       SIGKILLs of PostgreSQL (started again on its data folder)
+  --database-restarts <n>    clean restarts of PostgreSQL (fast shutdown, then start)
+  --database-downtime <d>    the longest PostgreSQL stays down at each (e.g. 4s)
   --token-expiries <n>       moments at which every operator token expires
   --releases <n>             releases during the traffic (a worker version started and made current)
   --window <duration>        how long traffic arrives and faults are injected (e.g. 90s, 5m)
@@ -59,6 +65,9 @@ function profileFromArgs(
       'receiver-kills': { type: 'string' },
       'dev-server-restarts': { type: 'string' },
       'dev-server-signal': { type: 'string' },
+      'database-kills': { type: 'string' },
+      'database-restarts': { type: 'string' },
+      'database-downtime': { type: 'string' },
       'token-expiries': { type: 'string' },
       releases: { type: 'string' },
       window: { type: 'string' },
@@ -88,6 +97,9 @@ function profileFromArgs(
       preset.devServerRestarts,
     ),
     devServerSignal: pick(signal, preset.devServerSignal),
+    databaseKills: pick(count(values['database-kills'], 'database-kills'), preset.databaseKills),
+    databaseRestarts: pick(count(values['database-restarts'], 'database-restarts'), preset.databaseRestarts),
+    databaseDowntimeMs: pick(duration(values['database-downtime']), preset.databaseDowntimeMs),
     tokenExpiries: pick(count(values['token-expiries'], 'token-expiries'), preset.tokenExpiries),
     releases: pick(count(values.releases, 'releases'), preset.releases),
     trafficWindowMs: pick(duration(values.window), preset.trafficWindowMs),

@@ -3,9 +3,9 @@ import { NotFoundError } from '../../../src/client/errors';
 import { AUTH, stubApp } from '../../helpers/api-stub';
 
 describe('alerts router', () => {
-  test('GET /v1/alerts answers the open and recently resolved incidents', async () => {
-    const state = {
-      open: [
+  test('GET /v1/alerts answers a page of incidents with its filter passed on', async () => {
+    const page = {
+      data: [
         {
           key: 'gas-low/networks/tron-mainnet',
           kind: 'gas-low',
@@ -21,17 +21,22 @@ describe('alerts router', () => {
           details: { balance: '0' },
         },
       ],
-      recentlyResolved: [],
-      raisedTotal: 1,
-      resolvedTotal: 0,
-      runs: 1,
-      since: '2024-01-01T00:00:00.000Z',
+      nextPageToken: 'next-page',
     };
-    const { app, ramp } = stubApp({ listAlerts: jest.fn().mockResolvedValue(state) });
-    const response = await request(app).get('/v1/alerts').set(AUTH);
+    const { app, ramp } = stubApp({ listAlerts: jest.fn().mockResolvedValue(page) });
+    const response = await request(app).get('/v1/alerts?kind=gas-low&limit=1').set(AUTH);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ data: state });
-    expect(ramp.listAlerts).toHaveBeenCalledTimes(1);
+    expect(response.body).toEqual({ data: page.data, pagination: { nextPageToken: 'next-page' } });
+    expect(ramp.listAlerts).toHaveBeenCalledWith({ kind: 'gas-low', limit: 1 });
+  });
+
+  test('GET /v1/alerts refuses an unknown kind, status or limit before it reads anything', async () => {
+    const { app, ramp } = stubApp();
+    for (const query of ['kind=nonsense', 'status=closed', 'limit=0', 'limit=101', 'other=1']) {
+      const response = await request(app).get(`/v1/alerts?${query}`).set(AUTH);
+      expect({ query, status: response.status }).toEqual({ query, status: 400 });
+    }
+    expect(ramp.listAlerts).not.toHaveBeenCalled();
   });
 
   test('GET /v1/alerts needs the API key', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { openApiDocument, openApiText } from '../../../src/api/openapi';
-import { NotFoundError } from '../../../src/client/errors';
+import { ConflictError } from '../../../src/client/errors';
 import { OUTCOME_EVENT_TYPES } from '../../../src/domain/outcome-events';
 import { expectAnswersMatchDocument } from '../../helpers/openapi-answers';
 import { AUTH, stubApp } from '../../helpers/api-stub';
@@ -158,10 +158,10 @@ describe('the OpenAPI document', () => {
     expect(() => expectAnswersMatchDocument()).toThrow(/GET \/v1\/on-ramps\/ord-1 200/);
     await request(app).get('/v1/ramps?limit=5').set(AUTH); // listRamps answers nothing: a 500 the document lists
     expect(expectAnswersMatchDocument()).toBe(1);
-    const odd = stubApp({ listAlerts: jest.fn().mockRejectedValue(new NotFoundError('nothing')) });
-    expect((await request(odd.app).get('/v1/alerts').set(AUTH)).status).toBe(404);
+    const odd = stubApp({ listAlerts: jest.fn().mockRejectedValue(new ConflictError('nothing')) });
+    expect((await request(odd.app).get('/v1/alerts').set(AUTH)).status).toBe(409);
     expect(() => expectAnswersMatchDocument()).toThrow(
-      /GET \/v1\/alerts answered 404, which the document does not list/,
+      /GET \/v1\/alerts answered 409, which the document does not list/,
     );
   });
 });

@@ -1,44 +1,13 @@
-import type { Client, Connection } from '@temporalio/client';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
 import type { ClientContext } from '../../../src/client/context';
 import { QuoteExpiredError } from '../../../src/client/errors';
-import { listAlerts } from '../../../src/client/operations';
 import { assertQuoteValid, isQuoteValid, requestOf } from '../../../src/client/quote';
 import { processIdsOf, RampClient } from '../../../src/client/ramp-client';
-import type { Database, Ledger } from '../../../src/database/connection';
+import type { Database } from '../../../src/database/connection';
 import { DEFAULT_PROCESS_IDS } from '../../../src/domain/ids';
 import type { QuoteResult } from '../../../workflows/quote/types';
 
 const timings = {} as ClientContext['timings'];
-
-/** A context whose Temporal client answers queries from `answer` and records the workflow IDs it was asked about. */
-function contextWith(
-  answer: (workflowId: string) => Promise<unknown>,
-  overrides: Partial<ClientContext> = {},
-) {
-  const asked: string[] = [];
-  const temporal = {
-    workflow: {
-      getHandle: (workflowId: string) => ({
-        query: () => {
-          asked.push(workflowId);
-          return answer(workflowId);
-        },
-      }),
-    },
-  } as unknown as Client;
-  const context: ClientContext = {
-    temporal,
-    ledger: {} as Ledger,
-    taskQueue: 'q',
-    timings,
-    processIds: DEFAULT_PROCESS_IDS,
-    now: () => Date.parse('2026-01-01T00:00:00.000Z'),
-    encryption: undefined,
-    ...overrides,
-  };
-  return { context, asked };
-}
 
 describe('process IDs of the typed client', () => {
   test('default to DEFAULT_PROCESS_IDS', () => {
@@ -46,7 +15,7 @@ describe('process IDs of the typed client', () => {
   });
 
   test('processIds win over the base', () => {
-    const processIds = { accountSetupWorkflowId: 'a2', alertsWorkflowId: 'ops/alerts-2' };
+    const processIds = { accountSetupWorkflowId: 'a2' };
     expect(processIdsOf({ processIds })).toEqual(processIds);
     expect(processIdsOf({}, processIds)).toEqual(processIds);
   });
@@ -65,32 +34,6 @@ describe('process IDs of the typed client', () => {
       new RampClient({ ...options, processIds: { ...DEFAULT_PROCESS_IDS, accountSetupWorkflowId: 'a3' } })
         .processIds.accountSetupWorkflowId,
     ).toBe('a3');
-  });
-});
-
-describe('listAlerts', () => {
-  test('reads the incident store named by processIds, or the workflow ID asked for', async () => {
-    const state = { open: [], recentlyResolved: [], raisedTotal: 1, resolvedTotal: 1, runs: 1, since: 'x' };
-    const { context, asked } = contextWith(() => Promise.resolve(state), {
-      processIds: { accountSetupWorkflowId: 'account-setup', alertsWorkflowId: 'ops/alerts-t9' },
-    });
-    await expect(listAlerts(context)).resolves.toBe(state);
-    await listAlerts(context, { workflowId: 'ops/other' });
-    expect(asked).toEqual(['ops/alerts-t9', 'ops/other']);
-  });
-
-  test('answers the empty store, dated now, before the first alert', async () => {
-    const { context } = contextWith((workflowId) =>
-      Promise.reject(new WorkflowNotFoundError('not found', workflowId, undefined)),
-    );
-    await expect(listAlerts(context)).resolves.toEqual({
-      open: [],
-      recentlyResolved: [],
-      raisedTotal: 0,
-      resolvedTotal: 0,
-      runs: 0,
-      since: '2026-01-01T00:00:00.000Z',
-    });
   });
 });
 

@@ -43,7 +43,7 @@ function context(temporal: unknown): ClientContext {
     ledger: database.db,
     taskQueue: 'q',
     timings: {} as ClientContext['timings'],
-    processIds: { accountSetupWorkflowId: 'account-setup', alertsWorkflowId: 'ops/alerts' },
+    processIds: { accountSetupWorkflowId: 'account-setup' },
     now: () => Date.parse('2026-01-01T00:00:00.000Z'),
     encryption: undefined,
   };

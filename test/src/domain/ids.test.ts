@@ -1,5 +1,6 @@
 import {
   ACCOUNT_WALLET_LABELS,
+  DEFAULT_ALERTS_WORKFLOW_ID,
   DEFAULT_PROCESS_IDS,
   depositTransactionIdFromWorkflowId,
   depositWalletLabel,
@@ -53,10 +54,8 @@ describe('workflow IDs and labels', () => {
     expect(outcomeRedeliveryWorkflowId('evt_offramp~tx-1~2', 'r-1')).toBe(
       'outcome-redelivery/evt_offramp~tx-1~2/r-1',
     );
-    expect(DEFAULT_PROCESS_IDS).toEqual({
-      accountSetupWorkflowId: 'account-setup',
-      alertsWorkflowId: 'ops/alerts',
-    });
+    expect(DEFAULT_PROCESS_IDS).toEqual({ accountSetupWorkflowId: 'account-setup' });
+    expect(DEFAULT_ALERTS_WORKFLOW_ID).toBe('ops/alerts');
     expect(scheduledWorkflowId('', 'gas-monitor')).toBe('ops/gas-monitor');
     expect(scheduledWorkflowId('t1-', 'reconcile')).toBe('ops/t1-reconcile');
     expect(manualReconcileWorkflowId(new Date('2026-01-02T03:04:05.000Z'))).toBe(

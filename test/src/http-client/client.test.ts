@@ -142,6 +142,26 @@ describe('RampHttpClient', () => {
     expect(server.seen[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  test('listAlerts sends its filter as the query and answers the page; an incident action POSTs with a key', async () => {
+    const page = { data: [], pagination: { nextPageToken: 'next' } };
+    const incident = { key: 'gas-low/networks/tron-mainnet', kind: 'gas-low' };
+    const server = await started((seen, _count, res) =>
+      seen.method === 'GET' ? json(res, 200, page) : json(res, 200, { data: incident }),
+    );
+    await expect(
+      server.client.listAlerts({ status: 'resolved', kind: 'gas-low', limit: 5 }),
+    ).resolves.toEqual(page);
+    expect(server.seen[0]!.url).toBe('/v1/alerts?status=resolved&kind=gas-low&limit=5');
+    const action = { key: incident.key, by: 'ana', reason: 'on it' };
+    await expect(server.client.acknowledgeIncident(action)).resolves.toEqual(incident);
+    expect(server.seen[1]).toMatchObject({
+      method: 'POST',
+      url: '/v1/alerts/acknowledge',
+      body: JSON.stringify(action),
+    });
+    expect(server.seen[1]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   test('a 5xx that lasts is thrown after the retries; path values are one encoded segment', async () => {
     const server = await started((_seen, _count, res) =>
       json(res, 502, { error: { code: 'upstream_failed', message: 'x' } }),

@@ -1,12 +1,15 @@
 /**
  * Who may read /metrics and the /readyz details: the metrics token, or anyone only on a server bound to loopback.
- * And what a scrape costs: figures read from Temporal once per TTL, one read at a time, within a deadline.
+ * And what a scrape costs: the ledger's figures read once per TTL, one read at a time; a ledger away is a figure.
  */
 import express from 'express';
 import request from 'supertest';
 import { SecretString } from '../../../src/secrets/secret-string';
 import { healthRouter, type HealthRouterOptions } from '../../../src/observability/health';
 import { RampMetrics } from '../../../src/observability/metrics';
+import { openDatabase } from '../../../src/database/connection';
+import { raiseIncident } from '../../../src/ledger/incidents';
+import { freshTestDatabase } from '../../helpers/database';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -74,49 +77,57 @@ describe('/metrics and /readyz exposure', () => {
 });
 
 describe('/metrics cost', () => {
-  test('figures read from Temporal are shared by concurrent scrapes and reused for the TTL', async () => {
-    let reads = 0;
-    let now = 7;
-    const openIncidents = async () => {
-      reads += 1;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      return Array.from({ length: now }, () => ({ kind: 'gas-low' as const }));
-    };
-    const served = app({
-      metrics: new RampMetrics({ openIncidents, cacheTtlMs: 300, timeoutMs: 2000 }),
-      bindHost: '127.0.0.1',
-    });
-    const scrapes = await Promise.all(Array.from({ length: 10 }, () => request(served).get('/metrics')));
-    expect(scrapes.map((scrape) => scrape.status)).toEqual(Array(10).fill(200));
-    expect(
-      scrapes.every((scrape) =>
-        scrape.text.includes('ramp_incidents_open{kind="gas-low",acknowledged="false"} 7'),
-      ),
-    ).toBe(true);
-    expect(reads).toBe(1);
-    now = 9;
-    expect((await request(served).get('/metrics')).text).toContain(
-      'ramp_incidents_open{kind="gas-low",acknowledged="false"} 7',
-    );
-    expect(reads).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 350));
-    expect((await request(served).get('/metrics')).text).toContain(
-      'ramp_incidents_open{kind="gas-low",acknowledged="false"} 9',
-    );
-    expect(reads).toBe(2);
+  test("the ledger's figures are shared by concurrent scrapes and reused for the TTL", async () => {
+    const database = await freshTestDatabase();
+    try {
+      const raise = (network: string) =>
+        raiseIncident(database.db, {
+          key: `gas-low/${network}`,
+          requestId: network,
+          kind: 'gas-low',
+          message: 'low',
+          workflowId: 'ops/gas-monitor',
+          details: { network },
+        });
+      for (let index = 0; index < 7; index += 1) await raise(`n${index}`);
+      const reads = jest.spyOn(database.db, 'selectFrom');
+      const served = app({
+        metrics: new RampMetrics({ ledger: database.db, cacheTtlMs: 500 }),
+        bindHost: '127.0.0.1',
+      });
+      const gasLow = 'ramp_incidents_open{kind="gas-low",acknowledged="false"}';
+      const scrapes = await Promise.all(Array.from({ length: 10 }, () => request(served).get('/metrics')));
+      expect(scrapes.map((scrape) => scrape.status)).toEqual(Array(10).fill(200));
+      expect(scrapes.every((scrape) => scrape.text.includes(`${gasLow} 7`))).toBe(true);
+      // One read: three grouped counts (ramps, outcome events, open incidents).
+      expect(reads).toHaveBeenCalledTimes(3);
+      await raise('n7');
+      await raise('n8');
+      expect((await request(served).get('/metrics')).text).toContain(`${gasLow} 7`);
+      expect(reads).toHaveBeenCalledTimes(3);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const after = (await request(served).get('/metrics')).text;
+      expect(after).toContain(`${gasLow} 9`);
+      expect(after).toContain('ramp_incidents_open{kind="gas-low",acknowledged="true"} 0');
+      expect(after).toContain('ramp_database_up 1');
+      expect(reads).toHaveBeenCalledTimes(6);
+    } finally {
+      await database.close();
+    }
   });
 
-  test('a Temporal figure that does not come within the deadline is a 503 with Retry-After, promptly', async () => {
-    const never = () => new Promise<never>(() => undefined);
-    const served = app({
-      metrics: new RampMetrics({ openIncidents: never, timeoutMs: 300 }),
-      bindHost: '127.0.0.1',
-    });
-    const started = Date.now();
-    const scrape = await request(served).get('/metrics');
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(scrape.status).toBe(503);
-    expect(scrape.headers['retry-after']).toBe('1');
-    expect(scrape.body).toEqual({ error: { code: 'temporarily_unavailable', message: expect.any(String) } });
+  test('a ledger that does not answer is ramp_database_up 0, promptly, and the scrape is still served', async () => {
+    const away = openDatabase('postgres://ramp@127.0.0.1:1/nowhere', { applicationName: 'metrics test' });
+    try {
+      const served = app({ metrics: new RampMetrics({ ledger: away.db }), bindHost: '127.0.0.1' });
+      const started = Date.now();
+      const scrape = await request(served).get('/metrics');
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(scrape.status).toBe(200);
+      expect(scrape.text).toContain('ramp_database_up 0');
+      expect(scrape.text).toContain('ramp_webhook_deliveries_total');
+    } finally {
+      await away.close();
+    }
   });
 });

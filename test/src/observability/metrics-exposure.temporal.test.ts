@@ -1,11 +1,12 @@
 /**
  * /metrics and /readyz are not open by default (they needed no token, and compose publishes the receiver on all
- * interfaces), and a scrape costs Temporal no visibility count: the ramps are counted in the ledger, and what is still
- * read from Temporal is shared by concurrent scrapes and reused for the cache TTL.
+ * interfaces), and a scrape costs Temporal nothing: every call the API's Temporal connection makes is counted, and
+ * scrapes add none (the ramps, outcome events and incidents are counted in the ledger; the worker versions are read in
+ * the background, whatever the scrapes).
  */
 import { ledgerIdempotency } from '../../../src/api/idempotency';
 import type { Ledger } from '../../../src/database/connection';
-import type { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type ConnectionOptions } from '@temporalio/client';
 import pino from 'pino';
 import request from 'supertest';
 import { createApiApp } from '../../../src/api/app';
@@ -14,10 +15,12 @@ import { SecretString } from '../../../src/secrets/secret-string';
 import type { ReceiverConfig } from '../../../src/config/receiver';
 import { RampMetrics } from '../../../src/observability/metrics';
 import { createReceiverApp } from '../../../src/webhooks/receiver';
-import { connectTestClient, fastTimings } from '../../helpers/temporal';
+import { connectTestClient, fastTimings, testServer } from '../../helpers/temporal';
+import { raiseIncident } from '../../../src/ledger/incidents';
 import { freshTestDatabase } from '../../helpers/database';
 
 const TOKEN = 'metrics-token-exposure-0123456789';
+type GrpcInterceptor = NonNullable<ConnectionOptions['interceptors']>[number];
 const logger = pino({ level: 'silent' });
 
 describe('/metrics and /readyz exposure and cost', () => {
@@ -66,18 +69,30 @@ describe('/metrics and /readyz exposure and cost', () => {
     });
   });
 
-  test('ramps are counted in the ledger, no visibility count; concurrent scrapes share one read, reused for the TTL', async () => {
-    const count = jest.spyOn(client.workflow, 'count');
-    const list = jest.spyOn(client.workflow, 'list');
+  test('a scrape makes no call to Temporal: none counted over 61 scrapes, while the ledger is read', async () => {
+    // Every gRPC call of this connection, whatever the client method behind it.
+    const calls: string[] = [];
+    const counted = await Connection.connect({
+      address: testServer().address,
+      interceptors: [
+        (options, nextCall) => {
+          calls.push(options.method_definition.path);
+          // The call itself, untouched (the interceptor only counts it).
+          return nextCall(options) as ReturnType<GrpcInterceptor>;
+        },
+      ],
+    });
+    const temporal = new Client({ connection: counted, namespace: testServer().namespace });
     const database = await freshTestDatabase();
+    const metrics = new RampMetrics({
+      ledger: database.db,
+      temporal,
+      workerDeployment: `metrics-cost-${Date.now()}`,
+      logger,
+      cacheTtlMs: 200,
+    });
     try {
-      const metrics = new RampMetrics({
-        ledger: database.db,
-        temporal: client,
-        logger,
-        cacheTtlMs: 1_500,
-        timeoutMs: 5_000,
-      });
+      // As the API runs it: ledger, Temporal and the worker versions.
       const app = createApiApp({
         ramp: {} as RampApi,
         idempotency: ledgerIdempotency({} as Ledger),
@@ -85,24 +100,38 @@ describe('/metrics and /readyz exposure and cost', () => {
         logger,
         health: { metrics, metricsToken: new SecretString(TOKEN), bindHost: '0.0.0.0' },
       });
-      expect((await request(app).get('/metrics')).status).toBe(401);
-      expect(count).not.toHaveBeenCalled();
+      // The background read of the versions is made at start, and counted: the counter sees the connection. It goes on
+      // by its timer, whatever the scrapes; stopped here, so that what follows counts the scrapes' calls alone.
+      await metrics.versionRead;
+      expect(calls).toContain('/temporal.api.workflowservice.v1.WorkflowService/DescribeWorkerDeployment');
+      metrics.close();
+      const before = calls.length;
 
+      await raiseIncident(database.db, {
+        key: 'gas-low/networks/tron-mainnet',
+        requestId: 'r1',
+        kind: 'gas-low',
+        message: 'low',
+        workflowId: 'ops/gas-monitor',
+        details: { network: 'networks/tron-mainnet' },
+      });
       const scrape = () => request(app).get('/metrics').set('authorization', `Bearer ${TOKEN}`);
-      const first = await Promise.all(Array.from({ length: 20 }, scrape));
-      expect(first.map((response) => response.status)).toEqual(Array(20).fill(200));
-      expect(first[0]!.text).toContain('ramp_processes_started{direction="off-ramp"} 0');
-      expect(list).toHaveBeenCalledTimes(1);
-      expect((await scrape()).status).toBe(200);
-      expect(list).toHaveBeenCalledTimes(1);
-      await new Promise((resolve) => setTimeout(resolve, 1_600));
-      await Promise.all(Array.from({ length: 5 }, scrape));
-      expect(list).toHaveBeenCalledTimes(2);
-      expect(count).not.toHaveBeenCalled();
+      const together = await Promise.all(Array.from({ length: 30 }, scrape));
+      expect(together.map((response) => response.status)).toEqual(Array(30).fill(200));
+      for (let index = 0; index < 30; index += 1) {
+        const response = await scrape();
+        expect(response.status).toBe(200);
+        if (index % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const body = (await scrape()).text;
+      expect(body).toContain('ramp_processes_started{direction="off-ramp"} 0');
+      expect(body).toContain('ramp_incidents_open{kind="gas-low",acknowledged="false"} 1');
+      expect(body).toContain('ramp_database_up 1');
+      expect(calls.slice(before)).toEqual([]);
     } finally {
-      count.mockRestore();
-      list.mockRestore();
+      metrics.close();
       await database.close();
+      await counted.close();
     }
   });
 });

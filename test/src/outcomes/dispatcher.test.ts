@@ -3,7 +3,8 @@
  * dispatcher itself against the run's real PostgreSQL and real local endpoints (no Temporal: the events are
  * written as a process's ledger write writes them). An outage keeps each process's order and goes out within
  * seconds once the endpoint answers, whatever the backoff; each webhook-id is confirmed once; a give-up marks the
- * event failed and opens one incident per endpoint; two dispatchers on one database never send one event at once.
+ * event failed and counts on its endpoint's one incident (in the ledger's incident store); two dispatchers on one
+ * database never send one event at once.
  */
 import { randomUUID } from 'node:crypto';
 import { loadClientWebhookConfig } from '../../../src/config/client-webhooks';
@@ -38,6 +39,10 @@ import {
   type RunningOutcomeReceiver,
   startOutcomeReceiver,
 } from '../../../src/demo/outcome-receiver';
+import { createAlertActivities } from '../../../activities/operations/alerts/activities';
+import { listIncidents } from '../../../src/ledger/incidents';
+import { dispatcherIncidents, dispatcherRequestId } from '../../../src/outcomes/incidents';
+import { testActivityConfig } from '../../helpers/activities';
 import { eventsOf, freshTestDatabase, type TestDatabase } from '../../helpers/database';
 import { captureLogger } from '../../helpers/logs';
 import { waitFor } from '../../helpers/wait';
@@ -481,7 +486,7 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     expect(confirmedIds(steady, givenUp)).toEqual([g1, g2, g1, g2]);
   }, 30_000);
 
-  test('an event never confirmed is failed; each endpoint opens one incident, resolved when it confirms again', async () => {
+  test("an event never confirmed is failed and counts on its endpoint's one incident, resolved when it confirms again", async () => {
     let firstDown = true;
     const first = await receiver({ respond: (delivery) => (firstDown || !delivery.verified ? 500 : 204) });
     const second = await receiver({ secret: first.secret, respond: () => 503 });
@@ -497,8 +502,18 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     const offRamp = await recorded('offramp', ['off_ramp.created', 'off_ramp.settled'], quick.retryForMs);
     const onRamp = await recorded('onramp', ['on_ramp.created'], quick.retryForMs);
     const everything = [...offRamp, ...onRamp];
-    const { incidents, undelivered, recovered } = recordingIncidents();
-    dispatcher({ clientWebhooks, timings: quick, logger: captureLogger().logger, incidents });
+    const { logger } = captureLogger();
+    const incidents = dispatcherIncidents(
+      createAlertActivities(
+        { logger, config: testActivityConfig(), ledger: database.db },
+        dispatcherRequestId,
+      ),
+    );
+    dispatcher({ clientWebhooks, timings: quick, logger, incidents });
+    const incidentOf = async (label: string, status: 'open' | 'resolved' = 'open') =>
+      (await listIncidents(database.db, { status, kind: 'outcome-event-undelivered' }, 10)).data.filter(
+        (incident) => incident.details.endpoint === label,
+      );
 
     const failed = await waitFor(
       async () => {
@@ -521,17 +536,27 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     expect((await readEventView(database.db, a1))!.attempts).toBeGreaterThan(1);
     const order = first.deliveries.map((delivery) => delivery.webhookId);
     expect(order.indexOf(a2)).toBeGreaterThan(order.lastIndexOf(a1));
-    // Three events missed by two endpoints: two incidents, one each.
-    expect(undelivered.map((incident) => incident.endpoint).sort()).toEqual([firstLabel, secondLabel].sort());
-    for (const incident of undelivered) expect(idsOf(everything)).toContain(incident.webhookId);
-    for (const label of [firstLabel, secondLabel])
+    // Three events missed by two endpoints: two incidents, one each, each counting the three.
+    for (const label of [firstLabel, secondLabel]) {
+      expect(await incidentOf(label)).toEqual([
+        expect.objectContaining({
+          key: `outcome-event-undelivered/endpoint/${label}`,
+          occurrences: everything.length,
+        }),
+      ]);
       expect(await health(label)).toMatchObject({ incident_open: true });
+    }
 
     // The first endpoint answers again: its incident is resolved at its first confirmation.
     firstDown = false;
     const pingId = await ping();
-    await waitFor(() => recovered.length > 0, 'the first endpoint to recover', 10_000, 50);
-    expect(recovered).toEqual([firstLabel]);
+    await waitFor(
+      async () => ((await incidentOf(firstLabel, 'resolved')).length > 0 ? true : undefined),
+      'the first endpoint to recover',
+      10_000,
+      50,
+    );
+    expect(await incidentOf(firstLabel)).toEqual([]);
     expect(await health(firstLabel)).toMatchObject({ incident_open: false, failing_since: null });
     expect(await health(secondLabel)).toMatchObject({ incident_open: true });
     expect((await readEventView(database.db, pingId))?.delivery).toBe('pending');
@@ -539,8 +564,8 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     for (const event of everything)
       expect((await readEventView(database.db, event.webhookId))?.delivery).toBe('failed');
 
-    // Redelivered by filter: the first endpoint takes each once; the second still refuses, and its incident,
-    // open already, is not raised again.
+    // Redelivered by filter: the first endpoint takes each once; the second still refuses, and its one incident
+    // counts the events missed again.
     const job = await startRedelivery(database.db, {
       jobId: randomUUID(),
       filter: { status: 'failed' },
@@ -560,7 +585,10 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     for (const event of everything)
       expect(confirmedIds(first).filter((id) => id === event.webhookId)).toHaveLength(1);
     expect(confirmedIds(second)).toEqual([]);
-    expect(undelivered).toHaveLength(2);
+    expect(await incidentOf(secondLabel)).toEqual([
+      expect.objectContaining({ occurrences: 2 * everything.length }),
+    ]);
+    expect(await incidentOf(firstLabel)).toEqual([]);
   }, 60_000);
 
   test('a bulk redelivery leaves an attempt under way to its dispatcher: no other takes the event meanwhile', async () => {

@@ -135,7 +135,7 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
     ]);
     // The off-ramp told end-user/<id> about itself (through the attributeOffRamp activity).
     await waitFor('the end user to list the off-ramp', async () =>
-      (await stack!.endUserState(user.endUserId)).offRamps.includes(depositId) ? true : undefined,
+      (await stack!.endUserState(user.endUserId)).recentOffRamps.includes(depositId) ? true : undefined,
     );
 
     const payloads = [histories.offRamp, histories.endUser].flatMap((json) => collectPayloads(json));

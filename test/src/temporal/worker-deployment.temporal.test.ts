@@ -255,9 +255,10 @@ describe('a release beside the old version, and a rollback', () => {
       running: 0,
     });
     // What the dashboard's versions panel shows: the end user on A, nothing left on B.
-    const exposition = (
-      await new RampMetrics({ temporal: client, workerDeployment: taskQueue, cacheTtlMs: 0 }).render()
-    ).body;
+    const metrics = new RampMetrics({ temporal: client, workerDeployment: taskQueue });
+    await metrics.versionRead;
+    const exposition = (await metrics.render()).body;
+    metrics.close();
     expect(exposition).toContain('ramp_worker_version_workflows{build_id="a",state="current"} 1');
     expect(exposition).toContain('ramp_worker_version_workflows{build_id="b",state="drained"} 0');
   });

@@ -3,7 +3,7 @@
  * budget bounds a hop that never ends (a login the read waits for is not bounded by the read's deadline).
  */
 import { ApplicationFailure } from '@temporalio/common';
-import type { Hop, HopPlace } from '../../../activities/ramps/router/hop';
+import type { Hop, HopPlace } from '../../../src/routing/hop';
 import { fastTimings } from '../../helpers/temporal';
 import { captureLines } from '../../helpers/logs';
 import { createDirectForward } from '../../../src/webhooks/direct-forward';

@@ -6,6 +6,7 @@ import {
   extraWallets,
   linkOffRamp,
   newEndUserState,
+  OFF_RAMPS_KEPT,
   QUOTED_DEPOSITS_KEPT,
   quoteOfDeposit,
   searchAttributes,
@@ -35,7 +36,7 @@ describe('end-user state', () => {
       createdAt: T0,
       runs: 1,
       walletStatus: 'none',
-      offRamps: [],
+      recentOffRamps: [],
       outcomes: { sequence: 0, events: [] },
     });
   });
@@ -51,7 +52,7 @@ describe('end-user state', () => {
       extraWalletsReported: 1,
       createdAt: T0,
       runs: 2,
-      offRamps: ['d-1'],
+      recentOffRamps: ['d-1'],
       outcomes: { sequence: 3, events: [] },
     };
     const state = newEndUserState({ ...input, carried }, T1);
@@ -66,12 +67,27 @@ describe('end-user state', () => {
     expect(continued).toEqual({ ...input, continueAsNewAfterEvents: 50, carried: carriedState(state) });
   });
 
-  test('each off-ramp is listed once', () => {
+  test('each off-ramp is linked once; the state keeps the last few, however many the user has', () => {
     const state = newEndUserState(input, T0);
     linkOffRamp(state, 'd-1');
     linkOffRamp(state, 'd-2');
     linkOffRamp(state, 'd-1');
-    expect(state.offRamps).toEqual(['d-1', 'd-2']);
+    expect(state.recentOffRamps).toEqual(['d-1', 'd-2']);
+    for (let index = 3; index <= 1_000; index += 1) linkOffRamp(state, `d-${index}`);
+    expect(state.recentOffRamps).toHaveLength(OFF_RAMPS_KEPT);
+    expect(state.recentOffRamps.at(-1)).toBe('d-1000');
+    // A retried link of a recent one is known; the carried state stays the same size.
+    linkOffRamp(state, 'd-999');
+    expect(state.recentOffRamps).toHaveLength(OFF_RAMPS_KEPT);
+    expect(JSON.stringify(carriedState(state)).length).toBeLessThan(4_000);
+  });
+
+  test('a run from before the ledger carried every off-ramp: the next keeps the last few', () => {
+    const offRamps = Array.from({ length: 5_000 }, (_, index) => `d-${index}`);
+    const carried = { ...carriedState(newEndUserState(input, T0)), offRamps, recentOffRamps: undefined };
+    const state = newEndUserState({ ...input, carried: carried as never }, T1);
+    expect(state.recentOffRamps).toEqual(offRamps.slice(-OFF_RAMPS_KEPT));
+    expect(carriedState(state)).not.toHaveProperty('offRamps');
   });
 
   test('the wallet shown keeps only networks and addresses', () => {

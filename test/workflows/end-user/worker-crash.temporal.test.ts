@@ -52,7 +52,7 @@ async function walletTestSetup(name: string, timings: WorkflowTimings) {
   const { client, connection } = await connectTestClient();
   const database = await freshTestDatabase();
   const taskQueue = `${name}-${randomUUID()}`;
-  const processIds = { ...DEFAULT_PROCESS_IDS, alertsWorkflowId: `ops/alerts-${randomUUID()}` };
+  const processIds = { ...DEFAULT_PROCESS_IDS };
   const ramp = new RampClient({
     database,
     connection,
@@ -211,8 +211,8 @@ describe('worker killed inside the CreateWallet round trip (real dev server + sa
 
         // Raised once as an incident for the operations team (only when there is something to close).
         const incidents = await waitFor(async () => {
-          const alerts = await ramp.listAlerts({ workflowId: setup.processIds.alertsWorkflowId });
-          const open = alerts.open.filter(
+          const alerts = await ramp.listAlerts({ kind: 'extra-wallet', limit: 100 });
+          const open = alerts.data.filter(
             (incident) => incident.key === `extra-wallet/end-user/${endUserId}`,
           );
           return EXPECTED[point].extras === 0 || open.length > 0 ? open : undefined;

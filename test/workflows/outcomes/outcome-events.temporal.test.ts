@@ -20,15 +20,10 @@ import {
   type RunningOutcomeReceiver,
   startOutcomeReceiver,
 } from '../../../src/demo/outcome-receiver';
-import {
-  DEFAULT_PROCESS_IDS,
-  endUserWorkflowId,
-  offRampWorkflowId,
-  onRampWorkflowId,
-} from '../../../src/domain/ids';
+import { endUserWorkflowId, offRampWorkflowId, onRampWorkflowId } from '../../../src/domain/ids';
 import type { OutcomeDeliveryTimings } from '../../../src/domain/timings';
 import { type RunningDispatcher, startDispatcher } from '../../../src/outcomes/dispatcher';
-import { dispatcherIncidents, dispatcherOrigin } from '../../../src/outcomes/incidents';
+import { dispatcherIncidents, dispatcherRequestId } from '../../../src/outcomes/incidents';
 import { testActivityConfig } from '../../helpers/activities';
 import { eventsOf } from '../../helpers/database';
 import { recordHistory } from '../../helpers/histories';
@@ -279,14 +274,8 @@ describe('outcome events to the client backend (sandbox + receiver + dev server 
       logger,
       incidents: dispatcherIncidents(
         createAlertActivities(
-          {
-            logger,
-            temporal: client,
-            config: testActivityConfig({
-              processIds: { ...DEFAULT_PROCESS_IDS, alertsWorkflowId: stack.alertsWorkflowId },
-            }),
-          },
-          dispatcherOrigin(stack.worker.taskQueue),
+          { logger, ledger: stack.database.db, config: testActivityConfig() },
+          dispatcherRequestId,
         ),
       ),
     });
@@ -351,8 +340,8 @@ describe('outcome events to the client backend (sandbox + receiver + dev server 
     expect(failed.error).toBe(`${backendLabel} answered HTTP 500`);
     const incidentKey = `outcome-event-undelivered/endpoint/${backendLabel}`;
     const incident = await waitFor('the incident', async () => {
-      const alerts = await stack!.ramp.listAlerts({ workflowId: stack!.alertsWorkflowId });
-      return alerts.open.find(
+      const alerts = await stack!.ramp.listAlerts({ kind: 'outcome-event-undelivered' });
+      return alerts.data.find(
         (open) => open.key === incidentKey && open.workflowId === onRampWorkflowId(reference),
       );
     });
@@ -362,15 +351,15 @@ describe('outcome events to the client backend (sandbox + receiver + dev server 
     });
     expect(incident.message).toContain(`evt_onramp~${reference}~1`);
     expect(incident.message).not.toContain(backend.url);
-    const alerts = await stack.ramp.listAlerts({ workflowId: stack.alertsWorkflowId });
-    expect(alerts.open.filter((open) => open.kind === 'outcome-event-undelivered')).toHaveLength(1);
+    const alerts = await stack.ramp.listAlerts({ kind: 'outcome-event-undelivered' });
+    expect(alerts.data).toHaveLength(1);
 
     // The endpoint answers again: a test event it confirms resolves the incident.
     failing = false;
     const ping = await stack.ramp.sendTestEvent();
     await waitFor('the incident to be resolved', async () => {
-      const state = await stack!.ramp.listAlerts({ workflowId: stack!.alertsWorkflowId });
-      return state.open.some((open) => open.key === incidentKey) ? undefined : state;
+      const state = await stack!.ramp.listAlerts({ kind: 'outcome-event-undelivered' });
+      return state.data.some((open) => open.key === incidentKey) ? undefined : state;
     });
     expect((await stack.ramp.getEvent(ping.webhookId)).delivery).toBe('delivered');
     await client.workflow.getHandle(onRampWorkflowId(reference)).terminate('test over');

@@ -51,8 +51,8 @@ describe('amounts against the quote and exceptions by name (sandbox + receiver +
 
   async function openIncident(stack: RampStack, key: string) {
     return waitFor(`incident ${key}`, async () => {
-      const alerts = await stack.ramp.listAlerts();
-      return alerts.open.find((incident) => incident.key === key);
+      const alerts = await stack.ramp.listAlerts({ limit: 100 });
+      return alerts.data.find((incident) => incident.key === key);
     });
   }
 
@@ -160,8 +160,8 @@ describe('amounts against the quote and exceptions by name (sandbox + receiver +
     ).toEqual(['below_minimum']);
     // The operator converted it anyway: its incident is resolved.
     const resolved = await waitFor('the below_minimum incident to be resolved', async () => {
-      const alerts = await stack.ramp.listAlerts();
-      return alerts.recentlyResolved.find(
+      const alerts = await stack.ramp.listAlerts({ status: 'resolved', limit: 100 });
+      return alerts.data.find(
         (incident) => incident.key === `ramp-exception/deposit/${smallId}/below_minimum`,
       );
     });

@@ -1,7 +1,9 @@
 /**
- * Pure rules of the incident store: opening, counting and closing incidents, and what the store shows (current
- * details, search attributes). Workflow-safe: no I/O, no Temporal calls, no clock (`now` is passed in). The
- * reducers change the state they are handed in place: the state query returns that same object.
+ * Pure rules of the incident store: the key of an incident (the ledger's store and the workflow's alike) and a
+ * person's action's checks; then, for the workflow runs that still hold incidents in their state (a 1.0 replay),
+ * opening, counting and closing them, and what such a run shows (current details, search attributes). Workflow-safe:
+ * no I/O, no Temporal calls, no clock (`now` is passed in). The reducers change the state they are handed in place:
+ * the state query returns that same object.
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { Networks, RampStatus } from '../../../src/domain/search-attributes';

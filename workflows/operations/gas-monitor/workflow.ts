@@ -1,7 +1,7 @@
 /**
  * gas-monitor: run by the `gas-monitor` schedule. Reads the gas wallet's native balance on each network (ETH on
  * Ethereum, TRX on Tron) and raises a `gas-low` alert when it is below its minimum (GAS_MIN_BALANCES). The incident store
- * (ops/alerts) deduplicates: every run raises while the balance is low, one alert goes out; when the balance is
+ * (in the ledger) deduplicates: every run raises while the balance is low, one alert goes out; when the balance is
  * enough again the run resolves the incident and the resolved notice goes out once.
  */
 import { proxyActivities, setCurrentDetails, workflowInfo } from '@temporalio/workflow';

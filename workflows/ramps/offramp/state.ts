@@ -21,7 +21,6 @@ import type {
   OffRampRole,
   OffRampState,
   OffRampStatus,
-  OffRampTransactionSignal,
 } from './types';
 
 /** The transactions of an off-ramp, in the order their failures take precedence. */
@@ -170,15 +169,6 @@ export function orderToRead(status: OffRampStatus, state: OffRampState): string 
   if (status !== 'awaiting-settlement' && status !== 'settled') return undefined;
   if (state.order) return undefined;
   return state.orderTransaction?.orderId ?? state.sweep?.orderId ?? undefined;
-}
-
-/**
- * The order a forward carries along with its transaction: the one a sweep or an order transaction names. The
- * off-ramp reads that order as soon as a transaction names it (orderToRead); carried along, it needs no read.
- */
-export function orderToSettleFrom(signal: OffRampTransactionSignal): string | undefined {
-  if (signal.role !== 'sweep' && signal.role !== 'orderTransaction') return undefined;
-  return signal.transaction.orderId ?? undefined;
 }
 
 /**

@@ -78,8 +78,18 @@ export class OffRampRun {
     await this.readOrder(orderId);
   }
 
+  /** The order once more before settling: as a forward carried it executed, else read from the operator. */
+  async confirmOrder(orderId: string): Promise<void> {
+    const forwarded = this.forwardedOrder;
+    if (forwarded?.id === orderId && forwarded.status === 'executed') {
+      if (applyOrder(this.state, forwarded).revised) this.revision += 1;
+      return;
+    }
+    await this.readOrder(orderId);
+  }
+
   /** Reads the order from the operator (a failed read is noted; the loop goes on). */
-  async readOrder(orderId: string): Promise<void> {
+  private async readOrder(orderId: string): Promise<void> {
     await this.tolerate('order read', async () => {
       const order = await this.activities.readOrderSnapshot({ id: orderId });
       if (applyOrder(this.state, order).revised) this.revision += 1;

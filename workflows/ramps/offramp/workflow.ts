@@ -75,7 +75,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
     if (orderId) await run.takeOrder(orderId);
     // Settling on an order read before it executed: read once more, so the row booked is what the operator says.
     const unconfirmed = recorded ? orderToConfirm(state) : undefined;
-    if (unconfirmed) await run.readOrder(unconfirmed);
+    if (unconfirmed) await run.confirmOrder(unconfirmed);
     rules.refreshBooking(state);
     // Exceptions are raised when seen, not at a deadline; the process keeps following the operator.
     await run.raiseExceptions(rules.newExceptions(state, timings.markets));

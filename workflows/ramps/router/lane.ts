@@ -10,6 +10,7 @@ import type { ResourceKind } from '../../../src/domain/vocabulary';
 import type { AlertInput } from '../../operations/alerts/types';
 import { failureNote, nextPollDelayMs } from '../shared/step-timing';
 import { isDuplicate, lateEventAlert, recordForward } from './lane-state';
+import { countHop } from './metrics';
 import type { CarriedLane, ForwardOutcome, RoutedEvent, RouteEventInput } from './types';
 import { isOperatorNotFound, recordGiveUp, recordNotFound, unknownResourceRetry } from './unknown-resource';
 
@@ -60,9 +61,11 @@ export async function routeLane(lane: Lane, host: LaneHost): Promise<void> {
     const batch = inbox.splice(0);
     try {
       await routeBatch(lane, host, batch.length);
+      countHop('routed');
       retry.retryDelayMs = timings.pollInitialMs;
       delete retry.firstNotFoundAtMs;
     } catch (error) {
+      countHop(isOperatorNotFound(error) ? 'not-found' : 'failed');
       if (Date.now() >= retry.giveUpAtMs) throw error;
       inbox.unshift(...batch);
       if (!(await waitToRetry(lane, host, error))) return;

@@ -148,7 +148,7 @@ export function routerDetails(totals: RouterTotals, lanes: { active: number; ret
   );
 }
 
-/** The memo a router keeps for readers of visibility: /metrics (unknown resources) and the receiver (overloaded). */
+/** The memo a router keeps for readers of visibility: people looking in (unknown resources), the receiver (overloaded). */
 export interface RouterMemo {
   unknownResources: number;
   overloaded: boolean;
@@ -158,12 +158,6 @@ export const routerMemo = (totals: RouterTotals, lanes: number, maxLanes = MAX_R
   unknownResources: totals.unknownResources,
   overloaded: lanes >= maxLanes,
 });
-
-/** The unknown-resource total a router's memo holds (0 when it has none, or not a count). */
-export function routerUnknownResources(memo: Record<string, unknown> | undefined): number {
-  const value = memo?.unknownResources;
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
-}
 
 /** True when a router's memo says it holds as many resources as it should. */
 export const routerOverloaded = (memo: Record<string, unknown> | undefined): boolean =>

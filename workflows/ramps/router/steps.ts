@@ -19,6 +19,7 @@ import { operatorActivityOptions } from '../../shared/activity-options';
 import { HopBatches } from './hop-batches';
 import { type Lane, type LaneHost, newLane, routeLane } from './lane';
 import { recordEvent } from './lane-state';
+import { countGiveUp } from './metrics';
 import {
   carriedLanes,
   continuedTotals,
@@ -154,6 +155,8 @@ export class RouterRun {
       if (laneIsDone(lane)) {
         this.lanes.delete(key);
         retireLane(this.totals, this.recent, lane.state);
+        if (lane.state.unknownResource?.gaveUpAt) countGiveUp('unknown-resource');
+        else if (lane.state.gaveUpAt) countGiveUp('failed');
         this.publishMemo();
       }
       this.describe();

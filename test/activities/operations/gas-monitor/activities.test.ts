@@ -6,7 +6,7 @@ import { testActivityConfig } from '../../../helpers/activities';
 
 const TRON = 'networks/tron-mainnet';
 const ETHEREUM = 'networks/ethereum-mainnet';
-const PROCESS_IDS = { accountSetupWorkflowId: 'account-setup-test', alertsWorkflowId: 'ops/alerts' };
+const PROCESS_IDS = { accountSetupWorkflowId: 'account-setup-test' };
 
 /**
  * The account setup's gas wallet (`gas-from-setup`, or none when `gasWallet` is null), with a TRX address holding

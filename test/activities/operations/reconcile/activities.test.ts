@@ -403,7 +403,7 @@ describe('a page of deposit wallets', () => {
         ),
       getWalletAddresses: (walletId: string) => Promise.resolve(addresses(walletId === 'w-1' ? '30' : '0')),
     });
-    const { run, activities, begin, page, signalWithStart, executeUpdateWithStart, findings } = setup(
+    const { run, activities, begin, page, signalWithStart, findings } = setup(
       { 'offramp/tx-ended': { running: false } },
       operator,
     );
@@ -425,8 +425,14 @@ describe('a page of deposit wallets', () => {
       { kind: 'unaccounted-funds', subject: `wallet w-2 ${ETHEREUM} USDC` },
       { kind: 'unknown-deposit', subject: 'deposit tx-lost' },
     ]);
-    // One alert per unaccounted balance, each its own request to the incident store.
-    expect(executeUpdateWithStart).toHaveBeenCalledTimes(2);
+    // One incident per unaccounted balance, in the ledger's incident store.
+    const incidents = await database.db
+      .selectFrom('incidents')
+      .select(['kind', 'key'])
+      .where('resolved_at', 'is', null)
+      .orderBy('key')
+      .execute();
+    expect(incidents.map((incident) => incident.kind)).toEqual(['unaccounted-funds', 'unaccounted-funds']);
     const checked = await database.db
       .selectFrom('end_users')
       .select(['end_user_id', 'wallet_checked_at'])

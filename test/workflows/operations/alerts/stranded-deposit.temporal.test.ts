@@ -26,9 +26,7 @@ describe('operations: alerts', () => {
     const depositId = await depositCrypto(s, user.address);
     await offRampEnded(s, depositId, ['stuck']);
     const incident = await waitFor('the incident', async () =>
-      (await s.ramp.listAlerts({ workflowId: s.alertsWorkflowId })).open.find(
-        (entry) => entry.depositTransactionId === depositId,
-      ),
+      (await s.ramp.listAlerts()).data.find((entry) => entry.depositTransactionId === depositId),
     );
     expect(incident).toMatchObject({
       kind: 'gas-shortfall',
@@ -43,10 +41,13 @@ describe('operations: alerts', () => {
     });
     expect((await offRampEnded(s, depositId)).status).toBe('settled');
     const after = await waitFor('the resolution', async () => {
-      const state = await s.ramp.listAlerts({ workflowId: s.alertsWorkflowId });
-      return state.open.length === 0 && state.recentlyResolved.length === 1 ? state : undefined;
+      const [open, resolved] = await Promise.all([
+        s.ramp.listAlerts(),
+        s.ramp.listAlerts({ status: 'resolved' }),
+      ]);
+      return open.data.length === 0 && resolved.data.length === 1 ? resolved.data : undefined;
     });
-    expect(after.recentlyResolved[0]).toMatchObject({ key: `gas-shortfall/deposit/${depositId}` });
+    expect(after[0]).toMatchObject({ key: `gas-shortfall/deposit/${depositId}` });
     // The notice is logged by the resolving activity once the store has answered it: a moment after the store shows it.
     await waitFor('the RESOLVED notice', () => (resolvedLines(s).length > 0 ? true : undefined));
     expect(resolvedLines(s)).toHaveLength(1);

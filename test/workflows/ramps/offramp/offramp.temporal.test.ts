@@ -51,9 +51,9 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     expect(state.alertsRaised).toBe(0);
     const endUser = await waitFor('end user to list the off-ramp', async () => {
       const current = await stack.endUserState(user.endUserId);
-      return current.offRamps.includes(depositId) ? current : undefined;
+      return current.recentOffRamps.includes(depositId) ? current : undefined;
     });
-    expect(endUser.offRamps).toEqual([depositId]);
+    expect(endUser.recentOffRamps).toEqual([depositId]);
     const listed = await waitFor('visibility', async () => {
       const found = await stack.ramp.listProcesses({ endUserId: user.endUserId, status: 'settled' });
       return found.length > 0 ? found : undefined;
@@ -105,9 +105,9 @@ describe('off-ramp process (sandbox + receiver + dev server)', () => {
     expect(state.alertsRaised).toBe(0);
     const endUser = await waitFor('end user to list the off-ramp', async () => {
       const current = await stack.endUserState(user.endUserId);
-      return current.offRamps.includes(depositId) ? current : undefined;
+      return current.recentOffRamps.includes(depositId) ? current : undefined;
     });
-    expect(endUser.offRamps).toEqual([depositId]);
+    expect(endUser.recentOffRamps).toEqual([depositId]);
   });
 
   test('reordered events settle', async () => {

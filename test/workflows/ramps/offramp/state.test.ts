@@ -17,7 +17,6 @@ import {
   orderReadOverdue,
   orderToConfirm,
   orderToRead,
-  orderToSettleFrom,
   pollRequest,
   shouldMarkStuck,
 } from '../../../../workflows/ramps/offramp/state';
@@ -420,18 +419,5 @@ describe('stuck and timed out', () => {
     });
     state.orderId = 'o-1';
     expect(stuckResolution(state, 'sweep-not-started').resolution).toBe('Deposit dep-1 settled (order o-1)');
-  });
-});
-
-describe('orderToSettleFrom', () => {
-  test('a sweep or an order transaction that names its order brings it along; nothing else does', () => {
-    const swap = tx('otx-1', { type: 'AutoSwap', status: 'created', orderId: 'o-1' });
-    expect(orderToSettleFrom({ role: 'orderTransaction', transaction: swap })).toBe('o-1');
-    expect(orderToSettleFrom({ role: 'sweep', transaction: { ...swap, type: 'AutoSweep' } })).toBe('o-1');
-    expect(
-      orderToSettleFrom({ role: 'orderTransaction', transaction: { ...swap, orderId: null } }),
-    ).toBeUndefined();
-    expect(orderToSettleFrom({ role: 'deposit', transaction: swap })).toBeUndefined();
-    expect(orderToSettleFrom({ role: 'gasTopUp', transaction: swap })).toBeUndefined();
   });
 });

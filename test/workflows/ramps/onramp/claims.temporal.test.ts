@@ -163,8 +163,8 @@ describe('late claims of on-ramps nobody announced (sandbox + receiver + dev ser
       unclaimedIncident: `unclaimed-on-ramp/onramp/${ref}`,
     });
     expect(await eventTypes(stack, ref)).toEqual(['on_ramp.created', 'on_ramp.settled', 'on_ramp.unclaimed']);
-    const alerts = await stack.ramp.listAlerts();
-    const incident = alerts.open.find((open) => open.key === `unclaimed-on-ramp/onramp/${ref}`);
+    const alerts = await stack.ramp.listAlerts({ kind: 'unclaimed-on-ramp' });
+    const incident = alerts.data.find((open) => open.key === `unclaimed-on-ramp/onramp/${ref}`);
     expect(incident).toMatchObject({
       kind: 'unclaimed-on-ramp',
       details: { orderReference: ref, endedAs: 'settled', cryptoAmount: end.cryptoAmount, asset: 'USDT' },

@@ -3,10 +3,8 @@ import {
   lateEventAlert,
   recordEvent,
   recordForward,
-  routeTransaction,
 } from '../../../../workflows/ramps/router/lane-state';
 import type { LaneState, WebhookEventSignal } from '../../../../workflows/ramps/router/types';
-import { tx } from '../../../helpers/ramp-fixtures';
 
 const AT = '2026-01-01T00:00:05.000Z';
 
@@ -25,41 +23,6 @@ const event = (n: number): WebhookEventSignal => ({
   eventType: 'transaction-updated',
   resourceId: 'tx-1',
   receivedAt: `2026-01-01T00:00:${String(n).padStart(2, '0')}.000Z`,
-});
-
-describe('routeTransaction', () => {
-  test('a deposit with an order is the on-ramp deposit to the master wallet', () => {
-    expect(routeTransaction(tx('d', { orderId: 'o-1' }))).toEqual({ kind: 'onramp-order', orderId: 'o-1' });
-  });
-  test('any other deposit starts its own off-ramp', () => {
-    expect(routeTransaction(tx('d'))).toEqual({
-      kind: 'offramp',
-      depositTransactionId: 'd',
-      role: 'deposit',
-    });
-  });
-  test('sweep, gas top-up and order transaction go to the off-ramp of their related deposit', () => {
-    expect(routeTransaction(tx('s', { type: 'AutoSweep', relatedTransactionId: 'd' }))).toEqual({
-      kind: 'offramp',
-      depositTransactionId: 'd',
-      role: 'sweep',
-    });
-    expect(routeTransaction(tx('g', { type: 'Internal Transfer', relatedTransactionId: 'd' }))).toMatchObject(
-      {
-        role: 'gasTopUp',
-      },
-    );
-    expect(routeTransaction(tx('o', { type: 'AutoSwap', relatedTransactionId: 'd' }))).toMatchObject({
-      role: 'orderTransaction',
-    });
-  });
-  test('a linked kind without its related transaction, or an unknown kind, is unroutable', () => {
-    expect(routeTransaction(tx('s', { type: 'AutoSweep' }))).toEqual({
-      kind: 'unroutable',
-      reason: 'AutoSweep transaction has no relatedTransactionId',
-    });
-    expect(routeTransaction(tx('w', { type: 'Withdrawal' })).kind).toBe('unroutable');
-  });
 });
 
 describe('lane events', () => {

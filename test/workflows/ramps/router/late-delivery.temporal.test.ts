@@ -174,8 +174,8 @@ describe('late deliveries after a process ended (sandbox + receiver + dev server
     });
     expect(late[0]).toMatchObject({ workflowId: onRampWorkflowId(reference), processStatus: 'timed-out' });
     const incident = await waitFor('the late-event incident', async () => {
-      const alerts = await stack!.ramp.listAlerts({ workflowId: stack!.alertsWorkflowId });
-      return alerts.open.find(
+      const alerts = await stack!.ramp.listAlerts({ kind: 'late-event-after-timeout' });
+      return alerts.data.find(
         (entry) => entry.key === `late-event-after-timeout/${onRampWorkflowId(reference)}`,
       );
     });

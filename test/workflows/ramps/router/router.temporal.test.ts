@@ -17,7 +17,6 @@ import {
   routerWorkflowId,
   WORKFLOW_TYPES,
 } from '../../../../src/domain/ids';
-import { RampMetrics } from '../../../../src/observability/metrics';
 import { routerStateQuery, webhookDeliveriesSignal } from '../../../../workflows/ramps/router/messages';
 import type {
   HopResult,
@@ -27,12 +26,14 @@ import type {
   RouterDeliveries,
   RouterState,
 } from '../../../../workflows/ramps/router/types';
-import { routeEachHop } from '../../../../activities/ramps/router/hop-batch';
+import { routeEachHop } from '../../../../src/routing/hop-batch';
 import { recordHistory } from '../../../helpers/histories';
 import { captureLines } from '../../../helpers/logs';
 import { testReceiverConfig } from '../../../helpers/receiver';
 import { type RunningReceiver, startReceiver } from '../../../../src/webhooks/receiver';
 import { startWorkerProcess } from '../../../helpers/killable-worker';
+import { metricValue } from '../../../helpers/metrics';
+import { freePort } from '../../../../src/http/free-port';
 import {
   EMAIL,
   PASSCODE,
@@ -137,10 +138,6 @@ describe('webhook routers (sandbox + receiver + dev server)', () => {
     const stack = await stacks.start({
       timings: { unknownResourceTimeoutMs: 5_000, pollInitialMs: 200, pollMaximumMs: 400 },
     });
-    const metrics = new RampMetrics({ temporal: stacks.client, cacheTtlMs: 0 });
-    const unknownCounted = async () =>
-      Number(/^ramp_routers_unknown_resource (\d+)/m.exec((await metrics.render()).body)?.[1] ?? 'NaN');
-    const countedBefore = await unknownCounted();
     const user = await endUserWithWallet(stack);
     const depositId = await depositCrypto(stack, user.address, '50');
     // A forged resource that hashes to the deposit's router, delivered while the off-ramp runs.
@@ -175,14 +172,54 @@ describe('webhook routers (sandbox + receiver + dev server)', () => {
     expect(reads.every((call) => call.status === 404)).toBe(true);
     expect(after.totals.resourcesRouted).toBeGreaterThan(0);
     expect(after.active).toEqual([]);
-    // Counted in /metrics from visibility (the router's memo).
-    expect(
-      await waitFor('/metrics to count it', async () => {
-        const counted = await unknownCounted();
-        return counted === countedBefore + 1 ? counted : undefined;
-      }),
-    ).toBe(countedBefore + 1);
     await recordHistory(stacks.client, routerId, 'router-unknown-resource', { running: true });
+  });
+
+  test("the routers count their hops and what they give up on the worker's metrics, from the workflow", async () => {
+    const stack = await stacks.start({
+      timings: { unknownResourceTimeoutMs: 3_000, pollInitialMs: 200, pollMaximumMs: 400 },
+    });
+    // The stack's worker leaves; a worker process serving its SDK metrics takes its task queue.
+    await stack.stopWorker();
+    const port = await freePort();
+    const worker = await startWorkerProcess({
+      OPERATOR_BASE_URL: stack.sandbox.url,
+      OPERATOR_EMAIL: EMAIL,
+      OPERATOR_PASSCODE: PASSCODE,
+      TASK_QUEUE: stack.worker.taskQueue,
+      DATABASE_URL: stack.database.url,
+      TEMPORAL_METRICS_BIND_ADDRESS: `127.0.0.1:${port}`,
+    });
+    try {
+      const scrape = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      const fromRouters = { workflowType: WORKFLOW_TYPES.webhookRouter };
+      // Declared at 0 from the start, before any router ran.
+      expect(await scrape()).toContain('ramp_router_hops_total{result="failed"} 0');
+      const forged = `forged-${randomUUID()}`;
+      const answer = await postToReceiver(
+        stack.receiver.recipientUrls.transaction,
+        JSON.stringify({ data: { eventType: 'transaction-created', payload: { id: forged } } }),
+      );
+      expect((JSON.parse(answer.body) as { workflowId: string }).workflowId).toBe(
+        routerIdOf(stack, 'transaction', forged),
+      );
+      const text = await waitFor('the router to give up the forged resource, counted', async () => {
+        const current = await scrape();
+        return metricValue(current, 'ramp_router_resources_given_up_total', {
+          ...fromRouters,
+          reason: 'unknown-resource',
+        }) === 1
+          ? current
+          : undefined;
+      });
+      expect(
+        metricValue(text, 'ramp_router_hops_total', { ...fromRouters, result: 'not-found' }),
+      ).toBeGreaterThanOrEqual(2);
+      expect(metricValue(text, 'ramp_router_hops_total', { ...fromRouters, result: 'routed' })).toBe(0);
+    } finally {
+      await worker.kill();
+      await stack.startWorker();
+    }
   });
 
   test('a worker killed after a batch forwarded, before it completed: the next worker routes the batch again, each off-ramp settles once', async () => {
@@ -223,7 +260,7 @@ describe('webhook routers (sandbox + receiver + dev server)', () => {
       expect(await offRampEnded(stack, depositId)).toMatchObject({ status: 'settled', alertsRaised: 0 });
       expect(await runsOf(stacks.client, offRampWorkflowId(depositId))).toBe(1);
       const endUser = await stack.endUserState(users[index]!.endUserId);
-      expect(endUser.offRamps).toEqual([depositId]);
+      expect(endUser.recentOffRamps).toEqual([depositId]);
     }
     // The kill landed inside a router's first batch, which carried its deposits (with the chains' other
     // transactions delivered meanwhile) and ran again on the new worker.

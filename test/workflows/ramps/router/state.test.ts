@@ -13,7 +13,6 @@ import {
   MAX_ROUTER_LANES,
   routerMemo,
   routerOverloaded,
-  routerUnknownResources,
 } from '../../../../workflows/ramps/router/state';
 import type { CarriedLane, LaneState, WebhookEventSignal } from '../../../../workflows/ramps/router/types';
 
@@ -148,15 +147,6 @@ describe('router rules', () => {
     expect(routerMemo(totals, MAX_ROUTER_LANES - 1)).toEqual({ unknownResources: 2, overloaded: false });
     expect(routerMemo(totals, MAX_ROUTER_LANES)).toEqual({ unknownResources: 2, overloaded: true });
     expect(routerMemo(totals, 3, 3).overloaded).toBe(true);
-    expect(routerUnknownResources({ unknownResources: 3 })).toBe(3);
-    for (const memo of [
-      undefined,
-      {},
-      { unknownResources: '3' },
-      { unknownResources: -1 },
-      { unknownResources: 1.5 },
-    ])
-      expect(routerUnknownResources(memo)).toBe(0);
     expect(routerOverloaded({ overloaded: true })).toBe(true);
     for (const memo of [undefined, {}, { overloaded: false }, { overloaded: 'true' }])
       expect(routerOverloaded(memo)).toBe(false);

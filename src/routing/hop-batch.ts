@@ -4,14 +4,14 @@
  * reported failed before the task's own start-to-close, so the others' answers are not thrown away with it.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { errorMessage } from '../../../src/domain/errors';
+import { errorMessage } from '../domain/errors';
 import type {
   HopFailure,
   HopResult,
   RoutedEvent,
   RouteEventInput,
   RouteEventsInput,
-} from '../../../workflows/ramps/router/types';
+} from '../../workflows/ramps/router/types';
 
 /** The share of the task's start-to-close a hop may take before it is reported failed (and retried). */
 export const HOP_DEADLINE_SHARE = 0.8;

@@ -1,11 +1,12 @@
 /**
- * The router's hop as the receiver runs it, with a deadline: every operator read it makes carries the deadline,
- * and every Temporal call runs inside it, so a hop cut off by the receiver's budget leaves nothing running long.
- * Without a deadline (the router's activities) the reads carry none.
+ * The hop as the receiver runs it, with a deadline: every operator read it makes carries the deadline, and every
+ * Temporal call runs inside it, so a hop cut off by the receiver's budget leaves nothing running long. Without a
+ * deadline (the routers' activity, reconciliation) the reads carry none.
  */
 import type { Client } from '@temporalio/client';
 import pino from 'pino';
-import { createHop, type HopPlace } from '../../../activities/ramps/router/hop';
+import { snapshotReads } from '../../../activities/shared/snapshots';
+import { createHop, type HopPlace } from '../../../src/routing/hop';
 import type { OperatorClient } from '../../../src/operator/client';
 import { answeringOperator } from '../../helpers/answering-operator';
 import { fastTimings } from '../../helpers/temporal';
@@ -48,7 +49,11 @@ describe("the router's hop with the receiver's deadline", () => {
   test('an on-ramp deposit: both reads carry the deadline, and both signals run inside it', async () => {
     const { reads, readOptions, client } = answeringOperator({ 'tx-1': { orderId: 'ord-1' } });
     const { signals, temporal } = recordingTemporal();
-    const hop = createHop({ operator: asOperator(client), temporal, logger: pino({ level: 'silent' }) });
+    const hop = createHop({
+      reads: snapshotReads(asOperator(client)),
+      temporal,
+      logger: pino({ level: 'silent' }),
+    });
     const routed = await hop.routeEvent({ kind: 'transaction', resourceId: 'tx-1', timings }, place);
     expect(routed).toMatchObject({ outcome: { workflowId: 'onramp/ref-ord-1' } });
     expect(reads).toEqual(['tx:tx-1', 'order:ord-1']);
@@ -66,7 +71,11 @@ describe("the router's hop with the receiver's deadline", () => {
       },
     });
     const { signals, temporal } = recordingTemporal();
-    const hop = createHop({ operator: asOperator(client), temporal, logger: pino({ level: 'silent' }) });
+    const hop = createHop({
+      reads: snapshotReads(asOperator(client)),
+      temporal,
+      logger: pino({ level: 'silent' }),
+    });
     const routed = await hop.routeEvent({ kind: 'transaction', resourceId: 'sweep-1', timings }, place);
     expect(routed).toMatchObject({ outcome: { workflowId: 'offramp/dep-1' } });
     expect(reads).toEqual(['tx:sweep-1', 'order:ord-2']);
@@ -79,7 +88,11 @@ describe("the router's hop with the receiver's deadline", () => {
   test("without a deadline (a router's activity) no read carries one and no call is bounded", async () => {
     const { readOptions, client } = answeringOperator({ 'tx-2': { orderId: 'ord-3' } });
     const { signals, temporal } = recordingTemporal();
-    const hop = createHop({ operator: asOperator(client), temporal, logger: pino({ level: 'silent' }) });
+    const hop = createHop({
+      reads: snapshotReads(asOperator(client)),
+      temporal,
+      logger: pino({ level: 'silent' }),
+    });
     await hop.routeEvent({ kind: 'transaction', resourceId: 'tx-2', timings }, { taskQueue: 'ramps' });
     expect(readOptions).toEqual([{}, {}]);
     expect(signals.map((sent) => sent.deadlineMs)).toEqual([undefined, undefined]);

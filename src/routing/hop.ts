@@ -1,27 +1,34 @@
 /**
- * A router's hop: re-read a resource by ID (a webhook is only a trigger), work out its process with the router's
- * pure rules, and forward the fresh snapshot there (signal-with-start under the one-run policy, so an event that
- * comes first still lands and a closed process is never started again). Run by the router's activities, and by the
- * receiver itself before it answers (src/webhooks/direct-forward.ts), so both take the same route.
+ * A hop, one delivery's way to its process: re-read the resource by ID (a webhook is only a trigger), work out its
+ * owner with the owner rule (workflows/ramps/router/owner.ts), and forward the fresh snapshot there (signal-with-start
+ * under the one-run policy, so an event that comes first still lands and a closed process is never started again).
+ * The receiver runs it before it answers (src/webhooks/direct-forward.ts), the routers in their routeEvents activity
+ * (activities.ts), and reconciliation forwards what a process lacks with it, so all three take the same way.
  */
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
-import { errorMessage } from '../../../src/domain/errors';
-import { offRampWorkflowId, onRampWorkflowId, WORKFLOW_TYPES } from '../../../src/domain/ids';
-import type { WorkflowTimings } from '../../../src/domain/timings';
-import type { OperatorClient } from '../../../src/operator/client';
-import { type ProcessSignalOutcome, signalWithStartProcess } from '../../../src/temporal/process-start';
-import { offRampTransactionSignal } from '../../../workflows/ramps/offramp/messages';
-import { orderToSettleFrom } from '../../../workflows/ramps/offramp/state';
-import type { OffRampTransactionSignal } from '../../../workflows/ramps/offramp/types';
-import { onRampOrderSignal, onRampTransactionSignal } from '../../../workflows/ramps/onramp/messages';
-import { OFF_RAMP_ORDER_UNROUTABLE, routeTransaction } from '../../../workflows/ramps/router/lane-state';
-import type { ForwardOutcome, RoutedEvent, RouteEventInput } from '../../../workflows/ramps/router/types';
-import type { OrderSnapshot, TransactionSnapshot } from '../../../workflows/ramps/shared/snapshots';
-import { readOrder, readTransaction } from '../../shared/snapshots';
+import { errorMessage } from '../domain/errors';
+import { offRampWorkflowId, onRampWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
+import type { WorkflowTimings } from '../domain/timings';
+import { type ProcessSignalOutcome, signalWithStartProcess } from '../temporal/process-start';
+import { offRampTransactionSignal } from '../../workflows/ramps/offramp/messages';
+import type { OffRampTransactionSignal } from '../../workflows/ramps/offramp/types';
+import { onRampOrderSignal, onRampTransactionSignal } from '../../workflows/ramps/onramp/messages';
+import { orderToSettleFrom, routeOrder, routeTransaction } from '../../workflows/ramps/router/owner';
+import type { ForwardOutcome, RoutedEvent, RouteEventInput } from '../../workflows/ramps/router/types';
+import type { OrderSnapshot, TransactionSnapshot } from '../../workflows/ramps/shared/snapshots';
+
+/**
+ * Get Transaction and Get Order by ID, as snapshots; `deadlineMs` (deadline clock) bounds a read. Given, not built
+ * here, so that every hop's reads fail as the activities' reads do (activities/shared/snapshots.ts, snapshotReads).
+ */
+export interface SnapshotReads {
+  transaction(id: string, options: { deadlineMs?: number }): Promise<TransactionSnapshot>;
+  order(id: string, options: { deadlineMs?: number }): Promise<OrderSnapshot>;
+}
 
 export interface HopDeps {
-  operator: OperatorClient;
+  reads: SnapshotReads;
   temporal: Client;
   logger: Logger;
 }
@@ -53,9 +60,10 @@ export function forwardOutcome(outcome: ProcessSignalOutcome): ForwardOutcome {
     : { workflowId: outcome.workflowId, closed: outcome.closed };
 }
 
-export function createHop({ operator, temporal, logger }: HopDeps) {
-  const readOptions = (place: HopPlace) => (place.deadline ? { deadlineMs: place.deadline.operatorMs } : {});
-  /** Signal-with-start of a process under the one-run policy, within the place's deadline. */
+const readOptions = (place: HopPlace) => (place.deadline ? { deadlineMs: place.deadline.operatorMs } : {});
+
+/** The forwards to the two ramps: a signal-with-start of the owner under the one-run policy, within the deadline. */
+function createForwards({ reads, temporal, logger }: HopDeps) {
   const signalWithStart = (
     at: HopPlace,
     workflowType: string,
@@ -65,7 +73,7 @@ export function createHop({ operator, temporal, logger }: HopDeps) {
     return at.deadline ? temporal.withDeadline(at.deadline.temporalMs, call) : call();
   };
 
-  const hop = {
+  return {
     /**
      * Hands a re-read transaction to offramp/<depositId>, starting it if needed. A sweep or order transaction that
      * names its order goes with it, read here: the off-ramp settles from the forward instead of reading the order
@@ -74,7 +82,7 @@ export function createHop({ operator, temporal, logger }: HopDeps) {
     async forwardToOffRamp(input: OffRampForward, at: HopPlace): Promise<ForwardOutcome> {
       const orderId = orderToSettleFrom(input.signal);
       const order = orderId
-        ? await readOrder(operator, orderId, readOptions(at)).catch((error: unknown) => {
+        ? await reads.order(orderId, readOptions(at)).catch((error: unknown) => {
             logger.warn(
               { orderId, depositTransactionId: input.depositTransactionId, error: errorMessage(error) },
               'Order not read for the forward; the off-ramp reads it itself',
@@ -123,31 +131,39 @@ export function createHop({ operator, temporal, logger }: HopDeps) {
       }
       return { workflowId: common.workflowId };
     },
+  };
+}
+
+export function createHop(deps: HopDeps) {
+  const { reads } = deps;
+  const forwards = createForwards(deps);
+  return {
+    ...forwards,
 
     /**
-     * The whole hop: re-reads the resource, and unless its status is the one last forwarded, works out its process
-     * (the router's pure rules) and forwards it there (for an on-ramp's crypto deposit, with its order, read too).
+     * The whole hop: re-reads the resource, and unless its status is the one last forwarded, works out its owner
+     * (the owner rule) and forwards it there (for an on-ramp's crypto deposit, with its order, read too).
      * A hop made again reads and forwards again; the process applies a status once.
      */
     async routeEvent(input: RouteEventInput, at: HopPlace): Promise<RoutedEvent> {
       const { kind, resourceId, lastStatus, timings } = input;
       if (kind === 'order') {
-        const order = await readOrder(operator, resourceId, readOptions(at));
+        const order = await reads.order(resourceId, readOptions(at));
         if (order.status === lastStatus) return { status: order.status, duplicate: true };
-        if (order.direction === 'off-ramp')
-          return { status: order.status, unroutable: OFF_RAMP_ORDER_UNROUTABLE };
-        const outcome = await hop.forwardToOnRamp(
-          { orderReference: order.orderReference, order, timings },
+        const route = routeOrder(order);
+        if (route.kind === 'unroutable') return { status: order.status, unroutable: route.reason };
+        const outcome = await forwards.forwardToOnRamp(
+          { orderReference: route.orderReference, order, timings },
           at,
         );
         return { status: order.status, outcome };
       }
-      const tx = await readTransaction(operator, resourceId, readOptions(at));
+      const tx = await reads.transaction(resourceId, readOptions(at));
       if (tx.status === lastStatus) return { status: tx.status, duplicate: true };
       const route = routeTransaction(tx);
       if (route.kind === 'unroutable') return { status: tx.status, unroutable: route.reason };
       if (route.kind === 'offramp') {
-        const outcome = await hop.forwardToOffRamp(
+        const outcome = await forwards.forwardToOffRamp(
           {
             depositTransactionId: route.depositTransactionId,
             signal: { role: route.role, transaction: tx },
@@ -157,15 +173,14 @@ export function createHop({ operator, temporal, logger }: HopDeps) {
         );
         return { status: tx.status, outcome };
       }
-      const order = await readOrder(operator, route.orderId, readOptions(at));
-      const outcome = await hop.forwardToOnRamp(
+      const order = await reads.order(route.orderId, readOptions(at));
+      const outcome = await forwards.forwardToOnRamp(
         { orderReference: order.orderReference, order, transaction: tx, timings },
         at,
       );
       return { status: tx.status, outcome };
     },
   };
-  return hop;
 }
 
 export type Hop = ReturnType<typeof createHop>;

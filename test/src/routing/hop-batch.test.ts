@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { hopFailure, routeEachHop } from '../../../activities/ramps/router/hop-batch';
+import { hopFailure, routeEachHop } from '../../../src/routing/hop-batch';
 import type { RouteEventInput, RoutedEvent } from '../../../workflows/ramps/router/types';
 import type { WorkflowTimings } from '../../../src/domain/timings';
 

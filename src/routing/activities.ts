@@ -1,16 +1,16 @@
 /**
- * The webhook router's activity: the hops of the lanes that were ready together, in one activity task (each hop
+ * The webhook routers' activity: the hops of the lanes that were ready together, in one activity task (each hop
  * re-reads its resource by ID, a webhook being only a trigger, and forwards the fresh snapshot to the process that
- * owns it: hop.ts, which the receiver's own hop shares).
+ * owns it: hop.ts, which the receiver's own hop and reconciliation share). Registered with every other activity
+ * (activities/index.ts); it sits here, beside the hop it runs, so that routing's I/O is one folder.
  */
 import { Context } from '@temporalio/activity';
-import type { HopResult, RouteEventsInput } from '../../../workflows/ramps/router/types';
-import type { ActivityDeps } from '../../deps';
+import type { HopResult, RouteEventsInput } from '../../workflows/ramps/router/types';
 import { HOP_DEADLINE_SHARE, routeEachHop } from './hop-batch';
-import { createHop } from './hop';
+import { createHop, type HopDeps } from './hop';
 
-export function createRouterActivities({ operator, temporal, logger }: ActivityDeps) {
-  const hop = createHop({ operator, temporal, logger });
+export function createRouterActivities(deps: HopDeps) {
+  const hop = createHop(deps);
   return {
     /**
      * Every hop is the whole hop (re-read, route, forward), side by side with the others, and its failure is in the
