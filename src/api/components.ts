@@ -77,4 +77,11 @@ export const paging = {
 };
 
 /** An instant in a query or body, with what it bounds. */
+/**
+ * Free text a client writes that the ledger keeps: any character but NUL (U+0000), which a PostgreSQL text column
+ * cannot hold, so it is refused as bad input instead of failing the write.
+ */
+// eslint-disable-next-line no-control-regex -- NUL is the one character refused
+export const storedText = z.string().regex(/^[^\u0000]*$/, 'must not contain the NUL character (U+0000)');
+
 export const instant = (description: string) => z.iso.datetime({ offset: true }).meta({ description });

@@ -12,7 +12,7 @@ import {
   type Incident,
   type ResolvedIncident,
 } from '../../../workflows/operations/alerts/types';
-import { component, describes, pageAnswer, pageOf, paging } from '../components';
+import { component, describes, pageAnswer, pageOf, paging, storedText } from '../components';
 import { endpoint, input } from '../endpoint';
 
 const incidentShape = {
@@ -50,9 +50,9 @@ const resolvedIncident = component(
 const incidentAction = component(
   'IncidentAction',
   z.strictObject({
-    key: text.min(1).max(500).meta({ description: "The incident's key, as GET /v1/alerts lists it" }),
-    by: text.trim().min(1).max(ACTION_LIMITS.by).meta({ description: 'Who acts (a name or handle)' }),
-    reason: text.trim().min(1).max(ACTION_LIMITS.reason).meta({ description: 'Why' }),
+    key: storedText.min(1).max(500).meta({ description: "The incident's key, as GET /v1/alerts lists it" }),
+    by: storedText.trim().min(1).max(ACTION_LIMITS.by).meta({ description: 'Who acts (a name or handle)' }),
+    reason: storedText.trim().min(1).max(ACTION_LIMITS.reason).meta({ description: 'Why' }),
   }),
 );
 

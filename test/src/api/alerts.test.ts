@@ -117,4 +117,18 @@ describe('acknowledging and resolving incidents over HTTP', () => {
     }
     expect(ramp.acknowledgeIncident).not.toHaveBeenCalled();
   });
+
+  test('a NUL character in the key, who or why is a 400 naming it, and nothing is called', async () => {
+    const { app, ramp } = stubApp();
+    for (const body of [
+      { key: `${incident.key}\u0000`, by: 'ana', reason: 'x' },
+      { key: incident.key, by: 'a\u0000na', reason: 'x' },
+      { key: incident.key, by: 'ana', reason: '\u0000' },
+    ]) {
+      const response = await request(app).post('/v1/alerts/resolve').set(AUTH).send(body);
+      expect(response.status).toBe(400);
+      expect(response.body.error.issues.join(' ')).toMatch(/NUL character/);
+    }
+    expect(ramp.resolveIncident).not.toHaveBeenCalled();
+  });
 });
