@@ -1,10 +1,16 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { activeTracing } from './tracing';
 import { cacheSizing, type WorkerTuning } from '../config/worker';
 import type { WorkerVersion } from '../config/worker-version';
+
+const execFileAsync = promisify(execFile);
 
 /** True when this module runs compiled (dist/src/temporal/worker.js), false under tsx from src/. */
 const COMPILED = path.extname(__filename) === '.js';
@@ -25,13 +31,14 @@ export const PREBUILT_TRACED_BUNDLE_PATH = path.resolve(__dirname, '..', '..', '
 
 /**
  * The compiled build runs the bundle made at build time: bundling at every start costs seconds of CPU and needs
- * webpack's loaders at run time. Under tsx (development, tests) the worker bundles workflows/ itself, so edits are
- * picked up without a build.
+ * webpack's loaders at run time. Under tsx (development, `npm start`) the workflows are bundled at start, so edits are
+ * picked up without a build, in a child process: webpack keeps about 125 MiB it never gives back, which then leaves
+ * with the child instead of staying in the worker for its whole life.
  */
-export function defaultWorkflowSource(
+export async function defaultWorkflowSource(
   traced = false,
-): { workflowsPath: string } | { workflowBundle: { codePath: string } } {
-  if (!COMPILED) return { workflowsPath: WORKFLOWS_PATH };
+): Promise<{ workflowBundle: { code: string } | { codePath: string } }> {
+  if (!COMPILED) return { workflowBundle: { code: await bundleInChildProcess(traced) } };
   const bundle = traced ? PREBUILT_TRACED_BUNDLE_PATH : PREBUILT_BUNDLE_PATH;
   if (!existsSync(bundle)) {
     throw new Error(
@@ -39,6 +46,29 @@ export function defaultWorkflowSource(
     );
   }
   return { workflowBundle: { codePath: bundle } };
+}
+
+/** The bundling entry point (src/entry/bundle-workflows.ts), run with this process's own loader flags. */
+const BUNDLE_ENTRY = path.resolve(__dirname, '..', 'entry', 'bundle-workflows.ts');
+
+async function bundleInChildProcess(traced: boolean): Promise<string> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'workflow-bundle-'));
+  const out = path.join(folder, 'bundle.js');
+  // A debugger flag would make the child fight the parent for its port.
+  const loaderFlags = process.execArgv.filter((flag) => !flag.startsWith('--inspect'));
+  try {
+    await execFileAsync(
+      process.execPath,
+      [...loaderFlags, BUNDLE_ENTRY, '--out', out, ...(traced ? ['--traced'] : [])],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+    return await readFile(out, 'utf8');
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`Bundling the workflows failed${stderr ? `: ${stderr}` : ''}`);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 export interface RampWorkerOptions {
@@ -106,23 +136,15 @@ export function workerTuningOptions(tuning: WorkerTuning): Partial<WorkerOptions
  * that traces, its activities and workflows carry the trace (src/temporal/tracing.ts): a pre-built bundle must
  * then hold the tracing interceptors (the traced bundle of `npm run build`, or one bundled with them).
  */
-export function createRampWorker(options: RampWorkerOptions): Promise<Worker> {
+export async function createRampWorker(options: RampWorkerOptions): Promise<Worker> {
   const tracing = activeTracing();
   const source = options.workflowBundle
     ? { workflowBundle: options.workflowBundle }
-    : defaultWorkflowSource(tracing !== undefined);
+    : await defaultWorkflowSource(tracing !== undefined);
   return Worker.create({
+    // A bundle holds its workflow interceptors already: only the activities' are added here.
     ...(tracing
-      ? {
-          interceptors: {
-            activity: tracing.worker.interceptors.activity,
-            // A bundle holds its workflow interceptors already; only workflows bundled here take them.
-            ...('workflowsPath' in source
-              ? { workflowModules: tracing.worker.interceptors.workflowModules }
-              : {}),
-          },
-          sinks: tracing.worker.sinks,
-        }
+      ? { interceptors: { activity: tracing.worker.interceptors.activity }, sinks: tracing.worker.sinks }
       : {}),
     connection: options.connection,
     namespace: options.namespace,
