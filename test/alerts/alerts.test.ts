@@ -1,14 +1,16 @@
 /**
  * The alert rules of deploy/prometheus against a real Prometheus scraping the running product. `npm start` plays the
- * demo against the sandbox, which strands demo-bob's off-ramp for lack of gas; Prometheus scrapes the API, the
+ * demo against the sandbox, which ends with the gas wallet funded; then, as an integrator would through the sandbox,
+ * the gas wallet is emptied and an end user's deposit strands for lack of gas. Prometheus scrapes the API, the
  * receiver and the worker's SDK metrics, and evaluates rules.yml with each `for` shortened (a minute becomes a
- * second, as the test's step deadline and gas-monitor interval shorten the product's). The stuck-off-ramp and gas
- * alerts must fire within a bounded time, and resolve once the gas wallet is funded. Every metric the rules and the
- * dashboard name must be among what Prometheus scraped.
+ * second, as the gas-monitor interval shortens the product's). The stuck-off-ramp and gas alerts must fire within a
+ * bounded time, and resolve once the gas wallet is funded. Every metric the rules and the dashboard name must be among
+ * what Prometheus scraped.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DEV_API_KEY } from '../../src/config/api';
 import { freePort } from '../../src/http/free-port';
 import { Proc, waitForHttp200 } from '../helpers/processes';
 import { metricNamesOf } from '../helpers/metric-names';
@@ -17,7 +19,7 @@ import { prometheusBinary } from './prometheus-binary';
 const ROOT = path.join(__dirname, '..', '..');
 const RULES = path.join(ROOT, 'deploy', 'prometheus', 'rules.yml');
 const DASHBOARD = path.join(ROOT, 'deploy', 'prometheus', 'grafana-dashboard.json');
-/** How long after the demo's summary both alerts must fire, and after the funding both must be gone. */
+/** How long after the stranded deposit both alerts must fire, and after the funding both must be gone. */
 const FIRE_WITHIN_MS = 90_000;
 const RESOLVE_WITHIN_MS = 120_000;
 
@@ -120,8 +122,28 @@ describe('alerts against a real Prometheus', () => {
     await waitForHttp200(`${prom}/-/ready`, prometheus, 60_000);
 
     await ramp.waitForOutput(/== Summary/, 400_000);
-    expect(ramp.output).toMatch(/off-ramp demo-bob \(no gas\)\s+stuck \+ alert\s+stuck \+ alert\s+yes/);
+    await ramp.waitForOutput(/The sandbox is ready for your own ramps/, 60_000);
     const gasWalletId = /gas wallet ([0-9a-f-]{36})/.exec(ramp.output)![1]!;
+    const sandbox = `http://127.0.0.1:${sandboxPort}/sandbox/v1`;
+    const post = (url: string, body: unknown, method = 'POST') =>
+      fetch(url, {
+        method,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${DEV_API_KEY}` },
+        body: JSON.stringify(body),
+      });
+
+    // The gas wallet emptied: under its minimum, and the next first deposit cannot be swept.
+    expect(
+      (await post(`${sandbox}/wallets/${gasWalletId}/balances`, { asset: 'TRX', amount: '0' }, 'PUT')).status,
+    ).toBe(200);
+    const wallet = await post(`http://127.0.0.1:${apiPort}/v1/end-users/alerts-user/deposit-wallet`, {});
+    expect(wallet.status).toBe(200);
+    const { addresses } = (
+      (await wallet.json()) as { data: { addresses: Array<{ network: string; address: string }> } }
+    ).data;
+    const tron = addresses.find(({ network }) => network === 'networks/tron-mainnet')!.address;
+    const deposit = await post(`${sandbox}/offramp/deposits`, { address: tron, coin: 'USDT', amount: '50' });
+    expect(deposit.status).toBe(202);
 
     const firing = async (names: string[]) => {
       const { alerts } = await promGet<{ alerts: PromAlert[] }>(prom, '/api/v1/alerts');
@@ -160,7 +182,7 @@ describe('alerts against a real Prometheus', () => {
     expect(remaining.map((alert) => alert.labels.kind)).toEqual(['ramp-exception']);
     const resolvedAfterMs = Date.now() - fundedAt;
     process.stdout.write(
-      `[alerts] fired ${Math.round(firedAfterMs / 1000)} s after the demo's summary; resolved ${Math.round(resolvedAfterMs / 1000)} s after the funding\n`,
+      `[alerts] fired ${Math.round(firedAfterMs / 1000)} s after the deposit; resolved ${Math.round(resolvedAfterMs / 1000)} s after the funding\n`,
     );
 
     // Every metric the rules and the dashboard name was scraped from the product.
