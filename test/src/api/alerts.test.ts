@@ -127,7 +127,9 @@ describe('acknowledging and resolving incidents over HTTP', () => {
     ]) {
       const response = await request(app).post('/v1/alerts/resolve').set(AUTH).send(body);
       expect(response.status).toBe(400);
-      expect(response.body.error.issues.join(' ')).toMatch(/NUL character/);
+      expect((response.body as { error: { issues: string[] } }).error.issues.join(' ')).toMatch(
+        /NUL character/,
+      );
     }
     expect(ramp.resolveIncident).not.toHaveBeenCalled();
   });
