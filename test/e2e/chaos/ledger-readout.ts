@@ -161,7 +161,8 @@ async function rampsInTemporal(
   return new Map(ends);
 }
 
-const LEDGER_ACTIVITIES = new Set(['recordRamp', 'recordEndUser']);
+/** The ramps' ledger writes (an end user's is a local activity: its attempts are not events of the history). */
+const LEDGER_ACTIVITIES = new Set(['recordRamp']);
 
 /** A run's ledger writes from its history: each one's attempts (the database's faults show here), and the last's input. */
 interface LedgerWrites {
