@@ -76,7 +76,6 @@ export const paging = {
     .optional(),
 };
 
-/** An instant in a query or body, with what it bounds. */
 /**
  * Free text a client writes that the ledger keeps: any character but NUL (U+0000), which a PostgreSQL text column
  * cannot hold, so it is refused as bad input instead of failing the write.
@@ -84,4 +83,17 @@ export const paging = {
 // eslint-disable-next-line no-control-regex -- NUL is the one character refused
 export const storedText = z.string().regex(/^[^\u0000]*$/, 'must not contain the NUL character (U+0000)');
 
+/** The characters a trim removes, spelled out so that the document's pattern means the same to every reader. */
+const TRIMMED = '\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+
+/** Stored text that says something: not blank (the document's pattern says so too), and kept trimmed. */
+export const statedText = z
+  .string()
+  .regex(
+    new RegExp(`^[^\\u0000]*[^\\u0000${TRIMMED}][^\\u0000]*$`),
+    'must not be blank nor contain the NUL character (U+0000)',
+  )
+  .trim();
+
+/** An instant in a query or body, with what it bounds. */
 export const instant = (description: string) => z.iso.datetime({ offset: true }).meta({ description });

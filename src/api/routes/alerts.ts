@@ -12,7 +12,7 @@ import {
   type Incident,
   type ResolvedIncident,
 } from '../../../workflows/operations/alerts/types';
-import { component, describes, pageAnswer, pageOf, paging, storedText } from '../components';
+import { component, describes, pageAnswer, pageOf, paging, statedText, storedText } from '../components';
 import { endpoint, input } from '../endpoint';
 
 const incidentShape = {
@@ -51,8 +51,8 @@ const incidentAction = component(
   'IncidentAction',
   z.strictObject({
     key: storedText.min(1).max(500).meta({ description: "The incident's key, as GET /v1/alerts lists it" }),
-    by: storedText.trim().min(1).max(ACTION_LIMITS.by).meta({ description: 'Who acts (a name or handle)' }),
-    reason: storedText.trim().min(1).max(ACTION_LIMITS.reason).meta({ description: 'Why' }),
+    by: statedText.max(ACTION_LIMITS.by).meta({ description: 'Who acts (a name or handle)' }),
+    reason: statedText.max(ACTION_LIMITS.reason).meta({ description: 'Why' }),
   }),
 );
 
