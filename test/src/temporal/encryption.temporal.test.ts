@@ -28,6 +28,17 @@ import {
 } from '../../helpers/ramp-stack';
 import { collectPayloads, findInJson } from '../../helpers/history-scan';
 
+/** What the SDK's local-activity marker holds in clear: bookkeeping, no payload of ours. */
+const LOCAL_ACTIVITY_MARKER_KEYS = [
+  'activity_id',
+  'activity_type',
+  'attempt',
+  'backoff',
+  'complete_time',
+  'original_schedule_time',
+  'seq',
+];
+
 const keys = parseEncryptionKeys(
   `k2:${randomBytes(32).toString('base64')},k1:${randomBytes(32).toString('base64')}`,
 );
@@ -143,15 +154,24 @@ describe('encrypted payloads (sandbox + receiver + dev server)', () => {
       (payload) => Buffer.from(payload.metadata.encoding!, 'base64').toString() === 'binary/encrypted',
     );
     expect(encrypted.length).toBeGreaterThan(3);
-    // Every payload not encrypted is a search attribute value (plain by design: it carries its type) or the SDK's
-    // patch marker (the patch ID, written by the SDK without the codec).
+    // Every payload not encrypted is a search attribute value (plain by design: it carries its type), or what the SDK
+    // writes into its markers without the codec: a patch's ID, or the end user's ledger write's bookkeeping as a local
+    // activity (its name, attempt and times; its result is encrypted like any other).
     for (const payload of payloads.filter((p) => !encrypted.includes(p))) {
       const type = Buffer.from(payload.metadata.type ?? '', 'base64').toString();
       if (type === '') {
-        expect(JSON.parse(Buffer.from(payload.data ?? '', 'base64').toString())).toEqual({
-          id: expect.stringMatching(/^[a-z-]+$/),
-          deprecated: false,
-        });
+        const data = JSON.parse(Buffer.from(payload.data ?? '', 'base64').toString()) as Record<
+          string,
+          unknown
+        >;
+        if ('activity_type' in data) {
+          expect(Object.keys(data).sort()).toEqual(LOCAL_ACTIVITY_MARKER_KEYS);
+          expect(data.activity_type).toBe('recordEndUser');
+        } else
+          expect(data).toEqual({
+            id: expect.stringMatching(/^[a-z-]+$/),
+            deprecated: false,
+          });
       } else {
         expect(type).toMatch(/^(Keyword|KeywordList|Text|Int|Double|Bool|Datetime)$/);
       }
