@@ -5,6 +5,7 @@
  */
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { nameDeclaredStatements } from './prepared';
 import type { LedgerSchema } from './schema';
 
 /**
@@ -58,7 +59,10 @@ export function openDatabase(url: string, options: OpenDatabaseOptions): Databas
   pool.on('error', () => undefined);
   // So is a connection the server ends while it is checked out (a restart mid-transaction): its client emits 'error',
   // which without a listener would end the process. Its statement fails on its own, and the pool drops it.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    nameDeclaredStatements(client);
+  });
   const db = new Kysely<LedgerSchema>({ dialect: new PostgresDialect({ pool }) });
   let closing: Promise<void> | undefined;
   return {

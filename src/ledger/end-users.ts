@@ -3,12 +3,11 @@
  * by its deposit wallet with one read), and the view a client reads, written by the end user's own workflow with
  * the events it raised.
  */
-import type { Transaction } from 'kysely';
 import type { RaisedEvent } from '../domain/outcome-events';
 import type { Ledger } from '../database/connection';
-import type { LedgerSchema } from '../database/schema';
+import { preparedStatement, runPrepared } from '../database/prepared';
 import type { RecordedEndUser } from '../../workflows/end-user/types';
-import { insertRaisedEvents } from './outcome-events';
+import { raisedEventsInsert, raisedEventsValues } from './outcome-events';
 import type { EndUserView } from './views';
 
 export interface EndUserRecord {
@@ -42,39 +41,34 @@ export function endUserView(state: RecordedEndUser, updatedAt: string): EndUserV
   };
 }
 
+/**
+ * The end user's view and wallet, never over a newer write, with the events it raised (each recorded once) and the
+ * dispatchers' wake-up (sent at commit) when one is new: one statement, so neither is kept without the other.
+ */
+const WRITE_END_USER = preparedStatement(
+  'write_end_user',
+  `with written as (
+    insert into end_users (end_user_id, workflow_id, wallet_id, revision, view, created_at, updated_at)
+    values ($1, $2, $3, $4, $5, $6, $7)
+    on conflict (end_user_id) do update set wallet_id = excluded.wallet_id, revision = excluded.revision,
+      view = excluded.view, updated_at = excluded.updated_at
+    where end_users.revision <= excluded.revision
+  ), ${raisedEventsInsert({ process: 2, values: 8 })}`,
+);
+
 /** Writes the end user's view and wallet and its new events; idempotent, and never over a newer write. */
 export async function writeEndUser(db: Ledger, record: EndUserRecord): Promise<void> {
   const { state, revision, at } = record;
-  const upsert = (into: Ledger | Transaction<LedgerSchema>) =>
-    into
-      .insertInto('end_users')
-      .values({
-        end_user_id: state.endUserId,
-        workflow_id: record.workflowId,
-        wallet_id: state.wallet?.walletId ?? null,
-        revision,
-        view: JSON.stringify(endUserView(state, at)),
-        created_at: state.createdAt,
-        updated_at: at,
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('end_user_id')
-          .doUpdateSet((eb) => ({
-            wallet_id: eb.ref('excluded.wallet_id'),
-            revision: eb.ref('excluded.revision'),
-            view: eb.ref('excluded.view'),
-            updated_at: eb.ref('excluded.updated_at'),
-          }))
-          .where('end_users.revision', '<=', revision),
-      )
-      .execute();
-  // Without events the one statement is the write; with them, one transaction holds both.
-  if (record.raised.length === 0) return void (await upsert(db));
-  await db.transaction().execute(async (trx) => {
-    await upsert(trx);
-    await insertRaisedEvents(trx, record.workflowId, record.raised, record.retryForMs, record.traceParent);
-  });
+  await runPrepared(db, WRITE_END_USER, [
+    state.endUserId,
+    record.workflowId,
+    state.wallet?.walletId ?? null,
+    revision,
+    JSON.stringify(endUserView(state, at)),
+    state.createdAt,
+    at,
+    ...raisedEventsValues(record.raised, record.retryForMs, record.traceParent),
+  ]);
 }
 
 /** The end user's view, or undefined for an end user whose workflow has not written one. */

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { Ledger } from '../database/connection';
+import { preparedStatement, runPrepared } from '../database/prepared';
 import type { LedgerSchema } from '../database/schema';
 
 /**
@@ -38,6 +39,26 @@ export interface IdempotentRequest {
 /** A digest keeps any key a bounded value (keys are up to 255 characters of the client's choosing). */
 const digestOf = (key: string) => createHash('sha256').update(key, 'utf8').digest('base64url');
 
+/** A new key's claim, the common case: `$1` route, `$2` key digest, `$3` fingerprint, `$4` claim, `$5` retention ms. */
+const CLAIM_NEW_KEY = preparedStatement<{ claim_id: string }>(
+  'claim_new_idempotency_key',
+  `insert into idempotency_keys (route, key_digest, fingerprint, claim_id, claimed_until, expires_at)
+  values ($1, $2, $3, $4, now() + ${IDEMPOTENCY_CLAIM_LEASE_MS} * interval '1 millisecond',
+    now() + $5 * interval '1 millisecond')
+  on conflict (route, key_digest) do nothing
+  returning claim_id`,
+);
+
+/**
+ * The answer of the request that holds the key: `$1` route, `$2` key digest, `$3` claim, `$4` status, `$5` body,
+ * `$6` retention ms.
+ */
+const RECORD_ANSWER = preparedStatement(
+  'record_idempotent_answer',
+  `update idempotency_keys set answer_status = $4, answer_body = $5, expires_at = now() + $6 * interval '1 millisecond'
+  where route = $1 and key_digest = $2 and claim_id = $3 and answer_status is null`,
+);
+
 export async function claimIdempotencyKey(
   db: Ledger,
   request: IdempotentRequest & { fingerprint: string; retentionMs: number },
@@ -51,12 +72,15 @@ export async function claimIdempotencyKey(
     expires_at: sql<string>`now() + ${request.retentionMs} * interval '1 millisecond'`,
   };
   const insertClaim = async (into: Ledger | Transaction<LedgerSchema>) =>
-    (await into
-      .insertInto('idempotency_keys')
-      .values({ ...key, ...claim })
-      .onConflict((conflict) => conflict.columns(['route', 'key_digest']).doNothing())
-      .returning('claim_id')
-      .executeTakeFirst()) !== undefined;
+    (
+      await runPrepared(into, CLAIM_NEW_KEY, [
+        key.route,
+        key.key_digest,
+        request.fingerprint,
+        request.requestId,
+        request.retentionMs,
+      ])
+    ).rows.length > 0;
   // A new key, the common case, is one statement.
   if (await insertClaim(db)) return { outcome: 'execute' };
   return db.transaction().execute(async (trx) => {
@@ -104,18 +128,14 @@ export async function recordIdempotentAnswer(
   db: Ledger,
   request: IdempotentRequest & { status: number; body: unknown; retentionMs: number },
 ): Promise<void> {
-  await db
-    .updateTable('idempotency_keys')
-    .set({
-      answer_status: request.status,
-      answer_body: JSON.stringify(request.body ?? null),
-      expires_at: sql<string>`now() + ${request.retentionMs} * interval '1 millisecond'`,
-    })
-    .where('route', '=', request.route)
-    .where('key_digest', '=', digestOf(request.key))
-    .where('claim_id', '=', request.requestId)
-    .where('answer_status', 'is', null)
-    .execute();
+  await runPrepared(db, RECORD_ANSWER, [
+    request.route,
+    digestOf(request.key),
+    request.requestId,
+    request.status,
+    JSON.stringify(request.body ?? null),
+    request.retentionMs,
+  ]);
 }
 
 /** The claimant ran nothing worth keeping (invalid input, or a failure to retry): the key is fresh again. */

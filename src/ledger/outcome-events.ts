@@ -4,6 +4,7 @@
  * redelivery. The delivery itself is the dispatcher's (src/outcomes/dispatcher.ts).
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { preparedStatement, runPrepared } from '../database/prepared';
 import type { Ledger } from '../database/connection';
 import type { DeliveryState, LedgerSchema } from '../database/schema';
 import type { RaisedEvent, WebhookEvent } from '../domain/outcome-events';
@@ -12,7 +13,47 @@ import type { EventView } from './views';
 /** The channel a dispatcher listens on: a new or re-queued event wakes it at once instead of at its next poll. */
 export const EVENTS_CHANNEL = 'outcome_events';
 
-/** Records raised events as pending (an event recorded before keeps its row: a retried write records it once). */
+/**
+ * The end of a statement that records raised events as pending (an event recorded before keeps its row: a retried
+ * write records it once) and wakes the dispatchers (at commit) when any is new: the parameter numbered `process` is
+ * the process, `values` and the two after it are raisedEventsValues'. The statement's other parts come before it,
+ * each a `name as (...)` of its WITH.
+ */
+export const raisedEventsInsert = (at: { process: number; values: number }) => `inserted as (
+    insert into outcome_events (webhook_id, process_id, sequence, type, end_user_id, occurred_at, body, delivery,
+      next_attempt_at, retry_for_ms, trace_parent)
+    select e.webhook_id, $${at.process}::text, e.sequence, e.type, e.end_user_id, e.occurred_at, e.body, 'pending',
+      now(), $${at.values}::bigint, $${at.values + 1}::text
+    from json_to_recordset($${at.values + 2}::json) as e(webhook_id text, sequence integer, type text,
+      end_user_id text, occurred_at timestamptz, body json)
+    on conflict (webhook_id) do nothing
+    returning webhook_id
+  )
+  select pg_notify('${EVENTS_CHANNEL}', '') from inserted limit 1`;
+
+/** raisedEventsInsert's parameters from `values` on: the retry time, the trace and the events. */
+export function raisedEventsValues(
+  events: readonly RaisedEvent[],
+  retryForMs: number,
+  traceParent: string | undefined,
+): unknown[] {
+  const rows = events.map(({ webhookId, sequence, event }) => ({
+    webhook_id: webhookId,
+    sequence,
+    type: event.type,
+    end_user_id: event.type === 'test.ping' ? null : event.data.endUserId,
+    occurred_at: event.timestamp,
+    body: event,
+  }));
+  return [retryForMs, traceParent ?? null, JSON.stringify(rows)];
+}
+
+const INSERT_RAISED_EVENTS = preparedStatement(
+  'insert_raised_events',
+  `with ${raisedEventsInsert({ process: 1, values: 2 })}`,
+);
+
+/** Records raised events as pending, in one statement with the dispatchers' wake-up. */
 export async function insertRaisedEvents(
   db: Kysely<LedgerSchema> | Transaction<LedgerSchema>,
   processId: string,
@@ -21,33 +62,10 @@ export async function insertRaisedEvents(
   traceParent?: string,
 ): Promise<void> {
   if (events.length === 0) return;
-  // One statement: the rows, and the dispatcher's wake-up (sent at commit) when any row is new.
-  await db
-    .with('inserted', (query) =>
-      query
-        .insertInto('outcome_events')
-        .values(
-          events.map(({ webhookId, sequence, event }) => ({
-            webhook_id: webhookId,
-            process_id: processId,
-            sequence,
-            type: event.type,
-            end_user_id: event.type === 'test.ping' ? null : event.data.endUserId,
-            occurred_at: event.timestamp,
-            body: JSON.stringify(event),
-            delivery: 'pending' as const,
-            next_attempt_at: sql<string>`now()`,
-            retry_for_ms: retryForMs,
-            trace_parent: traceParent ?? null,
-          })),
-        )
-        .onConflict((conflict) => conflict.column('webhook_id').doNothing())
-        .returning('webhook_id'),
-    )
-    .selectFrom('inserted')
-    .select(sql`pg_notify(${EVENTS_CHANNEL}, '')`.as('notified'))
-    .limit(1)
-    .execute();
+  await runPrepared(db, INSERT_RAISED_EVENTS, [
+    processId,
+    ...raisedEventsValues(events, retryForMs, traceParent),
+  ]);
 }
 
 /** A filter of the events API, its values checked by the caller. */
@@ -177,39 +195,42 @@ export interface ClaimedEvent {
  * leased for `leaseMs` (another dispatcher skips it until then, and takes it over when its dispatcher died), its
  * attempt counted and, on its first attempt, its give-up time set.
  */
+const CLAIM_DUE_EVENTS = preparedStatement<{
+  webhook_id: string;
+  process_id: string;
+  body: WebhookEvent;
+  attempts: number;
+  last_attempt_at: string;
+  confirmed_endpoints: string[];
+  give_up_at: string;
+  trace_parent: string | null;
+}>(
+  'claim_due_events',
+  `with due as (
+    select e.webhook_id from outcome_events e
+    where e.delivery = 'pending' and e.next_attempt_at <= now()
+      and (e.leased_until is null or e.leased_until < now())
+      and not exists (
+        select 1 from outcome_events earlier
+        where earlier.process_id = e.process_id and earlier.sequence < e.sequence and earlier.delivery = 'pending'
+      )
+    order by e.next_attempt_at
+    limit $1
+    for update skip locked
+  )
+  update outcome_events e set
+    attempts = e.attempts + 1,
+    last_attempt_at = now(),
+    next_attempt_at = now() + $2 * interval '1 millisecond',
+    leased_until = now() + $2 * interval '1 millisecond',
+    give_up_at = coalesce(e.give_up_at, now() + e.retry_for_ms * interval '1 millisecond')
+  from due where e.webhook_id = due.webhook_id
+  returning e.webhook_id, e.process_id, e.body, e.attempts, e.last_attempt_at, e.confirmed_endpoints,
+    e.give_up_at, e.trace_parent`,
+);
+
 export async function claimDueEvents(db: Ledger, limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
-  const { rows } = await sql<{
-    webhook_id: string;
-    process_id: string;
-    body: WebhookEvent;
-    attempts: number;
-    last_attempt_at: string;
-    confirmed_endpoints: string[];
-    give_up_at: string;
-    trace_parent: string | null;
-  }>`
-    with due as (
-      select e.webhook_id from outcome_events e
-      where e.delivery = 'pending' and e.next_attempt_at <= now()
-        and (e.leased_until is null or e.leased_until < now())
-        and not exists (
-          select 1 from outcome_events earlier
-          where earlier.process_id = e.process_id and earlier.sequence < e.sequence and earlier.delivery = 'pending'
-        )
-      order by e.next_attempt_at
-      limit ${limit}
-      for update skip locked
-    )
-    update outcome_events e set
-      attempts = e.attempts + 1,
-      last_attempt_at = now(),
-      next_attempt_at = now() + ${leaseMs} * interval '1 millisecond',
-      leased_until = now() + ${leaseMs} * interval '1 millisecond',
-      give_up_at = coalesce(e.give_up_at, now() + e.retry_for_ms * interval '1 millisecond')
-    from due where e.webhook_id = due.webhook_id
-    returning e.webhook_id, e.process_id, e.body, e.attempts, e.last_attempt_at, e.confirmed_endpoints,
-      e.give_up_at, e.trace_parent
-  `.execute(db);
+  const { rows } = await runPrepared(db, CLAIM_DUE_EVENTS, [limit, leaseMs]);
   return rows.map((row) => ({
     webhookId: row.webhook_id,
     processId: row.process_id,
@@ -229,61 +250,101 @@ export type AttemptOutcome =
   | { kind: 'refused'; confirmed: string[]; error: string; retryInMs: number }
   | { kind: 'given-up'; confirmed: string[]; error: string };
 
-/** Records an attempt and where the event goes next; answers false when the event was not this attempt's any more. */
+/** What recording an attempt found. */
+export interface RecordedAttempt {
+  /** False when the event was not this attempt's any more (taken over, or redelivered and delivered). */
+  current: boolean;
+  /** A later event of the same process waits: its turn has come. */
+  laterPending: boolean;
+  /** The endpoints this attempt reached that were failing until now, and whether their incident was open. */
+  recovered: { label: string; incidentWasOpen: boolean }[];
+}
+
+/**
+ * An attempt's row, the event's next step and what the attempt says of the endpoints that confirmed it (a failing one
+ * is healthy again), one statement. `$4` is the attempt's outcome: refused leaves the event pending for its retry in
+ * `$7` ms (at once when it was hurried while under way: its endpoint answered again, or a redelivery asked for it);
+ * any other ends its delivery.
+ */
+const RECORD_ATTEMPT = preparedStatement<{
+  current: boolean;
+  later_pending: boolean;
+  recovered: { label: string; incident_open: boolean }[];
+}>(
+  'record_attempt',
+  `with attempt as (
+    insert into delivery_attempts (webhook_id, attempt, started_at, ended_at, outcome, error)
+    values ($1, $2, $3, now(), case when $4::text = 'given-up' then 'refused' else $4::text end, $5::text)
+    on conflict (webhook_id, attempt) do nothing
+  ), recorded as (
+    update outcome_events set
+      delivery = case $4::text when 'confirmed' then 'delivered' when 'no-endpoint' then 'no-endpoint'
+        when 'given-up' then 'failed' else delivery end,
+      confirmed_endpoints = array(select distinct unnest(confirmed_endpoints || $6::text[])),
+      next_attempt_at = case when $4::text <> 'refused' then null when next_attempt_at <= now() then now()
+        else now() + $7 * interval '1 millisecond' end,
+      leased_until = null,
+      delivered_at = case when $4::text = 'refused' then delivered_at else now() end,
+      error = $5::text
+    where webhook_id = $1 and attempts = $2 and delivery = 'pending'
+    returning process_id, sequence
+  ), previous as (
+    -- Read before it changes, locked: two attempts that recover one endpoint report it once.
+    select label, incident_open from endpoint_health
+    where label = any($8::text[]) and failing_since is not null
+    for update
+  ), recovered as (
+    update endpoint_health h set failing_since = null, incident_open = false
+    from previous where h.label = previous.label
+    returning previous.label, previous.incident_open
+  )
+  select
+    exists (select 1 from recorded) as current,
+    exists (
+      select 1 from recorded, outcome_events later
+      where later.process_id = recorded.process_id and later.sequence > recorded.sequence
+        and later.delivery = 'pending'
+    ) as later_pending,
+    coalesce((select json_agg(recovered) from recovered), '[]'::json) as recovered`,
+);
+
+/** What recording an attempt found. */
+export interface RecordedAttempt {
+  /** False when the event was not this attempt's any more (taken over, or redelivered and delivered). */
+  current: boolean;
+  /** A later event of the same process waits: its turn may have come. */
+  laterPending: boolean;
+  /** The endpoints this attempt reached that were failing until now, and whether their incident was open. */
+  recovered: { label: string; incidentWasOpen: boolean }[];
+}
+
+/** Records an attempt, where the event goes next and which endpoints that confirmed it are healthy again. */
 export async function recordAttempt(
   db: Ledger,
   claimed: ClaimedEvent,
   outcome: AttemptOutcome,
-): Promise<boolean> {
-  const confirmed = 'confirmed' in outcome ? outcome.confirmed : [];
-  const next =
-    outcome.kind === 'refused'
-      ? {
-          confirmed_endpoints: sql<
-            string[]
-          >`array(select distinct unnest(confirmed_endpoints || ${confirmed}::text[]))`,
-          // Hurried while under way (its endpoint answered again, or a redelivery asked for it): at once.
-          next_attempt_at: sql<string>`case when next_attempt_at <= now() then now()
-            else now() + ${outcome.retryInMs} * interval '1 millisecond' end`,
-          leased_until: null,
-          error: outcome.error,
-        }
-      : {
-          delivery: (outcome.kind === 'confirmed'
-            ? 'delivered'
-            : outcome.kind === 'no-endpoint'
-              ? 'no-endpoint'
-              : 'failed') as DeliveryState,
-          confirmed_endpoints: sql<
-            string[]
-          >`array(select distinct unnest(confirmed_endpoints || ${confirmed}::text[]))`,
-          next_attempt_at: null,
-          leased_until: null,
-          delivered_at: sql<string>`now()`,
-          error: outcome.kind === 'given-up' ? outcome.error : null,
-        };
-  // One statement: the attempt's row and the event's next step.
-  const result = await db
-    .with('attempt', (query) =>
-      query
-        .insertInto('delivery_attempts')
-        .values({
-          webhook_id: claimed.webhookId,
-          attempt: claimed.attempt,
-          started_at: claimed.startedAt,
-          ended_at: sql<string>`now()`,
-          outcome: outcome.kind === 'given-up' ? 'refused' : outcome.kind,
-          error: outcome.kind === 'refused' || outcome.kind === 'given-up' ? outcome.error : null,
-        })
-        .onConflict((conflict) => conflict.columns(['webhook_id', 'attempt']).doNothing()),
-    )
-    .updateTable('outcome_events')
-    .set(next)
-    .where('webhook_id', '=', claimed.webhookId)
-    .where('attempts', '=', claimed.attempt)
-    .where('delivery', '=', 'pending')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  confirmedNow: readonly string[] = [],
+): Promise<RecordedAttempt> {
+  const { rows } = await runPrepared(db, RECORD_ATTEMPT, [
+    claimed.webhookId,
+    claimed.attempt,
+    claimed.startedAt,
+    outcome.kind,
+    outcome.kind === 'refused' || outcome.kind === 'given-up' ? outcome.error : null,
+    'confirmed' in outcome ? outcome.confirmed : [],
+    outcome.kind === 'refused' ? outcome.retryInMs : 0,
+    confirmedNow,
+  ]);
+  const [row] = rows;
+  if (!row) throw new Error('An attempt recorded no row');
+  return {
+    current: row.current,
+    laterPending: row.later_pending,
+    recovered: row.recovered.map((endpoint) => ({
+      label: endpoint.label,
+      incidentWasOpen: endpoint.incident_open,
+    })),
+  };
 }
 
 /**
@@ -342,28 +403,6 @@ export async function endpointsRefused(db: Ledger, labels: readonly string[]): P
 export async function endpointsGaveUp(db: Ledger, labels: readonly string[]): Promise<void> {
   if (labels.length === 0) return;
   await db.updateTable('endpoint_health').set({ incident_open: true }).where('label', 'in', labels).execute();
-}
-
-/**
- * An endpoint confirmed an event: when it was failing, it is healthy again and everything waiting for it is due now.
- * Answers whether it was failing, and whether its incident was open.
- */
-export async function endpointConfirmed(
-  db: Ledger,
-  label: string,
-): Promise<{ wasFailing: boolean; incidentWasOpen: boolean }> {
-  const { rows } = await sql<{ was_open: boolean }>`
-    with previous as (
-      select label, incident_open from endpoint_health where label = ${label} and failing_since is not null for update
-    )
-    update endpoint_health h set failing_since = null, incident_open = false
-    from previous where h.label = previous.label
-    returning previous.incident_open as was_open
-  `.execute(db);
-  const row = rows[0];
-  if (!row) return { wasFailing: false, incidentWasOpen: false };
-  await retryNowFor(db, label);
-  return { wasFailing: true, incidentWasOpen: row.was_open };
 }
 
 // ---------------------------------------------------------------------------------------------- redelivery

@@ -1,16 +1,15 @@
 /**
  * Ramps in the ledger: each ramp's view, written by its own activity at each status change together with the
- * outcome events it raised (one transaction, so an event is never recorded without the status it reports, nor a
- * status without its event), and its booked row when it ends. Reads are the API's and the typed client's: one ramp,
+ * outcome events it raised (one statement, so an event is never recorded without the status it reports, nor a
+ * status without its event), and its booked row when it ends (in one transaction with the last write). Reads are the API's and the typed client's: one ramp,
  * a page of ramps newest first.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { RampDirection } from '../domain/vocabulary';
 import type { Ledger } from '../database/connection';
-import type { LedgerSchema } from '../database/schema';
+import { preparedStatement, runPrepared } from '../database/prepared';
 import type { RaisedEvent } from '../domain/outcome-events';
-import { insertRaisedEvents } from './outcome-events';
-import { markActive } from './end-users';
+import { raisedEventsInsert, raisedEventsValues } from './outcome-events';
 import { bookedResources, bookedRow, heldResources, type RampState, rampView } from './ramp-views';
 import type { OffRampView, OnRampView, RampSummary } from './views';
 
@@ -30,49 +29,48 @@ export interface RampRecord {
   traceParent?: string;
 }
 
+/**
+ * A ramp's view, never over a newer write, with the events it raised and, for a deposit, its end user's activity (a
+ * deposit makes its wallet one reconciliation checks first; `$11` is null for any other ramp): one statement.
+ */
+const WRITE_RAMP = preparedStatement(
+  'write_ramp',
+  `with written as (
+    insert into ramps (workflow_id, direction, end_user_id, status, revision, view, resources, started_at, updated_at,
+      ended_at)
+    values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+    on conflict (workflow_id) do update set end_user_id = excluded.end_user_id, status = excluded.status,
+      revision = excluded.revision, view = excluded.view, resources = excluded.resources,
+      updated_at = excluded.updated_at, ended_at = excluded.ended_at
+    where ramps.revision <= excluded.revision
+  ), active as (
+    update end_users set active_at = $8 where end_user_id = $11 and active_at < $8
+  ), ${raisedEventsInsert({ process: 1, values: 12 })}`,
+);
+
 /** Writes a ramp's view, its new events and, when it ended, its booked row; idempotent (a retry writes once). */
 export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
   const { ramp, revision, at } = record;
-  const view = rampView(ramp, at);
-  const upsert = (into: Ledger | Transaction<LedgerSchema>) =>
-    into
-      .insertInto('ramps')
-      .values({
-        workflow_id: ramp.workflowId,
-        direction: ramp.direction,
-        end_user_id: ramp.state.endUserId,
-        status: ramp.state.status,
-        revision,
-        view: JSON.stringify(view),
-        resources: JSON.stringify(heldResources(ramp)),
-        started_at: ramp.state.startedAt,
-        updated_at: at,
-        ended_at: ramp.state.endedAt ?? null,
-      })
-      .onConflict((conflict) =>
-        conflict
-          .column('workflow_id')
-          .doUpdateSet((eb) => ({
-            end_user_id: eb.ref('excluded.end_user_id'),
-            status: eb.ref('excluded.status'),
-            revision: eb.ref('excluded.revision'),
-            view: eb.ref('excluded.view'),
-            resources: eb.ref('excluded.resources'),
-            updated_at: eb.ref('excluded.updated_at'),
-            ended_at: eb.ref('excluded.ended_at'),
-          }))
-          .where('ramps.revision', '<=', revision),
-      )
-      .execute();
-  // A write with nothing but the view is its one statement; events and the booked row join it in a transaction.
-  if (record.raised.length === 0 && record.closedAt === undefined) return void (await upsert(db));
+  const depositor = ramp.direction === 'off-ramp' ? (ramp.state.endUserId ?? null) : null;
+  const values = [
+    ramp.workflowId,
+    ramp.direction,
+    ramp.state.endUserId ?? null,
+    ramp.state.status,
+    revision,
+    JSON.stringify(rampView(ramp, at)),
+    JSON.stringify(heldResources(ramp)),
+    ramp.state.startedAt,
+    at,
+    ramp.state.endedAt ?? null,
+    depositor,
+    ...raisedEventsValues(record.raised, record.retryForMs, record.traceParent),
+  ];
+  if (record.closedAt === undefined) return void (await runPrepared(db, WRITE_RAMP, values));
+  // Ending: the booked row names every event of the ramp, read in the same transaction.
+  const closedAt = record.closedAt;
   await db.transaction().execute(async (trx) => {
-    await upsert(trx);
-    await insertRaisedEvents(trx, ramp.workflowId, record.raised, record.retryForMs, record.traceParent);
-    // A deposit makes its wallet one reconciliation checks first.
-    if (ramp.direction === 'off-ramp' && ramp.state.endUserId)
-      await markActive(trx, ramp.state.endUserId, ramp.state.startedAt);
-    if (record.closedAt === undefined) return;
+    await runPrepared(trx, WRITE_RAMP, values);
     const webhookIds = await trx
       .selectFrom('outcome_events')
       .select('webhook_id')
@@ -81,7 +79,7 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
       .execute();
     const row = bookedRow(
       ramp,
-      record.closedAt,
+      closedAt,
       webhookIds.map((event) => event.webhook_id),
     );
     await trx
@@ -90,7 +88,7 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
         workflow_id: ramp.workflowId,
         direction: ramp.direction,
         status: ramp.state.status,
-        closed_at: record.closedAt,
+        closed_at: closedAt,
         row: JSON.stringify(row),
         resources: JSON.stringify(bookedResources(ramp)),
       })

@@ -21,12 +21,12 @@ import {
   type AttemptOutcome,
   type ClaimedEvent,
   claimDueEvents,
-  endpointConfirmed,
   endpointsGaveUp,
   endpointsRefused,
   EVENTS_CHANNEL,
   recordAttempt,
   releaseAttempt,
+  retryNowFor,
 } from '../ledger/outcome-events';
 import { underTraceParent } from '../http/spans';
 import { attemptDelivery } from './send';
@@ -85,16 +85,27 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
   const abort = new AbortController();
   let stopped = false;
   let wakeUp: (() => void) | undefined;
+  // A wake-up while a look is under way asks for one more look after it (the new event may have missed it).
+  let woken = false;
+  // Every delivery slot was taken: a finished delivery makes room for what waits.
+  let full = false;
   let lastFailureLogged = 0;
-  const wake = () => wakeUp?.();
+  const wake = () => {
+    woken = true;
+    wakeUp?.();
+  };
 
   async function claimAndDeliver(): Promise<boolean> {
     const room = DISPATCH_CONCURRENCY - inFlight.size;
-    if (room <= 0) return false;
+    full = room <= 0;
+    if (full) return false;
     const claimed = await claimDueEvents(database.db, room, leaseMs);
     for (const event of claimed) {
       // Its delivery joins the trace of the work that raised it.
       const delivery = underTraceParent(event.traceParent, () => deliver(options, event, abort.signal))
+        .then((next) => {
+          if (next === 'look-again') wake();
+        })
         .catch((error: unknown) => {
           // The lease runs out and another attempt takes it over.
           logger.warn(
@@ -104,7 +115,7 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
         })
         .finally(() => {
           inFlight.delete(delivery);
-          wake();
+          if (full) wake();
         });
       inFlight.add(delivery);
     }
@@ -113,6 +124,7 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
 
   async function loop(): Promise<void> {
     while (!stopped) {
+      woken = false;
       let more = false;
       try {
         more = await claimAndDeliver();
@@ -123,7 +135,7 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
           logger.warn({ error: errorMessage(error) }, 'outcome dispatcher cannot read the ledger; retrying');
         }
       }
-      if (more || stopped) continue;
+      if (more || woken || stopped) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, DISPATCH_POLL_MS);
         wakeUp = () => {
@@ -152,13 +164,14 @@ export function startDispatcher(options: DispatcherOptions): RunningDispatcher {
 
 /**
  * One attempt at an event, recorded with what it means: the event's next attempt or its end, its endpoints' refusals,
- * incidents and recoveries.
+ * incidents and recoveries. Answers 'look-again' when an event may be due now because of it: the next of its
+ * process, or itself (hurried while under way).
  */
 async function deliver(
   options: DispatcherOptions,
   claimed: ClaimedEvent,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<'look-again' | 'done'> {
   const { database, clientWebhooks, timings, logger } = options;
   const result = await attemptDelivery(
     clientWebhooks,
@@ -168,10 +181,33 @@ async function deliver(
     signal,
   );
   // Cut off by this dispatcher stopping: not the endpoint's failure; the next dispatcher tries it at once.
-  if (signal.aborted) return releaseAttempt(database.db, claimed);
+  if (signal.aborted) {
+    await releaseAttempt(database.db, claimed);
+    return 'done';
+  }
   const outcome = attemptOutcome(timings, claimed, result, Date.now());
-  const current = await recordAttempt(database.db, claimed, outcome);
-  if (!current) return;
+  const recorded = await recordAttempt(database.db, claimed, outcome, result.confirmed);
+  // An endpoint that answers again gets whatever waits for it now.
+  for (const { label, incidentWasOpen } of recorded.recovered) {
+    await retryNowFor(database.db, label);
+    if (incidentWasOpen) await options.incidents?.recovered(label).catch(() => undefined);
+  }
+  if (!recorded.current) return 'done';
+  logAttempt(logger, claimed, outcome);
+  const refused = result.receiving.filter(
+    (label) => !result.confirmed.includes(label) && !claimed.confirmedEndpoints.includes(label),
+  );
+  await endpointsRefused(database.db, refused);
+  if (outcome.kind === 'given-up') {
+    await endpointsGaveUp(database.db, refused);
+    // Each event given up counts on its endpoint's one incident; the first opens it.
+    for (const endpoint of refused)
+      await options.incidents?.undelivered(endpoint, claimed, outcome.error).catch(() => undefined);
+  }
+  return outcome.kind === 'refused' || recorded.laterPending ? 'look-again' : 'done';
+}
+
+function logAttempt(logger: Logger, claimed: ClaimedEvent, outcome: AttemptOutcome): void {
   if (outcome.kind === 'refused' || outcome.kind === 'given-up')
     logger.warn(
       {
@@ -187,21 +223,6 @@ async function deliver(
       { webhookId: claimed.webhookId, type: claimed.event.type },
       outcome.kind === 'confirmed' ? 'outcome event delivered' : 'outcome event had no endpoint',
     );
-  const refused = result.receiving.filter(
-    (label) => !result.confirmed.includes(label) && !claimed.confirmedEndpoints.includes(label),
-  );
-  await endpointsRefused(database.db, refused);
-  if (outcome.kind === 'given-up') {
-    await endpointsGaveUp(database.db, refused);
-    // Each event given up counts on its endpoint's one incident; the first opens it.
-    for (const endpoint of refused)
-      await options.incidents?.undelivered(endpoint, claimed, outcome.error).catch(() => undefined);
-  }
-  // An endpoint that answers again gets whatever waits for it now.
-  for (const endpoint of result.confirmed) {
-    const { incidentWasOpen } = await endpointConfirmed(database.db, endpoint);
-    if (incidentWasOpen) await options.incidents?.recovered(endpoint).catch(() => undefined);
-  }
 }
 
 /**

@@ -615,7 +615,7 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     expect(await claimDueEvents(database.db, 10, 60_000)).toEqual([]);
     await expect(
       recordAttempt(database.db, underWay!, { kind: 'confirmed', confirmed: ['endpoint 1 (a)'] }),
-    ).resolves.toBe(true);
+    ).resolves.toMatchObject({ current: true });
     expect(await redeliveryProgress(database.db, job.jobId)).toMatchObject({
       status: 'completed',
       delivered: 1,
