@@ -23,12 +23,14 @@ const DOUBLED = preparedStatement<{ doubled: number; prepared: string[] }>(
 
 test('a declared statement is prepared under its name on the connection that runs it, once', async () => {
   // One connection at a time: a transaction holds one.
-  const answers = await database.db.transaction().execute(async (trx) => [
-    (await runPrepared(trx, DOUBLED, [21])).rows[0],
-    (await runPrepared(trx, DOUBLED, [5])).rows[0],
-    (await sql<{ count: number }>`select count(*)::int as count from pg_prepared_statements`.execute(trx))
-      .rows[0],
-  ]);
+  const answers = await database.db
+    .transaction()
+    .execute(async (trx) => [
+      (await runPrepared(trx, DOUBLED, [21])).rows[0],
+      (await runPrepared(trx, DOUBLED, [5])).rows[0],
+      (await sql<{ count: number }>`select count(*)::int as count from pg_prepared_statements`.execute(trx))
+        .rows[0],
+    ]);
   expect(answers).toEqual([
     { doubled: 42, prepared: ['test_doubled'] },
     { doubled: 10, prepared: ['test_doubled'] },
