@@ -3,9 +3,9 @@
  * them, and each connection has the server parse and plan each once (a named prepared statement) instead of on
  * every call. Their number is fixed by this code, so what a connection keeps prepared is bounded.
  */
-import { CompiledQuery, type QueryResult } from 'kysely';
+import { CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import type pg from 'pg';
-import type { Ledger } from './connection';
+import type { LedgerSchema } from './schema';
 
 /** A statement's text by the name its connections prepare it under. */
 const namesByText = new Map<string, string>();
@@ -27,7 +27,7 @@ export function preparedStatement<Row = never>(name: string, text: string): Prep
 
 /** Runs a declared statement on the ledger (or a transaction of it). */
 export function runPrepared<Row>(
-  db: Pick<Ledger, 'executeQuery'>,
+  db: Pick<Kysely<LedgerSchema>, 'executeQuery'>,
   statement: PreparedStatement<Row>,
   values: readonly unknown[],
 ): Promise<QueryResult<Row>> {
