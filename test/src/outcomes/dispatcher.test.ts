@@ -17,8 +17,11 @@ import {
 } from '../../../src/domain/outcome-events';
 import { TEST_EVENT_RETRY_FOR_MS, type OutcomeDeliveryTimings } from '../../../src/domain/timings';
 import {
+  type AttemptOutcome,
   type ClaimedEvent,
   claimDueEvents,
+  endpointsGaveUp,
+  endpointsRefused,
   insertRaisedEvents,
   listEventViews,
   readEventView,
@@ -598,6 +601,36 @@ describe('the dispatcher on the ledger (real PostgreSQL, real endpoints)', () =>
     expect(counted).toEqual([expect.objectContaining({ occurrences: 2 * everything.length })]);
     expect(await incidentOf(firstLabel)).toEqual([]);
   }, 60_000);
+
+  test("an attempt's record says when the next event of its process is due, and recovers a failing endpoint once", async () => {
+    const label = 'endpoint 1 (a)';
+    const events = await recorded('offramp', ['off_ramp.created', 'off_ramp.settled'], 60_000);
+    await endpointsRefused(database.db, [label]);
+    await endpointsGaveUp(database.db, [label]);
+    // The first event's turn: the second waits behind it.
+    const [first, ...none] = await claimDueEvents(database.db, 10, 60_000);
+    expect([first?.webhookId, none]).toEqual([events[0]!.webhookId, []]);
+    const confirmed: AttemptOutcome = { kind: 'confirmed', confirmed: [label] };
+    await expect(recordAttempt(database.db, first!, confirmed, [label])).resolves.toEqual({
+      current: true,
+      laterPending: true,
+      recovered: [{ label, incidentWasOpen: true }],
+    });
+    expect(await health(label)).toMatchObject({ failing_since: null, incident_open: false });
+    // Now the second's; the endpoint is healthy already, and the same record again changes nothing.
+    const [second] = await claimDueEvents(database.db, 10, 60_000);
+    expect(second?.webhookId).toBe(events[1]!.webhookId);
+    await expect(recordAttempt(database.db, second!, confirmed, [label])).resolves.toEqual({
+      current: true,
+      laterPending: false,
+      recovered: [],
+    });
+    await expect(recordAttempt(database.db, second!, confirmed, [label])).resolves.toEqual({
+      current: false,
+      laterPending: false,
+      recovered: [],
+    });
+  });
 
   test('a bulk redelivery leaves an attempt under way to its dispatcher: no other takes the event meanwhile', async () => {
     const since = new Date(Date.now() - 60_000).toISOString();
