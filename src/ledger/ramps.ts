@@ -1,7 +1,8 @@
 /**
  * Ramps in the ledger: each ramp's view, written by its own activity at each status change together with the
  * outcome events it raised (one statement, so an event is never recorded without the status it reports, nor a
- * status without its event), and its booked row when it ends (in one transaction with the last write). Reads are the API's and the typed client's: one ramp,
+ * status without its event), and its booked row when it ends (in one transaction with the last write; a later last
+ * write of the same ramp books it again). Reads are the API's and the typed client's: one ramp,
  * a page of ramps newest first.
  */
 import { sql } from 'kysely';
@@ -92,7 +93,23 @@ export async function writeRamp(db: Ledger, record: RampRecord): Promise<void> {
         row: JSON.stringify(row),
         resources: JSON.stringify(bookedResources(ramp)),
       })
-      .onConflict((conflict) => conflict.column('workflow_id').doNothing())
+      // A later last write (a snapshot came in while the first ran) books its row again, in the same period; a
+      // retried or older write changes nothing.
+      .onConflict((conflict) =>
+        conflict
+          .column('workflow_id')
+          .doUpdateSet({
+            row: sql`excluded.row || jsonb_build_object('closedAt', bookings.row -> 'closedAt')`,
+            resources: sql`excluded.resources`,
+            reconciled: 'unchecked',
+            reconciliation: '',
+            checked_at: null,
+          })
+          .where(sql<boolean>`bookings.row - 'closedAt' is distinct from excluded.row - 'closedAt'`)
+          .where(
+            sql<boolean>`exists (select from ramps where ramps.workflow_id = bookings.workflow_id and ramps.revision = ${revision})`,
+          ),
+      )
       .execute();
   });
 }

@@ -5,13 +5,14 @@
  * process ended; with RECORD_HISTORIES=1 it also records its history, which the replay test then checks against
  * every later version of the workflow code. Existing files are kept (test/helpers/histories.ts).
  */
-import type { RaisedEvent } from '../../src/domain/outcome-events';
+import type { OutcomeEventData, RaisedEvent } from '../../src/domain/outcome-events';
+import type { RampRecord } from '../../src/ledger/ramps';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client, Connection } from '@temporalio/client';
 import type { RampActivities } from '../../activities';
 import { offRampStateQuery, offRampTransactionSignal } from '../../workflows/ramps/offramp/messages';
-import { onRampOrderSignal } from '../../workflows/ramps/onramp/messages';
+import { onRampOrderSignal, onRampTransactionSignal } from '../../workflows/ramps/onramp/messages';
 import { unknownEventSignal, unknownEventsQuery } from '../../workflows/ramps/unknown-events/messages';
 import type { AlertInput } from '../../workflows/operations/alerts/types';
 import type { OffRampState } from '../../workflows/ramps/offramp/types';
@@ -57,6 +58,9 @@ function order(id: string, extra: Partial<OrderSnapshot> = {}): OrderSnapshot {
     ...extra,
   };
 }
+
+const SWEEP_FEE = { asset: 'TRX', amount: '30' };
+const TOP_UP_FEE = { asset: 'TRX', amount: '15' };
 
 const GOLDEN_OWNER = { endUserId: 'user-golden', endUserSearchValue: 'user-golden', linked: true };
 
@@ -410,6 +414,180 @@ describe('golden histories: scripted runs of paths the other recorded histories 
     // The order names the deposit, but the poll asks for it by ID only once the process has seen it.
     expect(polls).toEqual([{ orderId }, { orderId }]);
     await recordHistory(client, handle.workflowId, 'onramp-polled-settled');
+  });
+
+  test('off-ramp: first looked at after the operator finished; created, its exception, then settled with its booking', async () => {
+    // Its events all came late: the order transaction's completion starts it, and a poll finds everything else.
+    const depositId = `dep-${randomUUID()}`;
+    const sweepId = `sweep-${randomUUID()}`;
+    const swap = order(`order-${randomUUID()}`, { status: 'executed' });
+    const records: RampRecord[] = [];
+    const taskQueue = await worker({
+      pollOffRamp: () =>
+        Promise.resolve({
+          deposit: tx(depositId, { status: 'confirmed', relatedTransactionId: sweepId }),
+          sweep: tx(sweepId, {
+            type: 'AutoSweep',
+            status: 'confirmed',
+            relatedTransactionId: depositId,
+            orderId: swap.id,
+            fee: SWEEP_FEE,
+          }),
+          order: swap,
+        }),
+      attributeOffRamp: () =>
+        Promise.reject(
+          ApplicationFailure.nonRetryable('no end-user workflow owns the wallet', 'WalletOwnerNotFound'),
+        ),
+      readOrderSnapshot: () =>
+        Promise.reject(ApplicationFailure.nonRetryable('not expected: the poll read the order')),
+      raiseAlert: (alert: AlertInput) =>
+        Promise.resolve({ delivered: 'log', key: `${alert.kind}:${depositId}`, isNew: true }),
+      recordRamp: (record: RampRecord) => {
+        records.push(record);
+        return Promise.resolve();
+      },
+    });
+    const handle = await client.workflow.signalWithStart('offRampWorkflow', {
+      workflowId: `offramp/${depositId}`,
+      taskQueue,
+      args: [{ depositTransactionId: depositId, timings: fastTimings() }],
+      signal: offRampTransactionSignal,
+      signalArgs: [
+        {
+          role: 'orderTransaction',
+          transaction: tx(`order-tx-${randomUUID()}`, {
+            type: 'AutoSwap',
+            status: 'completed',
+            relatedTransactionId: depositId,
+            orderId: swap.id,
+          }),
+        },
+      ],
+    });
+
+    const state = (await handle.result()) as OffRampState;
+    await recordHistory(client, handle.workflowId, 'offramp-settled-at-first-look');
+    expect(state).toMatchObject({ status: 'settled', unattributed: true, fiatAmount: '858.18', polls: 1 });
+    const raised = records.flatMap((record) => record.raised.map((event) => event.event));
+    expect(raised.map((event) => event.type)).toEqual([
+      'off_ramp.created',
+      'off_ramp.exception',
+      'off_ramp.settled',
+    ]);
+    // The settled event, the one a client credits from, carries the exception and the gas it was booked with.
+    expect(raised[2]?.data).toMatchObject({
+      status: 'settled',
+      exceptions: [expect.objectContaining({ reason: 'unattributed' })],
+      gas: { sweep: SWEEP_FEE, total: SWEEP_FEE },
+    });
+  });
+
+  test('off-ramp: a gas top-up that comes in while its last write runs is booked by one more', async () => {
+    const depositId = `dep-${randomUUID()}`;
+    const sweepId = `sweep-${randomUUID()}`;
+    const opened = order(`order-${randomUUID()}`);
+    const finalWrites: RampRecord[] = [];
+    const workflowId = `offramp/${depositId}`;
+    const topUp = tx(`top-up-${randomUUID()}`, {
+      type: 'Internal Transfer',
+      status: 'confirmed',
+      relatedTransactionId: depositId,
+      asset: 'TRX',
+      fee: TOP_UP_FEE,
+    });
+    const taskQueue = await worker({
+      attributeOffRamp: () => Promise.resolve(GOLDEN_OWNER),
+      readOrderSnapshot: () =>
+        Promise.reject(ApplicationFailure.nonRetryable('not expected: the forward carries the order')),
+      pollOffRamp: () => Promise.reject(new Error('not expected: every step has its event in time')),
+      // The top-up's event, the last to come, reaches the process while its first last write runs.
+      recordRamp: async (record: RampRecord) => {
+        if (record.closedAt === undefined) return;
+        finalWrites.push(record);
+        if (finalWrites.length === 1)
+          await client.workflow
+            .getHandle(workflowId)
+            .signal(offRampTransactionSignal, { role: 'gasTopUp', transaction: topUp });
+      },
+    });
+    const handle = await startOffRamp(
+      taskQueue,
+      tx(depositId, { status: 'confirmed' }),
+      fastTimings({ stepDeadlineMs: 30_000 }),
+    );
+    await handle.signal(offRampTransactionSignal, {
+      role: 'sweep',
+      transaction: tx(sweepId, {
+        type: 'AutoSweep',
+        status: 'confirmed',
+        relatedTransactionId: depositId,
+        fee: SWEEP_FEE,
+      }),
+    });
+    await handle.signal(offRampTransactionSignal, {
+      role: 'orderTransaction',
+      transaction: tx(`order-tx-${randomUUID()}`, {
+        type: 'AutoSwap',
+        status: 'completed',
+        relatedTransactionId: depositId,
+        orderId: opened.id,
+      }),
+      order: { ...opened, status: 'executed' },
+    });
+
+    const state = (await handle.result()) as OffRampState;
+    await recordHistory(client, handle.workflowId, 'offramp-top-up-during-last-write');
+    const total = { asset: 'TRX', amount: '45' };
+    expect(state).toMatchObject({ status: 'settled', gasTopUp: { id: topUp.id } });
+    const bookedGas = finalWrites.map((record) => (record.ramp.state as OffRampState).gas);
+    expect(bookedGas.map((gas) => gas?.total)).toEqual([SWEEP_FEE, total]);
+    // The booked row is what the process returns.
+    expect(bookedGas.at(-1)).toEqual(state.gas);
+    expect(finalWrites.at(-1)?.raised).toEqual([]);
+  });
+
+  test('on-ramp: first looked at with its deposit confirmed; created, then settled in its loop', async () => {
+    const orderId = `order-${randomUUID()}`;
+    const depositId = `dep-${randomUUID()}`;
+    const executed = order(orderId, {
+      direction: 'on-ramp',
+      status: 'executed',
+      coinFrom: 'MXN',
+      coinTo: 'USDT',
+      chainTo: 'TRX',
+      transactionId: depositId,
+    });
+    const records: RampRecord[] = [];
+    const taskQueue = await worker({
+      pollOnRamp: () => Promise.resolve({ order: executed }),
+      recordRamp: (record: RampRecord) => {
+        records.push(record);
+        return Promise.resolve();
+      },
+    });
+    const handle = await client.workflow.signalWithStart('onRampWorkflow', {
+      workflowId: `onramp/${executed.orderReference}`,
+      taskQueue,
+      args: [
+        {
+          orderReference: executed.orderReference,
+          endUserId: 'user-golden',
+          timings: fastTimings({ stepDeadlineMs: 300 }),
+        },
+      ],
+      signal: onRampTransactionSignal,
+      signalArgs: [tx(depositId, { status: 'confirmed', orderId, amount: '49.5' })],
+    });
+
+    const state = (await handle.result()) as OnRampState;
+    await recordHistory(client, handle.workflowId, 'onramp-settled-at-first-look');
+    expect(state).toMatchObject({ status: 'settled', cryptoAmount: '49.5' });
+    const raised = records.flatMap((record) => record.raised.map((event) => event.event));
+    expect(raised.map((event) => [event.type, (event.data as OutcomeEventData).status])).toEqual([
+      ['on_ramp.created', 'awaiting-confirmation'],
+      ['on_ramp.settled', 'settled'],
+    ]);
   });
 
   test('on-ramp: a poll finds the order expired', async () => {

@@ -23,6 +23,7 @@ import { recordsIntoLedger } from '../../outcomes/ledger';
 import { startOutcomeSender } from '../../outcomes/sender';
 import { rampLedger } from '../shared/ledger';
 import { statusPublisher } from '../shared/publish';
+import { bookEnd, firstShown } from '../shared/ending';
 import { StepClock } from '../shared/step-clock';
 import { offRampStateQuery, offRampTransactionSignal } from './messages';
 import { evaluateInto } from '../shared/rules';
@@ -67,7 +68,7 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   if (state.deposit) await run.attribute(state.deposit.walletId);
 
   // ---- the loop
-  let status: OffRampStatus = evaluateInto(rules, state);
+  let status = firstShown<OffRampStatus>(evaluateInto(rules, state), 'awaiting-settlement');
   publish(status);
   clock.stepStarted();
   for (;;) {
@@ -115,7 +116,12 @@ export async function offRampWorkflow(input: OffRampInput): Promise<OffRampState
   }
   state.endedAt = new Date().toISOString();
   // The ledger books the ramp; a 1.0 run tells the client's backend every transition before it closes.
-  await outcomes.drained();
+  await bookEnd(
+    outcomes,
+    recorded,
+    () => run.revision,
+    () => rules.refreshBooking(state),
+  );
   return state;
 }
 

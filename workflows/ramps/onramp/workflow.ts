@@ -22,6 +22,7 @@ import type { RampActivities } from '../../../activities';
 import { recordsIntoLedger } from '../../outcomes/ledger';
 import { startOutcomeSender } from '../../outcomes/sender';
 import { operatorActivityOptions } from '../../shared/activity-options';
+import { bookEnd, firstShown } from '../shared/ending';
 import { rampLedger } from '../shared/ledger';
 import { statusPublisher } from '../shared/publish';
 import { StepClock } from '../shared/step-clock';
@@ -46,7 +47,7 @@ import {
   pollRequest,
 } from './state';
 import { OnRampSteps } from './steps';
-import type { OnRampInput, OnRampPollRequest, OnRampState } from './types';
+import type { OnRampInput, OnRampPollRequest, OnRampState, OnRampStatus } from './types';
 import { declareReleaseBehaviour } from '../../shared/versioning';
 
 export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
@@ -79,7 +80,7 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   setHandler(onRampStateQuery, () => state);
 
   // ---- the loop (no first snapshot to wait for: startOnRamp may start it before any event)
-  let status = evaluateInto(rules, state);
+  let status = firstShown<OnRampStatus>(evaluateInto(rules, state), 'awaiting-confirmation');
   publish(status);
   clock.stepStarted();
   let publishedRevision = revision;
@@ -138,7 +139,12 @@ export async function onRampWorkflow(input: OnRampInput): Promise<OnRampState> {
   if (status === 'settled') await steps.resolveExceptionAlerts();
   if (claimable) await steps.awaitClaim(status, publish);
   // The ledger books the ramp; a 1.0 run tells the client's backend every transition before it closes.
-  await outcomes.drained();
+  await bookEnd(
+    outcomes,
+    recorded,
+    () => revision,
+    () => rules.refreshBooking(state),
+  );
   return state;
 }
 
