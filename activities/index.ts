@@ -30,6 +30,7 @@ export function createActivities(deps: ActivityDeps) {
       reads: snapshotReads(deps.operator),
       temporal: deps.temporal,
       logger: deps.logger,
+      ledger: deps.ledger,
     }),
     ...createOffRampActivities(deps),
     ...createOnRampActivities(deps),

@@ -7,6 +7,8 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Logger } from 'pino';
+import type { Ledger } from '../database/connection';
+import { bookLateGas } from '../ledger/late-gas';
 import { errorMessage } from '../domain/errors';
 import { offRampWorkflowId, onRampWorkflowId, WORKFLOW_TYPES } from '../domain/ids';
 import type { WorkflowTimings } from '../domain/timings';
@@ -31,6 +33,11 @@ export interface HopDeps {
   reads: SnapshotReads;
   temporal: Client;
   logger: Logger;
+  /**
+   * Where a hop books gas reported after its off-ramp ended (src/ledger/late-gas.ts). The receiver's hop has none: it
+   * hands a delivery whose process ended to its router.
+   */
+  ledger?: Ledger;
 }
 
 /** Where a hop runs: the task queue of the processes it starts, and, for the receiver's own hop, its deadline. */
@@ -63,7 +70,18 @@ export function forwardOutcome(outcome: ProcessSignalOutcome): ForwardOutcome {
 const readOptions = (place: HopPlace) => (place.deadline ? { deadlineMs: place.deadline.operatorMs } : {});
 
 /** The forwards to the two ramps: a signal-with-start of the owner under the one-run policy, within the deadline. */
-function createForwards({ reads, temporal, logger }: HopDeps) {
+function createForwards({ reads, temporal, logger, ledger }: HopDeps) {
+  /** A top-up or sweep whose off-ramp has ended: the gas it reports is booked into the ramp's row. */
+  const bookGasOfEnded = async (workflowId: string, { role, transaction }: OffRampTransactionSignal) => {
+    if (!ledger || !transaction.fee || (role !== 'gasTopUp' && role !== 'sweep')) return;
+    const booked = await bookLateGas(ledger, workflowId, role, transaction.fee);
+    if (booked !== 'unchanged')
+      logger.info(
+        { workflowId, role, transactionId: transaction.id, booked },
+        'Gas reported after its off-ramp ended',
+      );
+  };
+
   const signalWithStart = (
     at: HopPlace,
     workflowType: string,
@@ -90,20 +108,20 @@ function createForwards({ reads, temporal, logger }: HopDeps) {
             return undefined;
           })
         : undefined;
-      return forwardOutcome(
-        await signalWithStart(at, WORKFLOW_TYPES.offRamp, {
-          workflowId: offRampWorkflowId(input.depositTransactionId),
-          taskQueue: at.taskQueue,
-          args: [
-            {
-              depositTransactionId: input.depositTransactionId,
-              timings: input.timings,
-            },
-          ],
-          signal: offRampTransactionSignal,
-          signalArgs: [order ? { ...input.signal, order } : input.signal],
-        }),
-      );
+      const outcome = await signalWithStart(at, WORKFLOW_TYPES.offRamp, {
+        workflowId: offRampWorkflowId(input.depositTransactionId),
+        taskQueue: at.taskQueue,
+        args: [
+          {
+            depositTransactionId: input.depositTransactionId,
+            timings: input.timings,
+          },
+        ],
+        signal: offRampTransactionSignal,
+        signalArgs: [order ? { ...input.signal, order } : input.signal],
+      });
+      if (!outcome.delivered) await bookGasOfEnded(outcome.workflowId, input.signal);
+      return forwardOutcome(outcome);
     },
 
     /** Hands a re-read order (or its crypto deposit) to onramp/<reference>, starting it (unattributed) if needed. */

@@ -32,6 +32,7 @@ export function createPassPages(deps: ActivityDeps): Record<'ramps' | 'wallets' 
     reads: snapshotReads(deps.operator),
     temporal: deps.temporal,
     logger: deps.logger,
+    ledger: deps.ledger,
   });
   const place = () => ({ taskQueue: Context.current().info.taskQueue });
   const rampCheck = (timings: WorkflowTimings): RampCheck => ({ deps, hop, place: place(), timings });
