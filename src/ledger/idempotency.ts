@@ -39,12 +39,14 @@ export interface IdempotentRequest {
 /** A digest keeps any key a bounded value (keys are up to 255 characters of the client's choosing). */
 const digestOf = (key: string) => createHash('sha256').update(key, 'utf8').digest('base64url');
 
+/** When a claim made now lapses: the new key's claim and the take-over of an abandoned one both write it. */
+const CLAIM_LEASE_END = `now() + ${IDEMPOTENCY_CLAIM_LEASE_MS} * interval '1 millisecond'`;
+
 /** A new key's claim, the common case: `$1` route, `$2` key digest, `$3` fingerprint, `$4` claim, `$5` retention ms. */
 const CLAIM_NEW_KEY = preparedStatement<{ claim_id: string }>(
   'claim_new_idempotency_key',
   `insert into idempotency_keys (route, key_digest, fingerprint, claim_id, claimed_until, expires_at)
-  values ($1, $2, $3, $4, now() + ${IDEMPOTENCY_CLAIM_LEASE_MS} * interval '1 millisecond',
-    now() + $5 * interval '1 millisecond')
+  values ($1, $2, $3, $4, ${CLAIM_LEASE_END}, now() + $5 * interval '1 millisecond')
   on conflict (route, key_digest) do nothing
   returning claim_id`,
 );
@@ -64,7 +66,7 @@ export async function claimIdempotencyKey(
   request: IdempotentRequest & { fingerprint: string; retentionMs: number },
 ): Promise<ClaimAnswer> {
   const key = { route: request.route, key_digest: digestOf(request.key) };
-  const lease = sql<string>`now() + ${IDEMPOTENCY_CLAIM_LEASE_MS} * interval '1 millisecond'`;
+  const lease = sql.raw<string>(CLAIM_LEASE_END);
   const claim = {
     fingerprint: request.fingerprint,
     claim_id: request.requestId,

@@ -84,6 +84,7 @@ const rampCheckWithGaps = (input: Partial<Parameters<typeof checkRampRows>[0]> =
     rows: [rampRow()],
     bookings: [booking()],
     eventIds,
+    operatorGas: new Map(),
     ...input,
   });
 
@@ -141,6 +142,7 @@ describe('ramp rows against what Temporal says each ramp ended with', () => {
     expect(rampCheckWithGaps({ temporal, rows, bookings })).toEqual({
       findings: { lostRows: [], staleRows: [], duplicateRows: [], bookingMismatches: [] },
       afterFinalWrite: [expect.stringContaining(`${WORKFLOW_ID}: ended with deposit {`)],
+      gasBookedLate: [],
     });
     // Had the last write carried the end state, the same row would be stale.
     const ending: RampState = { ...ramp, state: endState };
@@ -150,6 +152,27 @@ describe('ramp rows against what Temporal says each ramp ended with', () => {
         rows,
       }).staleRows,
     ).toEqual([expect.stringContaining('view differs from what its last write carried: deposit')]);
+  });
+
+  test("gas ahead of the run's last write passes when it is what the operator charged, and is reported", () => {
+    // The top-up's event came after the run ended: the run wrote the sweep's gas, the routers' hop booked the rest.
+    const sweep = { asset: 'TRX', amount: '15' };
+    const sweepOnly: RampState = { ...ramp, state: { ...offRampState, gas: { sweep, total: sweep } } };
+    const temporal = new Map<string, RampInTemporal>([
+      [WORKFLOW_ID, { ended: true, ramp: sweepOnly, lastWrite: sweepOnly }],
+    ]);
+    const charged = (...amounts: string[]) =>
+      new Map([[WORKFLOW_ID, amounts.map((amount) => ({ asset: 'TRX', amount }))]]);
+    expect(rampCheckWithGaps({ temporal, operatorGas: charged('30', '15') })).toEqual({
+      findings: { lostRows: [], staleRows: [], duplicateRows: [], bookingMismatches: [] },
+      afterFinalWrite: [],
+      gasBookedLate: [expect.stringContaining(`${WORKFLOW_ID}: gas {"topUp"`)],
+    });
+    // Gas the operator did not charge is stale, in the view and in the booked row.
+    expect(rampCheck({ temporal, operatorGas: charged('15') }).staleRows).toEqual([
+      expect.stringContaining('view differs from what its last write carried: gas'),
+      expect.stringContaining('booked row differs from what its last write books: gasAmount'),
+    ]);
   });
 
   test('a running ramp may not be ended in the ledger', () => {

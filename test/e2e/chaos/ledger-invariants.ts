@@ -123,8 +123,10 @@ export type RampInTemporal =
  * Every ramp the client started or the operator saw has its row; an ended ramp's row is exactly what its run's
  * last write wrote (the status and revision it ended with, the view of the state that write carried) and it has its
  * booked row, as that state books it with its events in order; a running ramp's row is not ended; no row is of a
- * ramp nobody started, and no operator order or deposit is booked by two ramps. Apart: ramps whose end state
- * differs from what their last write carried (a snapshot applied while that write ran), which no row can show.
+ * ramp nobody started, and no operator order or deposit is booked by two ramps. An ended off-ramp's gas may be ahead
+ * of that write when it is what the operator charged (a top-up's event that came after the run ended, booked by the
+ * routers' hop). Apart: ramps whose end state differs from what their last write carried (a snapshot applied while
+ * that write ran, on a version before the ramp wrote again for it), and the gas booked after a ramp ended.
  */
 export function checkRampRows(input: {
   /** Every ramp that must have a row: those the client started, those the operator ran, those Temporal lists. */
@@ -134,9 +136,12 @@ export function checkRampRows(input: {
   bookings: readonly BookingRow[];
   /** Each process's event webhook-ids in the ledger, in sequence order. */
   eventIds: ReadonlyMap<string, readonly string[]>;
-}): { findings: LedgerFindings; afterFinalWrite: string[] } {
+  /** What the operator charged each off-ramp for its gas top-up and sweep. */
+  operatorGas: ReadonlyMap<string, OperatorRecords['gas']>;
+}): { findings: LedgerFindings; afterFinalWrite: string[]; gasBookedLate: string[] } {
   const findings = noLedgerFindings();
   const afterFinalWrite: string[] = [];
+  const gasBookedLate: string[] = [];
   const rows = new Map(input.rows.map((row) => [row.workflowId, row]));
   const bookings = new Map(input.bookings.map((booking) => [booking.workflowId, booking]));
   for (const workflowId of [...input.rampIds].sort()) {
@@ -167,23 +172,32 @@ export function checkRampRows(input: {
       findings.staleRows.push(
         `${workflowId}: row at revision ${row.revision}; its run's last write was ${state.recordedRevision ?? 0}`,
       );
-    const view = asStored(rampView(written, row.updatedAt));
+    const writtenView = asStored(rampView(written, row.updatedAt));
+    const lateGas = gasAheadOfRun(row.view, writtenView, input.operatorGas.get(workflowId));
+    if (lateGas)
+      gasBookedLate.push(
+        `${workflowId}: ${describeDifference(row.view, writtenView, ['gas'], 'last written')}`,
+      );
+    const view = lateGas ? { ...(writtenView as object), gas: lateGas } : writtenView;
     const viewKeys = differingKeys(row.view, view);
     if (viewKeys.length > 0)
       findings.staleRows.push(
         `${workflowId}: view differs from what its last write carried: ${describeDifference(row.view, view, viewKeys)}`,
       );
     const endView = asStored(rampView(ramp, row.updatedAt));
-    const laterKeys = differingKeys(view, endView);
+    const laterKeys = differingKeys(writtenView, endView);
     if (laterKeys.length > 0)
       afterFinalWrite.push(
-        `${workflowId}: ended with ${describeDifference(endView, view, laterKeys, 'last written')}`,
+        `${workflowId}: ended with ${describeDifference(endView, writtenView, laterKeys, 'last written')}`,
       );
     if (!booking) continue;
     if (booking.status !== state.status)
       findings.staleRows.push(`${workflowId}: booked ${booking.status}; its run ended ${state.status}`);
+    const writtenRow = bookedRow(written, booking.row.closedAt, [...(input.eventIds.get(workflowId) ?? [])]);
     const booked = asStored(
-      bookedRow(written, booking.row.closedAt, [...(input.eventIds.get(workflowId) ?? [])]),
+      lateGas
+        ? { ...writtenRow, gasAsset: lateGas.total.asset, gasAmount: lateGas.total.amount }
+        : writtenRow,
     );
     const bookedKeys = differingKeys(booking.row, booked);
     if (bookedKeys.length > 0)
@@ -206,7 +220,23 @@ export function checkRampRows(input: {
   for (const [key, workflowIds] of bookedBy)
     if (workflowIds.length > 1)
       findings.duplicateRows.push(`${key} booked by ${workflowIds.length} ramps: ${workflowIds.join(', ')}`);
-  return { findings, afterFinalWrite };
+  return { findings, afterFinalWrite, gasBookedLate };
+}
+
+/** A row's gas where its run's last write held other gas: returned when it is what the operator charged. */
+function gasAheadOfRun(
+  rowView: unknown,
+  writtenView: unknown,
+  charged: OperatorRecords['gas'] | undefined,
+): { total: { asset: string; amount: string } } | undefined {
+  const gasOf = (view: unknown) =>
+    (view as { gas?: { total?: { asset: string; amount: string } } } | null)?.gas;
+  const ours = gasOf(rowView);
+  if (!charged || !ours?.total || isDeepStrictEqual(ours, gasOf(writtenView))) return undefined;
+  const total = gasTotal(charged);
+  return ours.total.asset === total.asset && sameAmount(ours.total.amount, total.amount)
+    ? { ...ours, total: ours.total }
+    : undefined;
 }
 
 // ------------------------------------------------------------------------------------------------ end users

@@ -55,6 +55,8 @@ export interface LedgerReadout {
   bookedBehindOperator: string[];
   /** Ramps whose end state differs from what their last write carried: a snapshot applied while it ran. Reported. */
   appliedAfterFinalWrite: string[];
+  /** Off-ramps whose gas was booked after they ended, as the operator charged it. Reported. */
+  gasBookedLate: string[];
   counts: {
     rampRows: number;
     bookings: number;
@@ -300,10 +302,12 @@ export async function readAndCheckLedger(input: {
   const checkedEvents = checkOutcomeEvents({ rows: events, deliveries: input.deliveries, raisedBy });
   const againstOperator = checkBookingsAgainstOperator(bookings, operator);
   const attempts = [...writes.values()].flatMap((write) => write.attempts);
-  const checkedRamps = checkRampRows({ rampIds, temporal, rows, bookings, eventIds });
+  const operatorGas = new Map([...operator].map(([workflowId, records]) => [workflowId, records.gas]));
+  const checkedRamps = checkRampRows({ rampIds, temporal, rows, bookings, eventIds, operatorGas });
   return {
     bookedBehindOperator: againstOperator.behind,
     appliedAfterFinalWrite: checkedRamps.afterFinalWrite,
+    gasBookedLate: checkedRamps.gasBookedLate,
     findings: mergeFindings(
       checkedRamps.findings,
       checkEndUserRows({

@@ -261,6 +261,8 @@ export interface ChaosReport {
     bookedBehindOperator: string[];
     /** Ramps that applied a snapshot while their last write ran (LedgerReadout): a product gap. */
     appliedAfterFinalWrite: string[];
+    /** Off-ramps whose gas was booked after they ended, as the operator charged it (LedgerReadout). */
+    gasBookedLate: string[];
     /** What the stand-in client endpoint received, and how many it refused or answered too late on purpose. */
     clientEndpoint: { deliveries: number; refused: number; answeredLate: number };
   };
@@ -321,6 +323,12 @@ export function formatReport(report: ChaosReport, maxFindings = 15): string {
     lines.push(
       `-- applied a snapshot while their last write ran, so their end state is not in the ledger (${counts.appliedAfterFinalWrite.length}; not counted as a violation):`,
       ...counts.appliedAfterFinalWrite.slice(0, maxFindings).map((line) => `     ${line}`),
+    );
+  }
+  if (counts.gasBookedLate.length > 0) {
+    lines.push(
+      `-- gas booked after the ramp ended, as the operator charged it (${counts.gasBookedLate.length}):`,
+      ...counts.gasBookedLate.slice(0, maxFindings).map((line) => `     ${line}`),
     );
   }
   if (counts.trafficErrors.length > 0) {
@@ -1353,6 +1361,7 @@ async function scenario(
         ledger: ledger.counts,
         bookedBehindOperator: ledger.bookedBehindOperator,
         appliedAfterFinalWrite: ledger.appliedAfterFinalWrite,
+        gasBookedLate: ledger.gasBookedLate,
         clientEndpoint: { deliveries: stack.clientEndpoint.deliveries.length, ...endpointCounts },
       },
       timeline,

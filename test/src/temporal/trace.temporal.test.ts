@@ -162,6 +162,8 @@ describe('one trace per ramp', () => {
       Promise.resolve(backend.deliveries.find((delivery) => delivery.event?.type === 'off_ramp.settled')),
     );
     await recordHistory(client, offRampWorkflowId(depositId), 'offramp-settled-traced');
+    // Its workflow span ends when its run does, which may be a write after the ledger says settled.
+    await client.workflow.getHandle(offRampWorkflowId(depositId)).result();
     await s.close();
     stack = undefined;
     await tracing.shutdown(); // flushes what is buffered
