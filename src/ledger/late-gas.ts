@@ -36,9 +36,13 @@ export async function bookLateGas(
     const spent = role === 'gasTopUp' ? booked.topUp : booked.sweep;
     if (spent?.asset === fee.asset && spent.amount === fee.amount) return 'unchanged';
     const gas = rampGas(role === 'gasTopUp' ? fee : booked.topUp, role === 'sweep' ? fee : booked.sweep);
+    const at = new Date().toISOString();
     await trx
       .updateTable('ramps')
-      .set({ view: sql`view || jsonb_build_object('gas', ${JSON.stringify(gas)}::jsonb)` })
+      .set({
+        view: sql`view || jsonb_build_object('gas', ${JSON.stringify(gas)}::jsonb, 'updatedAt', ${at}::text)`,
+        updated_at: at,
+      })
       .where('workflow_id', '=', workflowId)
       .execute();
     await trx

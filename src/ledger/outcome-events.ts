@@ -308,16 +308,6 @@ const RECORD_ATTEMPT = preparedStatement<{
     coalesce((select json_agg(recovered) from recovered), '[]'::json) as recovered`,
 );
 
-/** What recording an attempt found. */
-export interface RecordedAttempt {
-  /** False when the event was not this attempt's any more (taken over, or redelivered and delivered). */
-  current: boolean;
-  /** A later event of the same process waits: its turn may have come. */
-  laterPending: boolean;
-  /** The endpoints this attempt reached that were failing until now, and whether their incident was open. */
-  recovered: { label: string; incidentWasOpen: boolean }[];
-}
-
 /** Records an attempt, where the event goes next and which endpoints that confirmed it are healthy again. */
 export async function recordAttempt(
   db: Ledger,

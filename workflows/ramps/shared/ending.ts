@@ -23,7 +23,8 @@ export function firstShown<Status extends string>(evaluated: Status, lastStep: S
 /**
  * The ramp's last write, which books it. A snapshot its signal applied while that write ran (a gas top-up whose
  * event came last) would be in the process's result and not in its booked row: the row is refreshed and written
- * again until no snapshot came in meanwhile. Bounded: a snapshot only ever moves a resource forward.
+ * again until a write passes with no message applied meanwhile: each further write needs a new message, and the
+ * operator's snapshots only ever move a resource forward.
  */
 export async function bookEnd(
   outcomes: OutcomeSender,

@@ -55,6 +55,7 @@ describe('gas reported after its off-ramp ended (sandbox + dev server + ledger)'
       .where('workflow_id', '=', workflowId)
       .execute();
 
+    const before = await stack.ramp.getOffRamp(depositId);
     // The top-up's event, at last: the routers' hop (no status forwarded before) re-reads and forwards it.
     const hop = createHop({
       reads: snapshotReads(stack.operator),
@@ -71,7 +72,9 @@ describe('gas reported after its off-ramp ended (sandbox + dev server + ledger)'
     expect(routed).toMatchObject({ outcome: { workflowId, closed: { status: 'settled' } } });
 
     const both = rampGas(topUp!.fee!, sweepFee)!;
-    expect((await stack.ramp.getOffRamp(depositId)).gas).toEqual(both);
+    const view = await stack.ramp.getOffRamp(depositId);
+    expect(view.gas).toEqual(both);
+    expect(Date.parse(view.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
     expect(await bookedRow(stack, workflowId)).toMatchObject({
       row: { gasAsset: both.total!.asset, gasAmount: both.total!.amount },
       reconciled: 'unchecked',
